@@ -33,7 +33,13 @@ CARD_NAMES: tuple[str, ...] = (*PRIVILEGE_TYPES, COMMONER)
 AMOEBA_FORMS: tuple[str, ...] = tuple(t for t in PRIVILEGE_TYPES if t != "阿米巴")
 
 KILLER, WEREWOLF, SNIPER, BINDER, HEALER = "杀手", "狼人", "狙击手", "束魂", "巫医"
-VEST_VENOM, PRISON, DOOM_PARDON, CURSE, ARSON_SAINT = "防弹衣/狼毒", "禁锢/反狙击", "绝杀/特赦", "诅咒/庇佑", "纵火/圣人"
+VEST_VENOM, PRISON, DOOM_PARDON, CURSE, ARSON_SAINT = (
+    "防弹衣/狼毒",
+    "禁锢/反狙击",
+    "绝杀/特赦",
+    "诅咒/庇佑",
+    "纵火/圣人",
+)
 BODYGUARD, AMOEBA = "保镖", "阿米巴"
 
 # Camps (S1). 自选 is the self-chosen player before (or without) a choice.
@@ -82,7 +88,7 @@ PRIVILEGES: tuple[Privilege, ...] = (
     Privilege("变形", AMOEBA, 2, True, True, False),  # M1 (names a form, not a player)
 )
 
-USES: tuple[str, ...] = tuple(dict.fromkeys(p.use for p in PRIVILEGES)) + ("立场",)  # 立场: S4 choice, no card
+USES: tuple[str, ...] = (*dict.fromkeys(p.use for p in PRIVILEGES), "立场")  # 立场: S4 choice, no card
 
 
 def privileges_of(card_type: str) -> tuple[Privilege, ...]:

@@ -1,0 +1,215 @@
+"""Services for setting a table up (S1–S5, O1, O2): verbs on nouns, keyword-only, one transaction each.
+
+Views, admin actions, commands and tasks call these; the rules themselves live in pure modules (cards.dealing …).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.template.loader import render_to_string
+
+from cards.catalogue import CAMPS, DEFAULT_CAMPS, DEFAULT_HAND_SIZE, standard_deck
+from cards.dealing import DealError, check_hands, check_order, deal, random_order
+from cards.models import DiscardOrder
+from moderator.models import Game, Phase, Seat, SeatHolder
+
+
+class SetupError(ValueError):
+    """A refused setup request; the message (Chinese) says what was wrong and what would be accepted."""
+
+
+def _seed() -> int:
+    return secrets.randbits(48)
+
+
+def _clean_names(player_names: Sequence[str]) -> list[str]:
+    names = [n.strip() for n in player_names if n.strip()]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise SetupError(f"玩家论坛ID重复:{'、'.join(dupes)}")
+    return names
+
+
+@transaction.atomic
+def game_create(
+    *,
+    name: str,
+    player_names: Sequence[str],
+    camps: Sequence[str] | None = None,
+    camp_seed: int | None = None,
+    hands: Sequence[Sequence[str]] | None = None,
+    deal_seed: int | None = None,
+    hand_size: int = DEFAULT_HAND_SIZE,
+    deck: Sequence[str] | None = None,
+    phase_seconds: int | None = None,
+    gm=None,
+) -> Game:
+    """S1–S3: seat the players, give out camps (by hand, or at random with a recorded seed) and deal (by hand,
+    validated against S3, or with a recorded seed)."""
+    names = _clean_names(player_names)
+    deck = list(deck) if deck is not None else standard_deck()
+    if camps is None:
+        camp_seed = _seed() if camp_seed is None else camp_seed
+        camps = _default_camps(len(names), camp_seed)
+    else:
+        camp_seed = None
+        camps = [c.strip() for c in camps]
+        unknown = sorted({c for c in camps if c not in CAMPS})
+        if unknown or len(camps) != len(names):
+            raise SetupError(
+                f"阵营必须每人一个,可选:{'、'.join(CAMPS)}" + (f";不认识:{'、'.join(unknown)}" if unknown else "")
+            )
+    if hands is None:
+        deal_seed = _seed() if deal_seed is None else deal_seed
+        try:
+            dealt = deal(camps, deck, hand_size, deal_seed)
+        except DealError as exc:
+            raise SetupError(str(exc)) from exc
+        hands, left_out = dealt.hands, list(dealt.left_out)
+    else:
+        deal_seed = None
+        hands = [list(h) for h in hands]
+        bad_size = [i + 1 for i, h in enumerate(hands) if len(h) != hand_size]
+        if len(hands) != len(names) or bad_size:
+            raise SetupError(f"每人必须正好 {hand_size} 张牌" + (f":{bad_size} 号座位不对" if bad_size else ""))
+        problems = check_hands(camps, hands, deck)
+        if problems:
+            raise SetupError(";".join(problems))
+        from collections import Counter
+
+        left_out = list((Counter(deck) - Counter(c for h in hands for c in h)).elements())
+    game = Game.objects.create(
+        name=name.strip() or "神探狄仁杰",
+        seats_count=len(names),
+        hand_size=hand_size,
+        deck=deck,
+        left_out=left_out,
+        camp_seed=camp_seed,
+        deal_seed=deal_seed,
+        order_seed=_seed(),
+        phase_seconds=phase_seconds or settings.PHASE_SECONDS,
+    )
+    if gm is not None:
+        game.gms.add(gm)
+    for number, (player, camp, hand) in enumerate(zip(names, camps, hands, strict=True), start=1):
+        Seat.objects.create(game=game, number=number, player_name=player, camp=camp, dealt_hand=list(hand))
+    return game
+
+
+def _default_camps(n: int, seed: int) -> list[str]:
+    """S1: 1 杀手, 1 狼人, 1 自选, the rest 平民, seated at random (recorded seed)."""
+    if n < 3:
+        raise SetupError("至少需要 3 名玩家(杀手、狼人、自选立场者)")
+    camps = list(DEFAULT_CAMPS[:2]) + ["平民"] * (n - 3) + [DEFAULT_CAMPS[-1]]
+    random.Random(seed).shuffle(camps)
+    return camps
+
+
+@transaction.atomic
+def game_start(*, game: Game, at: datetime) -> Phase:
+    """T1: night 1 starts when the player list is posted; the phase lasts the game's phase length."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != Game.Status.SETUP:
+        raise SetupError("游戏已经开始了")
+    game.status, game.started_at = Game.Status.RUNNING, at
+    game.save(update_fields=["status", "started_at"])
+    for seat in game.seats.all():
+        SeatHolder.objects.create(seat=seat, player_name=seat.player_name, since=at, reason="开局")
+    return Phase.objects.create(
+        game=game, kind=Phase.Kind.NIGHT, number=1, starts_at=at, ends_at=at + timedelta(seconds=game.phase_seconds)
+    )
+
+
+def current_order(seat: Seat) -> list[str] | None:
+    """The seat's newest accepted discard order, or None if it has sent none."""
+    row = seat.orders.filter(status=DiscardOrder.Status.ACCEPTED).order_by("-forum_at", "-id").first()
+    return list(row.order) if row else None
+
+
+def first_order_deadline(game: Game) -> datetime | None:
+    """O1: orders are due within 24 h (one phase length) of the player list."""
+    return game.started_at + timedelta(seconds=game.phase_seconds) if game.started_at else None
+
+
+@transaction.atomic
+def discard_order_submit(
+    *, seat: Seat, order: Sequence[str], forum_at: datetime, message=None, source: str = DiscardOrder.Source.PLAYER
+) -> DiscardOrder:
+    """O1/O2: record a discard order. A refused order is kept too, with every reason (what is missing, repeated,
+    or why the 底牌 is not allowed), and changes nothing."""
+    seat = Seat.objects.select_for_update().get(pk=seat.pk)
+    problems = check_order(seat.dealt_hand, order)
+    deadline = first_order_deadline(seat.game)
+    if deadline is not None and forum_at > deadline:
+        problems.append("《游戏者名单》发布已超过 24 小时:现在只能在改顺序期(O3)内修改丢牌顺序")
+    status = DiscardOrder.Status.REFUSED if problems else DiscardOrder.Status.ACCEPTED
+    return DiscardOrder.objects.create(
+        game=seat.game,
+        seat=seat,
+        order=list(order),
+        source=source,
+        forum_at=forum_at,
+        message=message,
+        status=status,
+        reason=";".join(problems),
+    )
+
+
+@transaction.atomic
+def default_orders_assign(*, game: Game, at: datetime) -> list[DiscardOrder]:
+    """O1: at the 24-hour mark every seat without an order gets a seeded random one whose 底牌 is a privilege card.
+    Each seat's seed is derived from the game's recorded order seed, so a replay draws the same orders."""
+    made = []
+    for seat in game.seats.select_for_update().order_by("number"):
+        if current_order(seat) is None:
+            seed = game.order_seed * 1000 + seat.number
+            made.append(
+                DiscardOrder.objects.create(
+                    game=game,
+                    seat=seat,
+                    order=list(random_order(seat.dealt_hand, seed)),
+                    source=DiscardOrder.Source.RANDOM,
+                    seed=seed,
+                    forum_at=at,
+                    reason="24 小时内未提交丢牌顺序,系统随机决定(O1)",
+                )
+            )
+    return made
+
+
+def seat_sign_in(*, seat: Seat, at: datetime) -> Seat:
+    """S5: the player signed in under the player list."""
+    if seat.signed_in_at is None:
+        seat.signed_in_at = at
+        seat.save(update_fields=["signed_in_at"])
+    return seat
+
+
+@transaction.atomic
+def seat_substitute(*, seat: Seat, player_name: str, at: datetime) -> SeatHolder:
+    """S5/T4: a substitute takes the seat over; the seat keeps its hand, order, AP and history."""
+    seat = Seat.objects.select_for_update().get(pk=seat.pk)
+    player_name = player_name.strip()
+    if not player_name:
+        raise SetupError("请填写替补的论坛ID")
+    if seat.game.seats.exclude(pk=seat.pk).filter(player_name=player_name).exists():
+        raise SetupError(f"“{player_name}”已经在这局游戏里了")
+    seat.player_name = player_name
+    seat.save(update_fields=["player_name"])
+    return SeatHolder.objects.create(seat=seat, player_name=player_name, since=at, reason="替补")
+
+
+def player_list_post(game: Game) -> str:
+    """A5/T1: the 《游戏者名单》 post, BBCode, camps and hands hidden."""
+    return render_to_string("announcements/player_list.bbcode", {"game": game, "seats": game.seats.all()}).strip()
+
+
+def deal_pm(seat: Seat) -> str:
+    """A5: the private deal message for one seat (camp + hand), BBCode."""
+    return render_to_string("announcements/deal_pm.bbcode", {"seat": seat, "game": seat.game}).strip()

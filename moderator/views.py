@@ -1,0 +1,61 @@
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+
+from moderator import services
+from moderator.forms import GameCreateForm
+from moderator.models import Game
+
+
+def home(request):
+    games = Game.objects.order_by("-created_at")[:50]
+    return render(request, "home.html", {"games": games})
+
+
+def game_public(request, game_id: int):
+    game = get_object_or_404(Game, pk=game_id)
+    return render(request, "moderator/game_public.html", {"game": game, "seats": game.seats.all()})
+
+
+def _gm_game(request, game_id: int) -> Game:
+    game = get_object_or_404(Game, pk=game_id)
+    if not (request.user.is_superuser or game.gms.filter(pk=request.user.pk).exists()):
+        raise Http404
+    return game
+
+
+@login_required
+def game_new(request):
+    form = GameCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.game_create(
+                name=data["name"],
+                player_names=data["players"],
+                camps=data["camps"],
+                hands=data["hands"],
+                camp_seed=data["seed"],
+                deal_seed=data["seed"],
+                gm=request.user,
+            )
+        except services.SetupError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("game_setup", game_id=game.pk)
+    return render(request, "moderator/game_new.html", {"form": form})
+
+
+@login_required
+def game_setup(request, game_id: int):
+    game = _gm_game(request, game_id)
+    seats = list(game.seats.all())
+    return render(
+        request,
+        "moderator/game_setup.html",
+        {
+            "game": game,
+            "seats": [(s, services.deal_pm(s)) for s in seats],
+            "player_list": services.player_list_post(game),
+        },
+    )

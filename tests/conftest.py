@@ -1,0 +1,66 @@
+"""Shared test set-up: real services, and loud skips.
+
+Tests marked `postgres` need DATABASE_URL to point at PostgreSQL (locking is meaningless on SQLite); `redis` needs a
+Redis at REDIS_URL; `browser` needs Debian's chromium. Without them those tests are skipped and the run says so loudly;
+with CI=true a single skip fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from django.conf import settings
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+_skipped: list[tuple[str, str]] = []
+
+
+def _redis_up() -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1).ping())
+    except Exception:
+        return False
+
+
+def _on_postgres() -> bool:
+    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+def pytest_collection_modifyitems(config, items):
+    checks = {
+        "postgres": (_on_postgres, "需要 PostgreSQL:设置 DATABASE_URL=postgres://…"),
+        "redis": (_redis_up, f"需要 Redis:{settings.REDIS_URL} 无响应"),
+        "browser": (lambda: bool(shutil.which(CHROMIUM)), f"需要 Debian chromium:{CHROMIUM} 不存在"),
+    }
+    verdicts: dict[str, bool] = {}
+    for item in items:
+        for name, (check, reason) in checks.items():
+            if item.get_closest_marker(name):
+                if name not in verdicts:
+                    verdicts[name] = check()
+                if not verdicts[name]:
+                    item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped:
+        reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        _skipped.append((report.nodeid, reason))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if _skipped:
+        terminalreporter.section("SKIPPED — 这些测试没有运行", sep="!", red=True, bold=True)
+        for nodeid, reason in _skipped:
+            terminalreporter.write_line(f"SKIPPED {nodeid}: {reason}", red=True)
+        if os.environ.get("CI", "").lower() == "true":
+            terminalreporter.write_line("CI=true: 不允许跳过任何测试", red=True, bold=True)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _skipped and os.environ.get("CI", "").lower() == "true" and exitstatus == 0:
+        session.exitstatus = 1

@@ -1,0 +1,150 @@
+"""S1–S5, O1, A5: creating a game, dealing it, orders, sign-in and substitutes, through the services and pages."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from cards.catalogue import is_privilege
+from cards.models import DiscardOrder
+from moderator import services
+from moderator.models import Game, Seat
+
+pytestmark = pytest.mark.django_db
+PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
+
+
+def _started(**kwargs):
+    game = services.game_create(name="测试局", player_names=PLAYERS, camp_seed=1, deal_seed=1, **kwargs)
+    services.game_start(game=game, at=timezone.now())
+    return game
+
+
+def test_it_seats_seven_players_with_s1_camps_and_records_the_seeds():
+    game = services.game_create(name="测试局", player_names=PLAYERS, camp_seed=42, deal_seed=43)
+    camps = sorted(game.seats.values_list("camp", flat=True))
+    assert camps == sorted(["杀手", "狼人", "平民", "平民", "平民", "平民", "自选"])
+    assert (game.camp_seed, game.deal_seed) == (42, 43)
+    assert len(game.left_out) == 1
+
+
+def test_the_same_seeds_give_the_same_table():
+    a = services.game_create(name="甲", player_names=PLAYERS, camp_seed=5, deal_seed=6)
+    b = services.game_create(name="乙", player_names=PLAYERS, camp_seed=5, deal_seed=6)
+    table = lambda g: [(s.camp, s.dealt_hand) for s in g.seats.all()]  # noqa: E731
+    assert table(a) == table(b)
+
+
+def test_it_refuses_duplicate_player_names():
+    with pytest.raises(services.SetupError, match="玩家论坛ID重复:张三"):
+        services.game_create(name="x", player_names=["张三", "张三", "李四"])
+
+
+def test_it_takes_hands_entered_by_hand_and_validates_them_against_s3():
+    camps = ["杀手", "狼人", "平民"]
+    hands = [["庶民", "杀手", "保镖", "束魂", "巫医"], ["庶民", "狼人", "保镖", "束魂", "巫医"]]
+    with pytest.raises(services.SetupError, match="每人必须正好 5 张牌"):
+        services.game_create(name="x", player_names=["a", "b", "c"], camps=camps, hands=hands)
+    hands.append(["庶民", "庶民", "杀手", "狙击手", "阿米巴"])
+    with pytest.raises(services.SetupError, match="3 号座位不是杀手"):
+        services.game_create(name="x", player_names=["a", "b", "c"], camps=camps, hands=hands)
+    hands[2] = ["庶民", "庶民", "保镖", "狙击手", "阿米巴"]
+    game = services.game_create(name="x", player_names=["a", "b", "c"], camps=camps, hands=hands)
+    assert game.deal_seed is None and game.seats.get(number=3).dealt_hand == hands[2]
+
+
+def test_o1_an_order_within_24_hours_is_accepted_and_a_bad_one_refused_with_reasons():
+    game = _started()
+    seat = game.seats.get(number=1)
+    good = list(reversed(sorted(seat.dealt_hand, key=is_privilege)))[::-1]
+    bad = services.discard_order_submit(seat=seat, order=good[:-1], forum_at=timezone.now())
+    assert bad.status == DiscardOrder.Status.REFUSED and "顺序里漏了" in bad.reason
+    ok = services.discard_order_submit(seat=seat, order=good, forum_at=timezone.now())
+    assert ok.status == DiscardOrder.Status.ACCEPTED
+    assert services.current_order(seat) == good
+
+
+def test_o1_an_order_after_24_hours_is_refused():
+    game = _started()
+    seat = game.seats.get(number=2)
+    order = sorted(seat.dealt_hand, key=is_privilege)
+    late = services.discard_order_submit(seat=seat, order=order, forum_at=timezone.now() + timedelta(hours=25))
+    assert late.status == DiscardOrder.Status.REFUSED and "超过 24 小时" in late.reason
+
+
+def test_o1_missing_orders_get_a_seeded_random_order_with_a_privilege_at_the_bottom():
+    game = _started()
+    first = game.seats.get(number=1)
+    mine = sorted(first.dealt_hand, key=is_privilege)
+    services.discard_order_submit(seat=first, order=mine, forum_at=timezone.now())
+    made = services.default_orders_assign(game=game, at=timezone.now())
+    assert len(made) == 6
+    assert services.current_order(first) == mine
+    for row in made:
+        assert is_privilege(row.order[-1]) and sorted(row.order) == sorted(row.seat.dealt_hand)
+        assert row.seed is not None and row.source == DiscardOrder.Source.RANDOM
+    assert services.default_orders_assign(game=game, at=timezone.now()) == []
+
+
+def test_s5_a_substitute_inherits_the_seat_and_the_history_is_kept():
+    game = _started()
+    seat = game.seats.get(number=3)
+    hand = list(seat.dealt_hand)
+    services.seat_substitute(seat=seat, player_name="替补甲", at=timezone.now())
+    seat.refresh_from_db()
+    assert seat.player_name == "替补甲" and seat.dealt_hand == hand
+    assert list(seat.holders.values_list("player_name", "reason")) == [(PLAYERS[2], "开局"), ("替补甲", "替补")]
+    with pytest.raises(services.SetupError, match="已经在这局游戏里"):
+        services.seat_substitute(seat=seat, player_name=PLAYERS[0], at=timezone.now())
+
+
+def test_s5_sign_in_is_recorded_once():
+    game = _started()
+    seat = game.seats.get(number=4)
+    at = timezone.now()
+    services.seat_sign_in(seat=seat, at=at)
+    services.seat_sign_in(seat=seat, at=at + timedelta(hours=1))
+    seat.refresh_from_db()
+    assert seat.signed_in_at == at
+
+
+def test_a5_the_player_list_hides_hands_and_each_deal_pm_shows_only_its_own_hand():
+    game = _started()
+    post = services.player_list_post(game)
+    assert post.startswith("[b]《游戏者名单》") and all(p in post for p in PLAYERS)
+    assert "庶民" not in post.replace("庶民牌", "")
+    for seat in game.seats.all():
+        pm = services.deal_pm(seat)
+        assert f"[b]{seat.camp}[/b]" in pm
+        assert all(f"[b]{card}[/b]" in pm for card in seat.dealt_hand)
+
+
+def test_a_gm_creates_a_game_in_the_page_and_sees_the_drafts(client, django_user_model):
+    gm = django_user_model.objects.create_user("gm", password="pw-123456")
+    client.force_login(gm)
+    response = client.post("/games/new/", {"name": "论坛第39局", "players": "\n".join(PLAYERS), "seed": "9"})
+    assert response.status_code == 302
+    game = Game.objects.get(name="论坛第39局")
+    page = client.get(response["Location"]).content.decode()
+    assert "《游戏者名单》" in page and "发牌短消息" in page
+    assert all(card in page for card in game.seats.get(number=1).dealt_hand)
+
+
+def test_the_create_page_says_what_is_wrong_instead_of_failing(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
+    page = client.post("/games/new/", {"name": "x", "players": "a\nb\nc", "camps": "杀手,狼人,警察"}).content.decode()
+    assert "不认识:警察" in page
+    page = client.post("/games/new/", {"name": "x", "players": "a\nb"}).content.decode()
+    assert "至少需要 3 名玩家" in page
+
+
+def test_the_public_page_shows_no_camp_or_card_and_the_setup_page_is_gm_only(client, django_user_model):
+    game = _started()
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert all(p in page for p in PLAYERS)
+    for card in ["杀手牌", "狙击手", "保镖", "阿米巴", "庶民"]:
+        assert card not in page
+    assert client.get(f"/games/{game.pk}/setup/").status_code == 302  # to the login page
+    client.force_login(django_user_model.objects.create_user("other", password="pw-123456"))
+    assert client.get(f"/games/{game.pk}/setup/").status_code == 404
+    assert Seat.objects.filter(game=game).count() == 7

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class VotesConfig(AppConfig):
+    name = "votes"
+    verbose_name = "投票"
