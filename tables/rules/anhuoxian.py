@@ -1,0 +1,472 @@
+"""暗火线 (Dark Fire Line, source 003): SWAT and citizens against hidden terrorists, 4 serum HP each.
+
+Pure rules module; the card effects are in ``anhuoxian_cards.py``.  Actions (``player`` is the acting seat):
+
+* play phase: ``equip`` {card}, ``shoot`` {card, targets}, ``skill`` {card, target | targets, what}, ``serum`` {},
+  ``unequip`` {} (餐厅 only), ``end_play`` {}
+* a dying player's rescue: ``aid`` {} (uses a 急救包) or ``pass`` {}
+* discard phase: ``discard`` {cards}
+
+Rulings (also in docs/tables.md):
+
+* The source's tables (roles and serum cards by player count) are missing.  Roles: 4 = 1 特警 2 市民 1 绑匪,
+  5 = 1/2/2, 6 = 2/2/2 (the source's example), 7 = 2/3/2, 8 = 2/3/3.  Serum cards shuffled into the deck: 2 per
+  player.  Deck (counts are ours): 单发子弹 24, 双发子弹 8, 烟雾弹 4, 闪光弹 4, 武装解除 6, 急救包 6, 手雷 3, 超市 2,
+  餐厅 2, 主控室 2, 储藏室 2, 防弹衣 3; 搜查令 3 only with option ``warrant`` (a newcomers' card).
+* Seats are entered clockwise; turns go counter-clockwise (previous seat).  The first player is option ``first``
+  (the source: whoever fired the last shot of the previous game), default seat 0.
+* Each of equip / shoot / skill once per turn; serum any number of times; 急救包 is used out of turn and is not the
+  turn's skill.  手雷 and 双发子弹 exclude each other in a turn; after 手雷 a 单发子弹 may still be fired.
+* "Attack" = bullets, grenade, disarm, flash.  A smoked player cannot be targeted except by a grenade (which ends the
+  smoke) or by a disarm that removes the smoke; a flash ends early when either target is attacked.
+* Smoke and flash last until the start of the user's next turn; if the user has died they end when play passes the
+  user's seat.
+* 储藏室 players are taken out of the circle when working out grenade, smoke and flash targets: smoke cannot name
+  them; a flash naming one lands on the next player beyond it; a grenade naming one moves clockwise to the next player.
+* 防弹衣 cuts each bullet card's damage to each target by 1 (a split 双发子弹 then does nothing to a vested target).
+* 餐厅: equipping gives +1 max HP and a face-up serum (+1 HP); removing it (by disarm, replacement or by choice in a
+  later turn, a free action) drops max HP to 4 and, if the player was not at full HP, heals 1 first.
+* Dying: each dying player in turn is offered rescue by every living player who is not dying, not the attacker and not
+  under smoke or flash, starting from the dying player's 下家; everyone is asked (no leak of who holds a kit); the
+  first 急救包 restores 1 HP.  Any dying ends the attacker's play phase.  The killer takes the victim's hand and
+  equipment into hand.  The game ends at once when a death fulfils a victory condition.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+from . import anhuoxian_cards as cards
+from .base import (
+    GameState,
+    RuleError,
+    action_type,
+    cards_param,
+    check_players,
+    emit,
+    later_rng,
+    require,
+    seat_param,
+    take_from,
+    visible_log,
+)
+
+KIND = "anhuoxian"
+TITLE = "暗火线"
+MIN_PLAYERS = 4
+MAX_PLAYERS = 8
+OPTIONS = [
+    {"name": "warrant", "label": "加入搜查令(新手用)", "kind": "bool", "default": False},
+    {"name": "first", "label": "起始玩家座位号", "kind": "int", "default": 0},
+]
+SWAT, CITIZEN, TERRORIST = "特警", "市民", "绑匪"
+ROLE_TABLE = {4: (1, 2, 1), 5: (1, 2, 2), 6: (2, 2, 2), 7: (2, 3, 2), 8: (2, 3, 3)}
+SERUM_PER_PLAYER = 2
+BASE_HP = 4
+
+
+@dataclasses.dataclass
+class State(GameState):
+    players: list[str]
+    seed: int
+    options: dict[str, Any]
+    roles: list[str] = dataclasses.field(default_factory=list)
+    hp: list[int] = dataclasses.field(default_factory=list)
+    max_hp: list[int] = dataclasses.field(default_factory=list)
+    alive: list[bool] = dataclasses.field(default_factory=list)
+    hands: list[list[str]] = dataclasses.field(default_factory=list)
+    vest: list[bool] = dataclasses.field(default_factory=list)
+    env: list[str | None] = dataclasses.field(default_factory=list)
+    env_turn: list[int] = dataclasses.field(default_factory=list)
+    effects: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # {"kind","by","targets"}
+    deck: list[str] = dataclasses.field(default_factory=list)
+    discard_pile: list[str] = dataclasses.field(default_factory=list)
+    current: int = 0
+    turn_no: int = 0
+    phase: str = "play"  # play | dying | discard | over
+    used: list[str] = dataclasses.field(default_factory=list)  # equip / shoot / skill / grenade / double
+    dying: dict[str, Any] | None = None
+    peeks: list[list[list[Any]]] = dataclasses.field(default_factory=list)  # per seat: [target, role]
+    winning_side: str | None = None
+    rng_count: int = 0
+    log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+
+def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
+    names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    n = len(names)
+    options = {"warrant": False, "first": 0, **(options or {})}
+    require(options["first"] in range(n), f"起始玩家座位号必须在 0 到 {n - 1} 之间。")
+    rng = random.Random(seed)
+    swat, citizen, terrorist = ROLE_TABLE[n]
+    roles = [SWAT] * swat + [CITIZEN] * citizen + [TERRORIST] * terrorist
+    rng.shuffle(roles)
+    deck = cards.build_deck(n * SERUM_PER_PLAYER, bool(options["warrant"]))
+    rng.shuffle(deck)
+    s = State(players=names, seed=seed, options=options, roles=roles)
+    s.hp = [BASE_HP] * n
+    s.max_hp = [BASE_HP] * n
+    s.alive = [True] * n
+    s.vest = [False] * n
+    s.env = [None] * n
+    s.env_turn = [0] * n
+    s.peeks = [[] for _ in range(n)]
+    s.hands = [[deck.pop() for _ in range(3)] for _ in range(n)]
+    s.deck = deck
+    emit(s, f"身份分配:{swat} 特警、{citizen} 市民、{terrorist} 绑匪;每人 4 点血清,起始手牌 3 张。")
+    for seat in range(n):
+        emit(s, f"你的身份是{roles[seat]}。", to=[seat])
+    start_turn(s, options["first"])
+    return s
+
+
+# --- circle -------------------------------------------------------------------------------------------------------
+
+
+def living(s: State, without_storage: bool = False) -> list[int]:
+    """Living seats in clockwise order; optionally without the players who have a 储藏室."""
+    return [p for p in range(len(s.players)) if s.alive[p] and not (without_storage and s.env[p] == cards.STORAGE)]
+
+
+def clockwise(ring: list[int], seat: int, step: int = 1) -> int:
+    return ring[(ring.index(seat) + step) % len(ring)]
+
+
+def next_seat(s: State, seat: int) -> int:
+    """下家: the next living player in turn order (counter-clockwise = the previous seat)."""
+    ring = living(s)
+    if seat in ring:
+        return clockwise(ring, seat, -1)
+    n = len(s.players)
+    return next(((seat - k) % n for k in range(1, n + 1) if s.alive[(seat - k) % n]), seat)
+
+
+def adjacent(s: State, a: int, b: int) -> bool:
+    ring = living(s)
+    return a != b and a in ring and b in ring and b in (clockwise(ring, a, 1), clockwise(ring, a, -1))
+
+
+def hand_limit(s: State, seat: int) -> int:
+    return 4 if s.env[seat] == cards.SUPERMARKET else 3
+
+
+def smoked(s: State, seat: int) -> bool:
+    return any(e["kind"] == cards.SMOKE and seat in e["targets"] for e in s.effects)
+
+
+def flashed(s: State, seat: int) -> bool:
+    return any(e["kind"] == cards.FLASH and seat in e["targets"] for e in s.effects)
+
+
+def full_hp(s: State, seat: int) -> bool:
+    return s.hp[seat] == s.max_hp[seat]
+
+
+# --- turn flow ----------------------------------------------------------------------------------------------------
+
+
+def draw(s: State, seat: int, count: int) -> list[str]:
+    got = []
+    for _ in range(count):
+        if not s.deck:
+            if not s.discard_pile:
+                break
+            s.deck, s.discard_pile = s.discard_pile, []
+            later_rng(s).shuffle(s.deck)
+            emit(s, "牌库摸完:弃牌洗混形成新的牌库。")
+        got.append(s.deck.pop())
+    s.hands[seat].extend(got)
+    if got:
+        emit(s, f"你摸到:{'、'.join(got)}。", to=[seat])
+    return got
+
+
+def expire_effects_of(s: State, seat: int) -> None:
+    for effect in [e for e in s.effects if e["by"] == seat]:
+        s.effects.remove(effect)
+        who = "、".join(s.players[t] for t in effect["targets"])
+        emit(s, f"{s.players[seat]} 放置在 {who} 的{effect['kind']}失效。")
+
+
+def start_turn(s: State, seat: int) -> None:
+    s.current = seat
+    s.turn_no += 1
+    s.used = []
+    expire_effects_of(s, seat)
+    count = 3 if s.env[seat] == cards.SUPERMARKET else 2
+    got = draw(s, seat, count)
+    emit(s, f"— {s.players[seat]} 的回合 — 摸牌阶段:摸 {len(got)} 张。")
+    if flashed(s, seat):
+        emit(s, f"{s.players[seat]} 被闪光弹影响,跳过出牌阶段。")
+        enter_discard(s)
+    else:
+        s.phase = "play"
+        if smoked(s, seat):
+            emit(s, f"{s.players[seat]} 在烟雾弹中,出牌阶段只能使用血清。")
+
+
+def enter_discard(s: State) -> None:
+    seat = s.current
+    limit = hand_limit(s, seat)
+    if len(s.hands[seat]) > limit:
+        s.phase = "discard"
+        emit(s, f"弃牌阶段:{s.players[seat]} 手牌 {len(s.hands[seat])} 张,上限 {limit}。")
+    else:
+        end_turn(s)
+
+
+def end_turn(s: State) -> None:
+    n = len(s.players)
+    seat = s.current
+    nxt = next_seat(s, seat)
+    k = seat
+    while True:  # effects of dead users end when play passes their seat
+        k = (k - 1) % n
+        if k == nxt:
+            break
+        expire_effects_of(s, k)
+    start_turn(s, nxt)
+
+
+def damage(s: State, target: int, amount: int, source: int | None, attack: str) -> None:
+    """Deal damage (HP never below 0); a hit ends flashes on the target, a grenade ends smoke."""
+    end_flash(s, target)
+    if attack == cards.GRENADE:
+        for effect in [e for e in s.effects if e["kind"] == cards.SMOKE and target in e["targets"]]:
+            s.effects.remove(effect)
+            emit(s, f"{s.players[target]} 的烟雾弹因手雷提前失效。")
+    if amount <= 0:
+        emit(s, f"{s.players[target]} 未受到伤害({attack})。")
+        return
+    s.hp[target] = max(0, s.hp[target] - amount)
+    emit(s, f"{s.players[target]} 受到 {amount} 点伤害({attack}),血量 {s.hp[target]}/{s.max_hp[target]}。")
+    if s.hp[target] == 0:
+        if s.dying is None:
+            s.dying = {"queue": [], "source": source, "askers": [], "idx": 0}
+        if target not in s.dying["queue"]:
+            s.dying["queue"].append(target)
+
+
+def end_flash(s: State, target: int) -> None:
+    for effect in [e for e in s.effects if e["kind"] == cards.FLASH and target in e["targets"]]:
+        s.effects.remove(effect)
+        who = "、".join(s.players[t] for t in effect["targets"])
+        emit(s, f"{who} 的闪光弹因受到攻击提前失效。")
+
+
+def after_attack(s: State) -> None:
+    """Called at the end of every play action: start resolving dying players, if any."""
+    if s.dying and s.phase != "over":
+        s.phase = "dying"
+        order = [s.current] + [p for p in _turn_order(s) if p != s.current]
+        s.dying["queue"].sort(key=lambda p: order.index(p) if p in order else len(order))
+        _next_dying(s)
+
+
+def _turn_order(s: State) -> list[int]:
+    n = len(s.players)
+    return [(s.current - k) % n for k in range(n)]
+
+
+def _next_dying(s: State) -> None:
+    assert s.dying is not None
+    while s.dying and s.dying["queue"]:
+        victim = s.dying["queue"][0]
+        source = s.dying["source"]
+        ring = living(s)
+        order = [clockwise(ring, victim, -k) for k in range(1, len(ring))]
+        askers = [
+            p
+            for p in order
+            if s.hp[p] > 0 and p != source and not smoked(s, p) and not flashed(s, p) and p not in s.dying["queue"]
+        ]
+        if askers:
+            s.dying["askers"] = askers
+            s.dying["idx"] = 0
+            emit(s, f"{s.players[victim]} 濒死,向其他玩家呼救(从 {s.players[askers[0]]} 开始询问)。")
+            return
+        emit(s, f"{s.players[victim]} 濒死,无人可以施救。")
+        kill(s, victim, source)
+    if s.phase != "over":
+        s.dying = None
+        emit(s, f"{s.players[s.current]} 立即进入弃牌阶段。")
+        enter_discard(s)
+
+
+def kill(s: State, victim: int, source: int | None) -> None:
+    assert s.dying is not None
+    s.dying["queue"].remove(victim)
+    s.alive[victim] = False
+    for effect in list(s.effects):
+        if victim in effect["targets"]:
+            s.effects.remove(effect)
+    loot = s.hands[victim] + ([cards.VEST] if s.vest[victim] else []) + ([s.env[victim]] if s.env[victim] else [])
+    s.hands[victim] = []
+    s.vest[victim] = False
+    s.env[victim] = None
+    emit(s, f"{s.players[victim]} 死亡,身份公开:{s.roles[victim]}。")
+    if source is not None and source != victim and s.alive[source]:
+        s.hands[source].extend(loot)
+        emit(s, f"凶手 {s.players[source]} 获得 {s.players[victim]} 的 {len(loot)} 张手牌及装备。")
+        if loot:
+            emit(s, f"你获得:{'、'.join(loot)}。", to=[source])
+    else:
+        s.discard_pile.extend(loot)
+    alive_roles = {s.roles[p] for p in living(s)}
+    side = None
+    if TERRORIST not in alive_roles:
+        side = "特警与市民"
+    elif SWAT not in alive_roles or CITIZEN not in alive_roles:
+        side = TERRORIST
+    if side:
+        s.winning_side = side
+        s.phase = "over"
+        s.dying = None
+        emit(s, f"游戏结束:{side}获胜。身份:" + ",".join(f"{p}={r}" for p, r in zip(s.players, s.roles, strict=True)))
+
+
+# --- dispatch -----------------------------------------------------------------------------------------------------
+
+
+def expected(s: State) -> tuple[int, list[str]]:
+    if s.phase == "play":
+        if smoked(s, s.current):
+            return s.current, ["serum", "end_play"]
+        return s.current, ["equip", "shoot", "skill", "serum", "unequip", "end_play"]
+    if s.phase == "dying":
+        assert s.dying
+        return s.dying["askers"][s.dying["idx"]], ["aid", "pass"]
+    if s.phase == "discard":
+        return s.current, ["discard"]
+    raise RuleError("游戏已经结束,不能再行动。")
+
+
+def legal(state: State, action: dict[str, Any]) -> None:
+    apply(state, action)
+
+
+def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+    s = state.clone()
+    start = len(s.log)
+    kind = action_type(action)
+    seat = seat_param(s, action)
+    who, allowed = expected(s)
+    require(seat == who, f"现在应由 {s.players[who]} 行动({'、'.join(allowed)}),不是 {s.players[seat]}。")
+    require(kind in allowed, f"现在不能执行「{kind}」。可以执行:{'、'.join(allowed)}。")
+    handler = {
+        "equip": cards.do_equip,
+        "shoot": cards.do_shoot,
+        "skill": cards.do_skill,
+        "serum": cards.do_serum,
+        "unequip": cards.do_unequip,
+        "end_play": _do_end_play,
+        "aid": _do_aid,
+        "pass": _do_pass,
+        "discard": _do_discard,
+    }[kind]
+    handler(s, seat, action)
+    if kind in ("shoot", "skill", "equip", "unequip"):
+        after_attack(s)
+    return s, s.log[start:]
+
+
+def _do_end_play(s: State, seat: int, action: dict[str, Any]) -> None:
+    emit(s, f"{s.players[seat]} 结束出牌阶段。")
+    enter_discard(s)
+
+
+def _do_aid(s: State, seat: int, action: dict[str, Any]) -> None:
+    assert s.dying
+    require(cards.AID in s.hands[seat], "你没有急救包,只能选择不救(pass)。")
+    victim = s.dying["queue"][0]
+    take_from(s.hands[seat], [cards.AID])
+    s.discard_pile.append(cards.AID)
+    s.hp[victim] = 1
+    s.dying["queue"].remove(victim)
+    emit(s, f"{s.players[seat]} 对 {s.players[victim]} 使用急救包,血量回复到 1。")
+    _next_dying(s)
+
+
+def _do_pass(s: State, seat: int, action: dict[str, Any]) -> None:
+    assert s.dying
+    emit(s, f"{s.players[seat]} 没有施救。")
+    s.dying["idx"] += 1
+    if s.dying["idx"] >= len(s.dying["askers"]):
+        kill(s, s.dying["queue"][0], s.dying["source"])
+        if s.phase != "over":
+            _next_dying(s)
+
+
+def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
+    chosen = cards_param(action)
+    excess = len(s.hands[seat]) - hand_limit(s, seat)
+    require(len(chosen) == excess, f"手牌上限 {hand_limit(s, seat)}:你需要正好弃置 {excess} 张牌。")
+    take_from(s.hands[seat], chosen)
+    s.discard_pile.extend(chosen)
+    emit(s, f"{s.players[seat]} 弃置了 {'、'.join(chosen)}。")
+    end_turn(s)
+
+
+# --- results and views --------------------------------------------------------------------------------------------
+
+
+def winner(state: State) -> list[int] | None:
+    if state.winning_side is None:
+        return None
+    good = state.winning_side != TERRORIST
+    return [p for p, r in enumerate(state.roles) if (r != TERRORIST) == good]
+
+
+def score(state: State) -> dict[int, int] | None:
+    won = winner(state)
+    if won is None:
+        return None
+    return {p: int(p in won) for p in range(len(state.players))}
+
+
+def view(state: State, viewer: int | None) -> dict[str, Any]:
+    over = state.phase == "over"
+    seats = []
+    for p, name in enumerate(state.players):
+        seats.append(
+            {
+                "seat": p,
+                "name": name,
+                "role": state.roles[p] if (over or not state.alive[p] or p == viewer) else None,
+                "hp": state.hp[p],
+                "max_hp": state.max_hp[p],
+                "alive": state.alive[p],
+                "vest": state.vest[p],
+                "env": state.env[p],
+                "smoked": smoked(state, p),
+                "flashed": flashed(state, p),
+                "hand_count": len(state.hands[p]),
+                "hand": list(state.hands[p]) if p == viewer else None,
+            }
+        )
+    peeks = [[state.players[t], role] for t, role in state.peeks[viewer]] if viewer is not None else []
+    return {
+        "kind": KIND,
+        "seats": seats,
+        "current": state.current,
+        "phase": state.phase,
+        "to_act": None if over else expected(state)[0],
+        "dying": state.dying["queue"][0] if state.dying and state.dying["queue"] else None,
+        "used": list(state.used),
+        "effects": [
+            {"kind": e["kind"], "by": state.players[e["by"]], "targets": [state.players[t] for t in e["targets"]]}
+            for e in state.effects
+        ],
+        "deck_count": len(state.deck),
+        "discard_count": len(state.discard_pile),
+        "peeks": peeks,
+        "winning_side": state.winning_side,
+        "winners": winner(state),
+        "log": visible_log(state.log, viewer),
+    }
+
+
+def forms(state: State, seat: int) -> list[dict[str, Any]]:
+    return cards.forms(state, seat)

@@ -1,0 +1,136 @@
+"""Shared plumbing for the table-tracker rules modules.
+
+Pure Python: no Django. Every game module exposes the same small interface::
+
+    KIND, TITLE, MIN_PLAYERS, MAX_PLAYERS, OPTIONS
+    new_game(players, seed, options=None) -> State
+    apply(state, action) -> (new_state, events)      # validates, raises RuleError
+    legal(state, action) -> None                      # raises RuleError when apply would
+    winner(state) -> list[int] | None                 # winning seats once the game is over
+    score(state) -> dict[int, int] | None
+    view(state, viewer) -> dict                       # viewer: seat index, or None for a spectator
+    forms(state, seat) -> list[dict]                  # the actions that seat may take now (for the UI)
+
+States are dataclasses holding only JSON types (lists, dicts with string keys, str, int, bool, None); ``to_dict`` /
+``from_dict`` round-trip them through plain JSON.  ``apply`` never mutates its input: it works on a clone.
+
+Randomness: ``new_game`` draws from ``random.Random(seed)``.  Every later random draw (a reshuffle, a card taken at
+random from a hand) uses ``random.Random(f"{seed}:{n}")`` where ``n`` is a counter stored in the state, so replaying
+the same actions from ``new_game`` always rebuilds the same state.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from typing import Any, Self
+
+
+class RuleError(ValueError):
+    """An action that the rules do not allow. The message (Chinese) says what was wrong and what is accepted."""
+
+
+@dataclasses.dataclass
+class GameState:
+    """Base class: JSON round-trip and cloning for a game's state dataclass."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return copy.deepcopy(dataclasses.asdict(self))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise RuleError(f"状态数据含有未知字段:{sorted(unknown)}")
+        return cls(**copy.deepcopy(data))
+
+    def clone(self) -> Self:
+        return type(self).from_dict(self.to_dict())
+
+
+def later_rng(state: Any) -> random.Random:
+    """A fresh generator for one random draw after setup; advances the state's counter."""
+    state.rng_count += 1
+    return random.Random(f"{state.seed}:{state.rng_count}")
+
+
+def emit(state: Any, text: str, to: list[int] | None = None) -> None:
+    """Append an event to the state's log. ``to`` None = public; otherwise only those seats see it."""
+    state.log.append({"text": text, "to": sorted(set(to)) if to is not None else None})
+
+
+def visible_log(log: list[dict[str, Any]], viewer: int | None) -> list[str]:
+    return [e["text"] for e in log if e["to"] is None or (viewer is not None and viewer in e["to"])]
+
+
+def require(condition: bool, message: str) -> None:
+    if not condition:
+        raise RuleError(message)
+
+
+def action_type(action: Any) -> str:
+    require(isinstance(action, dict), "动作必须是一个字典,例如 {'type': ..., 'player': 座位号}。")
+    kind = action.get("type")
+    require(isinstance(kind, str) and kind != "", "动作缺少 type(动作类型)。")
+    return kind
+
+
+def seat_param(state: Any, action: dict[str, Any], key: str = "player", what: str = "玩家") -> int:
+    """An integer seat index in range, else RuleError."""
+    value = action.get(key)
+    n = len(state.players)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise RuleError(f"{what}({key})必须是 0 到 {n - 1} 之间的座位号,收到的是 {value!r}。")
+    return value
+
+
+def int_param(action: dict[str, Any], key: str, allowed: list[int] | range, what: str) -> int:
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        shown = "、".join(str(v) for v in allowed)
+        raise RuleError(f"{what}({key})必须是 {shown} 之一,收到的是 {value!r}。")
+    return value
+
+
+def str_param(action: dict[str, Any], key: str, allowed: list[str] | tuple[str, ...], what: str) -> str:
+    value = action.get(key)
+    if value not in allowed:
+        raise RuleError(f"{what}({key})必须是 {'、'.join(allowed)} 之一,收到的是 {value!r}。")
+    return value
+
+
+def cards_param(action: dict[str, Any], key: str = "cards") -> list[str]:
+    value = action.get(key)
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise RuleError(f"{key} 必须是牌名列表,收到的是 {value!r}。")
+    return list(value)
+
+
+def take_from(hand: list[str], cards: list[str], whose: str = "你的手牌") -> None:
+    """Remove ``cards`` (a multiset) from ``hand`` in place, or RuleError naming what is missing."""
+    remaining = list(hand)
+    for card in cards:
+        if card not in remaining:
+            raise RuleError(f"{whose}中没有足够的「{card}」。现有手牌:{'、'.join(hand) or '(无)'}。")
+        remaining.remove(card)
+    hand[:] = remaining
+
+
+def check_players(players: list[str], low: int, high: int) -> list[str]:
+    require(isinstance(players, list) and all(isinstance(p, str) for p in players), "玩家必须是名字列表。")
+    names = [p.strip() for p in players]
+    require(all(names), "玩家名字不能为空。")
+    require(len(set(names)) == len(names), "玩家名字不能重复。")
+    require(low <= len(names) <= high, f"本游戏需要 {low}–{high} 名玩家,收到 {len(names)} 名。")
+    return names
+
+
+def param(name: str, label: str, kind: str, choices: list[tuple[Any, str]] | None = None) -> dict[str, Any]:
+    """One parameter of a UI form. kind: seat | int | choice | multi (list of str) | seats (list of int)."""
+    return {"name": name, "label": label, "kind": kind, "choices": [list(c) for c in (choices or [])]}
+
+
+def form(kind: str, label: str, *params: dict[str, Any], help: str = "") -> dict[str, Any]:
+    return {"type": kind, "label": label, "params": list(params), "help": help}

@@ -1,0 +1,504 @@
+"""三国杀 identity game flow (source 002), played without generals.
+
+Pure rules module. The source text describes the flow (identities, HP, six phases, hand limit, death, reward and
+penalty, victory, 4th-edition scoring) but not the cards, so the tracker uses the basic cards only: [杀] ×30, [闪] ×15,
+[桃] ×8, [酒] ×5.  Actions (``player`` is the acting seat):
+
+* play phase (current player): ``sha`` {target}, ``tao`` {}, ``jiu`` {}, ``end_play`` {}
+* responding to a [杀]: ``shan`` {} or ``take`` {}
+* dying: ``rescue`` {card: 桃|酒} or ``pass`` {}
+* discard phase: ``discard`` {cards}
+
+Rulings (also in docs/tables.md):
+
+* Identity table (the source's table is missing; this is the published one): 4 主忠反内, 5 +反, 6 +反, 7 +忠, 8 +反,
+  9 +忠, 10 +内.  Seats are entered clockwise; play goes counter-clockwise (to the right), i.e. to the previous seat.
+* No generals ("第一次游戏…建议暂且不使用武将"): everyone has max HP 4; the lord 5 from 5 players on.
+* Phases I (start), II (judge: no delayed tricks exist here) and VI (end) pass automatically and are logged; the draw
+  phase draws 2; the discard phase enforces hand limit = current HP.
+* [杀]: once per play phase, to a player at distance 1 (no weapons or horses exist, so attack range is 1; distance
+  counts living players around the table).  [酒]: once per turn, the next [杀] this turn deals +1; when dying, the
+  dying player may drink it to recover 1.  [桃]: recover 1 (only when hurt), or save a dying player.
+* Dying: starting from the current player and going in turn order, each living player may play [桃] (the dying player
+  also [酒]) until HP is back to 1; if all pass, the character dies, discards everything and reveals the identity.
+* Reward/penalty go to the damage source.  The game ends at once when a victory condition holds.
+* 4th-edition scoring: personal bonuses count only for the winning side (the source says "获胜的主公/忠臣" and the
+  rebel line follows it); dead loyalists of a winning lord still score; "与主公单挑" means the renegade and the lord
+  were the last two alive.  House rules (暗魂, 转世, the three-player countdown) are not implemented.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+from .base import (
+    GameState,
+    RuleError,
+    action_type,
+    cards_param,
+    check_players,
+    emit,
+    form,
+    later_rng,
+    param,
+    require,
+    seat_param,
+    take_from,
+    visible_log,
+)
+
+KIND = "sanguosha"
+TITLE = "三国杀(身份局)"
+MIN_PLAYERS = 4
+MAX_PLAYERS = 10
+OPTIONS: list[dict[str, Any]] = []
+LORD, LOYAL, REBEL, RENEGADE = "主公", "忠臣", "反贼", "内奸"
+ROLE_TABLE = {
+    4: [LORD, LOYAL, REBEL, RENEGADE],
+    5: [LORD, LOYAL, REBEL, REBEL, RENEGADE],
+    6: [LORD, LOYAL, REBEL, REBEL, REBEL, RENEGADE],
+    7: [LORD, LOYAL, LOYAL, REBEL, REBEL, REBEL, RENEGADE],
+    8: [LORD, LOYAL, LOYAL, REBEL, REBEL, REBEL, REBEL, RENEGADE],
+    9: [LORD, LOYAL, LOYAL, LOYAL, REBEL, REBEL, REBEL, REBEL, RENEGADE],
+    10: [LORD, LOYAL, LOYAL, LOYAL, REBEL, REBEL, REBEL, REBEL, RENEGADE, RENEGADE],
+}
+SHA, SHAN, TAO, JIU = "杀", "闪", "桃", "酒"
+DECK = {SHA: 30, SHAN: 15, TAO: 8, JIU: 5}
+PHASES = ["回合开始阶段", "判定阶段", "摸牌阶段", "出牌阶段", "弃牌阶段", "回合结束阶段"]
+SIDE_LORD, SIDE_REBEL, SIDE_RENEGADE = "主公与忠臣", "反贼", "内奸"
+
+
+@dataclasses.dataclass
+class State(GameState):
+    players: list[str]
+    seed: int
+    options: dict[str, Any]
+    roles: list[str] = dataclasses.field(default_factory=list)
+    max_hp: list[int] = dataclasses.field(default_factory=list)
+    hp: list[int] = dataclasses.field(default_factory=list)
+    alive: list[bool] = dataclasses.field(default_factory=list)
+    hands: list[list[str]] = dataclasses.field(default_factory=list)
+    deck: list[str] = dataclasses.field(default_factory=list)
+    discard_pile: list[str] = dataclasses.field(default_factory=list)
+    lord: int = 0
+    current: int = 0
+    phase: str = "play"  # play | respond | dying | discard | over
+    sha_used: bool = False
+    jiu_used: bool = False
+    jiu_active: bool = False
+    pending: dict[str, Any] | None = None
+    kills: list[list[int]] = dataclasses.field(default_factory=list)  # [killer, victim]
+    duel: bool = False
+    winning_side: str | None = None
+    turn_no: int = 0
+    rng_count: int = 0
+    log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+
+def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
+    names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    n = len(names)
+    rng = random.Random(seed)
+    roles = list(ROLE_TABLE[n])
+    rng.shuffle(roles)
+    deck = [card for card, count in DECK.items() for _ in range(count)]
+    rng.shuffle(deck)
+    lord = roles.index(LORD)
+    s = State(players=names, seed=seed, options=dict(options or {}), roles=roles, lord=lord, current=lord)
+    s.max_hp = [4 + (1 if seat == lord and n >= 5 else 0) for seat in range(n)]
+    s.hp = list(s.max_hp)
+    s.alive = [True] * n
+    s.hands = [[deck.pop() for _ in range(4)] for _ in range(n)]
+    s.deck = deck
+    emit(s, f"{names[lord]} 抽到主公,亮出身份(体力上限 {s.max_hp[lord]})。")
+    for seat in range(n):
+        emit(s, f"你的身份是{roles[seat]}。", to=[seat])
+    _start_turn(s, lord)
+    return s
+
+
+# --- helpers ------------------------------------------------------------------------------------------------------
+
+
+def next_seat(s: State, seat: int) -> int:
+    """The next living player counter-clockwise (to the right = the previous seat in the clockwise list)."""
+    n = len(s.players)
+    for step in range(1, n + 1):
+        candidate = (seat - step) % n
+        if s.alive[candidate]:
+            return candidate
+    return seat
+
+
+def turn_order_from(s: State, seat: int) -> list[int]:
+    n = len(s.players)
+    return [(seat - k) % n for k in range(n) if s.alive[(seat - k) % n]]
+
+
+def distance(s: State, a: int, b: int) -> int:
+    ring = [seat for seat in range(len(s.players)) if s.alive[seat]]
+    i, j = ring.index(a), ring.index(b)
+    d = abs(i - j)
+    return min(d, len(ring) - d)
+
+
+def _draw(s: State, seat: int, count: int) -> list[str]:
+    got = []
+    for _ in range(count):
+        if not s.deck:
+            if not s.discard_pile:
+                break
+            s.deck = s.discard_pile
+            s.discard_pile = []
+            later_rng(s).shuffle(s.deck)
+            emit(s, "牌堆已空:弃牌堆洗混后形成新的牌堆。")
+        got.append(s.deck.pop())
+    s.hands[seat].extend(got)
+    return got
+
+
+def _start_turn(s: State, seat: int) -> None:
+    s.current = seat
+    s.turn_no += 1
+    s.sha_used = s.jiu_used = s.jiu_active = False
+    name = s.players[seat]
+    emit(s, f"— {name} 的回合 —  {PHASES[0]}、{PHASES[1]}(无延时锦囊)跳过。")
+    got = _draw(s, seat, 2)
+    emit(s, f"{PHASES[2]}:{name} 摸 {len(got)} 张牌。")
+    emit(s, f"你摸到:{'、'.join(got) or '(无)'}。", to=[seat])
+    s.phase = "play"
+
+
+def _end_turn(s: State) -> None:
+    emit(s, f"{PHASES[5]}:{s.players[s.current]} 的回合结束。")
+    _start_turn(s, next_seat(s, s.current))
+
+
+def _enter_discard(s: State) -> None:
+    seat = s.current
+    limit = max(s.hp[seat], 0)
+    if len(s.hands[seat]) > limit:
+        s.phase = "discard"
+        emit(s, f"{PHASES[4]}:{s.players[seat]} 手牌 {len(s.hands[seat])} 张,上限 {limit},需弃置多余的牌。")
+    else:
+        emit(s, f"{PHASES[4]}:{s.players[seat]} 手牌未超过上限 {limit}。")
+        _end_turn(s)
+
+
+def _damage(s: State, target: int, amount: int, source: int | None, resume: str) -> None:
+    s.hp[target] -= amount
+    emit(s, f"{s.players[target]} 受到 {amount} 点伤害,体力 {s.hp[target]}/{s.max_hp[target]}。")
+    if s.hp[target] <= 0:
+        s.phase = "dying"
+        askers = turn_order_from(s, s.current)
+        s.pending = {"victim": target, "source": source, "askers": askers, "idx": 0, "resume": resume}
+        emit(s, f"{s.players[target]} 进入濒死状态,需要[桃]救援(从 {s.players[askers[0]]} 开始依次询问)。")
+    else:
+        s.phase = resume
+        s.pending = None
+
+
+def _die(s: State, victim: int, source: int | None) -> None:
+    s.alive[victim] = False
+    s.discard_pile.extend(s.hands[victim])
+    s.hands[victim] = []
+    s.kills.append([source if source is not None else -1, victim])
+    emit(s, f"{s.players[victim]} 阵亡,弃置所有牌,亮出身份:{s.roles[victim]}。")
+    if _check_victory(s):
+        return
+    if source is not None and s.alive[source]:
+        if s.roles[victim] == REBEL:
+            got = _draw(s, source, 3)
+            emit(s, f"奖励:{s.players[source]} 除掉反贼,摸三张牌。")
+            emit(s, f"你摸到:{'、'.join(got) or '(无)'}。", to=[source])
+        if s.roles[victim] == LOYAL and source == s.lord:
+            s.discard_pile.extend(s.hands[source])
+            s.hands[source] = []
+            emit(s, f"惩罚:主公错杀忠臣,{s.players[source]} 弃掉所有手牌和装备。")
+    alive = [seat for seat in range(len(s.players)) if s.alive[seat]]
+    if len(alive) == 2 and s.lord in alive and all(s.roles[p] in (LORD, RENEGADE) for p in alive):
+        s.duel = True
+        emit(s, "只剩主公与内奸:单挑开始。")
+
+
+def _check_victory(s: State) -> bool:
+    alive = [seat for seat in range(len(s.players)) if s.alive[seat]]
+    side = None
+    if not s.alive[s.lord]:
+        side = SIDE_RENEGADE if len(alive) == 1 and s.roles[alive[0]] == RENEGADE else SIDE_REBEL
+    elif not any(s.roles[seat] in (REBEL, RENEGADE) for seat in alive):
+        side = SIDE_LORD
+    if side is None:
+        return False
+    s.winning_side = side
+    s.phase = "over"
+    s.pending = None
+    emit(s, f"游戏结束:{side}获胜。身份:" + ",".join(f"{p}={r}" for p, r in zip(s.players, s.roles, strict=True)))
+    return True
+
+
+# --- actions ------------------------------------------------------------------------------------------------------
+
+
+def legal(state: State, action: dict[str, Any]) -> None:
+    apply(state, action)
+
+
+def _expected(s: State) -> tuple[int, list[str]]:
+    if s.phase == "play":
+        return s.current, ["sha", "tao", "jiu", "end_play"]
+    if s.phase == "respond":
+        assert s.pending
+        return s.pending["target"], ["shan", "take"]
+    if s.phase == "dying":
+        assert s.pending
+        return s.pending["askers"][s.pending["idx"]], ["rescue", "pass"]
+    if s.phase == "discard":
+        return s.current, ["discard"]
+    raise RuleError("游戏已经结束,不能再行动。")
+
+
+def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+    s = state.clone()
+    start = len(s.log)
+    kind = action_type(action)
+    seat = seat_param(s, action)
+    who, allowed = _expected(s)
+    require(seat == who, f"现在应由 {s.players[who]} 行动({'、'.join(allowed)}),不是 {s.players[seat]}。")
+    require(kind in allowed, f"现在不能执行「{kind}」。可以执行:{'、'.join(allowed)}。")
+    _HANDLERS[kind](s, seat, action)
+    return s, s.log[start:]
+
+
+def _do_sha(s: State, seat: int, action: dict[str, Any]) -> None:
+    require(SHA in s.hands[seat], "你没有[杀]。")
+    require(not s.sha_used, "每个出牌阶段仅限使用一次[杀]。")
+    target = seat_param(s, action, "target", "目标")
+    require(target != seat and s.alive[target], "[杀]的目标必须是另一名存活的角色。")
+    reach = [p for p in range(len(s.players)) if p != seat and s.alive[p] and distance(s, seat, p) <= 1]
+    require(
+        target in reach,
+        f"{s.players[target]} 不在攻击范围(1)内。可以[杀]:{'、'.join(s.players[p] for p in reach)}。",
+    )
+    take_from(s.hands[seat], [SHA])
+    s.discard_pile.append(SHA)
+    s.sha_used = True
+    damage = 2 if s.jiu_active else 1
+    s.jiu_active = False
+    s.phase = "respond"
+    s.pending = {"source": seat, "target": target, "damage": damage}
+    emit(s, f"{s.players[seat]} 对 {s.players[target]} 使用[杀]{'(酒,伤害+1)' if damage == 2 else ''}。")
+
+
+def _do_shan(s: State, seat: int, action: dict[str, Any]) -> None:
+    require(SHAN in s.hands[seat], "你没有[闪],只能选择受到伤害(take)。")
+    take_from(s.hands[seat], [SHAN])
+    s.discard_pile.append(SHAN)
+    emit(s, f"{s.players[seat]} 打出[闪],抵消了[杀]。")
+    s.phase = "play"
+    s.pending = None
+
+
+def _do_take(s: State, seat: int, action: dict[str, Any]) -> None:
+    assert s.pending
+    _damage(s, seat, s.pending["damage"], s.pending["source"], "play")
+
+
+def _do_tao(s: State, seat: int, action: dict[str, Any]) -> None:
+    require(TAO in s.hands[seat], "你没有[桃]。")
+    require(s.hp[seat] < s.max_hp[seat], "你的体力已满,不能使用[桃]。")
+    take_from(s.hands[seat], [TAO])
+    s.discard_pile.append(TAO)
+    s.hp[seat] += 1
+    emit(s, f"{s.players[seat]} 使用[桃],回复 1 点体力({s.hp[seat]}/{s.max_hp[seat]})。")
+
+
+def _do_jiu(s: State, seat: int, action: dict[str, Any]) -> None:
+    require(JIU in s.hands[seat], "你没有[酒]。")
+    require(not s.jiu_used, "每回合仅限使用一次[酒]。")
+    take_from(s.hands[seat], [JIU])
+    s.discard_pile.append(JIU)
+    s.jiu_used = s.jiu_active = True
+    emit(s, f"{s.players[seat]} 使用[酒],本回合下一张[杀]伤害+1。")
+
+
+def _do_end_play(s: State, seat: int, action: dict[str, Any]) -> None:
+    emit(s, f"{s.players[seat]} 结束出牌阶段。")
+    _enter_discard(s)
+
+
+def _do_rescue(s: State, seat: int, action: dict[str, Any]) -> None:
+    assert s.pending
+    victim = s.pending["victim"]
+    card = action.get("card", TAO)
+    require(card in (TAO, JIU), "救援只能使用[桃](或濒死者自己的[酒])。")
+    require(card == TAO or seat == victim, "[酒]只能由濒死的角色自己使用来自救。")
+    require(card in s.hands[seat], f"你没有[{card}]。")
+    take_from(s.hands[seat], [card])
+    s.discard_pile.append(card)
+    s.hp[victim] += 1
+    emit(s, f"{s.players[seat]} 对 {s.players[victim]} 使用[{card}],体力回复到 {s.hp[victim]}。")
+    if s.hp[victim] > 0:
+        s.phase = s.pending["resume"]
+        s.pending = None
+
+
+def _do_pass(s: State, seat: int, action: dict[str, Any]) -> None:
+    assert s.pending
+    emit(s, f"{s.players[seat]} 不救。")
+    s.pending["idx"] += 1
+    if s.pending["idx"] < len(s.pending["askers"]):
+        return
+    victim, source, resume = s.pending["victim"], s.pending["source"], s.pending["resume"]
+    s.pending = None
+    s.phase = resume
+    _die(s, victim, source)
+
+
+def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
+    cards = cards_param(action)
+    excess = len(s.hands[seat]) - max(s.hp[seat], 0)
+    require(len(cards) == excess, f"手牌上限等于当前体力 {max(s.hp[seat], 0)}:你需要正好弃置 {excess} 张牌。")
+    take_from(s.hands[seat], cards)
+    s.discard_pile.extend(cards)
+    emit(s, f"{s.players[seat]} 弃置了 {'、'.join(f'[{c}]' for c in cards)}。")
+    _end_turn(s)
+
+
+_HANDLERS = {
+    "sha": _do_sha,
+    "shan": _do_shan,
+    "take": _do_take,
+    "tao": _do_tao,
+    "jiu": _do_jiu,
+    "end_play": _do_end_play,
+    "rescue": _do_rescue,
+    "pass": _do_pass,
+    "discard": _do_discard,
+}
+
+
+# --- results and views --------------------------------------------------------------------------------------------
+
+
+def winner(state: State) -> list[int] | None:
+    side = state.winning_side
+    if side is None:
+        return None
+    if side == SIDE_LORD:
+        return [p for p, r in enumerate(state.roles) if r in (LORD, LOYAL)]
+    if side == SIDE_REBEL:
+        return [p for p, r in enumerate(state.roles) if r == REBEL]
+    return [p for p, r in enumerate(state.roles) if r == RENEGADE and state.alive[p]]
+
+
+def score(state: State) -> dict[int, int] | None:
+    """4th-edition scoring (see module docstring for the rulings)."""
+    side = state.winning_side
+    if side is None:
+        return None
+    n = len(state.players)
+    roles = state.roles
+    alive_loyal = sum(1 for p, r in enumerate(roles) if r == LOYAL and state.alive[p])
+    alive_rebel = sum(1 for p, r in enumerate(roles) if r == REBEL and state.alive[p])
+    out = {}
+    for p, role in enumerate(roles):
+        victims = [roles[v] for k, v in state.kills if k == p]
+        if role == LORD:
+            pts = {SIDE_LORD: 4 + 2 * alive_loyal, SIDE_REBEL: 0, SIDE_RENEGADE: 1}[side]
+        elif role == LOYAL:
+            pts = 5 + alive_loyal if side == SIDE_LORD else 0
+        elif role == REBEL:
+            pts = 3 * alive_rebel if side == SIDE_REBEL else 0
+        elif side == SIDE_RENEGADE:
+            pts = 4 + 2 * n if state.alive[p] else 0
+        elif side == SIDE_LORD:
+            pts = n if state.duel and _last_renegade(state) == p else 0
+        else:
+            pts = 1 if state.alive[p] else 0
+        if side == SIDE_LORD and role in (LORD, LOYAL):
+            pts += sum(1 for v in victims if v in (REBEL, RENEGADE))
+        if side == SIDE_REBEL and role == REBEL:
+            pts += sum(1 for v in victims if v in (LOYAL, RENEGADE)) + 2 * sum(1 for v in victims if v == LORD)
+        out[p] = pts
+    return out
+
+
+def _last_renegade(state: State) -> int | None:
+    for _, victim in reversed(state.kills):
+        if state.roles[victim] == RENEGADE:
+            return victim
+    return None
+
+
+def view(state: State, viewer: int | None) -> dict[str, Any]:
+    over = state.phase == "over"
+    seats = []
+    for p, name in enumerate(state.players):
+        shown = over or p == state.lord or not state.alive[p] or p == viewer
+        seats.append(
+            {
+                "seat": p,
+                "name": name,
+                "role": state.roles[p] if shown else None,
+                "hp": state.hp[p],
+                "max_hp": state.max_hp[p],
+                "alive": state.alive[p],
+                "hand_count": len(state.hands[p]),
+                "hand": list(state.hands[p]) if p == viewer else None,
+            }
+        )
+    pending = dict(state.pending) if state.pending else None
+    who = None if over else _expected(state)[0]
+    return {
+        "kind": KIND,
+        "seats": seats,
+        "current": state.current,
+        "phase": state.phase,
+        "to_act": who,
+        "pending": pending,
+        "deck_count": len(state.deck),
+        "discard_count": len(state.discard_pile),
+        "sha_used": state.sha_used,
+        "winning_side": state.winning_side,
+        "winners": winner(state),
+        "scores": score(state),
+        "log": visible_log(state.log, viewer),
+    }
+
+
+def forms(state: State, seat: int) -> list[dict[str, Any]]:
+    if state.phase == "over":
+        return []
+    who, allowed = _expected(state)
+    if seat != who:
+        return []
+    hand = state.hands[seat]
+    out = []
+    if "sha" in allowed and SHA in hand and not state.sha_used:
+        reach = [
+            (p, state.players[p])
+            for p in range(len(state.players))
+            if p != seat and state.alive[p] and distance(state, seat, p) <= 1
+        ]
+        out.append(form("sha", "使用[杀]", param("target", "目标", "seat", reach)))
+    if "tao" in allowed and TAO in hand and state.hp[seat] < state.max_hp[seat]:
+        out.append(form("tao", "使用[桃]回复 1 点体力"))
+    if "jiu" in allowed and JIU in hand and not state.jiu_used:
+        out.append(form("jiu", "使用[酒](下一张[杀]伤害+1)"))
+    if "end_play" in allowed:
+        out.append(form("end_play", "结束出牌阶段"))
+    if "shan" in allowed:
+        out.append(form("shan", "打出[闪]"))
+        out.append(form("take", "不出[闪],受到伤害"))
+    if "rescue" in allowed:
+        assert state.pending
+        cards = [(TAO, "[桃]")] + ([(JIU, "[酒]")] if seat == state.pending["victim"] else [])
+        out.append(form("rescue", "救援", param("card", "用牌", "choice", cards)))
+        out.append(form("pass", "不救"))
+    if "discard" in allowed:
+        excess = len(hand) - max(state.hp[seat], 0)
+        out.append(form("discard", f"弃置 {excess} 张牌", param("cards", "弃哪些", "multi", [(c, c) for c in hand])))
+    return out
