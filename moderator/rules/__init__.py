@@ -1,0 +1,27 @@
+"""The pure rules engine of 神探狄仁杰 (../shared/RULES.md). No Django here: a test enforces it.
+
+State is frozen; every transition is `(state, input) -> (state, verdict)` or `(state) -> (state, events)`.
+The public surface:
+
+- `new_game(seats, ap=..., start=...)` — the table as dealt, the first phase open (RULES S1, T1).
+- `submit(state, inp)` — validate one input (an action, a vote or a discard order) at the moment it was sent (AP4, T3,
+  D3, O1–O3) and record it: returns the new state and a `Verdict` (accepted, or refused with the reason).
+- `close_phase(state)` — resolve the open night or day (N, B, D, M …) and return the events to announce (A1–A4).
+- `open_phase(state)` — start the next phase: AP grant, upkeep, arsons (AP1, AP3, N14).
+"""
+
+from moderator.rules.engine import close_phase, new_game, open_phase, submit
+from moderator.rules.state import Action, GameState, Order, SeatSpec, Verdict, Vote
+
+__all__ = [
+    "Action",
+    "GameState",
+    "Order",
+    "SeatSpec",
+    "Verdict",
+    "Vote",
+    "close_phase",
+    "new_game",
+    "open_phase",
+    "submit",
+]

@@ -1,0 +1,130 @@
+"""Closing a day: the weighted count and what follows (D1–D8, N11, N13, N14, M1, V5, O3, T7, V1–V4).
+
+tally → executions → losses (executions, 圣人, day 绝杀: D8) → carry-overs → deaths → windows → silence → victory.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+
+from moderator.rules.night import complete_transformations
+from moderator.rules.settle import Close, deaths, silence, victory, windows
+from moderator.rules.state import Arson, PendingExecution
+
+MODIFIERS = ("诅咒", "恶毒诅咒", "庇佑", "虔诚庇佑")
+
+
+@dataclass
+class Day(Close):
+    ballots: dict[str, tuple[str, int]] = field(default_factory=dict)  # voter -> (target, weight)
+
+
+def modify(total: int, uses: list[str]) -> int:
+    """N13: all ×2 first, then all ÷2 (odd: subtract 1 first), then +1 per 诅咒 and −1 per 庇佑; never below 0."""
+    for _ in range(uses.count("恶毒诅咒")):
+        total *= 2
+    for _ in range(uses.count("虔诚庇佑")):
+        total //= 2
+    total += uses.count("诅咒") - uses.count("庇佑")
+    return max(total, 0)
+
+
+def tally(d: Day) -> None:
+    """D1, D2, D4: every living player with a vote votes (no post = for themself), weighted by the cards they hold at
+    the close (a day 绝杀 loss is taken after the count, N11); then the vote modifiers of last night and today."""
+    state = d.state
+    for seat in state.alive:
+        if seat.name in state.saved:
+            continue  # N7/N8: saved last night, no vote
+        vote = state.votes.get(seat.name)
+        d.ballots[seat.name] = (vote.target if vote else seat.name, len(seat.hand))
+    totals: dict[str, int] = defaultdict(int)
+    for target, weight in d.ballots.values():
+        totals[target] += weight
+    uses: dict[str, list[str]] = defaultdict(list)
+    for use, target in state.next_day_modifiers:
+        uses[target].append(use)
+    for a in state.actions:
+        if a.use in MODIFIERS and a.target:
+            uses[a.target].append(a.use)
+    for name in set(totals) | set(uses):
+        total = modify(totals[name], uses[name])
+        if total:
+            d.tally[name] = total
+    d.events.append({"type": "tally", "tally": dict(d.tally), "ballots": {k: list(v) for k, v in d.ballots.items()}})
+
+
+def executions(d: Day) -> None:
+    """D5: everyone whose total is at least the second-highest (ties included); with two players alive only a unique
+    top total; 0 is never executed."""
+    ranked = sorted(d.tally.values(), reverse=True)
+    if not ranked:
+        return
+    if len(d.state.alive) == 2:
+        top = [n for n, t in d.tally.items() if t == ranked[0]]
+        chosen = top if len(top) == 1 else []
+    else:
+        bar = ranked[1] if len(ranked) > 1 else ranked[0]
+        chosen = [n for n, t in d.tally.items() if t >= bar]
+    order = [s.name for s in d.state.seats]
+    d.executed = sorted(chosen, key=order.index)
+    d.events.append({"type": "executed", "players": list(d.executed)})
+
+
+def losses(d: Day) -> None:
+    """D8: each executed player's first card (D6; 保镖 no help, B4), then 圣人 voters (D7, N14), then day 绝杀 in the
+    order sent (N11). An executed card that could still be pardoned leaves the hand now and is announced at the end of
+    the next night; one that cannot (pardoned before, or their 圣人 took effect) is announced now."""
+    state = d.state
+    saints = [n for n in d.executed if n in state.saints_armed]
+    for name in d.executed:
+        seat = d.state.seat(name)
+        if not seat.hand:
+            continue
+        card = seat.hand[0]
+        if name in saints or seat.pardoned_once:
+            d.take(name, card, "处决")
+        else:
+            d.take(name, card, "处决", announce=False)
+            d.state = replace(
+                d.state, pending_executions={**d.state.pending_executions, name: PendingExecution(card, 0)}
+            )
+    for saint in saints:
+        d.state = d.state.with_seat(replace(d.state.seat(saint), saint_done=True))
+        d.events.append({"type": "saint", "player": saint})
+        for voter, (target, _) in d.ballots.items():
+            if target == saint and voter != saint and d.state.seat(voter).hand:
+                d.take(voter, d.state.seat(voter).hand[0], "圣人")
+    d.state = replace(d.state, unpardonable=frozenset(saints))
+    for a in state.actions:
+        if a.use == "绝杀" and a.target and d.state.seat(a.target).hand:
+            d.take(a.target, d.state.seat(a.target).hand[0], "绝杀")
+
+
+def carry_overs(d: Day) -> None:
+    """N14: today's arsons take effect at the start of the next day; M1: transformations due today are done; last
+    night's modifiers, saved players and 圣人 are spent."""
+    arsons = tuple(
+        Arson(a.by, a.target or "", d.state.phase, card=a.card or "") for a in d.state.actions if a.use == "纵火"
+    )
+    d.state = replace(
+        complete_transformations(d.state),
+        arsons=d.state.arsons + arsons,
+        next_day_modifiers=(),
+        saved=frozenset(),
+        saints_armed=frozenset(),
+    )
+
+
+def close_day(state) -> Day:
+    d = Day(state=state)
+    tally(d)
+    executions(d)
+    losses(d)
+    carry_overs(d)
+    deaths(d, day=True)
+    windows(d)
+    silence(d)
+    victory(d)
+    return d

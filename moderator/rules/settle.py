@@ -1,0 +1,113 @@
+"""What every close ends with: losses taken, deaths (V5), order-change windows (O3), 默哀期 (T7), victory (V1–V4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from cards.catalogue import CAMP_CIVILIAN, CAMP_KILLER, CAMP_SELF, CAMP_WEREWOLF, is_privilege
+from moderator.rules.state import Card, GameState, Seat
+
+PRIVILEGE, COMMON = "特权", "庶民"
+
+
+def card_type(card: Card) -> str:
+    return PRIVILEGE if is_privilege(card.name) else COMMON
+
+
+@dataclass
+class Close:
+    """The working record of one close (local to the close; the result is frozen into CloseResult)."""
+
+    state: GameState
+    lost: dict[str, dict[str, int]] = field(default_factory=dict)  # taken at this close, by type
+    announced: int = 0  # O3: losses announced at this close
+    events: list[dict[str, Any]] = field(default_factory=list)
+    saved: list[str] = field(default_factory=list)
+    executed: list[str] = field(default_factory=list)
+    tally: dict[str, int] = field(default_factory=dict)
+    died: list[str] = field(default_factory=list)
+    window: bool = False
+    silence: bool = False
+
+    def take(self, name: str, card: Card, cause: str, announce: bool = True) -> None:
+        """Remove a card from a hand and book it (A1: announced by type only; `cause` for A2's named causes)."""
+        seat = self.state.seat(name)
+        self.state = self.state.with_seat(replace(seat, hand=tuple(c for c in seat.hand if c.uid != card.uid)))
+        self.book(name, card, cause, announce)
+
+    def book(self, name: str, card: Card, cause: str, announce: bool) -> None:
+        kinds = self.lost.setdefault(name, {PRIVILEGE: 0, COMMON: 0})
+        kinds[card_type(card)] += 1
+        if announce:
+            self.announced += 1
+        self.events.append(
+            {"type": "loss", "player": name, "card_type": card_type(card), "cause": cause, "announced": announce}
+        )
+
+
+def deaths(close: Close, day: bool, executed_last: set[str] | None = None) -> None:
+    """V5: a player dies when their last card is announced gone; day deaths (and a death by yesterday's execution,
+    announced at dawn) show the camp, night deaths do not."""
+    state = close.state
+    for seat in state.alive:
+        if seat.hand or seat.name in state.pending_executions:
+            continue
+        state = state.with_seat(replace(seat, alive=False))
+        reveal = day or seat.name in (executed_last or set())
+        close.died.append(seat.name)
+        close.events.append(
+            {"type": "death", "player": seat.name, "camp": seat.camp if reveal else None, "day": reveal}
+        )
+    close.state = state
+
+
+def windows(close: Close) -> None:
+    """O3: when the losses announced first reach ⌊total/3⌋, then 2·⌊total/3⌋, every living player may send a new
+    order during the next phase; one close passing both marks opens one window."""
+    state = close.state
+    total = state.lost_total + close.announced
+    third = state.dealt_total // 3
+    reached = sum(1 for mark in (third, 2 * third) if third and total >= mark)
+    opened = reached > state.windows
+    close.window = opened
+    close.state = replace(state, lost_total=total, windows=max(reached, state.windows), orders_open=opened)
+    if opened:
+        close.events.append({"type": "window", "mark": reached})
+
+
+def silence(close: Close) -> None:
+    """T7: the 默哀期 is announced once, when three players are left."""
+    state = close.state
+    if not state.silence and len(state.alive) == 3:
+        close.silence = True
+        close.state = replace(state, silence=True)
+        close.events.append({"type": "silence"})
+
+
+def team(seat: Seat) -> str:
+    """V1–V3: killer camp, werewolf camp, civilians, or the self-chosen on their own (独赢 or independent)."""
+    if seat.camp == CAMP_SELF:
+        return seat.side if seat.mode == "共赢" and seat.side else CAMP_SELF
+    return seat.camp
+
+
+def winner(state: GameState) -> str | None:
+    """V4 first (everyone dead: a draw), then V1, V2, V3."""
+    alive = state.alive
+    if not alive:
+        return "平局"
+    teams = {team(s) for s in alive}
+    if teams in ({CAMP_CIVILIAN}, {CAMP_KILLER}, {CAMP_WEREWOLF}):
+        return teams.pop()
+    if teams == {CAMP_SELF} and len(alive) == 1:
+        return CAMP_SELF
+    return None
+
+
+def victory(close: Close) -> None:
+    if close.state.winner is None:
+        won = winner(close.state)
+        if won:
+            close.state = replace(close.state, winner=won)
+            close.events.append({"type": "victory", "winner": won})

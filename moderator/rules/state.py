@@ -1,0 +1,232 @@
+"""Frozen state and inputs of the rules engine. Identifiers in English; card/privilege names in Chinese (catalogue)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+NIGHT, DAY = "night", "day"
+PHASE_MINUTES = 24 * 60  # T1: a phase lasts 24 hours unless the game says otherwise
+
+
+@dataclass(frozen=True)
+class Card:
+    """One physical card: `uid` tells apart two cards of one name (two 庶民), so an aimed shot keeps its card (B3)."""
+
+    uid: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Amoeba:
+    """M1–M4: what an 阿米巴 card has become and what is left of it."""
+
+    form: str | None = None  # the type it works as now (None: not transformed yet)
+    spent: int = 0  # AP spent through the current form (M2: at most 4; 保镖 upkeep counts)
+    pending: str | None = None  # the form ordered and not done yet
+    done_at: tuple[str, int] | None = None  # (kind, number) of the phase at whose end it completes (M1)
+    forms_used: tuple[str, ...] = ()  # every form it has been or is becoming (M1)
+
+
+AMOEBA_CAP = 4  # M2
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat as dealt: `hand` in discard order (the last card is the 底牌)."""
+
+    name: str
+    camp: str
+    hand: tuple[str, ...]
+    dealt: tuple[str, ...] | None = None  # the cards as dealt, for M1 (default: `hand`)
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    camp: str
+    hand: tuple[Card, ...]
+    dealt_types: frozenset[str]
+    ap: int = 0
+    alive: bool = True
+    side: str | None = None  # S4: 杀手 | 狼人 (self-chosen only)
+    mode: str | None = None  # S4: 共赢 | 独赢; None after night 1 = independent
+    amoebas: dict[int, Amoeba] = field(default_factory=dict)  # by card uid
+    doom_used: frozenset[str] = frozenset()  # N11: card names (绝杀/特赦 or 阿米巴) whose 绝杀 is spent
+    pardons_given: frozenset[tuple[str, str]] = frozenset()  # N12: (card name, target) pairs already used
+    pardoned_once: bool = False  # N12: pardoned successfully once
+    saint_done: bool = False  # N14: 圣人 has taken effect
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.hand)
+
+    @property
+    def co_win(self) -> bool:
+        return self.camp == "自选" and self.mode == "共赢"
+
+
+@dataclass(frozen=True)
+class Action:
+    """A privilege use (or the S4 stance) as sent; `at` is minutes since the phase began (forum time, T3)."""
+
+    by: str
+    use: str
+    card: str | None = None
+    target: str | None = None
+    position: int | None = None
+    into: str | None = None
+    side: str | None = None
+    mode: str | None = None
+    manifesto: str | None = None
+    at: int = 60
+    change: bool = False
+    # Filled in when accepted:
+    form: str | None = None  # the card type it acted as (an 阿米巴's form, or the card itself)
+    cost: int = 0
+    aimed_uid: int | None = None  # B3: the card aimed at, fixed when the shot is entered
+    seq: int = 0  # order of acceptance in the phase
+
+
+@dataclass(frozen=True)
+class Vote:
+    """A vote post (D1–D3): `target` for an original vote, `change` for a change post."""
+
+    by: str
+    target: str | None = None
+    change: str | None = None
+    at: int = 60
+    edited: bool = False
+
+
+@dataclass(frozen=True)
+class Order:
+    """A discard-order message (O1–O3)."""
+
+    by: str
+    order: tuple[str, ...]
+    at: int = 60
+
+
+@dataclass(frozen=True)
+class Verdict:
+    accepted: bool
+    reason: str = ""
+    cost: int = 0
+
+    @classmethod
+    def refuse(cls, reason: str) -> Verdict:
+        return cls(False, reason)
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """AP6: every AP change with its reason; a balance is always the sum of its ledger."""
+
+    seat: str
+    phase: str
+    delta: int
+    balance: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class VoteState:
+    target: str
+    at: int
+    changed: bool = False
+    edited: bool = False
+
+
+@dataclass(frozen=True)
+class PendingExecution:
+    """D6: an executed card, taken out of the hand until the end of the next night (N12: it may be pardoned)."""
+
+    card: Card
+    index: int
+
+
+@dataclass(frozen=True)
+class Arson:
+    """N14: an arson sent and not yet in effect."""
+
+    by: str
+    target: str
+    sent: tuple[str, int]
+    blocked: bool = False  # imprisoned on the night it was sent (amendment example 1)
+    card: str = "纵火/圣人"
+
+
+@dataclass(frozen=True)
+class CloseResult:
+    """What a close produced, for expectations and announcements."""
+
+    phase: tuple[str, int]
+    lost: dict[str, dict[str, int]] = field(default_factory=dict)  # name -> {特权: n, 庶民: m}
+    saved: tuple[str, ...] = ()
+    executed: tuple[str, ...] = ()
+    tally: dict[str, int] = field(default_factory=dict)
+    died: tuple[str, ...] = ()
+    window: bool = False
+    silence: bool = False
+    winner: str | None = None
+    events: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class GameState:
+    seats: tuple[Seat, ...]
+    phase_kind: str = NIGHT
+    phase_no: int = 1
+    phase_open: bool = True
+    phase_minutes: int = PHASE_MINUTES
+    actions: tuple[Action, ...] = ()
+    votes: dict[str, VoteState] = field(default_factory=dict)
+    vote_changed: frozenset[str] = frozenset()  # D3: players whose change right is used or forfeited
+    ledger: tuple[LedgerRow, ...] = ()
+    pending_executions: dict[str, PendingExecution] = field(default_factory=dict)
+    unpardonable: frozenset[str] = frozenset()  # N14: 圣人 took effect today: no pardon tonight
+    arsons: tuple[Arson, ...] = ()
+    next_day_modifiers: tuple[tuple[str, str], ...] = ()  # N13: (use, target) sent at night, for the next count
+    streaks: dict[tuple[str, str, str], int] = field(default_factory=dict)  # N7/N8: (binder, use, target) -> nights
+    saints_armed: frozenset[str] = frozenset()  # N14: used 圣人 last night: effective in today's vote
+    saved: frozenset[str] = frozenset()  # N7/N8: saved last night: no vote today
+    dealt_total: int = 0
+    lost_total: int = 0  # O3: losses announced so far
+    windows: int = 0  # O3: windows opened so far (0, 1 or 2)
+    orders_open: bool = True  # O1 (night 1) or an O3 window: orders are accepted this phase
+    bottoms_fixed: bool = False  # O2: the 底牌 is fixed once the first 24 hours are over
+    silence: bool = False  # T7 announced
+    winner: str | None = None
+    next_uid: int = 0
+    last: CloseResult | None = None
+
+    # --- lookups -------------------------------------------------------------------------------------------------
+    def seat(self, name: str) -> Seat:
+        for s in self.seats:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def has(self, name: str) -> bool:
+        return any(s.name == name for s in self.seats)
+
+    @property
+    def alive(self) -> tuple[Seat, ...]:
+        return tuple(s for s in self.seats if s.alive)
+
+    @property
+    def phase(self) -> tuple[str, int]:
+        return (self.phase_kind, self.phase_no)
+
+    @property
+    def phase_label(self) -> str:
+        return f"第{self.phase_no}{'夜' if self.phase_kind == NIGHT else '天'}"
+
+    def with_seat(self, seat: Seat) -> GameState:
+        return replace(self, seats=tuple(seat if s.name == seat.name else s for s in self.seats))
+
+
+def next_phase(kind: str, number: int) -> tuple[str, int]:
+    """T1: night 1, day 1, night 2, day 2 …"""
+    return (DAY, number) if kind == NIGHT else (NIGHT, number + 1)

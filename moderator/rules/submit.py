@@ -1,0 +1,318 @@
+"""Validating one input at the moment it was sent (AP4, AP5, T3, N-table limits, S4, M1–M3, B3, D1–D3, O1–O3).
+
+Each check returns the reason in Chinese — what was wrong and what would be accepted — or records the input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cards.catalogue import AMOEBA, AMOEBA_FORMS, CAMP_SELF, USES, privilege
+from cards.dealing import check_order
+from moderator.rules.ledger import charge
+from moderator.rules.state import (
+    AMOEBA_CAP,
+    DAY,
+    NIGHT,
+    Action,
+    Amoeba,
+    Card,
+    GameState,
+    Order,
+    Seat,
+    Verdict,
+    Vote,
+    VoteState,
+)
+
+ATTACKS = ("普通攻击", "一击必杀", "普通狙击", "瞄准狙击")
+ONCE_PER_PHASE = ("圣人", "防弹衣", "狼毒", "反狙击")  # AP5
+CO_WIN_FORBIDDEN = ("普通狙击", "瞄准狙击", "绝杀", "圣人")  # S4
+CHANGE_CUTOFF = 10  # T3: minutes before the end of the phase
+VOTE_CHANGE_CUTOFF = 60  # D3
+MANIFESTO_CHARS = 100  # N-kill
+MODES = {"共赢": "共赢", "独赢": "独赢", "一山不容二虎": "独赢"}
+
+
+class Refused(Exception):
+    pass
+
+
+def manifesto_length(text: str | None) -> int:
+    """N-kill: characters, not counting whitespace."""
+    return sum(1 for ch in text or "" if not ch.isspace())
+
+
+def _living(state: GameState, name: str | None, what: str = "目标") -> Seat:
+    if not name or not state.has(name):
+        raise Refused(f"没有叫“{name}”的玩家")
+    seat = state.seat(name)
+    if not seat.alive:
+        raise Refused(f"{what}“{name}”已经死亡")
+    return seat
+
+
+def _timing(state: GameState, at: int) -> None:
+    if not state.phase_open:
+        raise Refused("当前没有进行中的时段")
+    if at < 0 or at > state.phase_minutes:
+        raise Refused(f"{state.phase_label}已经结束:这条消息的时间在截止时间之后(T3)")
+
+
+def _form(seat: Seat, card: str) -> tuple[str, int | None]:
+    """The type a card works as: itself, or an 阿米巴's current form (M2)."""
+    if card != AMOEBA:
+        return card, None
+    uid = next(c.uid for c in seat.hand if c.name == AMOEBA)
+    amoeba = seat.amoebas.get(uid)
+    return (amoeba.form if amoeba and amoeba.form else AMOEBA), uid
+
+
+def _card_for(seat: Seat, use: str, card: str | None) -> str:
+    if card is not None:
+        if card not in seat.names:
+            raise Refused(f"你手里没有“{card}”牌")
+        return card
+    options = sorted({c for c in seat.names if privilege(_form(seat, c)[0], use) or (use == "变形" and c == AMOEBA)})
+    if len(options) != 1:
+        raise Refused(f"“{use}”要用哪张牌?" + (f"可能是:{'、'.join(options)}" if options else "你手里没有能这样用的牌"))
+    return options[0]
+
+
+def submit_action(state: GameState, act: Action) -> tuple[GameState, Verdict]:
+    try:
+        _timing(state, act.at)
+        seat = _living(state, act.by, "发送者")
+        if act.use not in USES:
+            raise Refused(f"不认识的特权“{act.use}”;可用的有:{'、'.join(USES)}")
+        if act.use == "立场":
+            return _stance(state, seat, act)
+        if act.change:
+            return _change(state, seat, act)
+        return _new_action(state, seat, act)
+    except Refused as exc:
+        return state, Verdict.refuse(str(exc))
+
+
+def _stance(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdict]:
+    """S4: the self-chosen player's night-1 choice of side and mode."""
+    if seat.camp != CAMP_SELF:
+        raise Refused("只有自选立场者才能选择立场(S4)")
+    if state.phase != (NIGHT, 1):
+        raise Refused("立场只能在第1夜选择(S4);第1夜没有选择的默认独立")
+    if act.side not in ("杀手", "狼人") or act.mode not in MODES:
+        raise Refused("立场要写明杀手或狼人,以及共赢或一山不容二虎(独赢)(S4)")
+    seat = replace(seat, side=act.side, mode=MODES[act.mode])
+    return replace(state.with_seat(seat), actions=(*state.actions, replace(act, seq=len(state.actions)))), Verdict(True)
+
+
+def _change(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdict]:
+    """T3: a new target for an earlier action of the same card and use; it moves the action, not its cost (AP4)."""
+    if act.at > state.phase_minutes - CHANGE_CUTOFF:
+        raise Refused("距本时段结束已不足 10 分钟,不能再更换特权对象(T3);新的特权仍可提交")
+    earlier = [a for a in state.actions if a.by == act.by and a.use == act.use and (act.card in (None, a.card))]
+    if not earlier:
+        raise Refused(f"本时段你还没有用过“{act.use}”,没有可以更换的对象")
+    old = earlier[-1]
+    new = replace(old, target=act.target, position=act.position, at=act.at)
+    new = _check_target(state, seat, new, privilege(old.form or "", act.use))
+    if act.manifesto:
+        new = replace(new, manifesto=act.manifesto)
+    actions = tuple(new if a is old else a for a in state.actions)
+    return replace(state, actions=actions), Verdict(True, "已更换对象,行动点数不重复扣除(T3, AP4)")
+
+
+def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdict]:
+    card = _card_for(seat, act.use, act.card)
+    form, amoeba_uid = _form(seat, card)
+    if act.use == "变形":
+        return _transform(state, seat, replace(act, card=card), amoeba_uid)
+    priv = privilege(form, act.use)
+    if priv is None:
+        if card == AMOEBA:
+            raise Refused(
+                "这张阿米巴还没有完成变形,不能使用特权(M1)"
+                if form == AMOEBA
+                else f"这张阿米巴现在是“{form}”,没有“{act.use}”这个特权(M2)"
+            )
+        raise Refused(f"“{card}”牌没有“{act.use}”这个特权")
+    if state.phase_kind == NIGHT and not priv.night:
+        raise Refused(f"“{act.use}”只能在白天使用")
+    if state.phase_kind == DAY and not priv.day:
+        raise Refused(f"“{act.use}”只能在夜里使用")
+    if seat.co_win and act.use in CO_WIN_FORBIDDEN:
+        raise Refused(f"选择共赢的自选立场者不能使用“{act.use}”(S4)")
+    act = replace(act, card=card, form=form)
+    if act.use in ONCE_PER_PHASE and any(a.by == act.by and a.use == act.use for a in state.actions):
+        return state, Verdict(True, f"“{act.use}”本时段已经用过,只生效一次、只扣一次点数(AP5)")
+    act = _check_target(state, seat, act, priv)
+    cost = priv.cost if priv.cost is not None else 0  # N14: 纵火 costs nothing now; it spends the next phase's AP
+    if amoeba_uid is not None:
+        amoeba = seat.amoebas[amoeba_uid]
+        if amoeba.spent + cost > AMOEBA_CAP:
+            raise Refused(f"这张阿米巴变成的“{form}”已经用了 {amoeba.spent} 点,再用 {cost} 点就超过 4 点上限(M2)")
+    if seat.ap < cost:
+        raise Refused(f"行动点数不足:“{act.use}”需要 {cost} 点,你现在只有 {seat.ap} 点(AP4)")
+    _limits(state, seat, act)
+    state = charge(state, seat.name, -cost, f"{act.use}({card})")
+    seat = state.seat(seat.name)
+    if amoeba_uid is not None:
+        amoeba = seat.amoebas[amoeba_uid]
+        seat = replace(seat, amoebas={**seat.amoebas, amoeba_uid: replace(amoeba, spent=amoeba.spent + cost)})
+    if act.use == "绝杀":
+        seat = replace(seat, doom_used=seat.doom_used | {card})
+    if act.use == "特赦":
+        seat = replace(seat, pardons_given=seat.pardons_given | {(card, act.target or "")})
+    state = state.with_seat(seat)
+    act = replace(act, cost=cost, seq=len(state.actions))
+    return replace(state, actions=(*state.actions, act)), Verdict(True, cost=cost)
+
+
+def _check_target(state: GameState, seat: Seat, act: Action, priv) -> Action:
+    if priv is None or not priv.target:
+        if act.target not in (None, seat.name):
+            raise Refused(f"“{act.use}”只能对自己使用,不用写对象")
+        return replace(act, target=None)
+    target = _living(state, act.target)
+    if act.use in ATTACKS:
+        _manifesto(state, act)
+    if act.use == "瞄准狙击":
+        act = replace(act, aimed_uid=_aim(target, act.position))
+    if act.use == "特赦":
+        _pardonable(state, target)
+    return act
+
+
+def _aim(target: Seat, position: int | None) -> int:
+    """B3: a position in the target's order as it stands now, from the front (2) or the back (-2)."""
+    n = len(target.hand)
+    if position is None or position == 0 or abs(position) > n:
+        raise Refused(f"瞄准狙击要写明位置:第1到第{n}张,或倒数第1到第{n}张(B3)")
+    index = position - 1 if position > 0 else n + position
+    if index == n - 1 and n > 1:
+        raise Refused("底牌不能被瞄准狙击,除非对方只剩这一张牌(B3)")
+    return target.hand[index].uid
+
+
+def _manifesto(state: GameState, act: Action) -> None:
+    mine = [a for a in state.actions if a.by == act.by and a.use in ATTACKS]
+    total = sum(manifesto_length(a.manifesto) for a in mine) + manifesto_length(act.manifesto)
+    need = MANIFESTO_CHARS * (len(mine) + 1)
+    if total < need:
+        raise Refused(f"杀人宣言不够:今夜 {len(mine) + 1} 次攻击需要合计至少 {need} 字,现在只有 {total} 字(N-kill)")
+
+
+def _pardonable(state: GameState, target: Seat) -> None:
+    """N12, N14: only a player executed yesterday, not after a 圣人, and successfully pardoned at most once."""
+    if target.name not in state.pending_executions:
+        raise Refused(f"“{target.name}”昨天没有被处决(或已不能被特赦),不能特赦(N12)")
+    if target.name in state.unpardonable:
+        raise Refused(f"“{target.name}”的圣人特权已经生效,不能被特赦(N14)")
+
+
+def _limits(state: GameState, seat: Seat, act: Action) -> None:
+    if act.use == "绝杀" and act.card in seat.doom_used:
+        raise Refused("这张牌的绝杀在本局已经用过了,每张牌只能用一次(N11)")
+    if act.use == "特赦" and (act.card, act.target) in seat.pardons_given:
+        raise Refused(f"这张牌已经特赦过“{act.target}”,每张特赦牌对每人只能用一次(N12)")
+    if act.use == "圣人" and seat.saint_done:
+        raise Refused("圣人特权在本局已经生效过一次,不能再用(N14)")
+
+
+def _transform(state: GameState, seat: Seat, act: Action, uid: int | None) -> tuple[GameState, Verdict]:
+    """M1–M4: 变形 (2 AP, never stopped by 禁锢) into a type not held at the deal and not been before."""
+    if uid is None:
+        raise Refused("只有阿米巴牌才能变形(M1)")
+    amoeba = seat.amoebas.get(uid)
+    into = act.into
+    if into not in AMOEBA_FORMS:
+        raise Refused(f"阿米巴只能变成这些牌型之一:{'、'.join(AMOEBA_FORMS)}(M1)")
+    if into in seat.dealt_types:
+        raise Refused(f"开局时你拿到过“{into}”牌,阿米巴不能变成它(M1)")
+    if amoeba and into in amoeba.forms_used:
+        raise Refused(f"这张阿米巴已经变过“{into}”,不能再变(M1)")
+    if amoeba and amoeba.pending:
+        raise Refused(f"这张阿米巴正在变成“{amoeba.pending}”,完成之前不能再下变形指令")
+    if amoeba and amoeba.forms_used and seat.hand[-1].uid == uid:
+        raise Refused("作为底牌的阿米巴只能变形一次(M3)")
+    if seat.co_win and into in ("杀手", "狼人"):
+        raise Refused("选择共赢的自选立场者不能把阿米巴变成杀手或狼人(S4)")
+    if seat.ap < 2:
+        raise Refused(f"行动点数不足:变形需要 2 点,你现在只有 {seat.ap} 点(AP4)")
+    state = charge(state, seat.name, -2, f"变形成{into}(阿米巴)")
+    seat = state.seat(seat.name)
+    base = seat.amoebas.get(uid) or Amoeba()
+    done_at = (state.phase_kind, state.phase_no + 1)
+    new = replace(base, pending=into, done_at=done_at, forms_used=(*base.forms_used, into))
+    state = state.with_seat(replace(seat, amoebas={**seat.amoebas, uid: new}))
+    act = replace(act, form=AMOEBA, cost=2, seq=len(state.actions))
+    return replace(state, actions=(*state.actions, act)), Verdict(True, cost=2)
+
+
+# --- votes (D1–D3) ------------------------------------------------------------------------------------------------
+
+
+def submit_vote(state: GameState, vote: Vote) -> tuple[GameState, Verdict]:
+    try:
+        _timing(state, vote.at)
+        if state.phase_kind != DAY:
+            raise Refused("只有白天才能投票")
+        voter = _living(state, vote.by, "投票者")
+        if voter.name in state.saved:
+            raise Refused(f"“{voter.name}”昨夜被束魂/治疗救活,今天可以发言但不能投票(N7/N8, D1)")
+        if vote.change is None:
+            return _original_vote(state, voter, vote)
+        return _change_vote(state, voter, vote)
+    except Refused as exc:
+        return state, Verdict.refuse(str(exc))
+
+
+def _original_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, Verdict]:
+    if voter.name in state.votes:
+        raise Refused("你已经投过票了;要改票请另发一个改票帖(D3)")
+    target = _living(state, vote.target, "投票对象")
+    votes = {**state.votes, voter.name: VoteState(target.name, vote.at, edited=vote.edited)}
+    forfeited = state.vote_changed | ({voter.name} if vote.edited else set())
+    return replace(state, votes=votes, vote_changed=frozenset(forfeited)), Verdict(True)
+
+
+def _change_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, Verdict]:
+    original = state.votes.get(voter.name)
+    if original is None:
+        raise Refused("你还没有投票,不能改票;请先发投票帖(D3)")
+    if original.edited:
+        raise Refused("你编辑了原投票帖,改票无效,按原投票计票,且不能再改票(D3)")
+    if voter.name in state.vote_changed:
+        raise Refused("改票只能一次,你已经改过票了(D3)")
+    if vote.at > state.phase_minutes - VOTE_CHANGE_CUTOFF:
+        raise Refused("投票截止前最后一小时不能改票(D3)")
+    target = _living(state, vote.change, "改投对象")
+    votes = {**state.votes, voter.name: replace(original, target=target.name, changed=True)}
+    return replace(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True)
+
+
+# --- discard orders (O1–O3) ---------------------------------------------------------------------------------------
+
+
+def submit_order(state: GameState, order: Order) -> tuple[GameState, Verdict]:
+    try:
+        _timing(state, order.at)
+        seat = _living(state, order.by, "发送者")
+        if not state.orders_open:
+            raise Refused("现在不能改丢牌顺序:只能在《游戏者名单》发布后 24 小时内,或天神宣布的改顺序期内(O1, O3)")
+        problems = check_order(seat.names, order.order)
+        if problems:
+            raise Refused(";".join(problems))
+        if state.bottoms_fixed and seat.hand and order.order[-1] != seat.hand[-1].name:
+            raise Refused(f"底牌一经确定整局不能更换:你的底牌是“{seat.hand[-1].name}”(O2, O3)")
+        pool = list(seat.hand)
+        hand: list[Card] = []
+        for name in order.order:
+            card = next(c for c in pool if c.name == name)
+            pool.remove(card)
+            hand.append(card)
+        if state.bottoms_fixed and seat.hand:  # keep the very 底牌 card, not just one of its name
+            hand = [c for c in hand if c.uid != seat.hand[-1].uid] + [seat.hand[-1]]
+        return state.with_seat(replace(seat, hand=tuple(hand))), Verdict(True)
+    except Refused as exc:
+        return state, Verdict.refuse(str(exc))
