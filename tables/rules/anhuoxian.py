@@ -50,7 +50,6 @@ from .base import (
     require,
     seat_param,
     take_from,
-    visible_log,
 )
 
 KIND = "anhuoxian"
@@ -409,64 +408,4 @@ def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
     end_turn(s)
 
 
-# --- results and views --------------------------------------------------------------------------------------------
-
-
-def winner(state: State) -> list[int] | None:
-    if state.winning_side is None:
-        return None
-    good = state.winning_side != TERRORIST
-    return [p for p, r in enumerate(state.roles) if (r != TERRORIST) == good]
-
-
-def score(state: State) -> dict[int, int] | None:
-    won = winner(state)
-    if won is None:
-        return None
-    return {p: int(p in won) for p in range(len(state.players))}
-
-
-def view(state: State, viewer: int | None) -> dict[str, Any]:
-    over = state.phase == "over"
-    seats = []
-    for p, name in enumerate(state.players):
-        seats.append(
-            {
-                "seat": p,
-                "name": name,
-                "role": state.roles[p] if (over or not state.alive[p] or p == viewer) else None,
-                "hp": state.hp[p],
-                "max_hp": state.max_hp[p],
-                "alive": state.alive[p],
-                "vest": state.vest[p],
-                "env": state.env[p],
-                "smoked": smoked(state, p),
-                "flashed": flashed(state, p),
-                "hand_count": len(state.hands[p]),
-                "hand": list(state.hands[p]) if p == viewer else None,
-            }
-        )
-    peeks = [[state.players[t], role] for t, role in state.peeks[viewer]] if viewer is not None else []
-    return {
-        "kind": KIND,
-        "seats": seats,
-        "current": state.current,
-        "phase": state.phase,
-        "to_act": None if over else expected(state)[0],
-        "dying": state.dying["queue"][0] if state.dying and state.dying["queue"] else None,
-        "used": list(state.used),
-        "effects": [
-            {"kind": e["kind"], "by": state.players[e["by"]], "targets": [state.players[t] for t in e["targets"]]}
-            for e in state.effects
-        ],
-        "deck_count": len(state.deck),
-        "discard_count": len(state.discard_pile),
-        "peeks": peeks,
-        "winning_side": state.winning_side,
-        "winners": winner(state),
-        "log": visible_log(state.log, viewer),
-    }
-
-
-def forms(state: State, seat: int) -> list[dict[str, Any]]:
-    return cards.forms(state, seat)
+from .anhuoxian_view import forms, score, view, winner  # noqa: E402, F401

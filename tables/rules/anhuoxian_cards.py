@@ -281,5 +281,7 @@ def forms(s: Any, seat: int) -> list[dict[str, Any]]:
         out.append(form("pass", "不救"))
     if "discard" in allowed:
         excess = len(hand) - core.hand_limit(s, seat)
-        out.append(form("discard", f"弃置 {excess} 张牌", param("cards", "弃哪些", "multi", [(c, c) for c in hand])))
+        out.append(
+            form("discard", f"弃置 {excess} 张牌", param("cards", "弃哪些", "multi", [(c, c) for c in hand], excess))
+        )
     return out

@@ -127,10 +127,47 @@ def check_players(players: list[str], low: int, high: int) -> list[str]:
     return names
 
 
-def param(name: str, label: str, kind: str, choices: list[tuple[Any, str]] | None = None) -> dict[str, Any]:
-    """One parameter of a UI form. kind: seat | int | choice | multi (list of str) | seats (list of int)."""
-    return {"name": name, "label": label, "kind": kind, "choices": [list(c) for c in (choices or [])]}
+def param(
+    name: str, label: str, kind: str, choices: list[tuple[Any, str]] | None = None, count: int | None = None
+) -> dict[str, Any]:
+    """One parameter of a UI form.
+
+    kind: hidden (fixed value) | seat | int | choice (str) | source ("deck"/"none" or a seat) | cardset (space-separated
+    cards → list) | multi (list of str; ``count`` = how many to pick) | seats (list of int) | sources (up to two
+    sources → list).
+    """
+    return {"name": name, "label": label, "kind": kind, "choices": [list(c) for c in (choices or [])], "count": count}
 
 
 def form(kind: str, label: str, *params: dict[str, Any], help: str = "") -> dict[str, Any]:
     return {"type": kind, "label": label, "params": list(params), "help": help}
+
+
+def action_from_form(spec: dict[str, Any], values: dict[str, list[str]]) -> dict[str, Any]:
+    """Turn posted strings (name -> list of values) into an action for the form ``spec`` (see ``param``)."""
+    action: dict[str, Any] = {"type": spec["type"]}
+    for p in spec["params"]:
+        name, kind, label = p["name"], p["kind"], p["label"] or p["name"]
+        if kind == "hidden":
+            action[name] = p["choices"][0][0]
+            continue
+        raw = [v.strip() for v in values.get(name, []) if v is not None and v.strip() != ""]
+        if kind in ("multi", "seats", "sources"):
+            action[name] = [_convert(kind, v, label) for v in raw]
+            continue
+        require(bool(raw), f"请填写「{label}」。")
+        action[name] = _convert(kind, raw[0], label)
+    return action
+
+
+def _convert(kind: str, value: str, label: str) -> Any:
+    if kind in ("seat", "int", "seats"):
+        try:
+            return int(value)
+        except ValueError:
+            raise RuleError(f"「{label}」必须是整数,收到「{value}」。") from None
+    if kind in ("source", "sources"):
+        return int(value) if value.lstrip("-").isdigit() else value
+    if kind == "cardset":
+        return value.split()
+    return value

@@ -1,0 +1,439 @@
+"""狄仁杰 card game (source 000): clue sets, the killer's secret mission, scoring, killer expansion, team variant.
+
+Pure rules module; scoring, views and forms are in ``direnjie_cards_view.py``.  Cards: T1–T6, W1–W5, L1–L5 (×3 each),
+M1–M5 (×1, 丐帮), optional A (杀手).  Actions (``player`` is the acting seat):
+
+* step 1 bonus (2nd/4th/6th clue revealed): ``check`` {owner, index} or ``function`` {target}, then for a T clue
+  ``give_back`` {cards}
+* step 2: ``request`` {category: T|W|L} or {number: 1–5}; each other player ``give`` {card} or ``pass`` {};
+  if nothing came, ``consolation`` {source: "deck" | seat | "none"}
+* step 3: ``submit`` {cards} (three cards) or, for the killer only, ``no_submit`` {}
+* step 4: ``refill`` {sources: list of up to two of "deck" / seat}
+* after the game: every player ``answer`` {T, W, L, killer}
+
+Rulings (also in docs/tables.md):
+
+* Seats are entered clockwise; the next player is the one on the left (next seat).  With fewer than 6 players nobody
+  may draw T1 for the starting player; then the lowest T drawn starts.
+* The killer expansion needs 5–6 players: only there does the rule make sure A is dealt at set-up (in 2–4 players A
+  could stay in the deck and there would be no killer).
+* T6 is wild only when giving in step 2; in a clue it only forms T6 clues and the T6 + any 丐帮 special.
+* A clue's category and number are those of its top card (the revealed one); the bans count public clues.
+* Check: another player's clue (hidden or public) that you have not checked before; the tracker writes it into your
+  notes (the 捕快笔记).  Clue function targets: T any other player with cards (if they hold fewer than 3 you take and
+  give back that many), W one of the other players with the most cards, L any other player.
+* Step 4 "补至最多两张手牌" is read as "take at most two cards" using the three listed ways; it is optional.
+* Step 3 is compulsory whenever the hand holds a clue (the killer may decline).
+* The game ends when the last player in turn order (尾家) finishes a turn once 8 public clues exist.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+from .base import (
+    GameState,
+    RuleError,
+    action_type,
+    cards_param,
+    check_players,
+    emit,
+    int_param,
+    later_rng,
+    require,
+    seat_param,
+    str_param,
+    take_from,
+)
+from .direnjie_cards_clues import (
+    CATEGORY,
+    arrange_clue,
+    banned,
+    describe,
+    matches,
+    number,
+    possible_clue,
+    public_clues,
+)
+
+KIND = "direnjie_cards"
+TITLE = "狄仁杰(卡牌推理)"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+OPTIONS = [
+    {"name": "killer", "label": "杀手扩充(5–6 人)", "kind": "bool", "default": False},
+    {"name": "teams", "label": "团队变体:2v2(4 人)、3v3 或 2v2v2(6 人)", "kind": "choice", "default": ""},
+]
+TEAM_SHAPES = {"2v2": (4, 2), "3v3": (6, 2), "2v2v2": (6, 3)}
+PUBLIC_CLUES_TO_END = 8
+
+
+def full_deck(killer: bool) -> list[str]:
+    deck = [f"T{n}" for n in range(1, 7) for _ in range(3)]
+    deck += [f"{c}{n}" for c in "WL" for n in range(1, 6) for _ in range(3)]
+    deck += [f"M{n}" for n in range(1, 6)]
+    return deck + (["A"] if killer else [])
+
+
+@dataclasses.dataclass
+class State(GameState):
+    players: list[str]
+    seed: int
+    options: dict[str, Any]
+    start: int = 0
+    mission: dict[str, int] = dataclasses.field(default_factory=dict)
+    notes: list[list[str]] = dataclasses.field(default_factory=list)
+    hands: list[list[str]] = dataclasses.field(default_factory=list)
+    deck: list[str] = dataclasses.field(default_factory=list)
+    clues: list[list[dict[str, Any]]] = dataclasses.field(default_factory=list)  # {"cards": [top, mid, bottom], …}
+    checked: list[list[list[int]]] = dataclasses.field(default_factory=list)
+    submitted: list[int] = dataclasses.field(default_factory=list)
+    killer: int | None = None
+    current: int = 0
+    turn_no: int = 0
+    phase: str = "request"
+    bonus: str | None = None  # the category whose clue function is available
+    pending: dict[str, Any] | None = None  # T function: {"target", "count"}
+    request: dict[str, Any] | None = None
+    givers: list[int] = dataclasses.field(default_factory=list)
+    given: list[int] = dataclasses.field(default_factory=list)
+    received: int = 0
+    last_round: bool = False
+    answers: list[dict[str, Any] | None] = dataclasses.field(default_factory=list)
+    rng_count: int = 0
+    log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def tail(self) -> int:
+        return (self.start - 1) % self.n
+
+
+def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
+    names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    n = len(names)
+    options = {"killer": False, "teams": "", **(options or {})}
+    killer = bool(options["killer"])
+    require(not killer or n >= 5, "杀手扩充需要 5–6 名玩家(只有此时所有牌都会发出,杀手牌一定有人拿到)。")
+    teams = options["teams"] or ""
+    require(teams == "" or teams in TEAM_SHAPES, f"团队变体只能是 {'、'.join(TEAM_SHAPES)} 或留空。")
+    require(teams == "" or TEAM_SHAPES[teams][0] == n, f"{teams} 需要 {TEAM_SHAPES.get(teams, (0,))[0]} 名玩家。")
+    options.update(killer=killer, teams=teams)
+    rng = random.Random(seed)
+    s = State(players=names, seed=seed, options=options)
+    s.notes = [[] for _ in range(n)]
+    s.clues = [[] for _ in range(n)]
+    s.checked = [[] for _ in range(n)]
+    s.submitted = [0] * n
+    s.answers = [None] * n
+    # 起始玩家: one each of T1–T6, one to each player; T1 (or, with fewer than 6 players, the lowest) starts.
+    starters = [f"T{k}" for k in range(1, 7)]
+    rng.shuffle(starters)
+    drawn = starters[:n]
+    s.start = min(range(n), key=lambda p: number(drawn[p]))
+    emit(s, "起始玩家抽牌:" + ",".join(f"{names[p]} {drawn[p]}" for p in range(n)) + f";{names[s.start]} 先开始。")
+    # 秘密任务: one T, one W, one L set aside under the box.
+    s.mission = {c: rng.randint(1, 6 if c == "T" else 5) for c in "TWL"}
+    # 起始线索: the 13 remaining single cards, 3 each (2–4 players) or 2 each (5–6), noted and returned to the deck.
+    singles = [f"{c}{k}" for c in "TWL" for k in range(1, 7 if c == "T" else 6) if k != s.mission[c]]
+    rng.shuffle(singles)
+    per = 3 if n <= 4 else 2
+    for p in range(n):
+        s.notes[p] = [f"起始线索:{c}" for c in singles[p * per : (p + 1) * per]]
+        emit(s, f"你的起始线索(不是秘密任务):{'、'.join(singles[p * per : (p + 1) * per])}。", to=[p])
+    deck = full_deck(killer)
+    for c, k in s.mission.items():
+        deck.remove(f"{c}{k}")
+    rng.shuffle(deck)
+    order = [(s.start + k) % n for k in range(n)]
+    size = 8 if n == 6 else 10
+    s.hands = [[] for _ in range(n)]
+    for p in order:
+        s.hands[p] = [deck.pop() for _ in range(size)]
+    if n == 6:  # the last two cards go to the 5th and 6th in order
+        for p in order[4:6]:
+            s.hands[p].append(deck.pop())
+    if killer:  # 5–6 players: the one card left goes to the 尾家
+        s.hands[order[-1]].append(deck.pop())
+        s.killer = next(p for p in range(n) if "A" in s.hands[p])
+        emit(s, "你拿到了杀手牌:你是本局的杀手,不可告诉其他玩家。", to=[s.killer])
+    s.deck = deck
+    emit(s, f"每人发 {size} 张手牌;牌堆剩 {len(deck)} 张。")
+    start_turn(s, s.start)
+    return s
+
+
+# --- turn flow ----------------------------------------------------------------------------------------------------
+
+
+def start_turn(s: State, seat: int) -> None:
+    s.current = seat
+    s.turn_no += 1
+    s.request, s.givers, s.given, s.received, s.bonus, s.pending = None, [], [], 0, None, None
+    emit(s, f"— {s.players[seat]} 的回合 —")
+    s.phase = "request"
+    hidden = [clue for clue in s.clues[seat] if not clue["public"]]
+    if not hidden:
+        return
+    clue = hidden[0]
+    clue["public"] = True
+    revealed = sum(1 for c in s.clues[seat] if c["public"])
+    total = len(public_clues(s))
+    emit(s, f"步骤1:{s.players[seat]} 翻开线索,成为公开线索 {clue['cards'][0]}(场上共 {total} 个公开线索)。")
+    if total >= PUBLIC_CLUES_TO_END and not s.last_round:
+        s.last_round = True
+        emit(s, f"场上出现第 {PUBLIC_CLUES_TO_END} 个公开线索:游戏进行到尾家 {s.players[s.tail]} 完成回合为止。")
+    if revealed in (2, 4, 6):
+        s.bonus = clue["cards"][0][0]
+        if check_targets(s) or function_targets(s):
+            s.phase = "bonus"
+            emit(s, f"这是 {s.players[seat]} 的第 {revealed} 个线索:须执行检查线索或线索功能({CATEGORY[s.bonus]})。")
+        else:
+            emit(s, "没有可检查的线索,也没有可执行线索功能的对象:跳过。")
+
+
+def check_targets(s: State) -> list[tuple[int, int]]:
+    me = s.current
+    return [(o, i) for o in range(s.n) if o != me for i in range(len(s.clues[o])) if [o, i] not in s.checked[me]]
+
+
+def function_targets(s: State) -> list[int]:
+    others = [p for p in range(s.n) if p != s.current]
+    if s.bonus == "L":
+        return others
+    holding = [p for p in others if s.hands[p]]
+    if s.bonus == "W":
+        most = max((len(s.hands[p]) for p in holding), default=0)
+        return [p for p in holding if len(s.hands[p]) == most]
+    return holding
+
+
+def steal(s: State, source: int, to: int, count: int) -> list[str]:
+    rng = later_rng(s)
+    taken = []
+    for _ in range(min(count, len(s.hands[source]))):
+        taken.append(s.hands[source].pop(rng.randrange(len(s.hands[source]))))
+    s.hands[to].extend(taken)
+    return taken
+
+
+def draw(s: State, seat: int) -> str:
+    card = s.deck.pop()
+    s.hands[seat].append(card)
+    return card
+
+
+def to_submit(s: State) -> None:
+    seat = s.current
+    if possible_clue(s.hands[seat], seat == s.killer):
+        s.phase = "submit"
+    else:
+        emit(s, f"步骤3:{s.players[seat]} 没有可组成的线索,跳过。")
+        s.phase = "refill"
+
+
+def end_turn(s: State) -> None:
+    if s.last_round and s.current == s.tail:
+        for row in s.clues:
+            for clue in row:
+                clue["public"] = True
+        s.phase = "answer"
+        emit(s, "游戏结束:所有隐藏线索翻开最上面一张(不执行检查或功能)。请每位玩家写下解答。")
+        return
+    start_turn(s, (s.current + 1) % s.n)
+
+
+def expected(s: State) -> tuple[list[int], list[str]]:
+    if s.phase == "give":
+        return [s.givers[0]], ["give", "pass"]
+    if s.phase == "answer":
+        return [p for p in range(s.n) if s.answers[p] is None], ["answer"]
+    if s.phase == "over":
+        raise RuleError("游戏已经结束,不能再行动。")
+    actions = {
+        "bonus": ["check", "function"],
+        "give_back": ["give_back"],
+        "request": ["request"],
+        "consolation": ["consolation"],
+        "submit": ["submit"] + (["no_submit"] if s.current == s.killer else []),
+        "refill": ["refill"],
+    }[s.phase]
+    return [s.current], actions
+
+
+def legal(state: State, action: dict[str, Any]) -> None:
+    apply(state, action)
+
+
+def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+    s = state.clone()
+    start = len(s.log)
+    kind = action_type(action)
+    seat = seat_param(s, action)
+    who, allowed = expected(s)
+    names = "、".join(s.players[p] for p in who)
+    require(seat in who, f"现在应由 {names} 行动({'、'.join(allowed)}),不是 {s.players[seat]}。")
+    require(kind in allowed, f"现在不能执行「{kind}」。可以执行:{'、'.join(allowed)}。")
+    handlers = {
+        "check": _do_check,
+        "function": _do_function,
+        "give_back": _do_give_back,
+        "request": _do_request,
+        "give": _do_give,
+        "pass": _do_give,
+        "consolation": _do_consolation,
+        "submit": _do_submit,
+        "no_submit": _do_submit,
+        "refill": _do_refill,
+        "answer": do_answer,
+    }
+    handlers[kind](s, seat, action)
+    return s, s.log[start:]
+
+
+def _do_check(s: State, seat: int, action: dict[str, Any]) -> None:
+    owner = seat_param(s, action, "owner", "线索的主人")
+    index = action.get("index")
+    options = check_targets(s)
+    require((owner, index) in options, "只能检查其他玩家面前、你还没检查过的一组线索(owner 座位号,index 从 0 数)。")
+    s.checked[seat].append([owner, index])
+    cards = s.clues[owner][index]["cards"]
+    s.notes[seat].append(f"检查 {s.players[owner]} 的第 {index + 1} 组线索:{' '.join(cards)}")
+    emit(s, f"{s.players[seat]} 秘密检查了 {s.players[owner]} 的第 {index + 1} 组线索。")
+    emit(s, f"检查结果:{' '.join(cards)}(由上到下)。", to=[seat])
+    s.phase = "request"
+
+
+def _do_function(s: State, seat: int, action: dict[str, Any]) -> None:
+    target = seat_param(s, action, "target", "目标玩家")
+    options = function_targets(s)
+    require(target in options, f"此线索功能可以选择:{'、'.join(s.players[p] for p in options) or '(无)'}。")
+    if s.bonus == "L":
+        s.hands[seat], s.hands[target] = s.hands[target], s.hands[seat]
+        emit(s, f"线索功能(地点):{s.players[seat]} 与 {s.players[target]} 交换所有手牌。")
+        s.phase = "request"
+    elif s.bonus == "W":
+        taken = steal(s, target, seat, 2)
+        emit(s, f"线索功能(凶器):{s.players[seat]} 从 {s.players[target]} 手中随机抽取 {len(taken)} 张牌。")
+        emit(s, f"你抽到:{'、'.join(taken)}。", to=[seat])
+        s.phase = "request"
+    else:
+        taken = steal(s, target, seat, 3)
+        emit(s, f"线索功能(目标):{s.players[seat]} 从 {s.players[target]} 手中随机抽取 {len(taken)} 张牌。")
+        emit(s, f"你抽到:{'、'.join(taken)};请选 {len(taken)} 张还给 {s.players[target]}。", to=[seat])
+        s.pending = {"target": target, "count": len(taken)}
+        s.phase = "give_back"
+
+
+def _do_give_back(s: State, seat: int, action: dict[str, Any]) -> None:
+    assert s.pending
+    cards, target, count = cards_param(action), s.pending["target"], s.pending["count"]
+    require(len(cards) == count, f"需要正好还给 {s.players[target]} {count} 张牌。")
+    take_from(s.hands[seat], cards)
+    s.hands[target].extend(cards)
+    emit(s, f"{s.players[seat]} 面朝下还给 {s.players[target]} {count} 张牌。")
+    emit(s, f"{s.players[seat]} 还给你:{'、'.join(cards)}。", to=[target, seat])
+    s.pending = None
+    s.phase = "request"
+
+
+def _do_request(s: State, seat: int, action: dict[str, Any]) -> None:
+    cats, nums = banned(s)
+    if "category" in action:
+        category = str_param(action, "category", ("T", "W", "L"), "类别")
+        require(category not in cats, f"{CATEGORY[category]}已有 5 组公开线索,不能再索取该类别。")
+        s.request = {"category": category}
+    else:
+        allowed = [k for k in range(1, 6) if k not in nums]
+        if action.get("number") == 6:
+            raise RuleError("不可以索取 6 号。可以索取号码:" + "、".join(map(str, allowed)) + ",或某个类别。")
+        s.request = {"number": int_param(action, "number", allowed, "号码(已有 3 组公开线索的号码不可索取)")}
+    s.givers = [(seat + k) % s.n for k in range(1, s.n)]
+    s.phase = "give"
+    emit(s, f"步骤2:{s.players[seat]} 索取「{describe(s.request)}」。")
+
+
+def _do_give(s: State, seat: int, action: dict[str, Any]) -> None:
+    assert s.request
+    me = s.current
+    if action["type"] == "give":
+        card = action.get("card")
+        require(isinstance(card, str) and card in s.hands[seat], f"你手中没有「{card}」。")
+        require(card[0] not in "MA", "不可以将丐帮牌或杀手牌传给其他玩家。")
+        require(matches(s.request, card), f"「{card}」不符合索取条件「{describe(s.request)}」(T6 可作百搭)。")
+        s.hands[seat].remove(card)
+        s.hands[me].append(card)
+        s.given.append(seat)
+        s.received += 1
+        emit(s, f"{s.players[seat]}:给。")
+        emit(s, f"{s.players[seat]} 传给 {s.players[me]}:{card}。", to=[seat, me])
+    else:
+        emit(s, f"{s.players[seat]}:不给。")
+    s.givers.pop(0)
+    if s.givers:
+        return
+    if s.received == 0 and (s.deck or [p for p in range(s.n) if p != me and len(s.hands[p]) >= 3]):
+        s.phase = "consolation"
+    else:
+        to_submit(s)
+
+
+def _do_consolation(s: State, seat: int, action: dict[str, Any]) -> None:
+    source = action.get("source")
+    if source == "deck":
+        require(bool(s.deck), "牌库已经没有牌了。")
+        card = draw(s, seat)
+        emit(s, f"{s.players[seat]} 没有索取到牌,从牌库拿 1 张。")
+        emit(s, f"你拿到:{card}。", to=[seat])
+    elif source != "none":
+        target = seat_param(s, action, "source", "抽牌对象")
+        require(target != seat and len(s.hands[target]) >= 3, "只能从有三张或以上手牌的其他玩家手中随机抽取。")
+        taken = steal(s, target, seat, 1)
+        emit(s, f"{s.players[seat]} 没有索取到牌,从 {s.players[target]} 手中随机抽取 1 张。")
+        emit(s, f"{s.players[seat]} 抽走了:{taken[0]}。", to=[seat, target])
+    to_submit(s)
+
+
+def _do_submit(s: State, seat: int, action: dict[str, Any]) -> None:
+    if action["type"] == "no_submit":
+        emit(s, f"步骤3:{s.players[seat]} 没有提交线索。")
+    else:
+        cards = arrange_clue(cards_param(action), seat == s.killer)
+        take_from(s.hands[seat], cards)
+        s.clues[seat].append({"cards": cards, "public": False})
+        s.submitted[seat] += 1
+        emit(s, f"步骤3:{s.players[seat]} 提交了一组隐藏线索。")
+        emit(s, f"你的隐藏线索:{' '.join(cards)}(由上到下)。", to=[seat])
+    s.phase = "refill"
+
+
+def _do_refill(s: State, seat: int, action: dict[str, Any]) -> None:
+    sources = action.get("sources", [])
+    require(isinstance(sources, list) and len(sources) <= 2, "补手牌最多两张:sources 是最多两项的列表。")
+    seats = [x for x in sources if x != "deck"]
+    require(len(set(seats)) == len(seats), "从其他玩家手中抽牌时,两张必须来自两位不同的玩家。")
+    got = []
+    for src in sources:
+        if src == "deck":
+            require(bool(s.deck), "牌库已经没有足够的牌。")
+            got.append(draw(s, seat))
+            continue
+        target = seat_param(s, {"t": src}, "t", "抽牌对象")
+        require(target != seat, "不能从自己手中抽牌。")
+        require(target not in s.given, f"{s.players[target]} 本回合已经传过牌给你,不能从其手中抽牌。")
+        require(len(s.hands[target]) >= 3, f"{s.players[target]} 手牌少于三张,不能从其手中抽牌。")
+        got += steal(s, target, seat, 1)
+        emit(s, f"你被 {s.players[seat]} 抽走:{got[-1]}。", to=[target])
+    where = "、".join("牌库" if x == "deck" else s.players[x] for x in sources) or "不补牌"
+    emit(s, f"步骤4:{s.players[seat]} 补手牌({where})。")
+    if got:
+        emit(s, f"你补到:{'、'.join(got)}。", to=[seat])
+    end_turn(s)
+
+
+from .direnjie_cards_view import do_answer, forms, score, view, winner  # noqa: E402, F401

@@ -1,0 +1,146 @@
+"""三国杀: results, views and UI forms (see ``sanguosha.py`` for the state and the rules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import form, param, visible_log
+from .sanguosha import (
+    JIU,
+    KIND,
+    LORD,
+    LOYAL,
+    REBEL,
+    RENEGADE,
+    SHA,
+    SIDE_LORD,
+    SIDE_REBEL,
+    SIDE_RENEGADE,
+    TAO,
+    State,
+    _expected,
+    distance,
+)
+
+
+def winner(state: State) -> list[int] | None:
+    side = state.winning_side
+    if side is None:
+        return None
+    if side == SIDE_LORD:
+        return [p for p, r in enumerate(state.roles) if r in (LORD, LOYAL)]
+    if side == SIDE_REBEL:
+        return [p for p, r in enumerate(state.roles) if r == REBEL]
+    return [p for p, r in enumerate(state.roles) if r == RENEGADE and state.alive[p]]
+
+
+def score(state: State) -> dict[int, int] | None:
+    """4th-edition scoring (see module docstring for the rulings)."""
+    side = state.winning_side
+    if side is None:
+        return None
+    n = len(state.players)
+    roles = state.roles
+    alive_loyal = sum(1 for p, r in enumerate(roles) if r == LOYAL and state.alive[p])
+    alive_rebel = sum(1 for p, r in enumerate(roles) if r == REBEL and state.alive[p])
+    out = {}
+    for p, role in enumerate(roles):
+        victims = [roles[v] for k, v in state.kills if k == p]
+        if role == LORD:
+            pts = {SIDE_LORD: 4 + 2 * alive_loyal, SIDE_REBEL: 0, SIDE_RENEGADE: 1}[side]
+        elif role == LOYAL:
+            pts = 5 + alive_loyal if side == SIDE_LORD else 0
+        elif role == REBEL:
+            pts = 3 * alive_rebel if side == SIDE_REBEL else 0
+        elif side == SIDE_RENEGADE:
+            pts = 4 + 2 * n if state.alive[p] else 0
+        elif side == SIDE_LORD:
+            pts = n if state.duel and _last_renegade(state) == p else 0
+        else:
+            pts = 1 if state.alive[p] else 0
+        if side == SIDE_LORD and role in (LORD, LOYAL):
+            pts += sum(1 for v in victims if v in (REBEL, RENEGADE))
+        if side == SIDE_REBEL and role == REBEL:
+            pts += sum(1 for v in victims if v in (LOYAL, RENEGADE)) + 2 * sum(1 for v in victims if v == LORD)
+        out[p] = pts
+    return out
+
+
+def _last_renegade(state: State) -> int | None:
+    for _, victim in reversed(state.kills):
+        if state.roles[victim] == RENEGADE:
+            return victim
+    return None
+
+
+def view(state: State, viewer: int | None) -> dict[str, Any]:
+    over = state.phase == "over"
+    seats = []
+    for p, name in enumerate(state.players):
+        shown = over or p == state.lord or not state.alive[p] or p == viewer
+        seats.append(
+            {
+                "seat": p,
+                "name": name,
+                "role": state.roles[p] if shown else None,
+                "hp": state.hp[p],
+                "max_hp": state.max_hp[p],
+                "alive": state.alive[p],
+                "hand_count": len(state.hands[p]),
+                "hand": list(state.hands[p]) if p == viewer else None,
+            }
+        )
+    pending = dict(state.pending) if state.pending else None
+    who = None if over else _expected(state)[0]
+    return {
+        "kind": KIND,
+        "seats": seats,
+        "current": state.current,
+        "phase": state.phase,
+        "to_act": who,
+        "pending": pending,
+        "deck_count": len(state.deck),
+        "discard_count": len(state.discard_pile),
+        "sha_used": state.sha_used,
+        "winning_side": state.winning_side,
+        "winners": winner(state),
+        "scores": score(state),
+        "log": visible_log(state.log, viewer),
+    }
+
+
+def forms(state: State, seat: int) -> list[dict[str, Any]]:
+    if state.phase == "over":
+        return []
+    who, allowed = _expected(state)
+    if seat != who:
+        return []
+    hand = state.hands[seat]
+    out = []
+    if "sha" in allowed and SHA in hand and not state.sha_used:
+        reach = [
+            (p, state.players[p])
+            for p in range(len(state.players))
+            if p != seat and state.alive[p] and distance(state, seat, p) <= 1
+        ]
+        out.append(form("sha", "使用[杀]", param("target", "目标", "seat", reach)))
+    if "tao" in allowed and TAO in hand and state.hp[seat] < state.max_hp[seat]:
+        out.append(form("tao", "使用[桃]回复 1 点体力"))
+    if "jiu" in allowed and JIU in hand and not state.jiu_used:
+        out.append(form("jiu", "使用[酒](下一张[杀]伤害+1)"))
+    if "end_play" in allowed:
+        out.append(form("end_play", "结束出牌阶段"))
+    if "shan" in allowed:
+        out.append(form("shan", "打出[闪]"))
+        out.append(form("take", "不出[闪],受到伤害"))
+    if "rescue" in allowed:
+        assert state.pending
+        cards = [(TAO, "[桃]")] + ([(JIU, "[酒]")] if seat == state.pending["victim"] else [])
+        out.append(form("rescue", "救援", param("card", "用牌", "choice", cards)))
+        out.append(form("pass", "不救"))
+    if "discard" in allowed:
+        excess = len(hand) - max(state.hp[seat], 0)
+        out.append(
+            form("discard", f"弃置 {excess} 张牌", param("cards", "弃哪些", "multi", [(c, c) for c in hand], excess))
+        )
+    return out

@@ -1,0 +1,58 @@
+"""Random play through the UI forms: proves each game can be played to the end using only what the pages offer."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tables.rules import RuleError
+from tables.rules.base import action_from_form
+
+
+def raw_values(spec: dict[str, Any], rng: random.Random) -> dict[str, list[str]] | None:
+    values: dict[str, list[str]] = {}
+    for p in spec["params"]:
+        options = [str(c[0]) for c in p["choices"]]
+        kind = p["kind"]
+        if kind == "hidden":
+            continue
+        if kind in ("multi", "seats"):
+            k = p["count"] if p["count"] is not None else rng.choice([1, 1, 2])
+            if k > len(options):
+                return None
+            values[p["name"]] = rng.sample(options, k)
+        elif kind == "sources":
+            values[p["name"]] = [rng.choice(options) for _ in range(rng.choice([0, 1, 2, 2]))] if options else []
+        else:
+            if not options:
+                return None
+            values[p["name"]] = [rng.choice(options)]
+    return values
+
+
+def random_step(game: Any, state: Any, rng: random.Random) -> tuple[Any, dict[str, Any]]:
+    seats = [p for p in range(len(state.players)) if game.forms(state, p)]
+    assert seats, "nobody can act but the game is not over"
+    for _ in range(200):
+        seat = rng.choice(seats)
+        spec = rng.choice(game.forms(state, seat))
+        values = raw_values(spec, rng)
+        if values is None:
+            continue
+        action = {**action_from_form(spec, values), "player": seat}
+        try:
+            new_state, _ = game.apply(state, action)
+        except RuleError:
+            continue
+        return new_state, action
+    raise AssertionError(f"no legal action found from forms: {[game.forms(state, p) for p in seats]}")
+
+
+def play(game: Any, state: Any, rng: random.Random, max_steps: int = 3000) -> tuple[Any, list[dict[str, Any]]]:
+    actions = []
+    for _ in range(max_steps):
+        if game.winner(state) is not None:
+            break
+        state, action = random_step(game, state, rng)
+        actions.append(action)
+    return state, actions
