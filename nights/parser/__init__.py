@@ -1,0 +1,68 @@
+"""The PM parser: what a player wrote to the GM (or posted as a vote) → the inputs of SCENARIOS.md (PARSER.md).
+
+Pure Python, no Django. Public API:
+
+    parse_pm(text, *, sender, players, hand, phase="night", hand_size=5) -> ParseResult
+    parse_vote(text, *, sender, players) -> ParseResult
+    ParseResult(inputs, refusals).to_json() -> {"inputs": [...], "refusals": [{"text": ..., "reason": ...}]}
+
+The parser says what a message *means*; whether it is allowed now (AP, timing, limits, B3's 底牌, O2) is the rules
+engine's verdict. It never raises on any text: what it cannot read is a refusal with a reason in Chinese.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cards import catalogue
+
+from . import pm
+
+__all__ = ["ParseResult", "parse_pm", "parse_vote"]
+
+PHASES = ("night", "day")
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    inputs: tuple[dict, ...]
+    refusals: tuple[dict, ...]
+
+    def to_json(self) -> dict:
+        """Exactly the PARSER.md object."""
+        return {
+            "inputs": [dict(item) for item in self.inputs],
+            "refusals": [{"text": r["text"], "reason": r["reason"]} for r in self.refusals],
+        }
+
+
+def parse_pm(
+    text: str,
+    *,
+    sender: str,
+    players: Sequence[str],
+    hand: Sequence[str],
+    phase: str = "night",
+    hand_size: int = catalogue.DEFAULT_HAND_SIZE,
+) -> ParseResult:
+    """Read one message from `sender`.
+
+    `players`: the table's names in seat order; `hand`: the sender's cards in discard order (canonical names or
+    the aliases of the order table); `phase`: "night" or "day" (a day message may be a vote post);
+    `hand_size`: the most cards a player can hold (an aimed shot beyond it is refused, B3).
+    Raises ValueError only for a bad `hand` or `phase`, never for the text.
+    """
+    if phase not in PHASES:
+        raise ValueError(f"phase must be one of {PHASES}, not {phase!r}")
+    inputs, refusals = pm.parse(text, sender=sender, players=players, hand=hand, phase=phase, hand_size=hand_size)
+    return ParseResult(inputs, refusals)
+
+
+def parse_vote(text: str, *, sender: str, players: Sequence[str]) -> ParseResult:
+    """Read a vote post (D1, D3): {"for": X}, {"change": X}, or a refusal (conditional, ambiguous, unknown name)."""
+    result = parse_pm(text, sender=sender, players=players, hand=(), phase="day")
+    votes = tuple(i for i in result.inputs if "for" in i or "change" in i)
+    if votes or result.refusals:
+        return ParseResult(votes, result.refusals)
+    return ParseResult((), ({"text": text.strip()[:80], "reason": "没看出投给谁;请写“投 某某”(改票写“改投 某某”)"},))

@@ -1,0 +1,300 @@
+"""Privileges: from the tokens of one clause to SCENARIOS.md action inputs (card, use, target, position, into).
+
+A privilege word opens a group; names, positions and a card word around it fill the group. The card is the one in
+the sender's hand that grants the privilege (an 阿米巴 when no natural card does: the engine checks its form).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from cards import catalogue as cat
+
+from . import aliases as al
+from .lexer import Token
+from .names import NameBook, Resolution, similarity
+from .text import normalise_word
+
+TARGET_KINDS = ("NAME", "SEAT", "SELF", "GAP")
+
+
+@dataclass
+class Group:
+    use: str
+    start: int
+    weak: bool = False
+    hint: str | None = None  # card implied by the spelling (咬 → 狼人)
+    card: str | None = None  # card written in the text (用杀手牌…)
+    targets: list[Token] = field(default_factory=list)
+    verb_end: int = 0
+    pos: Token | None = None
+    into: Token | None = None
+    implicit: bool = False  # made from a card word alone ("杀手 张三")
+    end: int = 0
+
+
+@dataclass
+class Clause:
+    groups: list[Group]
+    names_only: list[Token]  # target tokens when the clause has no privilege word
+    card_only: list[str]  # card words when the clause has neither privilege nor target
+    change_at: int | None  # position of a 改为/换成 (T3 change of target)
+    cancel: bool
+    stray_pos: Token | None
+
+
+def _family(use: str) -> frozenset[str]:
+    if use in al.ATTACK_USES:
+        return al.ATTACK_USES
+    if use in al.SAVE_USES:
+        return al.SAVE_USES
+    return frozenset({use})
+
+
+def build(tokens: list[Token]) -> Clause:
+    groups: list[Group] = []
+    cur: Group | None = None
+    pend_targets: list[Token] = []
+    pend_card: str | None = None
+    pend_pos: Token | None = None
+    change_at = None
+    cancel = False
+    for t in tokens:
+        if t.kind == "USE":
+            if cur and cur.use == "变形" and cur.into is None:
+                cur.into, cur.end = t, t.end
+                continue
+            if cur and not cur.targets and t.value == cur.use:
+                cur.end = cur.verb_end = t.end  # 放火烧王五
+                continue
+            if cur and t.weak and cur.use in al.TARGETED_USES and t.value in _family(cur.use) and not cur.targets:
+                cur.end = cur.verb_end = t.end  # 束魂救张三, 一击必杀杀张三
+                continue
+            if cur and cur.weak and t.value in _family(cur.use) and t.value != cur.use:
+                cur.use, cur.weak, cur.end = t.value, False, t.end  # 刀张三一击必杀
+                continue
+            cur = Group(t.value, t.start, weak=t.weak, hint=t.hint, card=pend_card, verb_end=t.end, end=t.end)
+            pend_card = None
+            groups.append(cur)
+            if pend_targets and len(groups) == 1:
+                cur.targets, pend_targets = pend_targets, []
+            if pend_pos:
+                cur.pos, pend_pos = pend_pos, None
+        elif t.kind == "CARD":
+            if cur and cur.use == "变形" and cur.into is None:
+                cur.into, cur.end = t, t.end
+            elif cur and cur.card is None and t.value in (*al.CARDS_OF_USE.get(cur.use, ()), cat.AMOEBA):
+                cur.card = t.value
+            else:
+                pend_card = t.value
+        elif t.kind in TARGET_KINDS:
+            if cur is None and pend_card in al.DEFAULT_USE and pend_card != cat.AMOEBA:
+                cur = Group(al.DEFAULT_USE[pend_card], t.start, card=pend_card, implicit=True, verb_end=t.start)
+                groups.append(cur)
+                pend_card = None
+                cur.targets, pend_targets = pend_targets, []
+            (cur.targets if cur else pend_targets).append(t)
+            if cur:
+                cur.end = t.end
+        elif t.kind in ("POS", "BOTTOM"):
+            if t.kind == "BOTTOM":
+                t.value = -1
+            if cur:
+                cur.pos, cur.end = t, t.end
+            else:
+                pend_pos = t
+        elif t.kind == "CHANGE":
+            change_at = t.start
+        elif t.kind == "CANCEL":
+            cancel = True
+    if not groups and pend_card in al.DEFAULT_USE and pend_card != cat.AMOEBA and pend_targets:
+        groups.append(Group(al.DEFAULT_USE[pend_card], pend_targets[0].start, card=pend_card, implicit=True))
+        groups[0].targets, pend_targets = pend_targets, []
+        groups[0].pos, pend_pos = pend_pos, None
+    cards = [t.value for t in tokens if t.kind == "CARD"] if not groups and not pend_targets else []
+    return Clause(groups, pend_targets, cards, change_at, cancel, pend_pos)
+
+
+# ---------------------------------------------------------------------------------------------- resolution
+
+
+@dataclass
+class Outcome:
+    inputs: list[dict]
+    refusals: list[str]  # reasons (the caller adds the fragment)
+    attack: bool = False  # produced at least one attack (carries a 杀人宣言, N-kill)
+    tail: int | None = None  # start of unresolved text after an attack's target: manifesto material
+    near_miss: bool = False  # an unresolved name that looks like a misspelt player
+
+
+class Resolver:
+    def __init__(self, book: NameBook, hand: Sequence[str], hand_size: int, display):
+        self.book = book
+        self.hand = tuple(hand)
+        self.hand_size = hand_size
+        self.display = display  # (start, end) -> original text
+
+    # ---- which card
+    def card_for(self, g: Group, use: str) -> tuple[str | None, str | None]:
+        """(card, refusal reason)."""
+        granting = al.CARDS_OF_USE.get(use, ())
+        held = [c for c in dict.fromkeys(self.hand)]
+        wanted = g.card or g.hint
+        if wanted:
+            if wanted not in granting and wanted != cat.AMOEBA:
+                return None, f"{wanted}牌没有“{use}”这个特权;{use}属于{'或'.join(granting)}牌"
+            if wanted in held:
+                return wanted, None
+            if cat.AMOEBA in held:
+                return cat.AMOEBA, None
+            return None, f"你手里没有{wanted}牌"
+        natural = [c for c in granting if c in held]
+        if len(natural) == 1:
+            return natural[0], None
+        if len(natural) > 1:
+            return None, f"“{use}”可能是{'牌也可能是'.join(natural)}牌;请写明用哪张牌(如“用{natural[0]}牌{use}”)"
+        if cat.AMOEBA in held:
+            return cat.AMOEBA, None
+        return None, f"你手里没有{'或'.join(granting)}牌,不能用{use}"
+
+    def use_for(self, g: Group) -> tuple[str | None, str | None]:
+        use = g.use
+        card = g.card or g.hint
+        if g.weak and use in al.ATTACK_USES and card == cat.SNIPER:
+            use = "普通狙击"
+        if g.weak and use in al.SAVE_USES:
+            by_card = {cat.BINDER: "束魂", cat.HEALER: "治疗", cat.DOOM_PARDON: "特赦"}
+            if card in by_card:
+                use = by_card[card]
+            else:
+                held = [c for c in (cat.HEALER, cat.BINDER) if c in self.hand]
+                if len(held) == 2:
+                    return None, "“救”可能是治疗(巫医牌)也可能是束魂(束魂牌);请写明"
+                if not held:
+                    return None, "你手里没有巫医或束魂牌,不能救人(可写“治疗 某某”“束魂 某某”)"
+                use = by_card[held[0]]
+        if g.pos is not None and use == "普通狙击":
+            use = "瞄准狙击"
+        if g.weak and use in al.ATTACK_USES and g.pos is not None:
+            return None, "只有瞄准狙击能指定第几张牌(如“瞄准狙击 某某 倒数第2张”)"
+        return use, None
+
+    def resolve_target(self, t: Token) -> Resolution:
+        if t.kind == "NAME":
+            return t.value
+        if t.kind == "SEAT":
+            return self.book.seat(t.value)
+        if t.kind == "SELF":
+            return Resolution(self.book.sender, "self")
+        return self.book.resolve(t.text)
+
+    # ---- one group
+    def outcome(self, g: Group, change_at: int | None) -> Outcome:
+        out = Outcome([], [])
+        use, why = self.use_for(g)
+        if use is None:
+            out.refusals.append(why)
+            return out
+        card, why = self.card_for(g, use)
+        if card is None:
+            out.refusals.append(why)
+            return out
+        base: dict = {"card": card, "use": use}
+        targets = g.targets
+        if change_at is not None:
+            later = [t for t in targets if t.start > change_at]
+            targets = later or targets
+            base_change = True
+        else:
+            base_change = False
+        if use == "变形":
+            return self._transform(g, base, out)
+        if g.pos is not None and use != "瞄准狙击":
+            out.refusals.append(f"只有瞄准狙击能指定第几张牌;“{use}”不用写位置")
+            return out
+        if use == "瞄准狙击":
+            why = self._position_problem(g.pos)
+            if why:
+                out.refusals.append(why)
+                return out
+        if use in al.SELF_USES:
+            others = [r for r in map(self.resolve_target, (t for t in targets if t.kind != "GAP")) if r.name]
+            if any(r.name != self.book.sender for r in others):
+                out.refusals.append(f"{use}只能对自己使用,不用写目标")
+                return out
+            out.inputs.append(base | ({"change": True} if base_change else {}))
+            return out
+        resolved: list[tuple[Token, Resolution]] = []
+        for t in targets:
+            r = self.resolve_target(t)
+            if not r.name and resolved and any(x.name for _, x in resolved) and not self.looks_like_name(t, r):
+                if use in al.ATTACK_USES:
+                    out.tail = max(u.end for u, x in resolved if x.name)  # 杀人宣言 straight after (N-kill)
+                    break
+                continue  # chatter after the target
+            resolved.append((t, r))
+        good = [(t, r) for t, r in resolved if r.name]
+        bad = [(t, r) for t, r in resolved if not r.name]
+        if not good:
+            if not bad:
+                out.refusals.append(f"{use}要写明对谁用(如“{use} 某某”)")
+                return out
+            after = [(t, r) for t, r in bad if t.start >= g.verb_end] or bad
+            t, r = after[0]
+            out.refusals.append(self._name_problem(t, r))
+            out.near_miss = any(self.looks_like_name(t, r) for t, r in bad)
+            return out
+        for _t, r in good:
+            item = dict(base, target=r.name)
+            if use == "瞄准狙击":
+                item["position"] = g.pos.value
+            if base_change:
+                item["change"] = True
+            out.inputs.append(item)
+        out.attack = use in al.ATTACK_USES
+        for t, r in bad:
+            if t.start >= g.verb_end:  # chatter before the privilege word is ignored
+                out.refusals.append(self._name_problem(t, r))
+        return out
+
+    def looks_like_name(self, t: Token, r: Resolution) -> bool:
+        """An unresolved target that is probably a misspelt player rather than chatter or a manifesto."""
+        if t.kind != "GAP" or r.how == "ambiguous":
+            return True
+        frag = normalise_word(t.text)
+        return any(similarity(frag, key) >= 0.34 for key in self.book.norm)
+
+    def _name_problem(self, t: Token, r: Resolution) -> str:
+        if t.kind == "SEAT":
+            return f"没有{t.value}号玩家;座位是1到{len(self.book.players)}号"
+        return self.book.refusal(self.display(t.start, t.end) or t.text, r)
+
+    def _position_problem(self, pos: Token | None) -> str | None:
+        if pos is None:
+            return "瞄准狙击要写明打第几张(如“第2张”“倒数第2张”)"
+        n = pos.value
+        if n == 0:
+            return "没有第0张牌;位置从第1张(或倒数第1张)数起"
+        if abs(n) > self.hand_size:
+            return f"位置{'倒数' if n < 0 else ''}第{abs(n)}张超出了手牌数:每人最多{self.hand_size}张牌"
+        return None
+
+    def _transform(self, g: Group, base: dict, out: Outcome) -> Outcome:
+        if g.into is None:
+            out.refusals.append("变形要写明变成哪种牌:" + "、".join(cat.AMOEBA_FORMS))
+            return out
+        tok = g.into
+        forms = (tok.value,) if tok.kind == "CARD" else al.CARDS_OF_USE.get(tok.value, ())
+        forms = tuple(f for f in forms if f in cat.AMOEBA_FORMS)
+        if len(forms) != 1:
+            if len(forms) > 1:
+                out.refusals.append(f"“{tok.text}”可能是{'或'.join(forms)};请写明变成哪种牌")
+            else:
+                out.refusals.append(f"阿米巴不能变成{tok.text};可变成:" + "、".join(cat.AMOEBA_FORMS))
+            return out
+        if base["card"] != cat.AMOEBA:
+            out.refusals.append("你手里没有阿米巴牌,不能变形")
+            return out
+        out.inputs.append({"card": cat.AMOEBA, "use": "变形", "into": forms[0]})
+        return out

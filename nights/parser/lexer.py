@@ -1,0 +1,210 @@
+"""Cutting normalised text into tokens: player names, privilege and card words, positions, separators, gaps.
+
+At each place the longest match wins (a vocabulary word beats a player name of the same length); what nothing
+matches becomes a GAP (a run of unknown characters, which may be a misspelt name or chatter).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from . import aliases as al
+from .names import NameBook
+from .text import normalise_word
+
+SEPARATORS = frozenset("\n。.;!?,、~…")
+PUNCTUATION = frozenset(" \t\r:()[]【】《》〈〉\"'“”‘’「」『』-—_*#/|<>=+→⇒·•")
+
+NUM = r"(\d+|[零〇一二两三四五六七八九十]+)"
+_POSITION = [
+    (re.compile(r"倒数\s*第?\s*" + NUM + r"\s*(?:张|位|个|顺位)?\s*(?:牌)?"), -1),
+    (re.compile(r"倒\s*" + NUM + r"\s*(?:张|位)\s*(?:牌)?"), -1),
+    (re.compile(r"第\s*" + NUM + r"\s*(?:张|位|个|顺位)?\s*(?:牌)?"), 1),
+    (re.compile(r"(?:顺位|位置)\s*" + NUM), 1),
+]
+_LAST = re.compile(r"最后(?:的)?(?:一|1)?(?:张|位)(?:牌)?|最后那张(?:牌)?|最末(?:一)?张|最后面(?:那张|一张|的那张)?")
+_FIRST = re.compile(r"最前面(?:那张|一张|的那张)?|头一张|首张")
+_SEAT = re.compile(r"(\d+)\s*号(?:玩家|位)?")
+_NUMBERING = re.compile(r"\s*(?:\(\s*\d+\s*\)|[①-⑩]|(?:\d+|[一二三四五六七八九十]+)\s*[.、):](?!\d))")
+
+_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def chinese_number(s: str) -> int | None:
+    """'2' / '二' / '十二' / '二十' → int; None when it is not a number."""
+    if s.isdigit():
+        return int(s) if len(s) < 6 else None
+    if "十" in s:
+        head, _, tail = s.partition("十")
+        if "十" in tail or len(head) > 1 or len(tail) > 1:
+            return None
+        tens = _DIGITS.get(head, 1) if head else 1
+        ones = _DIGITS.get(tail, 0) if tail else 0
+        if (head and head not in _DIGITS) or (tail and tail not in _DIGITS):
+            return None
+        return tens * 10 + ones
+    if len(s) == 1 and s in _DIGITS:
+        return _DIGITS[s]
+    return None
+
+
+@dataclass
+class Token:
+    kind: str  # NAME USE CARD POS SELF MODE SIDE STANCE VOTE CHANGE SELFVOTE COND REASON CANCEL MANIFESTO ORDER
+    #            BOTTOM FILL STOP SEP PUNCT GAP
+    start: int
+    end: int
+    value: Any = None
+    text: str = ""  # the normalised spelling
+    weak: bool = False
+    hint: str | None = None  # the card a spelling implies (咬 → 狼人, 巫医 → 巫医)
+
+
+def _build_vocab() -> dict[str, list[tuple[str, str, Any]]]:
+    table: dict[str, tuple[str, Any]] = {}
+
+    def put(words, kind, value=None):
+        for w in words:
+            key = normalise_word(w)
+            if key:
+                table[key] = (kind, value if value is not None else key)
+
+    put(al.STOP_WORDS, "STOP")
+    put(al.NOT_VOTE_WORDS, "STOP")
+    put(("规则", "选手", "投入"), "STOP")
+    for spelling, card in al.HINT_CARDS.items():
+        table[spelling] = ("CARD", card)
+    for use, words in al.USE_SPELLINGS.items():
+        put(words, "USE", use)
+    put(al.SELF_WORDS, "SELF")
+    put(al.STANCE_WORDS, "STANCE")
+    for mode, words in al.MODE_SPELLINGS.items():
+        put(words, "MODE", mode)
+    for word, side in al.SIDE_WORDS.items():
+        put((word,), "SIDE", side)
+    put(al.CONDITIONAL_WORDS, "COND")
+    put(al.REASON_WORDS, "REASON")
+    put(al.VOTE_WORDS, "VOTE")
+    put(al.TARGET_CHANGE_WORDS, "CHANGE")
+    put(al.CHANGE_VOTE_WORDS, "CHANGE")
+    put(al.SELF_VOTE_WORDS, "SELFVOTE")
+    put(al.CANCEL_WORDS, "CANCEL")
+    put(al.MANIFESTO_MARKERS, "MANIFESTO")
+    put(al.ORDER_WORDS, "ORDER")
+    put(al.BOTTOM_WORDS, "BOTTOM")
+    put(al.FILL_WORDS, "FILL")
+    by_first: dict[str, list[tuple[str, str, Any]]] = {}
+    for key in sorted(table, key=len, reverse=True):
+        by_first.setdefault(key[0], []).append((key, *table[key]))
+    return by_first
+
+
+VOCAB = _build_vocab()
+
+
+def _regex_at(norm: str, i: int) -> Token | None:
+    best: Token | None = None
+    for pattern, sign in _POSITION:
+        m = pattern.match(norm, i)
+        if m:
+            n = chinese_number(m.group(1))
+            if n is not None and (best is None or m.end() > best.end):
+                best = Token("POS", i, m.end(), sign * n, m.group(0))
+    for pattern, value in ((_LAST, -1), (_FIRST, 1)):
+        m = pattern.match(norm, i)
+        if m and (best is None or m.end() > best.end):
+            best = Token("POS", i, m.end(), value, m.group(0))
+    m = _SEAT.match(norm, i)
+    if m and (i == 0 or not norm[i - 1].isdigit()) and (best is None or m.end() > best.end):
+        best = Token("SEAT", i, m.end(), int(m.group(1)) if len(m.group(1)) < 6 else 0, m.group(0))
+    return best
+
+
+def lex(norm: str, start: int, end: int, book: NameBook) -> list[Token]:
+    """Tokens of norm[start:end]."""
+    out: list[Token] = []
+    i = start
+    while i < end:
+        c = norm[i]
+        if i == start or norm[i - 1] == "\n":
+            m = _NUMBERING.match(norm, i, end)
+            if m:  # "1. 狙击 张三", "(2) 束魂 李四"
+                out.append(Token("PUNCT", i, m.end(), None, m.group(0)))
+                i = m.end()
+                continue
+        if c in SEPARATORS:
+            out.append(Token("SEP", i, i + 1, c, c))
+            i += 1
+            continue
+        if c in PUNCTUATION or c.isspace():
+            out.append(Token("PUNCT", i, i + 1, c, c))
+            i += 1
+            continue
+        cands: list[Token] = []
+        hit = book.match_at(norm, i)
+        if hit and i + hit[0] <= end:
+            cands.append(Token("NAME", i, i + hit[0], book.canonical(hit[1]), hit[1]))
+        for key, kind, value in VOCAB.get(c, ()):
+            if norm.startswith(key, i) and i + len(key) <= end:
+                tok = Token(kind, i, i + len(key), value, key)
+                if kind == "USE":
+                    tok.weak = key in al.WEAK_SPELLINGS
+                    tok.hint = al.SPELLING_CARD_HINT.get(key)
+                cands.append(tok)
+                break
+        rx = _regex_at(norm, i)
+        if rx and rx.end <= end:
+            cands.append(rx)
+        if cands:
+            # longest wins; on a tie the vocabulary or pattern beats a player name
+            best = max(cands, key=lambda t: (t.end, t.kind != "NAME"))
+            out.append(best)
+            i = best.end
+            continue
+        if out and out[-1].kind == "GAP" and out[-1].end == i:
+            out[-1].end = i + 1
+            out[-1].text += c
+        else:
+            out.append(Token("GAP", i, i + 1, None, c))
+        i += 1
+    return _merge_spaced_gaps(out)
+
+
+def _merge_spaced_gaps(tokens: list[Token]) -> list[Token]:
+    """'jon smith': two gaps separated only by spaces are one gap."""
+    out: list[Token] = []
+    for tok in tokens:
+        if (
+            tok.kind == "GAP"
+            and len(out) >= 2
+            and out[-1].kind == "PUNCT"
+            and out[-1].text.isspace()
+            and out[-2].kind == "GAP"
+            and out[-2].text.isascii()
+            and tok.text.isascii()
+        ):
+            space = out.pop()
+            prev = out[-1]
+            prev.text += space.text + tok.text
+            prev.end = tok.end
+            continue
+        out.append(tok)
+    return out
+
+
+def split_clauses(tokens: list[Token]) -> list[list[Token]]:
+    """Tokens between separators."""
+    out: list[list[Token]] = [[]]
+    for tok in tokens:
+        if tok.kind == "SEP":
+            if out[-1]:
+                out.append([])
+        else:
+            out[-1].append(tok)
+    return [c for c in out if c]
+
+
+def meaningful(tokens: list[Token]) -> list[Token]:
+    return [t for t in tokens if t.kind not in ("STOP", "PUNCT", "SEP")]

@@ -1,0 +1,165 @@
+"""Discard orders (丢牌顺序, RULES.md O1–O3): from the player's list to the full order of the hand.
+
+The seed's own example — 「我按下列先后顺序丢牌(排在前面的先丢):诅咒/庇佑、禁锢/反狙击手、束魂、杀手」 — names the
+privilege cards only; commoners then go first (PARSER.md). A 庶民 named fewer times than held brings the others
+next to it. "底牌是X" / "X做底牌" puts X last. "其余随意" puts the unnamed cards there, in their current order.
+Whether the 底牌 is a privilege card (O2) is the engine's verdict, not the parser's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from cards import catalogue as cat
+
+from . import aliases as al
+from .lexer import chinese_number
+
+_CARDS = sorted(al.CARD_TABLE, key=len, reverse=True)
+_COUNT_BEFORE = re.compile(r"(\d+|[一二两三四五六])\s*张\s*")
+_COUNT_AFTER = re.compile(r"\s*(?:[x*×]\s*(\d+)|(\d+|[一二两三四五六])\s*张)")
+_FILL = re.compile(
+    r"(?:其余|其他|其它|剩下|剩余|别的)(?:的)?(?:牌)?(?:都)?(?:随意|随便|不变|照旧|按原(?:来的)?顺序|无所谓|任意)?"
+)
+_BOTTOM_AFTER = re.compile(r"\s*(?:做|当|作为|作|为|放|是|当做|当作)\s*$")
+_NUMBERING = re.compile(r"(?:\d+|[一二三四五六七八九十]+|[①-⑩])\s*[.、):]|\(\s*\d+\s*\)|[①-⑩]")
+_SKIP = sorted(
+    """
+    丢牌顺序 丢牌次序 顺序 次序 如下 先丢 再丢 后丢 最后丢 丢 然后 接着 之后 再 先 首先 其次 最后
+    是 为 的 牌 张 我 按 照 改为 改成 新的 新 和 及 谢谢 天神 依次 排在 前面 后面 第一 都 吧
+    了 请
+    """.split(),
+    key=len,
+    reverse=True,
+)
+_QUIET = frozenset(" \t\r\n,、;:。.!?~/|-—>→⇒<()[]【】\"'“”‘’「」*#=+…")
+
+
+@dataclass
+class OrderParse:
+    items: list[str] = field(default_factory=list)  # cards in the order written (庶民 repeated as counted)
+    bottom: str | None = None
+    fill_at: int | None = None  # index in items where 其余 goes
+    unknown: list[str] = field(default_factory=list)
+
+
+def scan(norm: str) -> OrderParse:
+    out = OrderParse()
+    i, n = 0, len(norm)
+    unknown_start: int | None = None
+    want_bottom = False
+
+    def flush(j: int) -> None:
+        nonlocal unknown_start
+        if unknown_start is not None:
+            frag = norm[unknown_start:j].strip()
+            if frag:
+                out.unknown.append(frag)
+            unknown_start = None
+
+    while i < n:
+        if norm[i] in _QUIET:
+            flush(i)
+            i += 1
+            continue
+        m = _NUMBERING.match(norm, i)
+        if m and (i == 0 or not norm[i - 1].isalnum()):
+            flush(i)
+            i = m.end()
+            continue
+        count = 1
+        m = _COUNT_BEFORE.match(norm, i)
+        j = m.end() if m else i
+        card = next((c for c in _CARDS if norm.startswith(c, j)), None)
+        if card is not None:
+            flush(i)
+            if m:
+                count = chinese_number(m.group(1)) or 1
+            i = j + len(card)
+            after = _COUNT_AFTER.match(norm, i)
+            if after and not m:
+                count = chinese_number(after.group(1) or after.group(2)) or 1
+                i = after.end()
+            value = al.CARD_TABLE[card]
+            out.items.extend([value] * min(count, 50))
+            if want_bottom:
+                out.bottom, want_bottom = value, False
+            continue
+        if norm.startswith("底牌", i):
+            flush(i)
+            before = norm[:i]
+            if out.items and _BOTTOM_AFTER.search(before):
+                out.bottom = out.items[-1]
+            else:
+                want_bottom = True
+            i += 2
+            continue
+        m = _FILL.match(norm, i)
+        if m:
+            flush(i)
+            out.fill_at = len(out.items)
+            i = m.end()
+            continue
+        word = next((w for w in _SKIP if norm.startswith(w, i)), None)
+        if word:
+            flush(i)
+            i += len(word)
+            continue
+        if unknown_start is None:
+            unknown_start = i
+        i += 1
+    flush(n)
+    return out
+
+
+def full_order(parsed: OrderParse, hand: Sequence[str]) -> tuple[list[str] | None, list[str]]:
+    """(the full order, reasons it is refused)."""
+    held = Counter(hand)
+    if not hand:
+        return None, ["不知道你手里有哪些牌,无法排丢牌顺序"]
+    if not parsed.items:
+        return None, ["丢牌顺序里没有找到牌名;请按先丢到后丢列出你的牌,如“庶民、束魂、保镖、杀手”"]
+    problems: list[str] = []
+    written = Counter(parsed.items)
+    for card, m in written.items():
+        if card not in held:
+            problems.append(f"你手里没有{card}牌")
+        elif m > held[card] and card != cat.COMMONER:
+            problems.append(f"你只有{held[card]}张{card},顺序里写了{m}次")
+        elif m > held[card]:
+            problems.append(f"你只有{held[card]}张庶民,顺序里写了{m}张")
+    if problems:
+        return None, problems
+    items = list(parsed.items)
+    fill_at = parsed.fill_at
+    extra = held[cat.COMMONER] - written[cat.COMMONER]
+    if extra > 0:
+        if written[cat.COMMONER]:
+            last = max(i for i, c in enumerate(items) if c == cat.COMMONER)
+            items[last + 1 : last + 1] = [cat.COMMONER] * extra
+            if fill_at is not None and fill_at > last:
+                fill_at += extra
+        else:
+            items[0:0] = [cat.COMMONER] * extra
+            if fill_at is not None:
+                fill_at += extra
+    missing: list[str] = []
+    left = held - Counter(items)
+    for card in hand:
+        if left[card] > 0:
+            missing.append(card)
+            left[card] -= 1
+    if missing:
+        if fill_at is None:
+            if parsed.bottom is None or parsed.bottom in items or len(missing) > 1 or missing[0] != parsed.bottom:
+                return None, [f"丢牌顺序少了:{'、'.join(missing)};请把手里每张牌都排进去(或写“其余随意”)"]
+            items.append(parsed.bottom)
+        else:
+            items[fill_at:fill_at] = missing
+    if parsed.bottom is not None:
+        idx = len(items) - 1 - items[::-1].index(parsed.bottom)
+        items.append(items.pop(idx))
+    return items, []

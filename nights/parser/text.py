@@ -1,0 +1,107 @@
+"""Normalising what a player wrote, keeping the way back to the original characters.
+
+`prepare(raw)` gives a `Text`: `norm` is 简体 (OpenCC t2s), NFKC (full-width digits, letters and ：，；！？ become
+ASCII), casefolded, with quoted text ([quote]…[/quote], lines starting with > / 引用 / Quote:) and BBCode tags
+removed; `origin[i]` is the index in `raw` that `norm[i]` came from, so a fragment or a 杀人宣言 can be shown as the
+player wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from opencc import OpenCC
+
+_T2S = OpenCC("t2s")
+
+
+def to_simplified(s: str) -> str:
+    """OpenCC t2s, falling back to character by character when a phrase conversion changes the length."""
+    out = _T2S.convert(s)
+    if len(out) == len(s):
+        return out
+    return "".join(_char_t2s(c) for c in s)
+
+
+@lru_cache(maxsize=4096)
+def _char_t2s(c: str) -> str:
+    out = _T2S.convert(c)
+    return out if len(out) == 1 else c
+
+
+def _norm_char(c: str) -> str:
+    if unicodedata.category(c) == "Cf":  # zero-width spaces, joiners, BOM
+        return ""
+    n = unicodedata.normalize("NFKC", c).casefold()
+    if n == "\u2044":  # NFKC of ½ etc. uses the fraction slash
+        n = "/"
+    return n
+
+
+def normalise_word(s: str) -> str:
+    """The normal form of a name or a vocabulary word: 简体, NFKC, casefold, without surrounding spaces."""
+    simplified = to_simplified(s)
+    return "".join(_norm_char(c) for c in simplified).strip()
+
+
+@dataclass(frozen=True)
+class Text:
+    raw: str
+    norm: str
+    origin: tuple[int, ...]  # raw index of each norm character
+    kept: frozenset[int]  # raw indices not removed as quote or markup
+
+    def fragment(self, start: int, end: int) -> str:
+        """The original text behind norm[start:end], quotes and markup left out, trimmed."""
+        if start >= end or start >= len(self.norm):
+            return ""
+        a, b = self.origin[start], self.origin[min(end, len(self.norm)) - 1] + 1
+        return "".join(self.raw[k] for k in range(a, b) if k in self.kept).strip()
+
+
+_QUOTE_BLOCK = re.compile(r"\[quote(?:=[^\]]*)?\](?:(?!\[quote).)*?\[/quote\]", re.S)
+_QUOTE_OPEN = re.compile(r"\[quote(?:=[^\]]*)?\].*", re.S)
+_QUOTE_LINE = re.compile(r"^[ \t]*(?:>|引用|quote:).*$", re.M)
+_QUOTE_CLOSE = re.compile(r"\[/quote\]")
+_MEDIA = re.compile(r"\[(img|flash|mp3|wmv|rm|attachment)(?:=[^\]]*)?\].*?\[/\1\]", re.S)
+_TAG = re.compile(
+    r"\[/?(?:b|i|u|s|strike|color|size|font|align|url|email|code|center|left|right|sup|sub|fly|move|glow|shadow|"
+    r"list|\*|hr|table|tr|td|th|backcolor|p|sell|hide|post|em|strong)(?:=[^\]]*)?\]"
+)
+
+
+def prepare(raw: str) -> Text:
+    simplified = to_simplified(raw)
+    chars: list[str] = []
+    origin: list[int] = []
+    for i, c in enumerate(simplified):
+        for n in _norm_char(c):
+            chars.append(n)
+            origin.append(i)
+    norm = "".join(chars)
+    for pattern in (_QUOTE_BLOCK, _QUOTE_OPEN, _QUOTE_LINE, _QUOTE_CLOSE, _MEDIA, _TAG):
+        while True:
+            spans = [m.span() for m in pattern.finditer(norm) if m.end() > m.start()]
+            if not spans:
+                break
+            drop = set()
+            for a, b in spans:
+                drop.update(range(a, b))
+            norm = "".join(c for i, c in enumerate(norm) if i not in drop)
+            origin = [o for i, o in enumerate(origin) if i not in drop]
+            if pattern is not _QUOTE_BLOCK:
+                break
+    return Text(raw=raw, norm=norm, origin=tuple(origin), kept=frozenset(origin))
+
+
+def lines(text: Text) -> list[tuple[int, int]]:
+    """(start, end) of each line of text.norm."""
+    out, start = [], 0
+    for m in re.finditer(r"\n", text.norm):
+        out.append((start, m.start()))
+        start = m.end()
+    out.append((start, len(text.norm)))
+    return out

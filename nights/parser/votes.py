@@ -1,0 +1,149 @@
+"""Vote posts (RULES.md D1, D3): {"for": X} for an original vote, {"change": X} for a change post.
+
+The vote is the name right after a vote word (投 / 投给 / 票投 / 改投 / 改票 …); the rest of the post is the reason and
+is not read for names. A conditional vote (如果…就投…, 若…则…, 投A或B) and a post that points at two players are
+refused: D3 says the GM asks again. 自投 / 投自己 is a vote for the sender.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import aliases as al
+from .lexer import Token
+from .names import NameBook, Resolution
+from .text import normalise_word
+
+SENTENCE_ENDS = frozenset("\n。.;!?")
+TARGETS = ("NAME", "SEAT", "SELF", "GAP")
+_CHANGE_VOTE = frozenset(normalise_word(w) for w in al.CHANGE_VOTE_WORDS)
+_STRONG_CHANGE = frozenset(normalise_word(w) for w in ("改票", "改投", "换票", "换投", "更改投票", "修改投票", "票改"))
+
+
+def is_vote_word(t: Token) -> bool:
+    return t.kind in ("VOTE", "SELFVOTE") or (t.kind == "CHANGE" and t.text in _STRONG_CHANGE)
+
+
+@dataclass
+class VoteParse:
+    inputs: list[dict]
+    refusals: list[tuple[tuple[int, int], str]]  # ((start, end) in norm, reason)
+    found: bool  # the text casts (or tries to cast) a vote
+
+
+def _sentences(tokens: list[Token]) -> list[list[Token]]:
+    out: list[list[Token]] = [[]]
+    for t in tokens:
+        if t.kind == "SEP" and t.text in SENTENCE_ENDS:
+            if out[-1]:
+                out.append([])
+        else:
+            out[-1].append(t)
+    return [s for s in out if s]
+
+
+def _target_after(sentence: list[Token], k: int) -> list[Token]:
+    """The target tokens right after the vote word at index k (a second one means 'A或B' / 'A和B')."""
+    found: list[Token] = []
+    for t in sentence[k + 1 :]:
+        if t.kind in ("REASON", "USE") or (t.kind == "SEP" and found):
+            break
+        if t.kind in TARGETS:
+            found.append(t)
+        elif t.kind in ("STOP", "PUNCT", "COND", "VOTE", "CHANGE", "SEP"):
+            continue
+        elif found:
+            break
+    return found
+
+
+def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
+    """display(start, end) gives the player's own text of a norm span."""
+    result = VoteParse([], [], False)
+    chosen: list[tuple[str, Token]] = []
+    change = False
+    conditional: list[tuple[int, int]] = []
+    unresolved: list[tuple[tuple[int, int], str]] = []
+    waiting: tuple[int, int] | None = None  # a vote word whose name is on the next line ("投票:\n张三")
+    for sentence in _sentences(tokens):
+        words = [i for i, t in enumerate(sentence) if is_vote_word(t)]
+        if words and any(sentence[i].kind != "SELFVOTE" for i in words):
+            words = sorted({*words, *(i for i, t in enumerate(sentence) if t.kind == "CHANGE")})
+        if not words:
+            bare = [t for t in sentence if t.kind not in ("STOP", "PUNCT", "SEP")]
+            if waiting and bare and bare[0].kind in TARGETS:
+                r = _resolve(bare[0], book)
+                if r.name:
+                    chosen.append((r.name, bare[0]))
+                else:
+                    unresolved.append((waiting, _why(bare[0], r, book, display)))
+            waiting = None
+            continue
+        result.found = True
+        span = (sentence[0].start, sentence[-1].end)
+        if any(t.kind == "CHANGE" for t in sentence):
+            change = True
+        if any(t.kind == "COND" for t in sentence):
+            conditional.append(span)
+            continue
+        first_change = next((i for i, t in enumerate(sentence) if t.kind == "CHANGE"), None)
+        for k in words:
+            t = sentence[k]
+            if t.kind == "SELFVOTE":
+                chosen.append((book.sender, t))
+                continue
+            if first_change is not None and k < first_change and t.kind == "VOTE":
+                continue  # 从张三改投李四: the name before the change word is the old vote
+            after = _target_after(sentence, k)
+            names: list[tuple[Resolution, Token]] = []
+            for a in after:
+                r = _resolve(a, book)
+                if r.name:
+                    names.append((r, a))
+                elif a.kind != "GAP" or not names:
+                    unresolved.append((span, _why(a, r, book, display)))
+            if len({r.name for r, _ in names}) > 1:
+                result.refusals.append(
+                    (span, f"投票只能明确投一个人,这里写了{'、'.join(dict.fromkeys(r.name for r, _ in names))}(D3)")
+                )
+                return result
+            if names:
+                chosen.append((names[0][0].name, names[0][1]))
+        waiting = span if not chosen and not unresolved else None
+    if conditional:
+        for span in conditional:
+            result.refusals.append((span, "投票不能附条件(D3):天神会要求重新投票;请只写一个投票对象,如“投 某某”"))
+        return result
+    targets = list(dict.fromkeys(name for name, _ in chosen))
+    if len(targets) > 1:
+        first, last = chosen[0][1], chosen[-1][1]
+        result.refusals.append(
+            ((first.start, last.end), f"这条投票指向了好几个人:{'、'.join(targets)};投票只能明确投一个人(D3)")
+        )
+        return result
+    if targets:
+        result.inputs.append({"change": targets[0]} if change else {"for": targets[0]})
+        return result
+    if unresolved:
+        result.refusals.extend(unresolved[:1])
+    elif result.found:
+        start = min(t.start for t in tokens)
+        end = max(t.end for t in tokens)
+        result.refusals.append(((start, end), "没看出投给谁;请写“投 某某”(改票写“改投 某某”)"))
+    return result
+
+
+def _resolve(t: Token, book: NameBook) -> Resolution:
+    if t.kind == "NAME":
+        return t.value
+    if t.kind == "SEAT":
+        return book.seat(t.value)
+    if t.kind == "SELF":
+        return Resolution(book.sender, "self")
+    return book.resolve(t.text)
+
+
+def _why(t: Token, r: Resolution, book: NameBook, display) -> str:
+    if t.kind == "SEAT":
+        return f"没有{t.value}号玩家;座位是1到{len(book.players)}号"
+    return book.refusal(display(t.start, t.end) or t.text, r)
