@@ -29,6 +29,7 @@ class DiscardOrder(models.Model):
     )
     status = models.CharField("状态", max_length=8, choices=Status.choices, default=Status.ACCEPTED)
     reason = models.TextField("说明", blank=True)
+    seq = models.PositiveIntegerField("录入序号", default=0)
 
     class Meta:
         verbose_name = verbose_name_plural = "丢牌顺序"

@@ -37,6 +37,12 @@ class Game(models.Model):
     status = models.CharField("状态", max_length=10, choices=Status.choices, default=Status.SETUP)
     started_at = models.DateTimeField("《游戏者名单》发布时间", null=True, blank=True)
     winner = models.CharField("胜方", max_length=10, blank=True)
+    # Where play starts (a scenario may start later than night 1) and what the seats carry into it.
+    start_kind = models.CharField("开始时段", max_length=5, default="night")
+    start_number = models.PositiveSmallIntegerField("开始时段序号", default=1)
+    initial_ap = models.JSONField("开局行动点数", default=dict, blank=True)
+    hands_are_orders = models.BooleanField("手牌已按丢牌顺序录入", default=False)
+    input_seq = models.PositiveIntegerField("录入计数", default=0)  # orders inputs of equal forum time by entry
 
     class Meta:
         verbose_name = verbose_name_plural = "游戏"
@@ -100,6 +106,7 @@ class Phase(models.Model):
     ends_at = models.DateTimeField("结束时间")
     status = models.CharField("状态", max_length=6, choices=Status.choices, default=Status.OPEN)
     closed_at = models.DateTimeField("实际结束时间", null=True, blank=True)
+    result = models.JSONField("结算结果", default=dict, blank=True)
 
     class Meta:
         verbose_name = verbose_name_plural = "时段"
@@ -131,3 +138,58 @@ class Message(models.Model):
     class Meta:
         verbose_name = verbose_name_plural = "原始消息"
         ordering = ["game", "forum_at", "id"]
+
+
+class InputRecord(models.Model):
+    """What every append-only input shares: where it belongs, when it was sent and entered, and the verdict."""
+
+    class Status(models.TextChoices):
+        ACCEPTED = "accepted", "已接受"
+        REFUSED = "refused", "已拒绝"
+        VOIDED = "voided", "已作废"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", verbose_name="游戏")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="+", verbose_name="时段")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", verbose_name="座位")
+    message = models.ForeignKey(Message, on_delete=models.SET_NULL, null=True, blank=True, verbose_name="原始消息")
+    forum_at = models.DateTimeField("论坛时间")
+    seq = models.PositiveIntegerField("录入序号")
+    entered_at = models.DateTimeField("录入时间", auto_now_add=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="录入人",
+    )
+    status = models.CharField("状态", max_length=8, choices=Status.choices, default=Status.ACCEPTED)
+    reason = models.TextField("说明", blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["forum_at", "seq"]
+
+
+class Announcement(models.Model):
+    """The outbox: drafts written in the same transaction as the close that produced them (A1–A5)."""
+
+    class Kind(models.TextChoices):
+        DAWN = "dawn", "天亮公告"
+        DUSK = "dusk", "天黑公告"
+        VOTE_POST = "vote", "投票帖"
+        PRIVATE = "private", "私信草稿"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="announcements", verbose_name="游戏")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="announcements", verbose_name="时段")
+    kind = models.CharField("类型", max_length=8, choices=Kind.choices)
+    recipient = models.CharField("收件人", max_length=60, blank=True)
+    title = models.CharField("标题", max_length=200)
+    bbcode = models.TextField("BBCode")
+    text = models.TextField("纯文本")
+    events = models.JSONField("事件", default=list)
+    created_at = models.DateTimeField("生成时间", auto_now_add=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "公告草稿"
+        ordering = ["game", "created_at", "id"]

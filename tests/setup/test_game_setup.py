@@ -53,37 +53,55 @@ def test_it_takes_hands_entered_by_hand_and_validates_them_against_s3():
     assert game.deal_seed is None and game.seats.get(number=3).dealt_hand == hands[2]
 
 
+def _privilege_last(hand):
+    return sorted(hand, key=is_privilege)
+
+
 def test_o1_an_order_within_24_hours_is_accepted_and_a_bad_one_refused_with_reasons():
     game = _started()
     seat = game.seats.get(number=1)
-    good = list(reversed(sorted(seat.dealt_hand, key=is_privilege)))[::-1]
-    bad = services.discard_order_submit(seat=seat, order=good[:-1], forum_at=timezone.now())
-    assert bad.status == DiscardOrder.Status.REFUSED and "顺序里漏了" in bad.reason
-    ok = services.discard_order_submit(seat=seat, order=good, forum_at=timezone.now())
-    assert ok.status == DiscardOrder.Status.ACCEPTED
+    good = _privilege_last(seat.dealt_hand)
+    bad, verdict = services.order_submit(game=game, seat=seat, order=good[:-1], forum_at=timezone.now())
+    assert bad.status == DiscardOrder.Status.REFUSED and "顺序里漏了" in bad.reason and not verdict.accepted
+    ok, verdict = services.order_submit(game=game, seat=seat, order=good, forum_at=timezone.now())
+    assert ok.status == DiscardOrder.Status.ACCEPTED and verdict.accepted
     assert services.current_order(seat) == good
+
+
+def test_o2_an_order_ending_on_a_commoner_is_refused_and_kept():
+    game = _started()
+    seat = game.seats.get(number=1)
+    order = sorted(seat.dealt_hand, key=lambda c: not is_privilege(c))
+    rec, verdict = services.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now())
+    assert not verdict.accepted and "底牌(最后一张)必须是特权牌" in verdict.reason
+    assert DiscardOrder.objects.get(pk=rec.pk).order == order  # the raw input is kept
 
 
 def test_o1_an_order_after_24_hours_is_refused():
     game = _started()
     seat = game.seats.get(number=2)
-    order = sorted(seat.dealt_hand, key=is_privilege)
-    late = services.discard_order_submit(seat=seat, order=order, forum_at=timezone.now() + timedelta(hours=25))
-    assert late.status == DiscardOrder.Status.REFUSED and "超过 24 小时" in late.reason
+    order = _privilege_last(seat.dealt_hand)
+    late, _ = services.order_submit(
+        game=game, seat=seat, order=order, forum_at=timezone.now() + timedelta(hours=25)
+    )
+    assert late.status == DiscardOrder.Status.REFUSED and "已经结束" in late.reason
 
 
 def test_o1_missing_orders_get_a_seeded_random_order_with_a_privilege_at_the_bottom():
     game = _started()
     first = game.seats.get(number=1)
-    mine = sorted(first.dealt_hand, key=is_privilege)
-    services.discard_order_submit(seat=first, order=mine, forum_at=timezone.now())
-    made = services.default_orders_assign(game=game, at=timezone.now())
+    mine = _privilege_last(first.dealt_hand)
+    services.order_submit(game=game, seat=first, order=mine, forum_at=timezone.now())
+    phase = game.phases.get()
+    made = services.default_orders_assign(game=game, phase=phase)
     assert len(made) == 6
     assert services.current_order(first) == mine
     for row in made:
+        assert row.status == DiscardOrder.Status.ACCEPTED, row.reason
         assert is_privilege(row.order[-1]) and sorted(row.order) == sorted(row.seat.dealt_hand)
         assert row.seed is not None and row.source == DiscardOrder.Source.RANDOM
-    assert services.default_orders_assign(game=game, at=timezone.now()) == []
+        assert services.current_order(row.seat) == row.order
+    assert services.default_orders_assign(game=game, phase=phase) == []
 
 
 def test_s5_a_substitute_inherits_the_seat_and_the_history_is_kept():

@@ -15,8 +15,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 
 from cards.catalogue import CAMPS, DEFAULT_CAMPS, DEFAULT_HAND_SIZE, standard_deck
-from cards.dealing import DealError, check_hands, check_order, deal, random_order
-from cards.models import DiscardOrder
+from cards.dealing import DealError, check_hands, deal
 from moderator.models import Game, Phase, Seat, SeatHolder
 
 
@@ -122,65 +121,34 @@ def game_start(*, game: Game, at: datetime) -> Phase:
     for seat in game.seats.all():
         SeatHolder.objects.create(seat=seat, player_name=seat.player_name, since=at, reason="开局")
     return Phase.objects.create(
-        game=game, kind=Phase.Kind.NIGHT, number=1, starts_at=at, ends_at=at + timedelta(seconds=game.phase_seconds)
-    )
-
-
-def current_order(seat: Seat) -> list[str] | None:
-    """The seat's newest accepted discard order, or None if it has sent none."""
-    row = seat.orders.filter(status=DiscardOrder.Status.ACCEPTED).order_by("-forum_at", "-id").first()
-    return list(row.order) if row else None
-
-
-def first_order_deadline(game: Game) -> datetime | None:
-    """O1: orders are due within 24 h (one phase length) of the player list."""
-    return game.started_at + timedelta(seconds=game.phase_seconds) if game.started_at else None
-
-
-@transaction.atomic
-def discard_order_submit(
-    *, seat: Seat, order: Sequence[str], forum_at: datetime, message=None, source: str = DiscardOrder.Source.PLAYER
-) -> DiscardOrder:
-    """O1/O2: record a discard order. A refused order is kept too, with every reason (what is missing, repeated,
-    or why the 底牌 is not allowed), and changes nothing."""
-    seat = Seat.objects.select_for_update().get(pk=seat.pk)
-    problems = check_order(seat.dealt_hand, order)
-    deadline = first_order_deadline(seat.game)
-    if deadline is not None and forum_at > deadline:
-        problems.append("《游戏者名单》发布已超过 24 小时:现在只能在改顺序期(O3)内修改丢牌顺序")
-    status = DiscardOrder.Status.REFUSED if problems else DiscardOrder.Status.ACCEPTED
-    return DiscardOrder.objects.create(
-        game=seat.game,
-        seat=seat,
-        order=list(order),
-        source=source,
-        forum_at=forum_at,
-        message=message,
-        status=status,
-        reason=";".join(problems),
+        game=game,
+        kind=game.start_kind,
+        number=game.start_number,
+        starts_at=at,
+        ends_at=at + timedelta(seconds=game.phase_seconds),
     )
 
 
 @transaction.atomic
-def default_orders_assign(*, game: Game, at: datetime) -> list[DiscardOrder]:
-    """O1: at the 24-hour mark every seat without an order gets a seeded random one whose 底牌 is a privilege card.
-    Each seat's seed is derived from the game's recorded order seed, so a replay draws the same orders."""
-    made = []
-    for seat in game.seats.select_for_update().order_by("number"):
-        if current_order(seat) is None:
-            seed = game.order_seed * 1000 + seat.number
-            made.append(
-                DiscardOrder.objects.create(
-                    game=game,
-                    seat=seat,
-                    order=list(random_order(seat.dealt_hand, seed)),
-                    source=DiscardOrder.Source.RANDOM,
-                    seed=seed,
-                    forum_at=at,
-                    reason="24 小时内未提交丢牌顺序,系统随机决定(O1)",
-                )
-            )
-    return made
+def table_create(
+    *, name: str, players: Sequence[dict], ap: dict | None = None, start: tuple[str, int] = ("night", 1)
+) -> Game:
+    """A table entered in discard order (a scenario, or a game taken over mid-way): any hands, O2 still holds."""
+    game = Game.objects.create(
+        name=name,
+        seats_count=len(players),
+        hand_size=max((len(p["hand"]) for p in players), default=0),
+        deck=[c for p in players for c in p["hand"]],
+        order_seed=_seed(),
+        phase_seconds=24 * 3600,
+        start_kind=start[0],
+        start_number=start[1],
+        initial_ap=dict(ap or {}),
+        hands_are_orders=True,
+    )
+    for number, p in enumerate(players, start=1):
+        Seat.objects.create(game=game, number=number, player_name=p["name"], camp=p["camp"], dealt_hand=list(p["hand"]))
+    return game
 
 
 def seat_sign_in(*, seat: Seat, at: datetime) -> Seat:

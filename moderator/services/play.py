@@ -1,0 +1,305 @@
+"""Playing a game: inputs in, phases closed. State is never stored as the truth: it is rebuilt by replaying every
+input record through the pure engine (moderator.rules), so a correction or an edit re-resolves everything after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Now
+from django.utils import timezone
+
+from cards.dealing import random_order
+from cards.models import DiscardOrder
+from moderator import rules
+from moderator.models import Game, Phase, Seat
+from moderator.rules.state import CloseResult, GameState, Verdict
+from nights.models import Action
+from votes.models import Vote
+
+
+class PlayError(ValueError):
+    """A refused request about play (no open phase, unknown seat …); the message says what would be accepted."""
+
+
+@dataclass
+class Replay:
+    state: GameState
+    verdicts: dict[tuple[str, int], Verdict] = field(default_factory=dict)
+    closed: dict[int, tuple[GameState, CloseResult]] = field(default_factory=dict)  # phase id -> after its close
+    open_events: dict[int, list[dict]] = field(default_factory=dict)  # phase id -> events of its start (arson …)
+
+
+def _minutes(phase: Phase, at: datetime) -> float:
+    return (at - phase.starts_at).total_seconds() / 60
+
+
+def _engine_input(rec: Any, phase: Phase, names: dict[int, str]) -> rules.Action | rules.Vote | rules.Order:
+    at = _minutes(phase, rec.forum_at)
+    by = names[rec.seat_id]
+    if isinstance(rec, Vote):
+        target = names[rec.target_id]
+        return rules.Vote(by, None if rec.change else target, target if rec.change else None, at, rec.edited)
+    if isinstance(rec, DiscardOrder):
+        return rules.Order(by, tuple(rec.order), at)
+    return rules.Action(
+        by=by,
+        use=rec.use,
+        card=rec.card or None,
+        target=names[rec.target_id] if rec.target_id else None,
+        position=rec.position,
+        into=rec.into or None,
+        side=rec.side or None,
+        mode=rec.mode or None,
+        manifesto=rec.manifesto or None,
+        at=at,
+        change=rec.change,
+    )
+
+
+def _kind(rec: Any) -> str:
+    return {Action: "action", Vote: "vote", DiscardOrder: "order"}[type(rec)]
+
+
+def phase_inputs(phase: Phase) -> list[Any]:
+    """Every input of a phase, in forum-time order, ties in entry order (T3: the forum's time counts)."""
+    records: list[Any] = [*Action.objects.filter(phase=phase), *Vote.objects.filter(phase=phase)]
+    records += list(DiscardOrder.objects.filter(phase=phase))
+    return sorted(records, key=lambda r: (r.forum_at, r.seq))
+
+
+def initial_state(game: Game, seats: list[Seat]) -> GameState:
+    specs = [rules.SeatSpec(s.player_name, s.camp, tuple(s.dealt_hand)) for s in seats]
+    return rules.new_game(
+        specs,
+        ap=game.initial_ap or {},
+        start=(game.start_kind, game.start_number),
+        phase_minutes=game.phase_seconds // 60,
+    )
+
+
+def game_replay(game: Game) -> Replay:
+    """Rebuild the state from the table and every input, phase by phase (voided inputs are skipped)."""
+    seats = list(game.seats.order_by("number"))
+    names = {s.pk: s.player_name for s in seats}
+    replay = Replay(initial_state(game, seats))
+    phases = list(game.phases.order_by("starts_at", "id"))
+    for i, phase in enumerate(phases):
+        state = replace(replay.state, phase_minutes=_minutes(phase, phase.ends_at))
+        for rec in phase_inputs(phase):
+            if rec.status == rec.Status.VOIDED:
+                continue
+            state, verdict = rules.submit(state, _engine_input(rec, phase, names))
+            replay.verdicts[(_kind(rec), rec.pk)] = verdict
+        if phase.status == Phase.Status.CLOSED:
+            state, result = rules.close_phase(state)
+            replay.closed[phase.pk] = (state, result)
+            if i + 1 < len(phases):
+                state, events = rules.open_phase(state)
+                replay.open_events[phases[i + 1].pk] = events
+        replay.state = state
+    return replay
+
+
+def _store_verdicts(records: list[Any], replay: Replay) -> None:
+    for rec in records:
+        verdict = replay.verdicts.get((_kind(rec), rec.pk))
+        if verdict is None or rec.status == rec.Status.VOIDED:
+            continue
+        status = rec.Status.ACCEPTED if verdict.accepted else rec.Status.REFUSED
+        changes = {"status": status, "reason": verdict.reason}
+        if isinstance(rec, Action):
+            changes["cost"] = verdict.cost
+        if any(getattr(rec, k) != v for k, v in changes.items()):
+            for k, v in changes.items():
+                setattr(rec, k, v)
+            rec.save(update_fields=list(changes))
+
+
+def open_phase(game: Game) -> Phase:
+    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    if phase is None:
+        raise PlayError("这局游戏现在没有进行中的时段")
+    return phase
+
+
+def _lock(game: Game) -> Game:
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def _record(model, *, game: Game, seat: Seat, forum_at: datetime, **fields):
+    """Store the input (append-only), then replay the game and keep the verdict the rules give it."""
+    game = _lock(game)
+    phase = open_phase(game)
+    if forum_at < phase.starts_at:
+        raise PlayError(f"这条消息的论坛时间早于{phase.label}开始:它属于已经结束的时段,请用更正功能补录")
+    Game.objects.filter(pk=game.pk).update(input_seq=F("input_seq") + 1)
+    game.refresh_from_db(fields=["input_seq"])
+    rec = model.objects.create(game=game, phase=phase, seat=seat, forum_at=forum_at, seq=game.input_seq, **fields)
+    replay = game_replay(game)
+    _store_verdicts(phase_inputs(phase), replay)
+    rec.refresh_from_db()
+    return rec, replay.verdicts[(_kind(rec), rec.pk)], replay
+
+
+@transaction.atomic
+def action_submit(*, game: Game, seat: Seat, payload: dict, forum_at: datetime, message=None, entered_by=None):
+    """A privilege use (or the S4 stance) in the scenario vocabulary; returns (record, verdict)."""
+    target = payload.get("target")
+    target_seat = game.seats.filter(player_name=target).first() if target else None
+    if target and target_seat is None:
+        raise PlayError(f"没有叫“{target}”的玩家")
+    rec, verdict, _ = _record(
+        Action,
+        game=game,
+        seat=seat,
+        forum_at=forum_at,
+        message=message,
+        entered_by=entered_by,
+        card=payload.get("card") or "",
+        use=payload["use"],
+        target=target_seat,
+        position=payload.get("position"),
+        into=payload.get("into") or "",
+        side=payload.get("side") or "",
+        mode=payload.get("mode") or "",
+        manifesto=payload.get("manifesto") or "",
+        change=bool(payload.get("change")),
+    )
+    return rec, verdict
+
+
+@transaction.atomic
+def vote_submit(
+    *,
+    game: Game,
+    seat: Seat,
+    target: Seat,
+    change: bool,
+    forum_at: datetime,
+    edited: bool = False,
+    message=None,
+    entered_by=None,
+):
+    """A vote post (D1–D3): an original vote or a change post."""
+    rec, verdict, _ = _record(
+        Vote,
+        game=game,
+        seat=seat,
+        forum_at=forum_at,
+        message=message,
+        entered_by=entered_by,
+        target=target,
+        change=change,
+        edited=edited,
+    )
+    return rec, verdict
+
+
+@transaction.atomic
+def order_submit(
+    *,
+    game: Game,
+    seat: Seat,
+    order: list[str],
+    forum_at: datetime,
+    message=None,
+    source: str = DiscardOrder.Source.PLAYER,
+    seed: int | None = None,
+):
+    """A discard order (O1–O3): accepted in the first 24 hours or an O3 window, refused otherwise with the reason."""
+    rec, verdict, _ = _record(
+        DiscardOrder,
+        game=game,
+        seat=seat,
+        forum_at=forum_at,
+        message=message,
+        order=list(order),
+        source=source,
+        seed=seed,
+    )
+    return rec, verdict
+
+
+def current_order(seat: Seat) -> list[str]:
+    """The seat's discard order as the rules hold it now (O1–O3)."""
+    return list(game_replay(seat.game).state.seat(seat.player_name).names)
+
+
+def default_orders_assign(*, game: Game, phase: Phase) -> list[DiscardOrder]:
+    """O1: at the 24-hour mark every living seat without an accepted order gets a seeded random one whose 底牌 is a
+    privilege card (seed derived from the game's recorded order seed: a replay draws the same)."""
+    if game.hands_are_orders:
+        return []
+    has_order = set(
+        DiscardOrder.objects.filter(game=game, status=DiscardOrder.Status.ACCEPTED).values_list("seat_id", flat=True)
+    )
+    made = []
+    for seat in game.seats.order_by("number"):
+        if seat.pk in has_order:
+            continue
+        seed = game.order_seed * 1000 + seat.number
+        rec, _ = order_submit(
+            game=game,
+            seat=seat,
+            order=list(random_order(seat.dealt_hand, seed)),
+            forum_at=phase.ends_at,
+            source=DiscardOrder.Source.RANDOM,
+            seed=seed,
+        )
+        made.append(rec)
+    return made
+
+
+def phase_close(*, phase: Phase, now: datetime | None = None) -> bool:
+    """Close a phase exactly once: a compare-and-set (open → closed where the end time has come, by the database's
+    clock), then resolve, open the next phase at the previous end time, and write the announcements to the outbox —
+    one transaction. Returns False when there was nothing to do (already closed, not due, game not running)."""
+    from moderator.services.announce import write_announcements
+
+    with transaction.atomic():
+        due = Phase.objects.filter(
+            pk=phase.pk, status=Phase.Status.OPEN, ends_at__lte=now or Now(), game__status=Game.Status.RUNNING
+        )
+        if phase.kind == Phase.Kind.NIGHT and phase.number == 1 and due.exists():
+            default_orders_assign(game=phase.game, phase=phase)
+        if due.update(status=Phase.Status.CLOSED, closed_at=timezone.now()) != 1:
+            return False
+        game = _lock(phase.game)
+        phase.refresh_from_db()
+        replay = game_replay(game)
+        _store_verdicts(phase_inputs(phase), replay)
+        state, result = replay.closed[phase.pk]
+        phase.result = result_json(result)
+        phase.save(update_fields=["result"])
+        next_phase = None
+        if state.winner:
+            game.status, game.winner = Game.Status.FINISHED, state.winner
+            game.save(update_fields=["status", "winner"])
+        else:
+            kind, number = state.phase
+            length = timedelta(seconds=game.phase_seconds)
+            next_phase = Phase.objects.create(
+                game=game, kind=kind, number=number, starts_at=phase.ends_at, ends_at=phase.ends_at + length
+            )
+        write_announcements(game=game, phase=phase, state=state, result=result, next_phase=next_phase)
+    return True
+
+
+def result_json(result: CloseResult) -> dict:
+    return {
+        "phase": list(result.phase),
+        "lost": result.lost,
+        "saved": list(result.saved),
+        "executed": list(result.executed),
+        "tally": result.tally,
+        "died": list(result.died),
+        "window": result.window,
+        "silence": result.silence,
+        "winner": result.winner,
+        "events": list(result.events),
+    }
