@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from moderator.models import Game, Message, Phase, Seat, SeatHolder
+from moderator.models import Announcement, AuditLog, Game, Message, Phase, Seat, SeatHolder
 
 
 class SeatInline(admin.TabularInline):
@@ -40,3 +40,15 @@ class PhaseAdmin(admin.ModelAdmin):
 class MessageAdmin(admin.ModelAdmin):
     list_display = ("game", "sender_name", "forum_at", "entered_at", "entered_by")
     search_fields = ("sender_name", "text")
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    list_display = ("game", "phase", "kind", "recipient", "title", "created_at")
+    list_filter = ("kind",)
+
+
+@admin.register(AuditLog)
+class AuditLogAdmin(admin.ModelAdmin):
+    list_display = ("game", "actor", "action", "at")
+    list_filter = ("action",)

@@ -107,6 +107,7 @@ class Phase(models.Model):
     status = models.CharField("状态", max_length=6, choices=Status.choices, default=Status.OPEN)
     closed_at = models.DateTimeField("实际结束时间", null=True, blank=True)
     result = models.JSONField("结算结果", default=dict, blank=True)
+    paused_remaining = models.DurationField("暂停时剩余时间", null=True, blank=True)
 
     class Meta:
         verbose_name = verbose_name_plural = "时段"
@@ -193,3 +194,19 @@ class Announcement(models.Model):
     class Meta:
         verbose_name = verbose_name_plural = "公告草稿"
         ordering = ["game", "created_at", "id"]
+
+
+class AuditLog(models.Model):
+    """Every GM act on a game (inputs, edits, voids, closes, extensions, pauses, corrections): who, what, when."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="audit", verbose_name="游戏")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, verbose_name="操作人"
+    )
+    action = models.CharField("操作", max_length=40)
+    detail = models.JSONField("详情", default=dict, blank=True)
+    at = models.DateTimeField("时间", auto_now_add=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "操作记录"
+        ordering = ["game", "at", "id"]
