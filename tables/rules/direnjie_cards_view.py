@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import direnjie_cards as game
-from . import direnjie_cards_clues as clues
+from . import direnjie_cards_clues as cl
 from .base import emit, form, int_param, param, require, seat_param, visible_log
 
 MISSION_POINTS = {0: 0, 1: 1, 2: 3, 3: 6}
@@ -46,7 +46,11 @@ def score(s: Any) -> dict[int, int] | None:
     if s.phase != "over":
         return None
     out = {}
-    found = [p for p in range(s.n) if p != s.killer and s.answers[p] and s.answers[p]["killer"] == s.killer]
+    found = [
+        p
+        for p in range(s.n)
+        if s.killer is not None and p != s.killer and s.answers[p] and s.answers[p]["killer"] == s.killer
+    ]
     for p in range(s.n):
         if s.killer is not None and p == s.killer:
             out[p] = correct(s, p) + s.submitted[p] + (0 if found else 5)
@@ -103,7 +107,7 @@ def view(s: Any, viewer: int | None) -> dict[str, Any]:
         if s.options["killer"]:
             role = "杀手" if viewer == s.killer else "捕快"
         me = {"seat": viewer, "notes": list(s.notes[viewer]), "role": role, "answer": s.answers[viewer]}
-    cats, nums = clues.banned(s)
+    cats, nums = cl.banned(s)
     return {
         "kind": game.KIND,
         "seats": seats,
@@ -112,11 +116,11 @@ def view(s: Any, viewer: int | None) -> dict[str, Any]:
         "current": s.current,
         "phase": s.phase,
         "to_act": [] if over else game.expected(s)[0],
-        "request": clues.describe(s.request) if s.request else None,
-        "banned_categories": [clues.CATEGORY[c] for c in sorted(cats)],
+        "request": cl.describe(s.request) if s.request else None,
+        "banned_categories": [cl.CATEGORY[c] for c in sorted(cats)],
         "banned_numbers": sorted(nums),
         "deck_count": len(s.deck),
-        "public_count": len(clues.public_clues(s)),
+        "public_count": len(cl.public_clues(s)),
         "last_round": s.last_round,
         "me": me,
         "mission": dict(s.mission) if over else None,
@@ -150,7 +154,7 @@ def forms(s: Any, seat: int) -> list[dict[str, Any]]:
             )
     if "function" in allowed:
         targets = [(p, s.players[p]) for p in game.function_targets(s)]
-        label = f"线索功能({clues.CATEGORY[s.bonus]})"
+        label = f"线索功能({cl.CATEGORY[s.bonus]})"
         out.append(form("function", label, param("target", "对象", "seat", targets)))
     if "give_back" in allowed:
         count = s.pending["count"]
@@ -158,15 +162,15 @@ def forms(s: Any, seat: int) -> list[dict[str, Any]]:
             form("give_back", f"选 {count} 张牌还回去", param("cards", "牌", "multi", [(c, c) for c in hand], count))
         )
     if "request" in allowed:
-        cats, nums = clues.banned(s)
-        cat_choices = [(c, clues.CATEGORY[c]) for c in "TWL" if c not in cats]
+        cats, nums = cl.banned(s)
+        cat_choices = [(c, cl.CATEGORY[c]) for c in "TWL" if c not in cats]
         out.append(form("request", "索取类别", param("category", "类别", "choice", cat_choices)))
         num_choices = [(k, f"{k} 号") for k in range(1, 6) if k not in nums]
         out.append(form("request", "索取号码", param("number", "号码", "int", num_choices)))
     if "give" in allowed:
-        fitting = [c for c in hand if clues.matches(s.request, c)]
+        fitting = [c for c in hand if cl.matches(s.request, c)]
         choices = [(c, c) for c in dict.fromkeys(fitting)]
-        out.append(form("give", f"给一张「{clues.describe(s.request)}」", param("card", "牌", "choice", choices)))
+        out.append(form("give", f"给一张「{cl.describe(s.request)}」", param("card", "牌", "choice", choices)))
         out.append(form("pass", "不给"))
     if "consolation" in allowed:
         sources = [("deck", "牌库")] if s.deck else []
@@ -175,7 +179,7 @@ def forms(s: Any, seat: int) -> list[dict[str, Any]]:
             form("consolation", "没有索取到牌:补一张", param("source", "来源", "source", [*sources, ("none", "不补")]))
         )
     if "submit" in allowed:
-        options = [(" ".join(c), " ".join(c)) for c in clues.clue_options(s.hands[seat], seat == s.killer)]
+        options = [(" ".join(c), " ".join(c)) for c in cl.clue_options(s.hands[seat], seat == s.killer)]
         out.append(form("submit", "提交线索", param("cards", "线索(由上到下)", "cardset", options)))
     if "no_submit" in allowed:
         out.append(form("no_submit", "不提交线索(杀手)"))
