@@ -7,7 +7,7 @@ import pytest
 from tables.rules import RuleError, noir
 from tables.rules.noir import SUSPECTS
 
-K, I = 0, 1  # seats: killer, inspector
+K, INS = 0, 1  # seats: killer, inspector
 
 
 def N(r: int, c: int) -> str:
@@ -67,13 +67,13 @@ def test_noir_killer_first_turn_must_be_a_kill_of_an_adjacent_suspect():
 
 def test_noir_inspector_first_turn_draws_four_and_keeps_three_after_choosing_a_living_identity():
     s = act(fresh(), K, "kill", target=N(2, 3))
-    assert s.phase == "inspector_first" and s.turn == I
+    assert s.phase == "inspector_first" and s.turn == INS
     drawn = list(s.inspector_hand)
     assert len(drawn) == 4 and len(s.deck) == 20
     s.inspector_hand[0] = N(2, 3)  # a dead suspect among the four
     with pytest.raises(RuleError, match="已经死亡"):
-        act(s, I, "choose_identity", card=N(2, 3))
-    s = act(s, I, "choose_identity", card=drawn[1])
+        act(s, INS, "choose_identity", card=N(2, 3))
+    s = act(s, INS, "choose_identity", card=drawn[1])
     assert s.inspector_identity == drawn[1] and len(s.inspector_hand) == 3 and s.phase == "main"
 
 
@@ -85,19 +85,19 @@ def test_noir_shifting_a_row_moves_every_card_and_wraps_the_one_pushed_out():
 
 
 def test_noir_killer_cannot_reverse_the_previous_shift():
-    s = act(main_phase(turn=I), I, "shift", axis="row", index=3, dir=1)
+    s = act(main_phase(turn=INS), INS, "shift", axis="row", index=3, dir=1)
     with pytest.raises(RuleError, match="还原"):
         act(s, K, "shift", axis="row", index=3, dir=-1)
     s = act(s, K, "shift", axis="row", index=3, dir=1)  # the same direction again is not a reversal
     with pytest.raises(RuleError, match="还原"):
-        act(s, I, "shift", axis="row", index=3, dir=-1)  # binds the inspector too
+        act(s, INS, "shift", axis="row", index=3, dir=-1)  # binds the inspector too
 
 
 def test_noir_a_reversal_is_allowed_once_another_action_came_between():
     s = act(main_phase(), K, "shift", axis="col", index=4, dir=1)
-    s = act(s, I, "arrest", target=N(0, 1))
+    s = act(s, INS, "arrest", target=N(0, 1))
     s = act(s, K, "kill", target=N(1, 2))
-    s = act(s, I, "shift", axis="col", index=4, dir=-1)
+    s = act(s, INS, "shift", axis="col", index=4, dir=-1)
     assert [row[4]["name"] for row in s.grid] == [N(r, 4) for r in range(5)]
 
 
@@ -125,19 +125,19 @@ def test_noir_killing_an_exonerated_suspect_makes_the_inspector_say_whether_they
 
 
 def test_noir_arrest_is_only_of_an_adjacent_suspect_or_oneself():
-    s = main_phase(turn=I)
+    s = main_phase(turn=INS)
     with pytest.raises(RuleError, match="只能逮捕"):
-        act(s, I, "arrest", target=N(3, 3))
-    s2 = act(s, I, "arrest", target=N(0, 0))
+        act(s, INS, "arrest", target=N(3, 3))
+    s2 = act(s, INS, "arrest", target=N(0, 0))
     assert s2.phase == "main" and "不是" in texts(s2)
-    s3 = act(s, I, "arrest", target=N(1, 0))
+    s3 = act(s, INS, "arrest", target=N(1, 0))
     assert s3.phase == "main" and s3.turn == K
 
 
 def test_noir_inspector_wins_by_arresting_the_killer():
-    s = main_phase(turn=I, killer_identity=N(1, 1))
-    s = act(s, I, "arrest", target=N(1, 1))
-    assert s.phase == "over" and noir.winner(s) == [I] and noir.score(s) == {K: 0, I: 1}
+    s = main_phase(turn=INS, killer_identity=N(1, 1))
+    s = act(s, INS, "arrest", target=N(1, 1))
+    assert s.phase == "over" and noir.winner(s) == [INS] and noir.score(s) == {K: 0, INS: 1}
 
 
 def test_noir_successful_disguise_exonerates_the_old_identity_and_takes_the_drawn_one():
@@ -155,27 +155,27 @@ def test_noir_disguise_fails_when_the_drawn_suspect_is_dead():
     s.deck.append(N(4, 0))
     s = act(s, K, "disguise")
     assert s.killer_identity == N(2, 2) and s.discard == [N(4, 0)]
-    assert "伪装失败" in texts(s) and s.turn == I
+    assert "伪装失败" in texts(s) and s.turn == INS
 
 
 def test_noir_exonerate_draws_then_plays_a_card_and_the_killer_answers_adjacency():
-    s = main_phase(turn=I)
+    s = main_phase(turn=INS)
     s.deck.append(N(2, 1))  # next to the killer at (2,2)
-    s = act(s, I, "exonerate_draw")
-    assert s.phase == "exonerate_choose" and len(s.inspector_hand) == 4 and s.turn == I
+    s = act(s, INS, "exonerate_draw")
+    assert s.phase == "exonerate_choose" and len(s.inspector_hand) == 4 and s.turn == INS
     with pytest.raises(RuleError):
-        act(s, I, "arrest", target=N(0, 1))
-    near = act(s, I, "exonerate", card=N(2, 1))
+        act(s, INS, "arrest", target=N(0, 1))
+    near = act(s, INS, "exonerate", card=N(2, 1))
     assert near.grid[2][1]["exonerated"] and "周围有杀手" in texts(near)
     assert len(near.inspector_hand) == 3 and near.turn == K
-    far = act(s, I, "exonerate", card=N(4, 4))
+    far = act(s, INS, "exonerate", card=N(4, 4))
     assert "周围没有杀手" in texts(far)
 
 
 def test_noir_a_dead_suspect_can_be_exonerated():
-    s = main_phase(turn=I)
+    s = main_phase(turn=INS)
     s.grid[4][4]["dead"] = True
-    s = act(act(s, I, "exonerate_draw"), I, "exonerate", card=N(4, 4))
+    s = act(act(s, INS, "exonerate_draw"), INS, "exonerate", card=N(4, 4))
     assert s.grid[4][4]["exonerated"]
 
 
@@ -221,15 +221,15 @@ def test_noir_when_the_evidence_deck_is_exhausted_disguise_and_exonerate_are_ref
     s = main_phase(deck=[])
     with pytest.raises(RuleError, match="shift、kill"):
         act(s, K, "disguise")
-    s.turn = I
+    s.turn = INS
     with pytest.raises(RuleError, match="shift、arrest"):
-        act(s, I, "exonerate_draw")
-    assert [f["type"] for f in noir.forms(s, I)] == ["shift", "arrest"]
+        act(s, INS, "exonerate_draw")
+    assert [f["type"] for f in noir.forms(s, INS)] == ["shift", "arrest"]
 
 
 def test_noir_acting_out_of_turn_is_refused_with_a_clear_message():
     with pytest.raises(RuleError, match="现在轮到"):
-        act(main_phase(), I, "arrest", target=N(0, 0))
+        act(main_phase(), INS, "arrest", target=N(0, 0))
 
 
 def test_noir_views_show_each_identity_only_to_its_holder():
@@ -238,6 +238,6 @@ def test_noir_views_show_each_identity_only_to_its_holder():
     assert public["me"] is None and public["revealed"] is None
     assert N(2, 2) not in "".join(public["log"])
     assert noir.view(s, K)["me"]["identity"] == N(2, 2)
-    inspector = noir.view(s, I)["me"]
+    inspector = noir.view(s, INS)["me"]
     assert inspector["identity"] == N(0, 0) and len(inspector["hand"]) == 3
     assert noir.view(s, K)["me"]["hand"] == []
