@@ -17,6 +17,7 @@ from .names import NameBook, Resolution, similarity
 from .text import normalise_word
 
 TARGET_KINDS = ("NAME", "SEAT", "SELF", "GAP")
+MAX_REPEAT = 10
 
 
 @dataclass
@@ -31,6 +32,7 @@ class Group:
     pos: Token | None = None
     into: Token | None = None
     implicit: bool = False  # made from a card word alone ("杀手 张三")
+    repeat: int = 1  # 诅咒张三两次
     end: int = 0
 
 
@@ -104,6 +106,8 @@ def build(tokens: list[Token]) -> Clause:
                 cur.pos, cur.end = t, t.end
             else:
                 pend_pos = t
+        elif t.kind == "REPEAT" and cur:
+            cur.repeat, cur.end = t.value, t.end
         elif t.kind == "CHANGE":
             change_at = t.start
         elif t.kind == "CANCEL":
@@ -201,6 +205,9 @@ class Resolver:
             out.refusals.append(why)
             return out
         base: dict = {"card": card, "use": use}
+        if not 1 <= g.repeat <= MAX_REPEAT:
+            out.refusals.append(f"一次最多重复{MAX_REPEAT}次;请分开写")
+            return out
         targets = g.targets
         if change_at is not None:
             later = [t for t in targets if t.start > change_at]
@@ -230,7 +237,9 @@ class Resolver:
             r = self.resolve_target(t)
             if not r.name and resolved and any(x.name for _, x in resolved) and not self.looks_like_name(t, r):
                 if use in al.ATTACK_USES:
-                    out.tail = max(u.end for u, x in resolved if x.name)  # 杀人宣言 straight after (N-kill)
+                    ends = [u.end for u, x in resolved if x.name]
+                    ends += [g.pos.end] if g.pos is not None and g.pos.end <= t.start else []
+                    out.tail = max(ends)  # 杀人宣言 straight after the attack (N-kill)
                     break
                 continue  # chatter after the target
             resolved.append((t, r))
@@ -251,7 +260,7 @@ class Resolver:
                 item["position"] = g.pos.value
             if base_change:
                 item["change"] = True
-            out.inputs.append(item)
+            out.inputs.extend(dict(item) for _ in range(g.repeat))
         out.attack = use in al.ATTACK_USES
         for t, r in bad:
             if t.start >= g.verb_end:  # chatter before the privilege word is ignored

@@ -27,6 +27,7 @@ _POSITION = [
 _LAST = re.compile(r"最后(?:的)?(?:一|1)?(?:张|位)(?:牌)?|最后那张(?:牌)?|最末(?:一)?张|最后面(?:那张|一张|的那张)?")
 _FIRST = re.compile(r"最前面(?:那张|一张|的那张)?|头一张|首张")
 _SEAT = re.compile(r"(\d+)\s*号(?:玩家|位)?")
+_REPEAT = re.compile(r"[x×*]\s*(\d+)|" + NUM + r"\s*(?:次|遍)")
 _NUMBERING = re.compile(r"\s*(?:\(\s*\d+\s*\)|[①-⑩]|(?:\d+|[一二三四五六七八九十]+)\s*[.、):](?!\d))")
 
 _DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
@@ -52,8 +53,8 @@ def chinese_number(s: str) -> int | None:
 
 @dataclass
 class Token:
-    kind: str  # NAME USE CARD POS SELF MODE SIDE STANCE VOTE CHANGE SELFVOTE COND REASON CANCEL MANIFESTO ORDER
-    #            BOTTOM FILL STOP SEP PUNCT GAP
+    kind: str  # NAME SEAT USE CARD POS REPEAT SELF MODE SIDE STANCE VOTE CHANGE SELFVOTE COND REASON CANCEL
+    #            MANIFESTO ORDER BOTTOM FILL STOP SEP PUNCT GAP
     start: int
     end: int
     value: Any = None
@@ -104,6 +105,10 @@ def _build_vocab() -> dict[str, list[tuple[str, str, Any]]]:
 VOCAB = _build_vocab()
 
 
+def _is_word(c: str) -> bool:
+    return c.isascii() and c.isalnum()
+
+
 def _regex_at(norm: str, i: int) -> Token | None:
     best: Token | None = None
     for pattern, sign in _POSITION:
@@ -116,6 +121,11 @@ def _regex_at(norm: str, i: int) -> Token | None:
         m = pattern.match(norm, i)
         if m and (best is None or m.end() > best.end):
             best = Token("POS", i, m.end(), value, m.group(0))
+    m = _REPEAT.match(norm, i)
+    if m and not (norm[i] in "x*" and i > 0 and _is_word(norm[i - 1])) and (best is None or m.end() > best.end):
+        n = chinese_number(m.group(1) or m.group(2))
+        if n is not None:
+            best = Token("REPEAT", i, m.end(), n, m.group(0))  # 诅咒张三两次, 诅咒张三 x2
     m = _SEAT.match(norm, i)
     if m and (i == 0 or not norm[i - 1].isdigit()) and (best is None or m.end() > best.end):
         best = Token("SEAT", i, m.end(), int(m.group(1)) if len(m.group(1)) < 6 else 0, m.group(0))

@@ -127,7 +127,7 @@ class NameBook:
         """Why a fragment is not a player, in the words of PARSER.md."""
         shown = fragment.strip()
         if res.how == "ambiguous" and res.candidates:
-            return f"“{shown}”可能是好几个玩家:{'、'.join(res.candidates)};请写全名"
+            return f"“{shown}”可能是好几个玩家:{'、'.join(res.candidates)};请写得更完整,或由天神确认"
         if not self.players:
             return f"没有叫“{shown}”的玩家;这局的玩家名单是空的"
         if res.candidates:

@@ -185,7 +185,7 @@ def _orders(m: Message) -> None:
         order, problems = orders.full_order(parsed, m.hand)
         if order is None:
             if parsed.unknown:
-                problems.append("看不懂:" + "、".join(f"“{u}”" for u in parsed.unknown[:3]))
+                problems.append("看不懂:" + "、".join(f"“{u[:20]}”" for u in parsed.unknown[:3]))
             m.refuse(region_start, end, ";".join(problems))
         else:
             m.inputs.append((region_start, {"order": order}))
@@ -257,7 +257,7 @@ def _actions(m: Message) -> None:
             m.inputs.append((pos, {"for": name}))  # D1: a vote post that is just a name
 
 
-_FOLLOWERS = frozenset({"NAME", "SEAT", "SELF", "GAP", "POS", "BOTTOM", "STOP", "PUNCT"})
+_FOLLOWERS = frozenset({"NAME", "SEAT", "SELF", "GAP", "POS", "BOTTOM", "REPEAT", "STOP", "PUNCT"})
 
 
 def _merged_clauses(tokens: list[Token]) -> list[list[Token]]:
@@ -282,7 +282,8 @@ def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[To
         st.mf_start = start if st.mf_start is None else st.mf_start
         st.mf_end = end
         return
-    if kinds & {"MODE", "SIDE"} or ("STANCE" in kinds and "USE" not in kinds and _sides(mean)):
+    stance_word = any(t.kind == "STANCE" and t.text in ("立场", "阵营") for t in mean)
+    if kinds & {"MODE", "SIDE"} or ("STANCE" in kinds and "USE" not in kinds and (_sides(mean) or stance_word)):
         _close_manifesto(m, st)
         st.sides += [(start, s) for s in _sides(mean)]
         st.modes += [(start, t.value) for t in mean if t.kind == "MODE"]
@@ -339,7 +340,7 @@ def _sides(tokens: list[Token]) -> list[str]:
 
 def _stance(m: Message, st: _State) -> None:
     """S4: the self-chosen player's night-1 choice: side 杀手|狼人 and mode 共赢|独赢 (一山不容二虎)."""
-    if not st.sides and not st.modes:
+    if st.stance_span is None:
         for pos, _ in st.side_words:
             m.refuse(pos, pos + 2, "只写了牌名,没写用什么特权、对谁用")
         return
