@@ -61,8 +61,13 @@ def parse_pm(
 
 def parse_vote(text: str, *, sender: str, players: Sequence[str]) -> ParseResult:
     """Read a vote post (D1, D3): {"for": X}, {"change": X}, or a refusal (conditional, ambiguous, unknown name)."""
-    result = parse_pm(text, sender=sender, players=players, hand=(), phase="day")
-    votes = tuple(i for i in result.inputs if "for" in i or "change" in i)
-    if votes or result.refusals:
-        return ParseResult(votes, result.refusals)
-    return ParseResult((), ({"text": text.strip()[:80], "reason": "没看出投给谁;请写“投 某某”(改票写“改投 某某”)"},))
+    inputs, refusals = pm.parse(
+        text,
+        sender=sender,
+        players=players,
+        hand=(),
+        phase="day",
+        hand_size=catalogue.DEFAULT_HAND_SIZE,
+        votes_only=True,
+    )
+    return ParseResult(inputs, refusals)

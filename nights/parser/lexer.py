@@ -144,17 +144,19 @@ def lex(norm: str, start: int, end: int, book: NameBook) -> list[Token]:
                 out.append(Token("PUNCT", i, m.end(), None, m.group(0)))
                 i = m.end()
                 continue
-        if c in SEPARATORS:
+        hit = book.match_at(norm, i)  # a name may start with punctuation ("_0", "...")
+        if hit and i + hit[0] > end:
+            hit = None
+        if c in SEPARATORS and not hit:
             out.append(Token("SEP", i, i + 1, c, c))
             i += 1
             continue
-        if c in PUNCTUATION or c.isspace():
+        if (c in PUNCTUATION or c.isspace()) and not hit:
             out.append(Token("PUNCT", i, i + 1, c, c))
             i += 1
             continue
         cands: list[Token] = []
-        hit = book.match_at(norm, i)
-        if hit and i + hit[0] <= end:
+        if hit:
             cands.append(Token("NAME", i, i + hit[0], book.canonical(hit[1]), hit[1]))
         for key, kind, value in VOCAB.get(c, ()):
             if norm.startswith(key, i) and i + len(key) <= end:

@@ -44,7 +44,7 @@ class Message:
     live: list[tuple[int, int] | None] = field(default_factory=list)  # the part of each line still to read
     inputs: list[tuple[int, dict]] = field(default_factory=list)
     refusals: list[tuple[int, dict]] = field(default_factory=list)
-    manifestos: list[tuple[int, str]] = field(default_factory=list)  # explicit 杀人宣言 (position, text)
+    manifestos: list[tuple[int, str, bool]] = field(default_factory=list)  # 杀人宣言 (position, text, weak marker)
 
     def refuse(self, start: int, end: int, reason: str) -> None:
         frag = self.text.fragment(start, end) or self.text.norm[start:end].strip()
@@ -55,16 +55,29 @@ class Message:
         return lex(self.text.norm, span[0], span[1], self.book) if span else []
 
 
-def parse(raw: str, *, sender: str, players: Sequence[str], hand: Sequence[str], phase: str, hand_size: int):
+def parse(
+    raw: str,
+    *,
+    sender: str,
+    players: Sequence[str],
+    hand: Sequence[str],
+    phase: str,
+    hand_size: int,
+    votes_only: bool = False,
+):
     text = prepare(raw if isinstance(raw, str) else "")
     m = Message(text, NameBook(players, sender), canonical_hand(hand), phase, hand_size)
     m.line_spans = lines(text)
     m.live = list(m.line_spans)
-    _manifestos(m)
-    _orders(m)
-    if not _votes(m):
-        _actions(m)
-    _attach_manifestos(m)
+    if votes_only:
+        if not _votes(m):
+            _bare_vote(m)
+    elif not (phase == "day" and _votes(m)):  # a day vote post is read as a vote only (D1, D3)
+        _manifestos(m)
+        _orders(m)
+        if not (phase != "day" and _votes(m)):
+            _actions(m)
+        _attach_manifestos(m)
     if not m.inputs and not m.refusals:
         shown = raw.strip() if isinstance(raw, str) else ""
         shown = shown if len(shown) <= 80 else shown[:80] + "…"
@@ -81,6 +94,8 @@ def parse(raw: str, *, sender: str, players: Sequence[str], hand: Sequence[str],
 # ------------------------------------------------------------------------------------------------ 杀人宣言 (N-kill)
 def _starts_command(tokens: list[Token]) -> bool:
     first = next((t for t in meaningful(tokens) if t.kind != "GAP" or not t.text.strip(".、)0123456789")), None)
+    if first is not None and first.kind == "MANIFESTO" and first.text == "宣言":
+        return False  # a bare 宣言 without a colon is prose
     if first is None or first.kind not in COMMAND_KINDS:
         return False
     if first.kind in ("ORDER", "MANIFESTO", "MODE", "STANCE", "SIDE"):
@@ -97,7 +112,11 @@ def _manifestos(m: Message) -> None:
             i += 1
             continue
         a, b = m.live[i]
-        start = _AFTER_MARKER.match(m.text.norm, marker.end, b).end()
+        after = _AFTER_MARKER.match(m.text.norm, marker.end, b)
+        if marker.text == "宣言" and ":" not in after.group(0) and after.end() < b:
+            i += 1  # "他的宣言很可疑" is not a 杀人宣言 marker; "宣言:" is
+            continue
+        start = after.end()
         m.live[i] = (a, marker.start)
         end = b
         j = i + 1
@@ -107,16 +126,18 @@ def _manifestos(m: Message) -> None:
             j += 1
         body = m.text.fragment(start, end)
         if body:
-            m.manifestos.append((marker.start, body))
+            m.manifestos.append((marker.start, body, marker.text == "宣言"))
         i = j
 
 
 def _attach_manifestos(m: Message) -> None:
     attacks = [(pos, d) for pos, d in m.inputs if d.get("use") in al.ATTACK_USES]
-    for pos, body in m.manifestos:
+    for pos, body, weak in m.manifestos:
         before = [d for p, d in attacks if p <= pos]
         after = [d for p, d in attacks if p > pos]
         target = before[-1] if before else (after[0] if after else None)
+        if target is None and weak:
+            continue  # "他的宣言很可疑": chatter, not a 杀人宣言
         if target is None:
             m.refusals.append(
                 (
@@ -203,6 +224,8 @@ def _votes(m: Message) -> bool:
     if not any(votes.is_vote_word(t) for t in tokens):
         return False
     vp = votes.parse(tokens, m.book, m.text.fragment)
+    if not vp.inputs and not vp.refusals:
+        return False
     has_use = any(t.kind == "USE" for t in tokens)
     if m.phase != "day":
         if vp.inputs and not has_use:
@@ -217,6 +240,21 @@ def _votes(m: Message) -> bool:
     for (start, end), reason in vp.refusals:
         m.refuse(start, end, reason)
     return True
+
+
+def _bare_vote(m: Message) -> None:
+    """A vote post that is only a name ("张三") votes for that player (D1)."""
+    for i in range(len(m.live)):
+        mean = meaningful(m.tokens(i))
+        if not mean:
+            continue
+        if len(mean) == 1 and mean[0].kind in ("NAME", "SEAT", "SELF"):
+            r = Resolver(m.book, (), m.hand_size, m.text.fragment).resolve_target(mean[0])
+            if r.name:
+                m.inputs.append((mean[0].start, {"for": r.name}))
+                return
+        break
+    m.refusals.append((0, {"text": m.text.raw.strip()[:80], "reason": "没看出投给谁;请写“投 某某”(改票写“改投 某某”)"}))
 
 
 # ------------------------------------------------------------------------------------------------ privileges, S4
