@@ -98,10 +98,11 @@ def close_phase(state: GameState) -> tuple[GameState, CloseResult]:
     kind, number = next_phase(*state.phase)
     closed = replace(
         work.state,
+        seats=tuple(replace(s, actions=()) for s in work.state.seats),
+        action_seq=0,
         phase_kind=kind,
         phase_no=number,
         phase_open=False,
-        actions=(),
         votes={},
         vote_changed=frozenset(),
         last=result,

@@ -15,9 +15,8 @@ def charge(state: GameState, name: str, delta: int, reason: str) -> GameState:
     if delta == 0:
         return state
     seat = state.seat(name)
-    seat = replace(seat, ap=seat.ap + delta)
-    row = LedgerRow(name, state.phase_label, delta, seat.ap, reason)
-    return replace(state.with_seat(seat), ledger=(*state.ledger, row))
+    row = LedgerRow(name, state.phase_label, delta, seat.ap + delta, reason)
+    return state.with_seat(replace(seat, ap=seat.ap + delta, ledger=(*seat.ledger, row)))
 
 
 def guards(seat: Seat) -> list[int]:

@@ -78,11 +78,14 @@ def catches(n: Night) -> None:
     """N7/N8: a binding (healing) on a player whom a 杀手/狙击手 (狼人/狙击手) card normal-attacks tonight saves them
     and voids every normal attack of that source; a submitted attack counts even if void for another reason. The same
     binder on the same target two nights running with no attack of those cards on it costs the target a card."""
-    attacks = [a for a in n.state.actions if a.use in ("普通攻击", "一击必杀", "普通狙击", "瞄准狙击")]
+    attacks_on: dict[str, list[Action]] = {}
+    for a in n.state.actions:
+        if a.use in ("普通攻击", "一击必杀", "普通狙击", "瞄准狙击"):
+            attacks_on.setdefault(a.target or "", []).append(a)
     streaks: dict[tuple[str, str, str], int] = {}
     for b in n.live("束魂", "治疗"):
         assert b.target is not None
-        on_target = [a for a in attacks if a.target == b.target and a.form in BINDINGS[b.use]]
+        on_target = [a for a in attacks_on.get(b.target, []) if a.form in BINDINGS[b.use]]
         stoppable = {(a.by, a.card) for a in on_target if a.use in NORMAL and (a.by, a.card) not in n.one_hit}
         if stoppable:
             n.caught |= stoppable

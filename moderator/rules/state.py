@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 NIGHT, DAY = "night", "day"
@@ -56,6 +57,8 @@ class Seat:
     pardons_given: frozenset[tuple[str, str]] = frozenset()  # N12: (card name, target) pairs already used
     pardoned_once: bool = False  # N12: pardoned successfully once
     saint_done: bool = False  # N14: 圣人 has taken effect
+    actions: tuple[Action, ...] = ()  # accepted this phase (kept per seat so that submitting stays linear)
+    ledger: tuple[LedgerRow, ...] = ()  # AP6
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -180,10 +183,9 @@ class GameState:
     phase_no: int = 1
     phase_open: bool = True
     phase_minutes: int = PHASE_MINUTES
-    actions: tuple[Action, ...] = ()
+    action_seq: int = 0  # order of acceptance of this phase's actions
     votes: dict[str, VoteState] = field(default_factory=dict)
     vote_changed: frozenset[str] = frozenset()  # D3: players whose change right is used or forfeited
-    ledger: tuple[LedgerRow, ...] = ()
     pending_executions: dict[str, PendingExecution] = field(default_factory=dict)
     unpardonable: frozenset[str] = frozenset()  # N14: 圣人 took effect today: no pardon tonight
     arsons: tuple[Arson, ...] = ()
@@ -202,14 +204,26 @@ class GameState:
     last: CloseResult | None = None
 
     # --- lookups -------------------------------------------------------------------------------------------------
+    index: dict[str, int] = field(default_factory=dict)  # name -> seat position; seats never move, so it is shared
+
+    def __post_init__(self) -> None:
+        if len(self.index) != len(self.seats):
+            object.__setattr__(self, "index", {s.name: i for i, s in enumerate(self.seats)})
+
     def seat(self, name: str) -> Seat:
-        for s in self.seats:
-            if s.name == name:
-                return s
-        raise KeyError(name)
+        return self.seats[self.index[name]]
 
     def has(self, name: str) -> bool:
-        return any(s.name == name for s in self.seats)
+        return name in self.index
+
+    @cached_property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action accepted this phase, in the order accepted."""
+        return tuple(sorted((a for s in self.seats for a in s.actions), key=lambda a: a.seq))
+
+    @property
+    def ledger(self) -> tuple[LedgerRow, ...]:
+        return tuple(row for s in self.seats for row in s.ledger)
 
     @property
     def alive(self) -> tuple[Seat, ...]:
@@ -224,7 +238,14 @@ class GameState:
         return f"第{self.phase_no}{'夜' if self.phase_kind == NIGHT else '天'}"
 
     def with_seat(self, seat: Seat) -> GameState:
-        return replace(self, seats=tuple(seat if s.name == seat.name else s for s in self.seats))
+        seats = list(self.seats)
+        seats[self.index[seat.name]] = seat
+        return replace(self, seats=tuple(seats))
+
+    def with_action(self, seat: Seat, act: Action) -> GameState:
+        """Record an accepted action on its seat, numbered in acceptance order."""
+        act = replace(act, seq=self.action_seq)
+        return replace(self.with_seat(replace(seat, actions=(*seat.actions, act))), action_seq=self.action_seq + 1)
 
 
 def next_phase(kind: str, number: int) -> tuple[str, int]:

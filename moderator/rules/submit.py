@@ -6,6 +6,7 @@ Each check returns the reason in Chinese — what was wrong and what would be ac
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from cards.catalogue import AMOEBA, AMOEBA_FORMS, CAMP_SELF, USES, privilege
 from cards.dealing import check_order
@@ -38,6 +39,7 @@ class Refused(Exception):
     pass
 
 
+@lru_cache(maxsize=4096)
 def manifesto_length(text: str | None) -> int:
     """N-kill: characters, not counting whitespace."""
     return sum(1 for ch in text or "" if not ch.isspace())
@@ -103,14 +105,14 @@ def _stance(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdi
     if act.side not in ("杀手", "狼人") or act.mode not in MODES:
         raise Refused("立场要写明杀手或狼人,以及共赢或一山不容二虎(独赢)(S4)")
     seat = replace(seat, side=act.side, mode=MODES[act.mode])
-    return replace(state.with_seat(seat), actions=(*state.actions, replace(act, seq=len(state.actions)))), Verdict(True)
+    return state.with_action(seat, act), Verdict(True)
 
 
 def _change(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdict]:
     """T3: a new target for an earlier action of the same card and use; it moves the action, not its cost (AP4)."""
     if act.at > state.phase_minutes - CHANGE_CUTOFF:
         raise Refused("距本时段结束已不足 10 分钟,不能再更换特权对象(T3);新的特权仍可提交")
-    earlier = [a for a in state.actions if a.by == act.by and a.use == act.use and (act.card in (None, a.card))]
+    earlier = [a for a in seat.actions if a.use == act.use and (act.card in (None, a.card))]
     if not earlier:
         raise Refused(f"本时段你还没有用过“{act.use}”,没有可以更换的对象")
     old = earlier[-1]
@@ -118,8 +120,8 @@ def _change(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdi
     new = _check_target(state, seat, new, privilege(old.form or "", act.use))
     if act.manifesto:
         new = replace(new, manifesto=act.manifesto)
-    actions = tuple(new if a is old else a for a in state.actions)
-    return replace(state, actions=actions), Verdict(True, "已更换对象,行动点数不重复扣除(T3, AP4)")
+    seat = replace(seat, actions=tuple(new if a is old else a for a in seat.actions))
+    return state.with_seat(seat), Verdict(True, "已更换对象,行动点数不重复扣除(T3, AP4)")
 
 
 def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdict]:
@@ -143,7 +145,7 @@ def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, V
     if seat.co_win and act.use in CO_WIN_FORBIDDEN:
         raise Refused(f"选择共赢的自选立场者不能使用“{act.use}”(S4)")
     act = replace(act, card=card, form=form)
-    if act.use in ONCE_PER_PHASE and any(a.by == act.by and a.use == act.use for a in state.actions):
+    if act.use in ONCE_PER_PHASE and any(a.use == act.use for a in seat.actions):
         return state, Verdict(True, f"“{act.use}”本时段已经用过,只生效一次、只扣一次点数(AP5)")
     act = _check_target(state, seat, act, priv)
     cost = priv.cost if priv.cost is not None else 0  # N14: 纵火 costs nothing now; it spends the next phase's AP
@@ -163,9 +165,7 @@ def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, V
         seat = replace(seat, doom_used=seat.doom_used | {card})
     if act.use == "特赦":
         seat = replace(seat, pardons_given=seat.pardons_given | {(card, act.target or "")})
-    state = state.with_seat(seat)
-    act = replace(act, cost=cost, seq=len(state.actions))
-    return replace(state, actions=(*state.actions, act)), Verdict(True, cost=cost)
+    return state.with_action(seat, replace(act, cost=cost)), Verdict(True, cost=cost)
 
 
 def _check_target(state: GameState, seat: Seat, act: Action, priv) -> Action:
@@ -195,7 +195,7 @@ def _aim(target: Seat, position: int | None) -> int:
 
 
 def _manifesto(state: GameState, act: Action) -> None:
-    mine = [a for a in state.actions if a.by == act.by and a.use in ATTACKS]
+    mine = [a for a in state.seat(act.by).actions if a.use in ATTACKS]
     total = sum(manifesto_length(a.manifesto) for a in mine) + manifesto_length(act.manifesto)
     need = MANIFESTO_CHARS * (len(mine) + 1)
     if total < need:
@@ -244,9 +244,8 @@ def _transform(state: GameState, seat: Seat, act: Action, uid: int | None) -> tu
     base = seat.amoebas.get(uid) or Amoeba()
     done_at = (state.phase_kind, state.phase_no + 1)
     new = replace(base, pending=into, done_at=done_at, forms_used=(*base.forms_used, into))
-    state = state.with_seat(replace(seat, amoebas={**seat.amoebas, uid: new}))
-    act = replace(act, form=AMOEBA, cost=2, seq=len(state.actions))
-    return replace(state, actions=(*state.actions, act)), Verdict(True, cost=2)
+    seat = replace(seat, amoebas={**seat.amoebas, uid: new})
+    return state.with_action(seat, replace(act, form=AMOEBA, cost=2)), Verdict(True, cost=2)
 
 
 # --- votes (D1–D3) ------------------------------------------------------------------------------------------------

@@ -1,0 +1,81 @@
+"""B1–B5: the exact bodyguard optimiser against brute force over every order of application."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from moderator.rules.bodyguard import AIMED, DOOM, KINDS, Hit, brute_force, resolve, simulate
+from moderator.rules.state import Card
+
+GUARD = "保镖"
+FRONT_KINDS = [k for k in KINDS if k != AIMED]
+
+
+def is_guard(card):
+    return card.name == GUARD
+
+
+@st.composite
+def nights(draw):
+    names = draw(st.lists(st.sampled_from([GUARD, "庶民", "束魂", "狙击手"]), min_size=1, max_size=6))
+    hand = [Card(i, n) for i, n in enumerate(names)]
+    kinds = draw(st.lists(st.sampled_from(FRONT_KINDS), min_size=1, max_size=3, unique=True))
+    hits = draw(
+        st.lists(
+            st.one_of(
+                st.builds(lambda k: Hit(k), st.sampled_from([*kinds, DOOM])),
+                st.builds(lambda i: Hit(AIMED, i), st.integers(0, len(hand) - 1)),
+            ),
+            max_size=5,
+        )
+    )
+    return hand, hits
+
+
+@settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nights())
+def test_b5_the_optimiser_takes_exactly_the_cards_of_the_best_order(night):
+    hand, hits = night
+    got = frozenset(card.uid for card, _ in resolve(hand, hits, is_guard))
+    assert got == brute_force(hand, hits, is_guard)
+
+
+def _hand(*names):
+    return [Card(i, n) for i, n in enumerate(names)]
+
+
+def test_b1_one_kind_never_knocks_the_bodyguard_out_nor_what_follows_it():
+    hand = _hand(GUARD, "庶民", "束魂")
+    assert simulate(hand, [Hit("杀手普通攻击")] * 3, is_guard) == []
+
+
+def test_b1_cards_before_the_bodyguard_are_not_protected():
+    hand = _hand("庶民", GUARD, "束魂")
+    lost = resolve(hand, [Hit("杀手普通攻击"), Hit("杀手普通攻击")], is_guard)
+    assert [c.name for c, _ in lost] == ["庶民"]
+
+
+def test_b2_two_kinds_from_one_player_knock_it_out_and_a_third_hit_goes_past():
+    hand = _hand(GUARD, "庶民", "束魂")
+    lost = resolve(hand, [Hit("杀手普通攻击"), Hit("普通狙击"), Hit("杀手普通攻击")], is_guard)
+    assert [c.name for c, _ in lost] == [GUARD, "庶民"]
+
+
+def test_b3_an_aimed_shot_at_the_bodyguard_is_one_kind_and_needs_another():
+    hand = _hand(GUARD, "庶民", "束魂")
+    assert resolve(hand, [Hit(AIMED, 0)], is_guard) == []
+    lost = resolve(hand, [Hit(AIMED, 0), Hit("狼人普通攻击")], is_guard)
+    assert [c.name for c, _ in lost] == [GUARD]
+
+
+def test_b4_doom_takes_the_bodyguard_itself_and_the_order_is_chosen_to_take_most():
+    hand = _hand(GUARD, "庶民", "束魂")
+    lost = resolve(hand, [Hit("杀手普通攻击"), Hit(DOOM)], is_guard)
+    assert sorted(c.name for c, _ in lost) == sorted([GUARD, "庶民"])
+
+
+def test_b5_the_best_order_keeps_a_second_kind_for_the_bodyguard():
+    """Scenario 02: killer, killer, werewolf on [保镖, 庶民, …] — entry order would lose one card, the best two."""
+    hand = _hand(GUARD, "庶民", "束魂")
+    hits = [Hit("杀手普通攻击"), Hit("杀手普通攻击"), Hit("狼人普通攻击")]
+    assert len(simulate(hand, hits, is_guard)) == 1
+    assert [c.name for c, _ in resolve(hand, hits, is_guard)] == [GUARD, "庶民"]
