@@ -251,7 +251,7 @@ class Resolver:
                 return out
             after = [(t, r) for t, r in bad if t.start >= g.verb_end] or bad
             t, r = after[0]
-            out.refusals.append(self._name_problem(t, r))
+            out.refusals.append(self.name_problem(t, r))
             out.near_miss = any(self.looks_like_name(t, r) for t, r in bad)
             return out
         for _t, r in good:
@@ -264,7 +264,7 @@ class Resolver:
         out.attack = use in al.ATTACK_USES
         for t, r in bad:
             if t.start >= g.verb_end:  # chatter before the privilege word is ignored
-                out.refusals.append(self._name_problem(t, r))
+                out.refusals.append(self.name_problem(t, r))
         return out
 
     def looks_like_name(self, t: Token, r: Resolution) -> bool:
@@ -274,7 +274,7 @@ class Resolver:
         frag = normalise_word(t.text)
         return any(similarity(frag, key) >= 0.34 for key in self.book.norm)
 
-    def _name_problem(self, t: Token, r: Resolution) -> str:
+    def name_problem(self, t: Token, r: Resolution) -> str:
         if t.kind == "SEAT":
             return f"没有{t.value}号玩家;座位是1到{len(self.book.players)}号"
         return self.book.refusal(self.display(t.start, t.end) or t.text, r)

@@ -152,13 +152,10 @@ def full_order(parsed: OrderParse, hand: Sequence[str]) -> tuple[list[str] | Non
         if left[card] > 0:
             missing.append(card)
             left[card] -= 1
+    if missing and fill_at is None:
+        return None, [f"丢牌顺序少了:{'、'.join(missing)};请把手里每张牌都排进去(或写“其余随意”)"]
     if missing:
-        if fill_at is None:
-            if parsed.bottom is None or parsed.bottom in items or len(missing) > 1 or missing[0] != parsed.bottom:
-                return None, [f"丢牌顺序少了:{'、'.join(missing)};请把手里每张牌都排进去(或写“其余随意”)"]
-            items.append(parsed.bottom)
-        else:
-            items[fill_at:fill_at] = missing
+        items[fill_at:fill_at] = missing
     if parsed.bottom is not None:
         idx = len(items) - 1 - items[::-1].index(parsed.bottom)
         items.append(items.pop(idx))

@@ -13,6 +13,7 @@ from . import orders, votes
 from .actions import Clause, Group, Outcome, Resolver, build
 from .lexer import Token, lex, meaningful, split_clauses
 from .names import NameBook
+from .stance import CARD_ONLY, Stance
 from .text import Text, lines, normalise_word, prepare
 
 COMMAND_KINDS = ("USE", "CARD", "ORDER", "MANIFESTO", "MODE", "STANCE", "SIDE")
@@ -263,10 +264,7 @@ class _State:
     attack: dict | None = None  # the last attack, while free text after it is its 杀人宣言
     mf_start: int | None = None
     mf_end: int | None = None
-    sides: list[tuple[int, str]] = field(default_factory=list)
-    modes: list[tuple[int, str]] = field(default_factory=list)
-    side_words: list[tuple[int, str]] = field(default_factory=list)
-    stance_span: tuple[int, int] | None = None
+    stance: Stance = field(default_factory=Stance)  # S4
     day_vote: tuple[int, int, str] | None = None
 
 
@@ -286,7 +284,11 @@ def _actions(m: Message) -> None:
         for clause_tokens in _merged_clauses(m.tokens(i)):
             _clause(m, st, resolver, i, clause_tokens)
     _close_manifesto(m, st)
-    _stance(m, st)
+    choice, problems = st.stance.verdict()
+    if choice:
+        m.inputs.append((st.stance.span[0], choice))
+    for a, b, reason in problems:
+        m.refuse(a, b, reason)
     if st.day_vote:
         pos, end, name = st.day_vote
         if m.inputs:
@@ -314,18 +316,13 @@ def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[To
     mean = meaningful(toks)
     if not mean:
         return
-    kinds = {t.kind for t in mean}
     in_manifesto = st.attack is not None
     if in_manifesto and not _starts_command(toks):
         st.mf_start = start if st.mf_start is None else st.mf_start
         st.mf_end = end
         return
-    stance_word = any(t.kind == "STANCE" and t.text in ("立场", "阵营") for t in mean)
-    if kinds & {"MODE", "SIDE"} or ("STANCE" in kinds and "USE" not in kinds and (_sides(mean) or stance_word)):
+    if st.stance.take(mean, start, end):
         _close_manifesto(m, st)
-        st.sides += [(start, s) for s in _sides(mean)]
-        st.modes += [(start, t.value) for t in mean if t.kind == "MODE"]
-        st.stance_span = (st.stance_span[0] if st.stance_span else start, end)
         return
     clause: Clause = build(toks)
     if clause.cancel:
@@ -357,39 +354,13 @@ def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[To
             st.day_vote = (start, end, r.name)
             return
         if not r.name:
-            m.refuse(start, end, resolver._name_problem(real[0], r))
+            m.refuse(start, end, resolver.name_problem(real[0], r))
         else:
             m.refuse(start, end, f"只写了“{r.name}”,没写对他用什么特权(如“束魂 {r.name}”)")
         return
     if clause.card_only:
-        st.side_words += [(start, c) for c in clause.card_only if c in (cat.KILLER, cat.WEREWOLF)]
-        if not all(c in (cat.KILLER, cat.WEREWOLF) for c in clause.card_only):
-            m.refuse(start, end, "只写了牌名,没写用什么特权、对谁用")
+        if not st.stance.card_words(clause.card_only, start, end):
+            m.refuse(start, end, CARD_ONLY)
         return
     if clause.stray_pos is not None:
         m.refuse(start, end, "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)")
-
-
-def _sides(tokens: list[Token]) -> list[str]:
-    out = [t.value for t in tokens if t.kind == "SIDE"]
-    out += [t.value for t in tokens if t.kind == "CARD" and t.value in (cat.KILLER, cat.WEREWOLF)]
-    return out
-
-
-def _stance(m: Message, st: _State) -> None:
-    """S4: the self-chosen player's night-1 choice: side 杀手|狼人 and mode 共赢|独赢 (一山不容二虎)."""
-    if st.stance_span is None:
-        for pos, _ in st.side_words:
-            m.refuse(pos, pos + 2, "只写了牌名,没写用什么特权、对谁用")
-        return
-    sides = list(dict.fromkeys(s for _, s in st.sides)) or list(dict.fromkeys(s for _, s in st.side_words))
-    modes = list(dict.fromkeys(s for _, s in st.modes))
-    start, end = st.stance_span
-    if len(sides) != 1:
-        why = "写了两边" if sides else "没写站哪一边"
-        m.refuse(start, end, f"立场{why}:只能选杀手或狼人一边(S4),如“立场:杀手,共赢”")
-    elif len(modes) != 1:
-        why = "既写了共赢又写了独赢" if modes else "没写共赢还是独赢"
-        m.refuse(start, end, f"立场{why}:请写“共赢”或“一山不容二虎(独赢)”(S4)")
-    else:
-        m.inputs.append((start, {"use": "立场", "side": sides[0], "mode": modes[0]}))
