@@ -34,7 +34,12 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "discard": list(state.discard),
         "kills": state.kills,
         "kill_target": state.options["kill_target"],
+        "seats": [
+            {"seat": p, "name": n, "role": KILLER if p == state.killer else INSPECTOR}
+            for p, n in enumerate(state.players)
+        ],
         "turn": state.turn,
+        "to_act": None if over else state.turn,
         "phase": state.phase,
         "last_shift": state.last_shift,
         "me": me,

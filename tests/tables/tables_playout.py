@@ -30,7 +30,8 @@ def raw_values(spec: dict[str, Any], rng: random.Random) -> dict[str, list[str]]
     return values
 
 
-def random_step(game: Any, state: Any, rng: random.Random) -> tuple[Any, dict[str, Any]]:
+def choose(game: Any, state: Any, rng: random.Random) -> tuple[int, dict[str, Any], dict[str, list[str]], Any, dict]:
+    """A random legal move offered by the forms: (seat, form spec, posted values, new state, action)."""
     seats = [p for p in range(len(state.players)) if game.forms(state, p)]
     assert seats, "nobody can act but the game is not over"
     for _ in range(200):
@@ -44,8 +45,13 @@ def random_step(game: Any, state: Any, rng: random.Random) -> tuple[Any, dict[st
             new_state, _ = game.apply(state, action)
         except RuleError:
             continue
-        return new_state, action
+        return seat, spec, values, new_state, action
     raise AssertionError(f"no legal action found from forms: {[game.forms(state, p) for p in seats]}")
+
+
+def random_step(game: Any, state: Any, rng: random.Random) -> tuple[Any, dict[str, Any]]:
+    _, _, _, new_state, action = choose(game, state, rng)
+    return new_state, action
 
 
 def play(game: Any, state: Any, rng: random.Random, max_steps: int = 3000) -> tuple[Any, list[dict[str, Any]]]:

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from tables import views
+
+app_name = "tables"
+
+urlpatterns = [
+    path("", views.table_list, name="list"),
+    path("<int:table_id>/", views.table_public, name="public"),
+    path("<int:table_id>/p/<str:token>/", views.table_private, name="private"),
+]
