@@ -31,7 +31,6 @@ class Group:
     verb_end: int = 0
     pos: Token | None = None
     into: Token | None = None
-    implicit: bool = False  # made from a card word alone ("杀手 张三")
     repeat: int = 1  # 诅咒张三两次
     end: int = 0
 
@@ -92,7 +91,7 @@ def build(tokens: list[Token]) -> Clause:
                 pend_card = t.value
         elif t.kind in TARGET_KINDS:
             if cur is None and pend_card in al.DEFAULT_USE and pend_card != cat.AMOEBA:
-                cur = Group(al.DEFAULT_USE[pend_card], t.start, card=pend_card, implicit=True, verb_end=t.start)
+                cur = Group(al.DEFAULT_USE[pend_card], t.start, card=pend_card, verb_end=t.start)
                 groups.append(cur)
                 pend_card = None
                 cur.targets, pend_targets = pend_targets, []
@@ -113,7 +112,7 @@ def build(tokens: list[Token]) -> Clause:
         elif t.kind == "CANCEL":
             cancel = True
     if not groups and pend_card in al.DEFAULT_USE and pend_card != cat.AMOEBA and pend_targets:
-        groups.append(Group(al.DEFAULT_USE[pend_card], pend_targets[0].start, card=pend_card, implicit=True))
+        groups.append(Group(al.DEFAULT_USE[pend_card], pend_targets[0].start, card=pend_card))
         groups[0].targets, pend_targets = pend_targets, []
         groups[0].pos, pend_pos = pend_pos, None
     cards = [t.value for t in tokens if t.kind == "CARD"] if not groups and not pend_targets else []

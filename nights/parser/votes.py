@@ -17,6 +17,8 @@ from .text import normalise_word
 SENTENCE_ENDS = frozenset("\n。.;!?")
 TARGETS = ("NAME", "SEAT", "SELF", "GAP")
 _CHANGE_VOTE = frozenset(normalise_word(w) for w in al.CHANGE_VOTE_WORDS)
+_NOT_VOTE = frozenset(normalise_word(w) for w in al.NOT_VOTE_WORDS)
+_BRACKETS = frozenset("()[]【】《》<>\"“”'‘’「」『』")
 _STRONG_CHANGE = frozenset(normalise_word(w) for w in ("改票", "改投", "换票", "换投", "更改投票", "修改投票", "票改"))
 
 
@@ -48,6 +50,8 @@ def _target_after(sentence: list[Token], k: int) -> list[Token]:
     for t in sentence[k + 1 :]:
         if t.kind in ("REASON", "USE") or (t.kind == "SEP" and found):
             break
+        if found and (t.text in _BRACKETS or t.text in _NOT_VOTE):
+            break  # "改票:王五(原投李四)"
         if t.kind in TARGETS:
             found.append(t)
         elif t.kind in ("STOP", "PUNCT", "COND", "VOTE", "CHANGE", "SEP"):
