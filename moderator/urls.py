@@ -6,8 +6,7 @@ from moderator import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("games/new/", views.game_new, name="game_new"),
-    path("games/<int:game_id>/", views.game_public, name="game_public"),
-    path("games/<int:game_id>/setup/", views.game_setup, name="game_setup"),
+    path("", include("moderator.public.urls")),  # the public game page and the players' private pages (issue 7)
+    path("", include("moderator.console.urls")),  # the 天神's console (issue 6)
     path("admin/", admin.site.urls),
 ]

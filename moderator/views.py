@@ -12,11 +12,6 @@ def home(request):
     return render(request, "home.html", {"games": games})
 
 
-def game_public(request, game_id: int):
-    game = get_object_or_404(Game, pk=game_id)
-    return render(request, "moderator/game_public.html", {"game": game, "seats": game.seats.all()})
-
-
 def _gm_game(request, game_id: int) -> Game:
     game = get_object_or_404(Game, pk=game_id)
     if not (request.user.is_superuser or game.gms.filter(pk=request.user.pk).exists()):
