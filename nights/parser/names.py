@@ -1,4 +1,4 @@
-"""Player-name resolution: exact, then a unique prefix (or a unique part of 2+ characters), then fuzzy.
+"""Player-name resolution: exact, then a unique prefix or part (2+ characters), then fuzzy.
 
 Both the text and the players' forum IDs are normalised the same way (简体 via OpenCC, NFKC, casefold), so a 繁體
 name written in 简体 (or the other way round) and a full-width name still match exactly. A fuzzy match needs a
@@ -103,14 +103,12 @@ class NameBook:
         squeezed = {k.replace(" ", ""): k for k in self.norm}
         if frag.replace(" ", "") in squeezed:
             return self.canonical(squeezed[frag.replace(" ", "")])
-        short_ascii = frag.isascii() and len(frag) < 2
-        if not short_ascii:
+        if len(frag) >= 2:  # one character is too little to pick a player by
             prefixed = [k for k in self.norm if k.startswith(frag)]
             if len(prefixed) == 1:
                 return Resolution(self.canonical(prefixed[0]).name, "prefix", tuple(self.norm[prefixed[0]]))
             if len(prefixed) > 1:
                 return Resolution(None, "ambiguous", tuple(n for k in prefixed for n in self.norm[k]))
-        if len(frag) >= 2:
             parts = [k for k in self.norm if frag in k]
             if len(parts) == 1:
                 return Resolution(self.canonical(parts[0]).name, "part", tuple(self.norm[parts[0]]))

@@ -85,6 +85,12 @@ def test_it_matches_a_name_exactly_then_by_a_unique_prefix_then_fuzzily():
     assert book.resolve("月下独酒").how == "fuzzy"
 
 
+def test_it_does_not_pick_a_player_by_one_character():
+    book = NameBook(["光头强", "李四"], "x")
+    assert book.resolve("光").name is None
+    assert night("杀光", players=["光头强", "李四"])["inputs"] == []
+
+
 def test_it_refuses_a_guess_when_two_names_are_equally_close():
     book = NameBook(["张三丰", "张三风"], "x")
     res = book.resolve("张三峰")
