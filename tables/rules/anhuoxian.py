@@ -208,6 +208,9 @@ def start_turn(s: State, seat: int) -> None:
 
 def enter_discard(s: State) -> None:
     seat = s.current
+    if not s.alive[seat]:  # killed by their own grenade: the turn simply ends
+        end_turn(s)
+        return
     limit = hand_limit(s, seat)
     if len(s.hands[seat]) > limit:
         s.phase = "discard"

@@ -327,6 +327,17 @@ def test_anhuoxian_the_killer_takes_the_equipment_into_hand():
     assert s.current == F
 
 
+def test_anhuoxian_a_thrower_killed_by_their_own_grenade_loots_nothing_and_the_turn_passes():
+    s = game(A=[GRENADE, SINGLE])
+    s.hp[A] = 1
+    s = act(s, A, "skill", card=GRENADE, target=B)
+    assert s.dying["queue"] == [A] and s.dying["askers"] == [F, E, D, C, B]
+    for seat in (F, E, D, C, B):
+        s = act(s, seat, "pass")
+    assert not s.alive[A] and s.hands[A] == [] and SINGLE in s.discard_pile
+    assert s.current == F and s.phase == "play"
+
+
 def test_anhuoxian_after_a_death_the_two_neighbours_become_adjacent():
     s = game()
     assert not anhuoxian.adjacent(s, A, C)
