@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "cards",
     "nights",
     "votes",
+    "tables",
     *[a for a in os.environ.get("EXTRA_APPS", "").split(",") if a],
 ]
 

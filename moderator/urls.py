@@ -8,5 +8,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("moderator.public.urls")),  # the public game page and the players' private pages (issue 7)
     path("", include("moderator.console.urls")),  # the 天神's console (issue 6)
+    path("tables/", include("tables.urls")),  # the other four games (issue 8)
     path("admin/", admin.site.urls),
 ]

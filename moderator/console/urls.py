@@ -1,8 +1,22 @@
 from django.urls import path
 
 from moderator import views
+from moderator.console import views as console
 
 urlpatterns = [
     path("games/new/", views.game_new, name="game_new"),
+    path("games/import/", console.import_game, name="console_import"),
     path("games/<int:game_id>/setup/", views.game_setup, name="game_setup"),
+    path("gm/<int:game_id>/", console.dashboard, name="console_dashboard"),
+    path("gm/<int:game_id>/start/", console.start, name="console_start"),
+    path("gm/<int:game_id>/pm/", console.pm_intake, name="console_pm"),
+    path("gm/<int:game_id>/vote-post/", console.pm_intake, {"vote_post": True}, name="console_vote_post"),
+    path("gm/<int:game_id>/action/", console.action_form, name="console_action"),
+    path("gm/<int:game_id>/votes/", console.vote_intake, name="console_votes"),
+    path("gm/<int:game_id>/messages/<int:message_id>/", console.message_detail, name="console_message"),
+    path("gm/<int:game_id>/void/<str:kind>/<int:pk>/", console.input_void, name="console_void"),
+    path("gm/<int:game_id>/announcements/", console.announcements, name="console_announcements"),
+    path("gm/<int:game_id>/audit/", console.audit, name="console_audit"),
+    path("gm/<int:game_id>/correction/", console.correction, name="console_correction"),
+    path("gm/<int:game_id>/export/", console.export, name="console_export"),
 ]

@@ -105,7 +105,7 @@ def game_replay(game: Game) -> Replay:
     return replay
 
 
-def _store_verdicts(records: list[Any], replay: Replay) -> None:
+def verdicts_store(records: list[Any], replay: Replay) -> None:
     for rec in records:
         verdict = replay.verdicts.get((_kind(rec), rec.pk))
         if verdict is None or rec.status == rec.Status.VOIDED:
@@ -127,6 +127,11 @@ def open_phase(game: Game) -> Phase:
     return phase
 
 
+def check_forum_time(phase: Phase, forum_at: datetime) -> None:
+    if forum_at < phase.starts_at:
+        raise PlayError(f"这条消息的论坛时间早于{phase.label}开始:它属于已经结束的时段,请用更正功能补录")
+
+
 def _lock(game: Game) -> Game:
     return Game.objects.select_for_update().get(pk=game.pk)
 
@@ -135,13 +140,12 @@ def _record(model, *, game: Game, seat: Seat, forum_at: datetime, **fields):
     """Store the input (append-only), then replay the game and keep the verdict the rules give it."""
     game = _lock(game)
     phase = open_phase(game)
-    if forum_at < phase.starts_at:
-        raise PlayError(f"这条消息的论坛时间早于{phase.label}开始:它属于已经结束的时段,请用更正功能补录")
+    check_forum_time(phase, forum_at)
     Game.objects.filter(pk=game.pk).update(input_seq=F("input_seq") + 1)
     game.refresh_from_db(fields=["input_seq"])
     rec = model.objects.create(game=game, phase=phase, seat=seat, forum_at=forum_at, seq=game.input_seq, **fields)
     replay = game_replay(game)
-    _store_verdicts(phase_inputs(phase), replay)
+    verdicts_store(phase_inputs(phase), replay)
     rec.refresh_from_db()
     return rec, replay.verdicts[(_kind(rec), rec.pk)], replay
 
@@ -272,7 +276,7 @@ def phase_close(*, phase: Phase, now: datetime | None = None) -> bool:
         game = _lock(phase.game)
         phase.refresh_from_db()
         replay = game_replay(game)
-        _store_verdicts(phase_inputs(phase), replay)
+        verdicts_store(phase_inputs(phase), replay)
         state, result = replay.closed[phase.pk]
         phase.result = result_json(result)
         phase.save(update_fields=["result"])

@@ -1,0 +1,101 @@
+from django import forms
+from django.utils import timezone
+
+from cards.catalogue import AMOEBA_FORMS, CARD_NAMES, USES
+
+LOCAL = "%Y-%m-%dT%H:%M"
+
+
+class ForumTimeField(forms.DateTimeField):
+    """The forum's PM / post time as the 天神 reads it (Beijing time), not the time of entry (T3)."""
+
+    widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format=LOCAL)
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("label", "论坛时间(北京时间)")
+        kwargs.setdefault("input_formats", [LOCAL, "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"])
+        kwargs.setdefault("initial", lambda: timezone.localtime().strftime(LOCAL))
+        super().__init__(**kwargs)
+
+
+def seat_choices(game):
+    return [(s.pk, f"{s.number}. {s.player_name}") for s in game.seats.order_by("number")]
+
+
+class MessageForm(forms.Form):
+    seat = forms.TypedChoiceField(label="发送者", coerce=int)
+    forum_at = ForumTimeField()
+    text = forms.CharField(label="短消息原文", widget=forms.Textarea(attrs={"rows": 8}), max_length=20000)
+
+    def __init__(self, game, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = seat_choices(game)
+
+
+class VotePostForm(MessageForm):
+    text = forms.CharField(label="投票帖原文", widget=forms.Textarea(attrs={"rows": 5}), max_length=20000)
+
+
+class ActionForm(forms.Form):
+    """The structured alternative to a pasted PM: the scenario vocabulary, field by field."""
+
+    seat = forms.TypedChoiceField(label="发送者", coerce=int)
+    forum_at = ForumTimeField()
+    card = forms.ChoiceField(label="牌", choices=[("", "(自动)"), *[(c, c) for c in CARD_NAMES]], required=False)
+    use = forms.ChoiceField(label="特权", choices=[(u, u) for u in USES])
+    target = forms.ChoiceField(label="对象", required=False)
+    position = forms.IntegerField(label="瞄准位置(2 = 第2张,-2 = 倒数第2张)", required=False)
+    into = forms.ChoiceField(label="变形为", choices=[("", "—"), *[(c, c) for c in AMOEBA_FORMS]], required=False)
+    side = forms.ChoiceField(label="立场阵营", choices=[("", "—"), ("杀手", "杀手"), ("狼人", "狼人")], required=False)
+    mode = forms.ChoiceField(
+        label="立场方式", choices=[("", "—"), ("共赢", "共赢"), ("独赢", "一山不容二虎")], required=False
+    )
+    manifesto = forms.CharField(
+        label="杀人宣言", widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=20000
+    )
+    change = forms.BooleanField(label="更换先前同一特权的对象(T3)", required=False)
+
+    def __init__(self, game, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = seat_choices(game)
+        self.fields["target"].choices = [
+            ("", "—"),
+            *[(s.player_name, s.player_name) for s in game.seats.order_by("number")],
+        ]
+
+    def item(self) -> dict:
+        data = self.cleaned_data
+        item = {
+            k: data[k]
+            for k in ("card", "use", "target", "position", "into", "side", "mode", "manifesto")
+            if data.get(k) not in (None, "")
+        }
+        if data.get("change"):
+            item["change"] = True
+        return item
+
+
+class VoteForm(forms.Form):
+    seat = forms.TypedChoiceField(label="投票者", coerce=int)
+    forum_at = ForumTimeField(label="发帖时间(北京时间)")
+    target = forms.TypedChoiceField(label="投给", coerce=int)
+    change = forms.BooleanField(label="这是改票帖(D3)", required=False)
+    edited = forms.BooleanField(label="原投票帖被编辑过(D3:改票作废)", required=False)
+
+    def __init__(self, game, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = seat_choices(game)
+        self.fields["target"].choices = seat_choices(game)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label="导出的游戏 JSON 文件")
+    name = forms.CharField(label="新名称(可选)", required=False, max_length=100)
+
+
+class StartForm(forms.Form):
+    at = ForumTimeField(label="《游戏者名单》发帖时间(北京时间)")
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label="原因", required=False, max_length=500)

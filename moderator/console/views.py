@@ -1,0 +1,410 @@
+"""The 天神's console (issue 6): thin views over the services; every input shows what was understood and why it was
+accepted or refused; nothing a user types can make a page fail."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from moderator import rules
+from moderator.console import forms
+from moderator.models import AuditLog, Game, Message, Phase
+from moderator.services import corrections, intake, play, setup, transfer
+
+
+def gm_game(request, game_id: int) -> Game:
+    """A game this user is a 天神 of (superusers see every game); anyone else gets a 404, not a hint."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not (request.user.is_superuser or game.gms.filter(pk=request.user.pk).exists()):
+        raise Http404
+    return game
+
+
+def _records(phase: Phase | None, replay: play.Replay) -> list[dict]:
+    if phase is None:
+        return []
+    rows = []
+    for rec in play.phase_inputs(phase):
+        kind = play._kind(rec)
+        rows.append(
+            {
+                "rec": rec,
+                "kind": kind,
+                "key": f"{kind}:{rec.pk}",
+                "summary": summary(rec),
+                "verdict": replay.verdicts.get((kind, rec.pk)),
+            }
+        )
+    return rows
+
+
+def summary(rec) -> str:
+    kind = play._kind(rec)
+    if kind == "order":
+        return "丢牌顺序:" + "、".join(rec.order)
+    if kind == "vote":
+        return ("改投 " if rec.change else "投 ") + rec.target.player_name + ("(原帖被编辑)" if rec.edited else "")
+    parts = [rec.use]
+    if rec.card:
+        parts.insert(0, f"[{rec.card}]")
+    if rec.target_id:
+        parts.append(rec.target.player_name)
+    if rec.position:
+        parts.append(f"第{rec.position}张" if rec.position > 0 else f"倒数第{-rec.position}张")
+    if rec.into:
+        parts.append(f"→{rec.into}")
+    if rec.side:
+        parts.append(f"{rec.side}·{rec.mode}")
+    if rec.change:
+        parts.append("(更换对象)")
+    return " ".join(parts)
+
+
+def not_acted(state: rules.GameState) -> list[str]:
+    """T5: living players with nothing accepted this phase (no action at night, no vote by day)."""
+    if state.phase_kind == "night":
+        return [s.name for s in state.alive if not s.actions]
+    return [s.name for s in state.alive if s.name not in state.votes and s.name not in state.saved]
+
+
+def preview_close(state: rules.GameState):
+    """What closing now would give (a dry run of the pure engine; nothing is stored)."""
+    if not state.phase_open:
+        return None
+    return rules.close_phase(state)[1]
+
+
+def alerts(state: rules.GameState, phase: Phase | None, result) -> list[str]:
+    out = []
+    if phase and state.orders_open and (phase.kind, phase.number) != ("night", 1):
+        out.append("改顺序期(O3):本时段内活着的玩家可以寄新的丢牌顺序(底牌不能改)。")
+    if state.silence:
+        out.append("默哀期(T7)已经开始。")
+    if state.pending_executions:
+        out.append("昨天被处决、今夜可以被特赦的:" + "、".join(state.pending_executions) + "(N12)。")
+    if result is not None and phase and phase.kind == "day":
+        totals = sorted(result.tally.values(), reverse=True)
+        if len(totals) > 1 and len(state.alive) == 2 and totals[0] == totals[1]:
+            out.append("只剩两人且票数相同:按现在的票,今天没有人被处决(D5)。")
+        elif len(totals) > 2 and totals[1] == totals[2]:
+            out.append("第二名并列:按现在的票,将处决不止两人(D5)。")
+    if state.winner:
+        out.append(f"游戏已经结束:{state.winner}。")
+    return out
+
+
+@login_required
+def dashboard(request, game_id: int):
+    game = gm_game(request, game_id)
+    replay = play.game_replay(game)
+    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    state = replay.state
+    result = preview_close(state) if phase else None
+    return render(
+        request,
+        "console/dashboard.html",
+        {
+            "game": game,
+            "phase": phase,
+            "state": state,
+            "records": _records(phase, replay),
+            "not_acted": not_acted(state) if phase else [],
+            "alerts": alerts(state, phase, result),
+            "preview": result,
+            "closed": game.phases.filter(status=Phase.Status.CLOSED).order_by("-starts_at"),
+            "now": timezone.now(),
+        },
+    )
+
+
+def _seat(game: Game, seat_id: int):
+    return game.seats.get(pk=seat_id)
+
+
+@login_required
+def pm_intake(request, game_id: int, vote_post: bool = False):
+    """Paste → preview (what the parser understood, the AP it will cost, refusals and why) → confirm."""
+    game = gm_game(request, game_id)
+    form_class = forms.VotePostForm if vote_post else forms.MessageForm
+    form = form_class(game, request.POST or None)
+    preview = None
+    if request.method == "POST" and form.is_valid():
+        seat, data = _seat(game, form.cleaned_data["seat"]), form.cleaned_data
+        try:
+            if "confirm" in request.POST:
+                message, items, refusals = intake.pm_confirm(
+                    game=game,
+                    seat=seat,
+                    text=data["text"],
+                    forum_at=data["forum_at"],
+                    user=request.user,
+                    vote_post=vote_post,
+                )
+                accepted = sum(i.accepted for i in items)
+                messages.success(
+                    request,
+                    f"已保存 {seat.player_name} 的消息:{accepted} 项被接受,{len(items) - accepted} 项被拒绝,{len(refusals)} 处没有读懂。",
+                )
+                return redirect("console_message", game_id=game.pk, message_id=message.pk)
+            preview = intake.pm_preview(
+                game=game, seat=seat, text=data["text"], forum_at=data["forum_at"], vote_post=vote_post
+            )
+        except play.PlayError as exc:
+            form.add_error(None, str(exc))
+    return render(
+        request, "console/intake.html", {"game": game, "form": form, "preview": preview, "vote_post": vote_post}
+    )
+
+
+@login_required
+def message_detail(request, game_id: int, message_id: int):
+    game = gm_game(request, game_id)
+    message = get_object_or_404(Message, pk=message_id, game=game)
+    replay = play.game_replay(game)
+    rows = []
+    for model_kind, model in intake.MODELS.items():
+        for rec in model.objects.filter(message=message):
+            rows.append(
+                {
+                    "rec": rec,
+                    "kind": model_kind,
+                    "summary": summary(rec),
+                    "verdict": replay.verdicts.get((model_kind, rec.pk)),
+                }
+            )
+    return render(request, "console/message.html", {"game": game, "message": message, "rows": rows})
+
+
+@login_required
+def action_form(request, game_id: int):
+    """The structured alternative to pasting."""
+    game = gm_game(request, game_id)
+    form = forms.ActionForm(game, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        seat = _seat(game, form.cleaned_data["seat"])
+        try:
+            rec, verdict = intake.input_store(
+                game=game, seat=seat, item=form.item(), forum_at=form.cleaned_data["forum_at"], user=request.user
+            )
+        except play.PlayError as exc:
+            form.add_error(None, str(exc))
+        else:
+            AuditLog.objects.create(
+                game=game, actor=request.user, action="录入特权", detail={"seat": seat.player_name, **form.item()}
+            )
+            _verdict_message(request, seat.player_name, summary(rec), verdict)
+            return redirect("console_dashboard", game_id=game.pk)
+    return render(request, "console/form.html", {"game": game, "form": form, "title": "录入特权(表单)"})
+
+
+def _verdict_message(request, who: str, what: str, verdict) -> None:
+    if verdict.accepted:
+        messages.success(
+            request,
+            f"已接受:{who} {what}"
+            + (f"(扣 {verdict.cost} 点)" if verdict.cost else "")
+            + (f"。{verdict.reason}" if verdict.reason else ""),
+        )
+    else:
+        messages.error(request, f"已拒绝(原始输入已保存):{who} {what}。原因:{verdict.reason}")
+
+
+@login_required
+def vote_intake(request, game_id: int):
+    """Vote posts: paste or form; the running weighted tally with modifiers; each voter's weight and verdicts."""
+    game = gm_game(request, game_id)
+    form = forms.VoteForm(game, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        seat, target = _seat(game, data["seat"]), _seat(game, data["target"])
+        try:
+            rec, verdict = play.vote_submit(
+                game=game,
+                seat=seat,
+                target=target,
+                change=data["change"],
+                edited=data["edited"],
+                forum_at=data["forum_at"],
+                entered_by=request.user,
+            )
+        except play.PlayError as exc:
+            form.add_error(None, str(exc))
+        else:
+            AuditLog.objects.create(
+                game=game,
+                actor=request.user,
+                action="录入投票",
+                detail={"seat": seat.player_name, "target": target.player_name, "change": data["change"]},
+            )
+            _verdict_message(request, seat.player_name, summary(rec), verdict)
+            return redirect("console_votes", game_id=game.pk)
+    replay = play.game_replay(game)
+    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    result = preview_close(replay.state) if phase and phase.kind == "day" else None
+    ballots = []
+    if result is not None:
+        tally_event = next(e for e in result.events if e["type"] == "tally")
+        voted = replay.state.votes
+        for voter, (target, weight) in tally_event["ballots"].items():
+            ballots.append({"voter": voter, "target": target, "weight": weight, "default": voter not in voted})
+    records = [r for r in _records(phase, replay) if r["kind"] == "vote"]
+    return render(
+        request,
+        "console/votes.html",
+        {
+            "game": game,
+            "form": form,
+            "phase": phase,
+            "result": result,
+            "ballots": ballots,
+            "records": records,
+            "paste": forms.VotePostForm(game),
+        },
+    )
+
+
+@login_required
+@require_POST
+def input_void(request, game_id: int, kind: str, pk: int):
+    game = gm_game(request, game_id)
+    if kind not in intake.MODELS:
+        raise Http404
+    form = forms.ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        intake.input_void(game=game, kind=kind, pk=pk, user=request.user, reason=reason)
+        messages.success(request, "已作废,本时段已按剩下的输入重新计算。")
+    except (play.PlayError, intake.MODELS[kind].DoesNotExist) as exc:
+        messages.error(request, str(exc) or "没有这条输入")
+    return redirect("console_dashboard", game_id=game.pk)
+
+
+@login_required
+def announcements(request, game_id: int):
+    game = gm_game(request, game_id)
+    drafts = game.announcements.select_related("phase").order_by("-id")
+    return render(
+        request,
+        "console/announcements.html",
+        {
+            "game": game,
+            "drafts": drafts,
+            "deal_pms": [(s, setup.deal_pm(s)) for s in game.seats.order_by("number")],
+            "player_list": setup.player_list_post(game),
+        },
+    )
+
+
+@login_required
+def audit(request, game_id: int):
+    game = gm_game(request, game_id)
+    return render(
+        request, "console/audit.html", {"game": game, "rows": game.audit.select_related("actor").order_by("-at", "-id")}
+    )
+
+
+def _edits_from(request, game: Game) -> list[dict]:
+    edits = []
+    for key in request.POST.getlist("void"):
+        kind, _, pk = key.partition(":")
+        if kind in intake.MODELS and pk.isdigit():
+            edits.append({"op": "void", "kind": kind, "id": int(pk)})
+    add = forms.ActionForm(game, request.POST, prefix="add")
+    phase_id = request.POST.get("add-phase")
+    if phase_id and phase_id.isdigit() and add.is_valid():
+        edits.append(
+            {
+                "op": "add",
+                "phase_id": int(phase_id),
+                "seat_id": add.cleaned_data["seat"],
+                "item": add.item(),
+                "forum_at": add.cleaned_data["forum_at"],
+            }
+        )
+    return edits
+
+
+@login_required
+def correction(request, game_id: int):
+    """After a close: void or add inputs of closed phases, see the difference, confirm."""
+    game = gm_game(request, game_id)
+    replay = play.game_replay(game)
+    closed = list(game.phases.filter(status=Phase.Status.CLOSED).order_by("starts_at"))
+    diffs, edits = None, []
+    if request.method == "POST":
+        edits = _edits_from(request, game)
+        if not edits:
+            messages.error(request, "没有选择任何更正:勾选要作废的输入,或填写要补录的特权。")
+        else:
+            try:
+                if "confirm" in request.POST:
+                    done = corrections.correction_apply(
+                        game=game, edits=edits, user=request.user, reason=request.POST.get("reason", "")
+                    )
+                    messages.success(request, f"更正已生效,重新结算了 {len(done)} 个时段的结果和公告。")
+                    return redirect("console_dashboard", game_id=game.pk)
+                diffs = corrections.correction_preview(game=game, edits=edits)
+            except (play.PlayError, ObjectDoesNotExist, ValueError, KeyError) as exc:  # a message, never a 500
+                messages.error(request, f"无法更正:{exc}")
+    phases = [{"phase": p, "records": _records(p, replay)} for p in closed]
+    add_form = forms.ActionForm(game, request.POST or None, prefix="add")
+    add_phase = request.POST.get("add-phase", "")
+    context = {
+        "game": game,
+        "phases": phases,
+        "diffs": diffs,
+        "add_form": add_form,
+        "checked": set(request.POST.getlist("void")),
+        "add_phase": int(add_phase) if add_phase.isdigit() else None,
+        "reason": request.POST.get("reason", ""),
+    }
+    return render(request, "console/correction.html", context)
+
+
+@login_required
+def export(request, game_id: int):
+    game = gm_game(request, game_id)
+    body = json.dumps(transfer.export_game(game), ensure_ascii=False, indent=1)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
+    return response
+
+
+@login_required
+def import_game(request):
+    form = forms.ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            data = json.loads(form.cleaned_data["file"].read().decode("utf-8"))
+            game = transfer.import_game(data, gm=request.user, name=form.cleaned_data["name"] or None)
+        except (ValueError, KeyError, TypeError, IndexError, play.PlayError) as exc:
+            form.add_error(None, f"无法导入:{exc}")
+        else:
+            messages.success(request, "已导入并重放。")
+            return redirect("console_dashboard", game_id=game.pk)
+    return render(request, "console/form.html", {"game": None, "form": form, "title": "导入游戏", "multipart": True})
+
+
+@login_required
+def start(request, game_id: int):
+    """T1: post the player list → night 1 starts."""
+    game = gm_game(request, game_id)
+    form = forms.StartForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            setup.game_start(game=game, at=form.cleaned_data["at"])
+        except setup.SetupError as exc:
+            form.add_error(None, str(exc))
+        else:
+            AuditLog.objects.create(
+                game=game, actor=request.user, action="开始游戏", detail={"at": str(form.cleaned_data["at"])}
+            )
+            return redirect("console_dashboard", game_id=game.pk)
+    return render(request, "console/form.html", {"game": game, "form": form, "title": "发布《游戏者名单》,第1夜开始"})

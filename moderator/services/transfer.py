@@ -1,0 +1,192 @@
+"""Export and import of a whole game as JSON: the table, its seeds and every input — enough to replay to the same
+state (the derived results and announcement drafts are rebuilt on import)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+
+from cards.models import DiscardOrder
+from moderator.models import AuditLog, Game, Message, Phase, Seat, SeatHolder
+from moderator.services import play
+from moderator.services.announce import write_announcements
+from nights.models import Action
+from votes.models import Vote
+
+FORMAT = "direnjie-game/1"
+GAME_FIELDS = (
+    "name",
+    "seats_count",
+    "hand_size",
+    "deck",
+    "left_out",
+    "camp_seed",
+    "deal_seed",
+    "order_seed",
+    "phase_seconds",
+    "status",
+    "winner",
+    "start_kind",
+    "start_number",
+    "initial_ap",
+    "hands_are_orders",
+    "input_seq",
+)
+ACTION_FIELDS = ("card", "use", "position", "into", "side", "mode", "manifesto", "change", "cost")
+
+
+def _t(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _dt(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def export_game(game: Game) -> dict[str, Any]:
+    seats = list(game.seats.order_by("number"))
+    number = {s.pk: s.number for s in seats}
+    phases = list(game.phases.order_by("starts_at", "id"))
+    index = {p.pk: i for i, p in enumerate(phases)}
+    msgs = list(game.messages.order_by("forum_at", "id"))
+    msg_index = {m.pk: i for i, m in enumerate(msgs)}
+    common = lambda r: {  # noqa: E731
+        "phase": index[r.phase_id],
+        "seat": number[r.seat_id],
+        "forum_at": _t(r.forum_at),
+        "seq": r.seq,
+        "status": r.status,
+        "reason": r.reason,
+        "message": msg_index.get(r.message_id),
+    }
+    inputs = [
+        {"kind": "action", **common(a), "target": number.get(a.target_id), **{f: getattr(a, f) for f in ACTION_FIELDS}}
+        for a in Action.objects.filter(game=game)
+    ]
+    inputs += [
+        {"kind": "vote", **common(v), "target": number[v.target_id], "change": v.change, "edited": v.edited}
+        for v in Vote.objects.filter(game=game)
+    ]
+    inputs += [
+        {"kind": "order", **common(o), "order": o.order, "source": o.source, "seed": o.seed}
+        for o in DiscardOrder.objects.filter(game=game, phase__isnull=False)
+    ]
+    return {
+        "format": FORMAT,
+        "game": {**{f: getattr(game, f) for f in GAME_FIELDS}, "started_at": _t(game.started_at)},
+        "seats": [
+            {
+                "number": s.number,
+                "player_name": s.player_name,
+                "camp": s.camp,
+                "dealt_hand": s.dealt_hand,
+                "signed_in_at": _t(s.signed_in_at),
+                "holders": [
+                    {"player_name": h.player_name, "since": _t(h.since), "reason": h.reason} for h in s.holders.all()
+                ],
+            }
+            for s in seats
+        ],
+        "phases": [
+            {
+                "kind": p.kind,
+                "number": p.number,
+                "starts_at": _t(p.starts_at),
+                "ends_at": _t(p.ends_at),
+                "status": p.status,
+                "closed_at": _t(p.closed_at),
+            }
+            for p in phases
+        ],
+        "messages": [
+            {
+                "id": i,
+                "seat": number.get(m.seat_id),
+                "sender_name": m.sender_name,
+                "text": m.text,
+                "forum_at": _t(m.forum_at),
+                "parsed": m.parsed,
+            }
+            for i, m in enumerate(msgs)
+        ],
+        "inputs": sorted(inputs, key=lambda i: i["seq"]),
+    }
+
+
+@transaction.atomic
+def import_game(data: dict[str, Any], *, gm=None, name: str | None = None) -> Game:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise play.PlayError(f"这不是本系统导出的游戏文件(需要 format = {FORMAT})")
+    fields = {f: data["game"][f] for f in GAME_FIELDS if f in data["game"]}
+    if name:
+        fields["name"] = name
+    game = Game.objects.create(**fields, started_at=_dt(data["game"].get("started_at")))
+    if gm is not None:
+        game.gms.add(gm)
+    seats = {}
+    for s in data["seats"]:
+        seat = Seat.objects.create(
+            game=game,
+            number=s["number"],
+            player_name=s["player_name"],
+            camp=s["camp"],
+            dealt_hand=s["dealt_hand"],
+            signed_in_at=_dt(s.get("signed_in_at")),
+        )
+        for h in s.get("holders", []):
+            SeatHolder.objects.create(
+                seat=seat, player_name=h["player_name"], since=_dt(h["since"]), reason=h["reason"]
+            )
+        seats[s["number"]] = seat
+    phases = [
+        Phase.objects.create(
+            game=game,
+            kind=p["kind"],
+            number=p["number"],
+            starts_at=_dt(p["starts_at"]),
+            ends_at=_dt(p["ends_at"]),
+            status=p["status"],
+            closed_at=_dt(p.get("closed_at")),
+        )
+        for p in data["phases"]
+    ]
+    messages = {
+        m["id"]: Message.objects.create(
+            game=game,
+            seat=seats.get(m["seat"]),
+            sender_name=m["sender_name"],
+            text=m["text"],
+            parsed=m.get("parsed") or {},
+            forum_at=_dt(m["forum_at"]),
+        )
+        for m in data.get("messages", [])
+    }
+    for i in data["inputs"]:
+        common = {
+            "game": game,
+            "phase": phases[i["phase"]],
+            "seat": seats[i["seat"]],
+            "forum_at": _dt(i["forum_at"]),
+            "seq": i["seq"],
+            "status": i["status"],
+            "reason": i["reason"],
+            "message": messages.get(i.get("message")),
+        }
+        if i["kind"] == "action":
+            Action.objects.create(**common, target=seats.get(i["target"]), **{f: i[f] for f in ACTION_FIELDS})
+        elif i["kind"] == "vote":
+            Vote.objects.create(**common, target=seats[i["target"]], change=i["change"], edited=i["edited"])
+        else:
+            DiscardOrder.objects.create(**common, order=i["order"], source=i["source"], seed=i["seed"])
+    replay = play.game_replay(game)
+    for phase in phases:
+        if phase.pk in replay.closed:
+            state, result = replay.closed[phase.pk]
+            phase.result = play.result_json(result)
+            phase.save(update_fields=["result"])
+            nxt = next((p for p in phases if p.starts_at == phase.ends_at), None)
+            write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
+    AuditLog.objects.create(game=game, actor=gm, action="导入游戏", detail={"inputs": len(data["inputs"])})
+    return game

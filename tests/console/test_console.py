@@ -1,0 +1,201 @@
+"""Issue 6: the 天神's console — intake with preview, refusals, votes, voids, corrections, drafts, audit, export."""
+
+from datetime import timedelta
+
+import pytest
+
+from moderator.models import Announcement, AuditLog, Game, Message, Phase
+from moderator.services import play, transfer
+from nights.models import Action
+from votes.models import Vote
+
+pytestmark = pytest.mark.django_db
+MANIFESTO = "天下大势,分久必合,合久必分。" * 8
+
+
+def _at(phase, hours=1):
+    return (phase.starts_at + timedelta(hours=hours)).astimezone().strftime("%Y-%m-%dT%H:%M")
+
+
+def _seat(game, name):
+    return game.seats.get(player_name=name)
+
+
+def _pm(client, game, sender, text, hours=1, confirm=False):
+    phase = game.phases.get(status=Phase.Status.OPEN)
+    data = {"seat": _seat(game, sender).pk, "forum_at": _at(phase, hours), "text": text}
+    data["confirm" if confirm else "preview"] = "1"
+    return client.post(f"/gm/{game.pk}/pm/", data, follow=confirm)
+
+
+def test_only_the_games_gm_sees_the_console(client, game, django_user_model):
+    assert client.get(f"/gm/{game.pk}/").status_code == 302
+    client.force_login(django_user_model.objects.create_user("路人", password="pw-123456"))
+    assert client.get(f"/gm/{game.pk}/").status_code == 404
+
+
+def test_the_preview_shows_what_was_understood_and_the_cost_and_stores_nothing(gm_client, game):
+    page = _pm(gm_client, game, "甲", f"今晚用杀手攻击乙。杀人宣言:{MANIFESTO}").content.decode()
+    assert "将被接受" in page and "普通攻击" in page and "合计扣除 1 点" in page
+    assert not Action.objects.exists() and not Message.objects.exists()
+
+
+def test_confirming_stores_the_raw_text_and_each_input_with_its_verdict(gm_client, game):
+    text = f"束魂 乙;狙击 丙。{MANIFESTO}"
+    page = _pm(gm_client, game, "乙", text, confirm=True).content.decode()
+    message = Message.objects.get()
+    assert message.text == text and message.entered_by.username == "tianshen"
+    assert "已保存 乙 的消息" in page
+    # 乙 holds no 狙击手: the parser refuses it and says so; the 束魂 is accepted for 2 AP (AP1: 2 + 1 庶民).
+    assert "你手里没有狙击手牌" in page or "没有狙击手" in page
+    binding = Action.objects.get(use="束魂")
+    assert binding.status == "accepted" and binding.cost == 2 and binding.message == message
+    assert AuditLog.objects.filter(action="录入消息").count() == 1
+
+
+def test_a_garbled_pm_is_kept_and_explained_never_a_500(gm_client, game):
+    page = _pm(gm_client, game, "丙", "@@@###今晚??? 嗯嗯", confirm=True).content.decode()
+    assert Message.objects.get().text == "@@@###今晚??? 嗯嗯"
+    assert "没有(整条消息都没有读懂,原文已保存)" in page
+
+
+def test_an_action_without_the_ap_is_refused_with_the_reason(gm_client, game):
+    page = _pm(gm_client, game, "甲", f"一击必杀 乙。{MANIFESTO}").content.decode()
+    assert "将被接受" in page  # 2 + 2 庶民 − 1 保镖 upkeep = 3 AP at night 1 (AP1, AP3) is enough for 3
+    _pm(gm_client, game, "甲", f"一击必杀 乙。{MANIFESTO}", confirm=True)
+    page = _pm(gm_client, game, "甲", f"一击必杀 丙。{MANIFESTO}").content.decode()
+    assert "行动点数不足" in page and "你现在只有 0 点" in page
+
+
+def test_a_message_timed_before_the_phase_is_refused_clearly(gm_client, game):
+    phase = game.phases.get(status=Phase.Status.OPEN)
+    data = {"seat": _seat(game, "甲").pk, "forum_at": _at(phase, -2), "text": "束魂乙", "preview": "1"}
+    page = gm_client.post(f"/gm/{game.pk}/pm/", data).content.decode()
+    assert "属于已经结束的时段" in page
+
+
+def test_the_dashboard_lists_inputs_and_who_has_not_acted(gm_client, game):
+    _pm(gm_client, game, "乙", "束魂 乙", confirm=True)
+    page = gm_client.get(f"/gm/{game.pk}/").content.decode()
+    assert "第1夜" in page and "束魂 乙" in page
+    not_acted = page.split('id="not-acted">')[1].split("</p>")[0]
+    assert "乙" not in not_acted and all(n in not_acted for n in "甲丙丁")
+
+
+def test_voiding_an_input_refunds_nothing_but_removes_its_effect_and_is_logged(gm_client, game):
+    _pm(gm_client, game, "乙", "束魂 乙", confirm=True)
+    rec = Action.objects.get()
+    gm_client.post(f"/gm/{game.pk}/void/action/{rec.pk}/", {"reason": "录错了"})
+    rec.refresh_from_db()
+    assert rec.status == "voided"
+    assert play.game_replay(game).state.seat("乙").ap == 3  # replayed without it
+    assert AuditLog.objects.get(action="作废输入").detail["reason"] == "录错了"
+    assert gm_client.post(f"/gm/{game.pk}/void/nonsense/1/").status_code == 404
+
+
+def _close(game):
+    phase = game.phases.get(status=Phase.Status.OPEN)
+    assert play.phase_close(phase=phase)
+    return phase
+
+
+def test_after_the_close_the_dawn_draft_is_ready_to_copy(gm_client, game):
+    _pm(gm_client, game, "甲", f"杀乙。{MANIFESTO}", confirm=True)
+    _close(game)
+    page = gm_client.get(f"/gm/{game.pk}/announcements/").content.decode()
+    dawn = Announcement.objects.get(kind="dawn")
+    assert "乙昨夜受到了攻击,他丢了一张庶民牌" in dawn.text and "[b]" in dawn.bbcode and "[b]" not in dawn.text
+    assert MANIFESTO[:20] in dawn.text and "甲" not in dawn.text.split("杀人宣言")[1]  # A2: no author
+    assert "复制 BBCode" in page and Announcement.objects.filter(kind="vote").exists()
+
+
+def test_votes_are_entered_and_the_running_tally_shows_weights(gm_client, game):
+    _close(game)
+    phase = game.phases.get(status=Phase.Status.OPEN)
+    for voter, target in (("甲", "丁"), ("丙", "丁"), ("丁", "甲")):
+        gm_client.post(
+            f"/gm/{game.pk}/votes/",
+            {"seat": _seat(game, voter).pk, "target": _seat(game, target).pk, "forum_at": _at(phase)},
+        )
+    page = gm_client.get(f"/gm/{game.pk}/votes/").content.decode()
+    tally = page.split('id="tally"')[1].split("</table>")[0]
+    assert "<td>丁</td><td>10</td>" in tally and "<td>甲</td><td>5</td>" in tally
+    assert "(未投票,视为自投 D1)" in page  # 乙 has not voted
+    late = {"seat": _seat(game, "甲").pk, "target": _seat(game, "乙").pk, "change": "on", "forum_at": _at(phase, 23.5)}
+    gm_client.post(f"/gm/{game.pk}/votes/", late)
+    assert "最后一小时不能改票" in Vote.objects.get(change=True).reason
+
+
+def test_a_correction_re_resolves_shows_the_difference_and_applies_on_confirmation(gm_client, game):
+    _pm(gm_client, game, "甲", f"杀乙。{MANIFESTO}", confirm=True)
+    night1 = _close(game)
+    assert night1.result["lost"] == {"乙": {"特权": 0, "庶民": 1}}
+    attack = Action.objects.get(use="普通攻击")
+    page = gm_client.post(
+        f"/gm/{game.pk}/correction/", {"void": f"action:{attack.pk}", "preview": "1"}
+    ).content.decode()
+    assert "更正后的差异" in page and "第1夜" in page and "昨夜平安无事" in page
+    night1.refresh_from_db()
+    assert night1.result["lost"] == {"乙": {"特权": 0, "庶民": 1}}  # the preview kept nothing
+    gm_client.post(f"/gm/{game.pk}/correction/", {"void": f"action:{attack.pk}", "confirm": "1", "reason": "天神录错"})
+    night1.refresh_from_db()
+    assert night1.result["lost"] == {}
+    assert "昨夜平安无事" in Announcement.objects.filter(kind="dawn").order_by("-id").first().text
+    assert AuditLog.objects.get(action="更正").detail["reason"] == "天神录错"
+    assert play.game_replay(game).state.seat("乙").ap == 3
+
+
+def test_a_correction_can_add_a_missed_input_to_a_closed_night(gm_client, game):
+    night1 = _close(game)
+    phase_at = (night1.starts_at + timedelta(hours=2)).astimezone().strftime("%Y-%m-%dT%H:%M")
+    data = {
+        "add-phase": night1.pk,
+        "add-seat": _seat(game, "甲").pk,
+        "add-forum_at": phase_at,
+        "add-card": "杀手",
+        "add-use": "普通攻击",
+        "add-target": "丙",
+        "add-manifesto": MANIFESTO,
+        "confirm": "1",
+    }
+    gm_client.post(f"/gm/{game.pk}/correction/", data)
+    night1.refresh_from_db()
+    assert night1.result["lost"] == {"丙": {"特权": 0, "庶民": 1}}
+
+
+def test_the_audit_page_lists_every_act(gm_client, game):
+    _pm(gm_client, game, "乙", "束魂 乙", confirm=True)
+    page = gm_client.get(f"/gm/{game.pk}/audit/").content.decode()
+    assert "录入消息" in page and "tianshen" in page
+
+
+def test_export_and_import_replay_to_the_same_state(gm_client, game):
+    _pm(gm_client, game, "甲", f"杀乙。{MANIFESTO}", confirm=True)
+    _pm(gm_client, game, "乙", "束魂 乙", confirm=True)
+    _close(game)
+    exported = gm_client.get(f"/gm/{game.pk}/export/")
+    assert exported["Content-Disposition"].startswith("attachment")
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("game.json", exported.content, content_type="application/json")
+    gm_client.post("/games/import/", {"file": upload, "name": "导入的局"})
+    copy = Game.objects.get(name="导入的局")
+    a, b = play.game_replay(game), play.game_replay(copy)
+    assert [(s.name, s.names, s.ap, s.alive) for s in a.state.seats] == [
+        (s.name, s.names, s.ap, s.alive) for s in b.state.seats
+    ]
+    assert [p.result for p in game.phases.order_by("starts_at")] == [
+        p.result for p in copy.phases.order_by("starts_at")
+    ]
+    assert transfer.export_game(copy)["inputs"] == transfer.export_game(game)["inputs"]
+
+
+def test_importing_garbage_says_so(gm_client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    page = gm_client.post("/games/import/", {"file": SimpleUploadedFile("x.json", b"{not json")}).content.decode()
+    assert "无法导入" in page
+    page = gm_client.post(
+        "/games/import/", {"file": SimpleUploadedFile("x.json", b'{"format": "other"}')}
+    ).content.decode()
+    assert "这不是本系统导出的游戏文件" in page
