@@ -266,14 +266,14 @@ def phase_close(*, phase: Phase, now: datetime | None = None) -> bool:
     from moderator.services.announce import write_announcements
 
     with transaction.atomic():
+        game = _lock(phase.game)  # the game row first, as every input service does: closers queue, never deadlock
         due = Phase.objects.filter(
             pk=phase.pk, status=Phase.Status.OPEN, ends_at__lte=now or Now(), game__status=Game.Status.RUNNING
         )
         if phase.kind == Phase.Kind.NIGHT and phase.number == 1 and due.exists():
-            default_orders_assign(game=phase.game, phase=phase)
+            default_orders_assign(game=game, phase=phase)  # O1: at the 24-hour mark, before the night resolves
         if due.update(status=Phase.Status.CLOSED, closed_at=timezone.now()) != 1:
             return False
-        game = _lock(phase.game)
         phase.refresh_from_db()
         replay = game_replay(game)
         verdicts_store(phase_inputs(phase), replay)
