@@ -82,7 +82,7 @@ def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_po
     inputs, refusals, phase, state = parse_message(game=game, seat=seat, text=text, vote_post=vote_post)
     play.check_forum_time(phase, forum_at)
     preview = Preview(seat, phase, forum_at, text, refusals=refusals)
-    at = (forum_at - phase.starts_at).total_seconds() / 60
+    at = play._minutes(phase, forum_at)
     for item in inputs:
         state, verdict = rules.submit(state, _engine_input(seat, item, at))
         preview.items.append(Item(item, verdict.accepted, verdict.reason, verdict.cost))

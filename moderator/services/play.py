@@ -35,7 +35,13 @@ class Replay:
 
 
 def _minutes(phase: Phase, at: datetime) -> float:
-    return (at - phase.starts_at).total_seconds() / 60
+    """Minutes since the phase began. Forum times are read to the minute, so a message in the minute the phase began
+    (a phase ended early starts on the second) counts from its start."""
+    return max((at - phase.starts_at).total_seconds() / 60, 0.0) if at >= _minute(phase.starts_at) else -1.0
+
+
+def _minute(at: datetime) -> datetime:
+    return at.replace(second=0, microsecond=0)
 
 
 def _engine_input(rec: Any, phase: Phase, names: dict[int, str]) -> rules.Action | rules.Vote | rules.Order:
@@ -128,7 +134,7 @@ def open_phase(game: Game) -> Phase:
 
 
 def check_forum_time(phase: Phase, forum_at: datetime) -> None:
-    if forum_at < phase.starts_at:
+    if forum_at < _minute(phase.starts_at):
         raise PlayError(f"这条消息的论坛时间早于{phase.label}开始:它属于已经结束的时段,请用更正功能补录")
 
 
