@@ -6,9 +6,10 @@ What happened (so tests can say what each page must and must not show):
   aimed shot is refused (AP4); 乙's attack on 戊 is voided by the GM; SCRIPT's night 绝杀 costs IMG a card (N11);
   IMG imprisons 庚; 庚 chooses 杀手 共赢 (S4) and wears the vest; 戊 orders its 阿米巴 into 巫医 (M1);
   SCRIPT's new order is accepted and IMG's (a commoner 底牌) refused (O1, O2).
-- day 1: 丁 (one card) and IMG are executed (D5); SCRIPT curses 丁 (N13: secret until dusk); 庚 changes vote (D3).
+- day 1: 丁 (one card) and IMG are executed (D5); SCRIPT curses 丁 (N13: secret until dusk); 庚 changes vote (D3)
+  and sets 甲 on fire (N14: both pay at the start of day 2, AP3 b, c).
 - night 2: SCRIPT pardons IMG (N12); 丁 is not pardoned and dies at dawn with the camp shown (V5 ruling);
-  甲 shoots 戊; 庚 uses 圣人 (N14); 戊's 阿米巴 becomes 巫医 at the close (M1).
+  甲 shoots 戊; 庚's 圣人 is refused (S4: a co-winner may not); 戊's 阿米巴 becomes 巫医 at the close (M1).
 - day 2 (open): 甲 and 戊 have voted for 庚.
 """
 
@@ -70,7 +71,8 @@ def _void(s: Sample, rec: Action, reason: str) -> None:
 def night_1(s: Sample, phase: Phase) -> None:
     t = phase.starts_at
     _act(s, "甲", t + timedelta(hours=1), card="杀手", use="普通攻击", target="乙", manifesto=DEFAULT_MANIFESTO)
-    _act(s, "甲", t + timedelta(hours=2), card="狙击手", use="瞄准狙击", target="戊", position=2)  # refused: AP4
+    aimed = {"card": "狙击手", "use": "瞄准狙击", "target": "戊", "position": 2, "manifesto": DEFAULT_MANIFESTO}
+    _act(s, "甲", t + timedelta(hours=2), **aimed)  # refused: 4 AP needed, 1 left (AP4)
     _act(s, "戊", t + timedelta(hours=1), card="狙击手", use="普通狙击", target="乙", manifesto=DEFAULT_MANIFESTO)
     _act(s, "戊", t + timedelta(hours=3), card="阿米巴", use="变形", into="巫医")
     rec, _ = _act(
@@ -93,6 +95,7 @@ def day_1(s: Sample, phase: Phase) -> None:
         _vote(s, voter, target, t)
     _vote(s, "庚", IMG, t + timedelta(hours=1), change=True)
     _act(s, SCRIPT, t + timedelta(hours=2), card="诅咒/庇佑", use="诅咒", target="丁")
+    _act(s, "庚", t + timedelta(hours=3), card="纵火/圣人", use="纵火", target="甲")  # burns at the start of day 2
 
 
 def night_2(s: Sample, phase: Phase) -> None:

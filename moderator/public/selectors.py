@@ -120,7 +120,7 @@ def clock(snap: Snapshot, now: datetime | None = None) -> dict:
 def duration(seconds: float) -> str:
     s = max(int(seconds), 0)
     h, m = divmod(s // 60, 60)
-    return f"{h}小时{m}分{s % 60}秒" if h else f"{m}分{s % 60}秒"
+    return f"{h} 小时 {m} 分 {s % 60} 秒" if h else f"{m} 分 {s % 60} 秒"
 
 
 # --- the public page -----------------------------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def public_view(snap: Snapshot) -> dict:
 STATUS_LABELS = {"accepted": "已接受", "refused": "已拒绝", "voided": "已作废"}
 
 
-def _describe(kind: str, rec, names: dict[int, str]) -> str:
+def describe_input(kind: str, rec, names: dict[int, str]) -> str:
     if kind == "vote":
         return f"{'改票为' if rec.change else '投票给'} {names[rec.target_id]}" + ("(原帖被编辑)" if rec.edited else "")
     if kind == "order":
@@ -256,7 +256,7 @@ def _inputs(loaded: Loaded, seat: Seat, phase: Phase) -> list[dict]:
         rows.append(
             {
                 "at": rec.forum_at,
-                "what": _describe(kind, rec, names),
+                "what": describe_input(kind, rec, names),
                 "status": status,
                 "status_label": STATUS_LABELS[status],
                 "reason": reason,
