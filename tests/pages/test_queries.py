@@ -1,0 +1,52 @@
+"""Query counts per page (issue 7.4): bounded whatever the length of the game, two once the body is cached."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from moderator.public.sample import sample_game
+
+pytestmark = pytest.mark.django_db
+PUBLIC_COLD = 7  # game + stamps, phases, seats, actions, votes, orders, announcements
+PRIVATE_COLD = 6  # seat + game + stamps, phases, seats, actions, votes, orders
+WARM = 2  # the snapshot: game (or seat) with its stamps, and the phases
+SIGNED_IN = 2  # the session and the user, for base.html's header
+
+
+@pytest.mark.parametrize("upto", [1, 4])
+def test_the_public_page_costs_the_same_few_queries_at_night_1_and_on_day_2(
+    client, django_assert_max_num_queries, upto
+):
+    url = reverse("game_public", args=[sample_game(upto=upto).game.pk])
+    with django_assert_max_num_queries(PUBLIC_COLD):
+        assert client.get(url).status_code == 200
+    with django_assert_max_num_queries(WARM):
+        assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("upto", [1, 4])
+def test_a_private_page_costs_the_same_few_queries_at_night_1_and_on_day_2(client, django_assert_max_num_queries, upto):
+    s = sample_game(upto=upto)
+    for seat in s.seats.values():
+        url = reverse("seat_private", args=[seat.token])
+        with django_assert_max_num_queries(PRIVATE_COLD):
+            assert client.get(url).status_code == 200
+        with django_assert_max_num_queries(WARM):
+            assert client.get(url).status_code == 200
+
+
+def test_a_signed_in_gm_adds_only_the_session_and_the_user(client, sample, django_assert_max_num_queries):
+    client.force_login(get_user_model().objects.create_user("tianshen", password="direnjie-demo-pw"))
+    url = reverse("game_public", args=[sample.game.pk])
+    client.get(url)
+    with django_assert_max_num_queries(WARM + SIGNED_IN):
+        client.get(url)
+
+
+def test_a_wrong_token_costs_one_query_and_an_impossible_one_none(client, sample, django_assert_max_num_queries):
+    with django_assert_max_num_queries(1):
+        assert client.get(reverse("seat_private", args=["x" * 43])).status_code == 404
+    with django_assert_max_num_queries(0):
+        assert client.get(reverse("seat_private", args=["short"])).status_code == 404
