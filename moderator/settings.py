@@ -106,13 +106,33 @@ CELERY_TIMEZONE = "UTC"
 Q_CLUSTER = {
     "name": "direnjie",
     "orm": "default",
-    "workers": 1,
-    "timeout": 60,
+    "workers": 2,  # the phase sweep (tasks.sweep_q) holds one for about a minute
+    "timeout": 90,
     "retry": 120,
     "catch_up": False,
     "poll": 1,
     "label": "阶段时钟",
 }
+
+# --- phase clock (issue 4) ---
+# Beat sweeps every CLOCK_SWEEP_SECONDS on the `clock` queue; each sweep expires after one interval so none pile up.
+CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
+CLOCK_SWEEP_INLINE = 20  # a sweep closes this many overdue phases itself and fans the rest out to the pool
+CLOCK_SWEEP_LIMIT = 20_000
+CLOCK_FAN_OUT_TTL_SECONDS = 30  # a fanned-out close expires, and may be fanned out again, after this
+CLOCK_ETA_WINDOW_SECONDS = 60  # phases ending this soon also get a close_phase task with an ETA at their end
+CLOCK_Q_RUN_SECONDS = 65  # one django-q2 run (scheduled every minute) sweeps for this long
+CELERY_TASK_ROUTES = {"moderator.tasks.sweep_phases": {"queue": "clock"}}
+CELERY_BEAT_SCHEDULE = {
+    "sweep-phases": {
+        "task": "moderator.tasks.sweep_phases",
+        "schedule": CLOCK_SWEEP_SECONDS,
+        "options": {"queue": "clock", "expires": CLOCK_SWEEP_SECONDS},
+    }
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False  # a close in flight finishes; a redelivery no-ops
+# --- end phase clock ---
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,202 @@
+"""The phase clock (T1, T4, T5): deadlines are data, closing is safe to run twice, the GM's controls are logged.
+
+Every service here locks the game row before it touches a phase, the same order as the input services
+(`play._record`), so a close racing a pause, an extension or an input waits for it instead of deadlocking. Times are
+the database's clock: the close's compare-and-set (`play.phase_close`) trusts nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.db import connection, transaction
+from django.db.models import QuerySet
+from django.db.models.functions import Now
+from django.utils import timezone
+
+from moderator.models import AuditLog, Game, Phase
+from moderator.rules.state import NIGHT
+from moderator.services import play
+from moderator.services.play import PlayError
+
+log = logging.getLogger(__name__)
+
+SUBSTITUTION_EXTENSION = timedelta(hours=12)  # T4: 交替期
+
+
+def db_now() -> datetime:
+    """The database's clock (PostgreSQL's STATEMENT_TIMESTAMP, the same as the close's `Now()`)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT STATEMENT_TIMESTAMP()")
+            return cursor.fetchone()[0]
+    return timezone.now()
+
+
+# --- selectors ----------------------------------------------------------------------------------------------------
+
+
+def due_phases(now: datetime | None = None) -> QuerySet[Phase]:
+    """Open phases of running games whose end time has come, oldest deadline first (a paused game never is due)."""
+    return Phase.objects.filter(
+        status=Phase.Status.OPEN, ends_at__lte=now or Now(), game__status=Game.Status.RUNNING
+    ).order_by("ends_at", "pk")
+
+
+def phases_ending_within(window: timedelta) -> QuerySet[Phase]:
+    """Open phases of running games that end in the next `window` (the short-ETA trigger)."""
+    now = db_now()
+    return Phase.objects.filter(
+        status=Phase.Status.OPEN, ends_at__gt=now, ends_at__lte=now + window, game__status=Game.Status.RUNNING
+    ).order_by("ends_at", "pk")
+
+
+def not_acted(game: Game) -> list[str]:
+    """T5: the living players the GM is still waiting for — at night, no accepted action this phase; in the day, no
+    vote (a player saved last night has no vote, N7/N8 and D1, so nobody waits for them)."""
+    if not game.phases.filter(status=Phase.Status.OPEN).exists():
+        return []
+    state = play.game_replay(game).state
+    if state.phase_kind == NIGHT:
+        acted = {a.by for a in state.actions}
+    else:
+        acted = set(state.votes) | set(state.saved)
+    return [s.name for s in state.alive if s.name not in acted]
+
+
+# --- closing ------------------------------------------------------------------------------------------------------
+
+
+def phase_close_due(*, phase_id: int, now: datetime | None = None, skip_locked: bool = False) -> bool:
+    """Close one phase if its end time has come, exactly once however many callers race (T1).
+
+    The game row is locked first; the second of two closers waits and then finds nothing to do (play.phase_close's
+    compare-and-set). With `skip_locked` a closer that finds the game locked leaves it to whoever holds it — a sweep
+    never queues behind another close; if the holder rolls back, the next sweep finds the phase still due."""
+    game_id = Phase.objects.filter(pk=phase_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        return False
+    with transaction.atomic():
+        locked = Game.objects.select_for_update(skip_locked=skip_locked).filter(pk=game_id)
+        game = locked.first()
+        if game is None:
+            return False
+        return _close(game, Phase.objects.get(pk=phase_id), now)
+
+
+def _close(game: Game, phase: Phase, now: datetime | None) -> bool:
+    """play.phase_close, and on success one `phase_close` log row in the same transaction (so: one per close)."""
+    if not play.phase_close(phase=phase, now=now):
+        return False
+    lateness = (phase.closed_at - phase.ends_at).total_seconds()
+    _audit(game, "phase_close", None, phase=phase.label, ends_at=phase.ends_at, lateness_s=round(lateness, 3))
+    return True
+
+
+def sweep(now: datetime | None = None) -> int:
+    """Close every overdue open phase of a running game, each in its own transaction; returns how many this call
+    closed. One game that fails is logged and left for the next sweep; it does not stop the others."""
+    return close_each(list(due_phases(now).values_list("pk", flat=True)), now=now)
+
+
+def close_each(phase_ids: list[int], *, now: datetime | None = None) -> int:
+    """Close these phases if due, each in its own transaction, skipping a game another closer holds; returns how
+    many this call closed. A failure is logged and left for the next sweep."""
+    closed = 0
+    for phase_id in phase_ids:
+        try:
+            closed += phase_close_due(phase_id=phase_id, now=now, skip_locked=True)
+        except Exception:
+            log.exception("phase %s: close failed; the next sweep tries again", phase_id)
+    return closed
+
+
+# --- the GM's controls (T4, T5, pause) ----------------------------------------------------------------------------
+
+
+def _lock(game: Game) -> Game:
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def _open_phase(game: Game) -> Phase:
+    return Phase.objects.select_for_update().get(pk=play.open_phase(game).pk)
+
+
+def _audit(game: Game, action: str, actor, **detail) -> AuditLog:
+    detail = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in detail.items()}
+    return AuditLog.objects.create(game=game, actor=actor, action=action, detail=detail)
+
+
+def _require(game: Game, status: str, doing: str) -> None:
+    if game.status != status:
+        raise PlayError(f"{doing}需要游戏处于“{Game.Status(status).label}”状态,现在是“{game.get_status_display()}”")
+
+
+@transaction.atomic
+def phase_extend(*, game: Game, by: timedelta, actor=None, reason: str = "") -> Phase:
+    """T4: lengthen the current phase — 12 hours when a substitute takes a seat (SUBSTITUTION_EXTENSION), or any
+    amount the GM chooses. On a paused game the remaining time grows instead."""
+    if by <= timedelta(0):
+        raise PlayError("延长的时间必须大于零")
+    game = _lock(game)
+    phase = _open_phase(game)
+    if game.status == Game.Status.PAUSED:
+        phase.paused_remaining = (phase.paused_remaining or timedelta(0)) + by
+        phase.save(update_fields=["paused_remaining"])
+    else:
+        _require(game, Game.Status.RUNNING, "延长时段")
+        phase.ends_at += by
+        phase.save(update_fields=["ends_at"])
+    _audit(
+        game, "phase_extend", actor, phase=phase.label, by_s=by.total_seconds(), ends_at=phase.ends_at, reason=reason
+    )
+    return phase
+
+
+@transaction.atomic
+def phase_end_early(*, game: Game, actor=None, force: bool = False) -> Phase:
+    """T5: end the current phase now, once every living player has acted (`not_acted` names who has not; `force`
+    ends it anyway and the log says so). The phase then closes like any other, its end time set to now."""
+    game = _lock(game)
+    _require(game, Game.Status.RUNNING, "提前结束时段")
+    phase = _open_phase(game)
+    waiting = not_acted(game)
+    if waiting and not force:
+        raise PlayError(f"还有人没有行动:{'、'.join(waiting)}(T5)")
+    now = db_now()
+    planned = phase.ends_at
+    phase.ends_at = now
+    phase.save(update_fields=["ends_at"])
+    _close(game, phase, now)
+    _audit(game, "phase_end_early", actor, phase=phase.label, planned_end=planned, ended_at=now, not_acted=waiting)
+    return phase
+
+
+@transaction.atomic
+def game_pause(*, game: Game, actor=None) -> Game:
+    """Stop the clock: the open phase keeps its remaining time (paused_remaining) and the sweep skips the game."""
+    game = _lock(game)
+    _require(game, Game.Status.RUNNING, "暂停")
+    phase = _open_phase(game)
+    phase.paused_remaining = max(phase.ends_at - db_now(), timedelta(0))
+    phase.save(update_fields=["paused_remaining"])
+    game.status = Game.Status.PAUSED
+    game.save(update_fields=["status"])
+    _audit(game, "game_pause", actor, phase=phase.label, remaining_s=phase.paused_remaining.total_seconds())
+    return game
+
+
+@transaction.atomic
+def game_resume(*, game: Game, actor=None) -> Game:
+    """Restart the clock: the open phase ends its remaining time from now."""
+    game = _lock(game)
+    _require(game, Game.Status.PAUSED, "继续")
+    phase = _open_phase(game)
+    remaining = phase.paused_remaining or timedelta(0)
+    phase.ends_at, phase.paused_remaining = db_now() + remaining, None
+    phase.save(update_fields=["ends_at", "paused_remaining"])
+    game.status = Game.Status.RUNNING
+    game.save(update_fields=["status"])
+    _audit(game, "game_resume", actor, phase=phase.label, remaining_s=remaining.total_seconds(), ends_at=phase.ends_at)
+    return game

@@ -1,0 +1,128 @@
+"""Task entry points of the phase clock. They only call moderator.services.clock.
+
+Production: Celery beat publishes `sweep_phases` every CLOCK_SWEEP_SECONDS on the `clock` queue (expiring after one
+interval, so sweeps never pile up behind an outage); a worker closes what is overdue and arms a short ETA
+(`close_phase`) for what ends within the next CLOCK_ETA_WINDOW_SECONDS. The deadline itself is a column: an ETA
+lost with a worker or a flushed Redis costs at most one sweep. `acks_late`, `reject_on_worker_lost` and prefetch 1
+mean a task can run twice — safe only because closing is idempotent (play.phase_close's compare-and-set).
+
+Embedded (`make run`, no Redis): django-q2 on the ORM broker runs `sweep_q` from a schedule (`ensure_q_schedule`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+from functools import cache
+
+from celery import shared_task
+from django.conf import settings
+from django.db import connection
+
+from moderator.services import clock
+
+log = logging.getLogger(__name__)
+
+RELIABLE = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+Q_SCHEDULE_NAME = "阶段时钟:关闭到期的时段"
+
+
+@cache
+def _redis():
+    import redis
+
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+def _key(kind: str, *parts) -> str:
+    """A claim key, per database: two databases on one Redis (a bench, a test run) never share phase ids."""
+    return ":".join(["clock", str(connection.settings_dict["NAME"]), kind, *map(str, parts)])
+
+
+def _claimed(keys: list[str], ttl: float) -> list[bool]:
+    """Which of `keys` this caller claimed (SET NX): a phase is published once per claim, not once per sweep."""
+    with _redis().pipeline(transaction=False) as pipe:
+        for key in keys:
+            pipe.set(key, 1, nx=True, px=int(ttl * 1000))
+        return [bool(ok) for ok in pipe.execute()]
+
+
+@shared_task(name="moderator.tasks.sweep_phases", **RELIABLE)
+def sweep_phases() -> int:
+    """Close every overdue phase: a few inline, a backlog fanned out to the whole pool; then arm the short ETAs."""
+    due = list(clock.due_phases().values_list("pk", flat=True)[: settings.CLOCK_SWEEP_LIMIT])
+    inline, backlog = due[: settings.CLOCK_SWEEP_INLINE], due[settings.CLOCK_SWEEP_INLINE :]
+    closed = clock.close_each(inline)
+    _fan_out(backlog)
+    _arm_etas()
+    return closed
+
+
+def _fan_out(phase_ids: list[int]) -> None:
+    ttl = settings.CLOCK_FAN_OUT_TTL_SECONDS
+    claims = _claimed([_key("close", pk) for pk in phase_ids], ttl)
+    for pk, mine in zip(phase_ids, claims, strict=True):
+        if mine:
+            close_phase.apply_async((pk,), expires=ttl)
+
+
+def _arm_etas() -> None:
+    """A close_phase with an ETA at the end time of every phase ending within the window, once per end time (an
+    extension arms a new one; the old one finds the phase not due). While it is armed, and for one fan-out TTL
+    after the end, sweeps do not fan the phase out again: the ETA is about to close it."""
+    window = timedelta(seconds=settings.CLOCK_ETA_WINDOW_SECONDS)
+    soon = list(clock.phases_ending_within(window).values_list("pk", "ends_at"))
+    keys = [_key("eta", pk, ends_at.timestamp()) for pk, ends_at in soon]
+    claims = _claimed(keys, 2 * window.total_seconds())
+    armed = [due for due, mine in zip(soon, claims, strict=True) if mine]
+    if not armed:
+        return
+    now, grace = clock.db_now(), settings.CLOCK_FAN_OUT_TTL_SECONDS
+    with _redis().pipeline(transaction=False) as pipe:
+        for pk, ends_at in armed:
+            pipe.set(_key("close", pk), 1, px=int(((ends_at - now).total_seconds() + grace) * 1000))
+        pipe.execute()
+    for pk, ends_at in armed:
+        close_phase.apply_async((pk,), eta=ends_at, expires=ends_at + window)
+
+
+@shared_task(name="moderator.tasks.close_phase", **RELIABLE)
+def close_phase(phase_id: int) -> bool:
+    """Close one phase if it is due (an ETA at its end time, or a sweep's fan-out); early or twice does nothing."""
+    return clock.phase_close_due(phase_id=phase_id)
+
+
+# --- django-q2 (embedded, ORM broker) -----------------------------------------------------------------------------
+
+
+def sweep_q(seconds: float | None = None) -> int:
+    """django-q2's scheduler wakes only every 30 s and repeats a schedule at most once a minute, so one scheduled run
+    sweeps every CLOCK_SWEEP_SECONDS for about a minute (overlapping runs are harmless: closing is idempotent)."""
+    seconds = settings.CLOCK_Q_RUN_SECONDS if seconds is None else seconds
+    every = settings.CLOCK_SWEEP_SECONDS
+    stop = time.monotonic() + seconds
+    closed = clock.sweep()
+    while time.monotonic() + every <= stop:
+        time.sleep(every)
+        closed += clock.sweep()
+    return closed
+
+
+def ensure_q_schedule():
+    """Create, or bring up to date, the django-q2 schedule that runs `sweep_q` every minute. Idempotent: call it
+    before starting `qcluster` (runall, demo) — it keeps the next run time of an existing schedule."""
+    from django_q.models import Schedule
+
+    schedule, _ = Schedule.objects.update_or_create(
+        name=Q_SCHEDULE_NAME,
+        defaults={
+            "func": "moderator.tasks.sweep_q",
+            "args": None,
+            "kwargs": None,
+            "schedule_type": Schedule.MINUTES,
+            "minutes": 1,
+            "repeats": -1,
+        },
+    )
+    return schedule

@@ -1,0 +1,152 @@
+"""Phase-clock test kit: a running game whose phase ends when a test says, what "closed once" means, a real Celery
+worker (a subprocess on the test database and REDIS_URL), and Redis started again."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+from cards.catalogue import DEFAULT_CAMPS, DEFAULT_HAND_SIZE, standard_deck
+from cards.dealing import deal
+from moderator.models import AuditLog, Game, Phase
+from moderator.services import clock, setup
+
+PLAYERS = ("狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖")
+REDIS_START = [
+    "redis-server",
+    "--daemonize",
+    "yes",
+    "--bind",
+    "127.0.0.1",
+    "-::1",
+    "--port",
+    "6379",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--dir",
+    "/var/lib/redis",
+    "--logfile",
+    "/var/log/redis/ci.log",
+]
+SWEEP_SECONDS = 1.0  # the test workers' beat interval
+
+
+def running_game(*, ends_in: float, kind: str = "night", number: int = 1, seed: int = 1) -> Phase:
+    """A seven-seat table, running, whose open phase ends `ends_in` seconds from the database's now."""
+    hands = deal(list(DEFAULT_CAMPS), standard_deck(), DEFAULT_HAND_SIZE, seed).hands
+    players = [{"name": n, "camp": c, "hand": list(h)} for n, c, h in zip(PLAYERS, DEFAULT_CAMPS, hands, strict=True)]
+    game = setup.table_create(name=f"clock-{uuid.uuid4().hex[:8]}", players=players, start=(kind, number))
+    now = clock.db_now()
+    ends_at = now + timedelta(seconds=ends_in)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.RUNNING, started_at=now)
+    return Phase.objects.create(
+        game=game, kind=kind, number=number, starts_at=ends_at - timedelta(hours=1), ends_at=ends_at
+    )
+
+
+def closes_of(phase: Phase) -> int:
+    """How many times this phase was closed: one `phase_close` log row per successful close."""
+    return AuditLog.objects.filter(game_id=phase.game_id, action="phase_close").count()
+
+
+def assert_closed_once(phase: Phase) -> None:
+    """T1: closed, logged once, one next phase, every announcement draft written once."""
+    phase.refresh_from_db()
+    assert phase.status == Phase.Status.CLOSED
+    assert closes_of(phase) == 1
+    assert Phase.objects.filter(game_id=phase.game_id).count() == 2
+    drafts = list(phase.announcements.values_list("kind", "recipient"))
+    assert drafts and len(drafts) == len(set(drafts))
+
+
+def wait_for(predicate, timeout: float, every: float = 0.1):
+    stop = time.monotonic() + timeout
+    while time.monotonic() < stop:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every)
+    return predicate()
+
+
+def redis_up() -> bool:
+    return subprocess.run(["redis-cli", "ping"], capture_output=True, text=True).stdout.strip() == "PONG"
+
+
+def redis_start() -> None:
+    if not redis_up():
+        subprocess.run(REDIS_START, check=True)
+        assert wait_for(redis_up, 10), "Redis did not come back"
+
+
+def _database_url() -> str:
+    s = connection.settings_dict
+    auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def purge() -> None:
+    """Forget what earlier runs left in the broker: their queues and this database's claim keys."""
+    import redis
+
+    r = redis.Redis.from_url(settings.REDIS_URL)
+    r.delete("celery", "clock", "unacked", "unacked_index")
+    for key in r.scan_iter(f"clock:{connection.settings_dict['NAME']}:*"):
+        r.delete(key)
+
+
+class Worker:
+    """`celery -A moderator worker -Q celery,clock` (and `-B` for beat) on the test database, in its own session."""
+
+    def __init__(self, log: Path, *, beat: bool, concurrency: int):
+        cmd = [sys.executable, "-m", "celery", "-A", "moderator", "worker", "-Q", "celery,clock"]
+        cmd += ["-c", str(concurrency), "-P", "prefork", "-n", f"clocktest-{uuid.uuid4().hex[:8]}@%h"]
+        cmd += ["--without-gossip", "--without-mingle", "--loglevel", "INFO"]
+        if beat:
+            cmd += ["-B", "-s", str(log.with_suffix(".beat"))]
+        env = {
+            **os.environ,
+            "DATABASE_URL": _database_url(),
+            "REDIS_URL": settings.REDIS_URL,
+            "CLOCK_SWEEP_SECONDS": str(SWEEP_SECONDS),
+        }
+        self.log = log
+        self.proc = subprocess.Popen(
+            cmd, cwd=settings.BASE_DIR, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+        )
+        if not wait_for(lambda: " ready." in self.output() or self.proc.poll() is not None, 60):
+            raise AssertionError(f"worker did not start:\n{self.output()}")
+        if self.proc.poll() is not None:
+            raise AssertionError(f"worker exited:\n{self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def pool_children(self) -> list[int]:
+        path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        return [int(pid) for pid in path.read_text().split()]
+
+    def kill(self) -> None:
+        """SIGKILL the whole worker (main process and pool): nothing gets to clean up."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
