@@ -7,127 +7,26 @@ What may be shown where (RULES A1–A5, V5):
 - private (one seat): everything about that seat and nothing about any other.
 Never on a public page: a living player's card, any AP, a night death's camp, who used which privilege.
 
-Every page first takes a `Snapshot` (two queries): the game, its phases and a fingerprint of everything that can
-change what the pages show. The expensive part (the replay and the rendering of the page body) is cached under that
-fingerprint, so a page costs two or three queries until something happens in the game.
+Both are built from a `Snapshot` (moderator.public.snapshot) and cached by the views under its fingerprint: the
+replay and the rendering happen once per change of the game, not once per request.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
-from dataclasses import dataclass
-from datetime import datetime
-
-from django.db.models import OuterRef, Subquery
-from django.utils import timezone
 
 from cards.catalogue import AMOEBA, ARSON_SAINT, DOOM_PARDON
-from moderator.models import Announcement, AuditLog, Game, Phase, Seat, SeatHolder
+from moderator.models import Announcement, Game, Phase, Seat
 from moderator.public.chart import Chart, card_chart
 from moderator.public.replay import Loaded, game_load
+from moderator.public.snapshot import Snapshot
 from moderator.rules.state import AMOEBA_CAP, GameState
 from moderator.services.play import initial_state
 
 PUBLIC_KINDS = (Announcement.Kind.DAWN, Announcement.Kind.DUSK, Announcement.Kind.VOTE_POST)  # never PRIVATE (A5)
-MIN_TOKEN_CHARS = 22  # secrets.token_urlsafe: 22 characters carry 128 bits; shorter cannot be a seat's link
-
-
-# --- snapshot and fingerprint ---------------------------------------------------------------------------------------
-
-
-def _stamps(game_ref: str) -> dict:
-    """The newest row of each append-only table whose rows change a page: every GM act is audited (voids,
-    corrections, pauses, extensions, token rotations), a substitute adds a seat holder (S5), a close or a correction
-    writes announcements."""
-
-    def newest(model, path: str) -> Subquery:
-        return Subquery(model.objects.filter(**{path: OuterRef(game_ref)}).order_by("-id").values("id")[:1])
-
-    return {
-        "audit_max": newest(AuditLog, "game_id"),
-        "holder_max": newest(SeatHolder, "seat__game_id"),
-        "announcement_max": newest(Announcement, "game_id"),
-    }
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    game: Game
-    phases: list[Phase]
-    key: str  # changes whenever anything a page shows may have changed
-
-    @property
-    def current(self) -> Phase | None:
-        """The open phase, or the last one when none is open (a finished game)."""
-        open_ = [p for p in self.phases if p.status == Phase.Status.OPEN]
-        return open_[-1] if open_ else (self.phases[-1] if self.phases else None)
-
-
-def _snapshot(game: Game, stamps: tuple) -> Snapshot:
-    phases = list(game.phases.order_by("starts_at", "id"))
-    parts = [
-        game.pk,
-        game.order_seed,  # random: a new game that reuses a deleted game's id never meets its cache
-        game.status,
-        game.winner,
-        game.input_seq,
-        *stamps,
-        *((p.pk, p.status, p.ends_at.timestamp(), p.paused_remaining) for p in phases),
-    ]
-    return Snapshot(game, phases, hashlib.sha256(repr(parts).encode()).hexdigest()[:32])
-
-
-def game_snapshot(game_id: int) -> Snapshot | None:
-    """Two queries: the game with its stamps, and its phases."""
-    game = Game.objects.annotate(**_stamps("pk")).filter(pk=game_id).first()
-    if game is None:
-        return None
-    return _snapshot(game, (game.audit_max, game.holder_max, game.announcement_max))
-
-
-def seat_by_token(token: str) -> tuple[Seat, Snapshot] | None:
-    """Two queries: the seat (with its game and stamps) whose private link this is, and the phases. A string that
-    cannot be a token is refused without asking the database."""
-    if len(token) < MIN_TOKEN_CHARS or len(token) > 64:
-        return None
-    seat = Seat.objects.select_related("game").annotate(**_stamps("game_id")).filter(token=token).first()
-    if seat is None:
-        return None
-    return seat, _snapshot(seat.game, (seat.audit_max, seat.holder_max, seat.announcement_max))
-
-
-# --- the clock (live on every request, never cached) ---------------------------------------------------------------
-
-
-def clock(snap: Snapshot, now: datetime | None = None) -> dict:
-    """The countdown of the current phase: remaining seconds while running, frozen while paused (T1, T4)."""
-    phase = snap.current
-    game = snap.game
-    if phase is None:
-        return {"state": "setup"}
-    if game.status == Game.Status.FINISHED or phase.status == Phase.Status.CLOSED:
-        return {"state": "over", "phase": phase}
-    if game.status == Game.Status.PAUSED:
-        left = phase.paused_remaining.total_seconds() if phase.paused_remaining else 0
-        return {"state": "paused", "phase": phase, "left": int(left), "text": duration(left)}
-    left = (phase.ends_at - (now or timezone.now())).total_seconds()
-    if left <= 0:
-        return {"state": "due", "phase": phase}
-    return {"state": "running", "phase": phase, "left": int(left), "text": duration(left), "ends_at": phase.ends_at}
-
-
-def duration(seconds: float) -> str:
-    s = max(int(seconds), 0)
-    h, m = divmod(s // 60, 60)
-    return f"{h} 小时 {m} 分 {s % 60} 秒" if h else f"{m} 分 {s % 60} 秒"
 
 
 # --- the public page -----------------------------------------------------------------------------------------------
-
-
-def _labels(snap: Snapshot) -> dict[int, str]:
-    return {p.pk: p.label for p in snap.phases}
 
 
 def _dead(loaded: Loaded) -> list[dict]:

@@ -1,7 +1,9 @@
 """The public game page and the players' private pages: GET only, secret-safe, cheap.
 
-Each page takes a snapshot of the game (two queries), renders the small live part (the countdown) every time and
-takes the body from the cache under the snapshot's key; only a change in the game replays it (selectors).
+A request takes a snapshot of the game (two queries, moderator.public.snapshot) and renders the countdown; the rest
+comes from the cache under the snapshot's fingerprint — the page body, and for a visitor who is not signed in the
+whole page (base.html's header then holds no name and no CSRF token, so it is the same for every such visitor). Only
+a change in the game replays it and renders it again (selectors).
 """
 
 from __future__ import annotations
@@ -17,18 +19,29 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_safe
 
 from moderator.public import selectors
+from moderator.public.snapshot import Snapshot, clock, clock_html, game_snapshot, seat_by_token
 
-BODY_SECONDS = 300  # a body lives until its game changes, and at most this long (an edit in the admin is not seen)
+CACHE_SECONDS = 300  # an entry lives until its game changes, and at most this long (an edit in the admin is not seen)
+CLOCK = "<!--clock-->"  # where the live countdown goes: escaped text can never contain "<!--"
 
 
-def _body(key: str, build: Callable[[], str]) -> SafeString:
-    """The page body from the cache, or built and stored; bodies are rendered with autoescaping and never depend
-    on the request, so the same HTML is right for everyone who may see it."""
+def _cached(key: str, build: Callable[[], str]) -> SafeString:
+    """Rendered HTML from the cache, or built and stored. Everything cached is rendered by our autoescaping
+    templates and depends on the game only, never on the request."""
     html = cache.get(key)
     if html is None:
         html = build()
-        cache.set(key, html, BODY_SECONDS)
-    return mark_safe(html)  # rendered by our own autoescaping templates
+        cache.set(key, html, CACHE_SECONDS)
+    return mark_safe(html)
+
+
+def _page(request: HttpRequest, key: str, template: str, context: Callable[[], dict], snap: Snapshot) -> HttpResponse:
+    live = clock_html(clock(snap))
+    if request.user.is_authenticated:  # the header carries the user's name and a CSRF token: render it each time
+        return HttpResponse(render_to_string(template, {**context(), "clock": mark_safe(live)}, request))
+    page_key = f"{key}:page:{getattr(request, 'LANGUAGE_CODE', '')}"
+    page = _cached(page_key, lambda: render_to_string(template, {**context(), "clock": mark_safe(CLOCK)}, request))
+    return HttpResponse(page.replace(CLOCK, live, 1))
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -46,29 +59,32 @@ def not_found(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def game_public(request: HttpRequest, game_id: int) -> HttpResponse:
-    snap = selectors.game_snapshot(game_id)
+    snap = game_snapshot(game_id)
     if snap is None:
         return not_found(request)
-    body = _body(
-        f"pages:game:{snap.key}",
-        lambda: render_to_string("public/_game_body.html", selectors.public_view(snap)),
-    )
-    response = render(request, "public/game.html", {"game": snap.game, "clock": selectors.clock(snap), "body": body})
+    key = f"pages:game:{snap.key}"
+
+    def context() -> dict:
+        body = _cached(key, lambda: render_to_string("public/_game_body.html", selectors.public_view(snap)))
+        return {"game": snap.game, "body": body}
+
+    response = _page(request, key, "public/game.html", context, snap)
     patch_cache_control(response, no_cache=True)  # the countdown and the tally move: revalidate every time
     if request.user.is_authenticated:
-        patch_cache_control(response, private=True)  # the header then carries the GM's name and a CSRF token
+        patch_cache_control(response, private=True)
     return response
 
 
 @require_safe
 def seat_private(request: HttpRequest, token: str) -> HttpResponse:
-    found = selectors.seat_by_token(token)
+    found = seat_by_token(token)
     if found is None:
         return _private(not_found(request))
     seat, snap = found
-    body = _body(
-        f"pages:seat:{seat.pk}:{snap.key}",
-        lambda: render_to_string("public/_seat_body.html", selectors.seat_view(seat, snap)),
-    )
-    context = {"game": snap.game, "seat": seat, "clock": selectors.clock(snap), "body": body}
-    return _private(render(request, "public/seat.html", context))
+    key = f"pages:seat:{seat.pk}:{snap.key}"
+
+    def context() -> dict:
+        body = _cached(key, lambda: render_to_string("public/_seat_body.html", selectors.seat_view(seat, snap)))
+        return {"game": snap.game, "seat": seat, "body": body}
+
+    return _private(_page(request, key, "public/seat.html", context, snap))

@@ -250,3 +250,15 @@ def test_the_scan_catches_a_token_on_the_page(client, sample):
     page = client.get(reverse("game_public", args=[sample.game.pk])).content.decode()
     with pytest.raises(AssertionError):
         _assert_public_page_keeps_secrets(page + sample.seats["戊"].token, sample.game)
+
+
+def test_a_signed_in_gms_header_never_reaches_the_page_cached_for_visitors(client, gm_client, sample):
+    for url in (
+        reverse("game_public", args=[sample.game.pk]),
+        reverse("seat_private", args=[sample.seats["甲"].token]),
+    ):
+        gm_page = gm_client.get(url).content.decode()
+        assert "tianshen" in gm_page and "csrfmiddlewaretoken" in gm_page
+        visitor = client.get(url).content.decode()
+        assert "tianshen" not in visitor and "csrfmiddlewaretoken" not in visitor and "天神登录" in visitor
+        assert "tianshen" in gm_client.get(url).content.decode()  # and the other way round
