@@ -19,4 +19,5 @@ urlpatterns = [
     path("gm/<int:game_id>/audit/", console.audit, name="console_audit"),
     path("gm/<int:game_id>/correction/", console.correction, name="console_correction"),
     path("gm/<int:game_id>/export/", console.export, name="console_export"),
+    path("gm/<int:game_id>/clock/<str:action>/", console.clock_control, name="console_clock"),
 ]

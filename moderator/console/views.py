@@ -408,3 +408,35 @@ def start(request, game_id: int):
             )
             return redirect("console_dashboard", game_id=game.pk)
     return render(request, "console/form.html", {"game": game, "form": form, "title": "发布《游戏者名单》,第1夜开始"})
+
+
+@login_required
+@require_POST
+def clock_control(request, game_id: int, action: str):
+    """T4 extend, T5 end early (showing who has not acted), pause and resume — each logged by the clock service."""
+    from datetime import timedelta
+
+    from moderator.services import clock
+
+    game = gm_game(request, game_id)
+    try:
+        if action == "end":
+            phase = clock.phase_end_early(game=game, actor=request.user, force=bool(request.POST.get("force")))
+            messages.success(request, f"{phase.label}已提前结束并结算。")
+        elif action == "extend":
+            hours = float(request.POST.get("hours") or 12)
+            phase = clock.phase_extend(
+                game=game, by=timedelta(hours=hours), actor=request.user, reason=request.POST.get("reason", "")
+            )
+            messages.success(request, f"{phase.label}已延长 {hours:g} 小时。")
+        elif action == "pause":
+            clock.game_pause(game=game, actor=request.user)
+            messages.success(request, "游戏已暂停,时钟停止。")
+        elif action == "resume":
+            clock.game_resume(game=game, actor=request.user)
+            messages.success(request, "游戏已继续。")
+        else:
+            raise Http404
+    except (play.PlayError, ValueError) as exc:
+        messages.error(request, str(exc))
+    return redirect("console_dashboard", game_id=game.pk)

@@ -1,0 +1,121 @@
+"""Issue 6, end to end in a real headless Chromium: a 天神 creates a game, pastes night-1 PMs, closes the night, copies
+the dawn post, enters votes, closes the day, corrects a night-1 input and re-resolves."""
+
+import os
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+
+from moderator.models import Announcement, Game, Phase
+from nights.models import Action
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PLAYERS = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
+MANIFESTO = "夜色如墨,长安城里灯火渐熄,我的刀已经出鞘,今夜必有一人付出代价。" * 4
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def shot(page, name):
+    """Screenshots of the main pages for docs/ (written when SCREENSHOTS=1)."""
+    if os.environ.get("SCREENSHOTS"):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def local(dt):
+    return timezone.localtime(dt).strftime("%Y-%m-%dT%H:%M")
+
+
+def paste_pm(page, game, seat, text):
+    page.goto(f"/gm/{game.pk}/pm/")
+    page.select_option("#id_seat", str(seat.pk))
+    page.fill("#id_text", text)
+    page.click("button[name=preview]")
+    page.wait_for_selector("#preview")
+    assert "将被接受" in page.inner_text("main")
+    page.click("#confirm")
+    page.wait_for_selector(".flash .success")
+
+
+def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_model):
+    django_user_model.objects.create_user("tianshen", password="direnjie-测试")
+    page.goto("/accounts/login/")
+    page.fill("#id_username", "tianshen")
+    page.fill("#id_password", "direnjie-测试")
+    page.click("button[type=submit]")
+
+    page.goto("/games/new/")
+    page.fill("#id_name", "浏览器测试局")
+    page.fill("#id_players", "\n".join(PLAYERS))
+    page.fill("#id_seed", "2014")
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=《游戏者名单》帖")
+    shot(page, "setup")
+    game = Game.objects.get(name="浏览器测试局")
+
+    page.goto(f"/gm/{game.pk}/start/")
+    page.fill("#id_at", local(timezone.now() - timedelta(minutes=30)))
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=第1夜")
+
+    killer = game.seats.get(camp="杀手")
+    victim = game.seats.exclude(pk=killer.pk).order_by("number").first()
+    paste_pm(page, game, killer, f"今晚杀{victim.player_name}。杀人宣言:{MANIFESTO}")
+    shot(page, "intake")
+    binder = next((s for s in game.seats.order_by("number") if "束魂" in s.dealt_hand and s != killer), None)
+    if binder is not None:
+        paste_pm(page, game, binder, f"束魂 {binder.player_name}")
+
+    page.goto(f"/gm/{game.pk}/")
+    shot(page, "dashboard")
+    page.check("input[name=force]")
+    page.click("#end-phase")
+    page.wait_for_selector("text=第1夜已提前结束并结算")
+    night1 = game.phases.get(kind="night", number=1)
+    assert night1.status == Phase.Status.CLOSED
+    lost_before = night1.result["lost"]
+    assert victim.player_name in lost_before or (binder and binder.pk == victim.pk)
+
+    page.goto(f"/gm/{game.pk}/announcements/")
+    dawn = Announcement.objects.filter(kind="dawn").latest("id")
+    page.click(f"button[data-copy='bb-{dawn.pk}']")
+    assert page.evaluate("navigator.clipboard.readText()") == dawn.bbcode
+    shot(page, "announcements")
+
+    for voter in game.seats.order_by("number")[:4]:
+        page.goto(f"/gm/{game.pk}/votes/")
+        page.select_option("#id_seat", str(voter.pk))
+        page.select_option("#id_target", str(killer.pk if voter != killer else victim.pk))
+        page.click("form button[type=submit]")
+        page.wait_for_selector(".flash li")
+    page.goto(f"/gm/{game.pk}/votes/")
+    # The day began seconds ago; forum times are read to the minute, so the votes of this minute count (T3).
+    assert "拒绝" not in page.inner_text("main")
+    assert killer.player_name in page.inner_text("#tally")
+    shot(page, "votes")
+
+    page.goto(f"/gm/{game.pk}/")
+    page.check("input[name=force]")
+    page.click("#end-phase")
+    page.wait_for_selector("text=第1天已提前结束并结算")
+    assert Announcement.objects.filter(kind="dusk").exists()
+
+    attack = Action.objects.get(use="普通攻击")
+    page.goto(f"/gm/{game.pk}/correction/")
+    page.check(f"input[name=void][value='action:{attack.pk}']")
+    page.click("button[name=preview]")
+    page.wait_for_selector("#diff")
+    assert "第1夜" in page.inner_text("main").split("更正后的差异")[1]
+    shot(page, "correction")
+    page.click("#confirm")
+    page.wait_for_selector("text=更正已生效")
+    night1.refresh_from_db()
+    assert victim.player_name not in night1.result["lost"]
+    newest = Announcement.objects.filter(kind="dawn", phase=night1).latest("id")
+    assert f"{victim.player_name}昨夜受到了攻击" not in newest.text
+
+    page.goto(f"/gm/{game.pk}/audit/")
+    audit = page.inner_text("#audit")
+    assert "录入消息" in audit and "更正" in audit and "phase_end_early" in audit
