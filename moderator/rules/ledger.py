@@ -20,16 +20,24 @@ def charge(state: GameState, name: str, delta: int, reason: str) -> GameState:
 
 
 def guards(seat: Seat) -> list[int]:
-    """B6: uids of the 保镖 cards that stand and cost upkeep: natural ones, and an 阿米巴 in 保镖 form with AP left."""
-    out = []
+    """B1, B6: uids of the 保镖 cards that stand tonight: natural ones, and an 阿米巴 in 保镖 form whose upkeep was paid
+    tonight (M2: the 4th point still buys its night; from the next night it is inert)."""
+    return [
+        c.uid
+        for c in seat.hand
+        if c.name == BODYGUARD
+        or (c.uid in seat.amoebas and seat.amoebas[c.uid].form == BODYGUARD and seat.amoebas[c.uid].guarding)
+    ]
+
+
+def _upkeep_due(seat: Seat) -> list[int]:
+    """B6: the 保镖 cards that cost 1 AP tonight: natural ones, and an 阿米巴 保镖 with AP left of its 4 (M2)."""
+    due = []
     for card in seat.hand:
-        if card.name == BODYGUARD:
-            out.append(card.uid)
-        elif card.uid in seat.amoebas:
-            amoeba = seat.amoebas[card.uid]
-            if amoeba.form == BODYGUARD and amoeba.spent < AMOEBA_CAP:
-                out.append(card.uid)
-    return out
+        amoeba = seat.amoebas.get(card.uid)
+        if card.name == BODYGUARD or (amoeba and amoeba.form == BODYGUARD and amoeba.spent < AMOEBA_CAP):
+            due.append(card.uid)
+    return due
 
 
 def night_grant_and_upkeep(state: GameState) -> GameState:
@@ -38,11 +46,14 @@ def night_grant_and_upkeep(state: GameState) -> GameState:
         state = charge(state, seat.name, NIGHT_GRANT, "每夜基本行动点数(AP1)")
         commoners = seat.names.count(COMMONER)
         state = charge(state, seat.name, commoners, f"庶民 {commoners} 张(AP1)")
-        for uid in guards(seat):
+        due = _upkeep_due(seat)
+        for _ in due:
             state = charge(state, seat.name, -1, "保镖维持(AP3 a, B6)")
-            current = state.seat(seat.name)
-            if uid in current.amoebas:  # M2: an 阿米巴 turned 保镖 pays upkeep against its 4-AP cap
-                amoeba = current.amoebas[uid]
-                amoebas = {**current.amoebas, uid: replace(amoeba, spent=amoeba.spent + 1)}
-                state = state.with_seat(replace(current, amoebas=amoebas))
+        current = state.seat(seat.name)
+        if current.amoebas:  # M2: an 阿米巴 turned 保镖 pays upkeep against its 4-AP cap, and stands if it paid
+            amoebas = {
+                uid: replace(a, spent=a.spent + (uid in due), guarding=uid in due) if a.form == BODYGUARD else a
+                for uid, a in current.amoebas.items()
+            }
+            state = state.with_seat(replace(current, amoebas=amoebas))
     return state

@@ -77,9 +77,10 @@ def windows(close: Close) -> None:
 
 
 def silence(close: Close) -> None:
-    """T7: the 默哀期 is announced once, when three players are left."""
+    """T7: the 默哀期 is announced once, when three players are left — ruling: or fewer, if one close takes the table
+    from four or more straight to two (the last players need the same protection)."""
     state = close.state
-    if not state.silence and len(state.alive) == 3:
+    if not state.silence and 2 <= len(state.alive) <= 3:
         close.silence = True
         close.state = replace(state, silence=True)
         close.events.append({"type": "silence"})

@@ -27,6 +27,7 @@ class Amoeba:
     pending: str | None = None  # the form ordered and not done yet
     done_at: tuple[str, int] | None = None  # (kind, number) of the phase at whose end it completes (M1)
     forms_used: tuple[str, ...] = ()  # every form it has been or is becoming (M1)
+    guarding: bool = False  # as a 保镖: its upkeep was paid tonight, so it stands tonight (M2, B6)
 
 
 AMOEBA_CAP = 4  # M2

@@ -116,10 +116,12 @@ def _change(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdi
     if not earlier:
         raise Refused(f"本时段你还没有用过“{act.use}”,没有可以更换的对象")
     old = earlier[-1]
-    new = replace(old, target=act.target, position=act.position, at=act.at)
-    new = _check_target(state, seat, new, privilege(old.form or "", act.use))
-    if act.manifesto:
-        new = replace(new, manifesto=act.manifesto)
+    new = replace(old, target=act.target, position=act.position, at=act.at, manifesto=act.manifesto or old.manifesto)
+    new = _check_target(state, seat, new, privilege(old.form or "", act.use), replacing=old)
+    if new.use == "特赦":  # N12: each card pardons each player once, success or not — a changed target too
+        if (new.card, new.target) in seat.pardons_given:
+            raise Refused(f"这张牌已经特赦过“{new.target}”,每张特赦牌对每人只能用一次(N12)")
+        seat = replace(seat, pardons_given=seat.pardons_given | {(new.card or "", new.target or "")})
     seat = replace(seat, actions=tuple(new if a is old else a for a in seat.actions))
     return state.with_seat(seat), Verdict(True, "已更换对象,行动点数不重复扣除(T3, AP4)")
 
@@ -168,14 +170,14 @@ def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, V
     return state.with_action(seat, replace(act, cost=cost)), Verdict(True, cost=cost)
 
 
-def _check_target(state: GameState, seat: Seat, act: Action, priv) -> Action:
+def _check_target(state: GameState, seat: Seat, act: Action, priv, replacing: Action | None = None) -> Action:
     if priv is None or not priv.target:
         if act.target not in (None, seat.name):
             raise Refused(f"“{act.use}”只能对自己使用,不用写对象")
         return replace(act, target=None)
     target = _living(state, act.target)
     if act.use in ATTACKS:
-        _manifesto(state, act)
+        _manifesto(state, act, replacing)
     if act.use == "瞄准狙击":
         act = replace(act, aimed_uid=_aim(target, act.position))
     if act.use == "特赦":
@@ -194,8 +196,9 @@ def _aim(target: Seat, position: int | None) -> int:
     return target.hand[index].uid
 
 
-def _manifesto(state: GameState, act: Action) -> None:
-    mine = [a for a in state.seat(act.by).actions if a.use in ATTACKS]
+def _manifesto(state: GameState, act: Action, replacing: Action | None = None) -> None:
+    """N-kill: n attacks tonight need 100·n characters in all; a target change (T3) is the same attack, not one more."""
+    mine = [a for a in state.seat(act.by).actions if a.use in ATTACKS and a is not replacing]
     total = sum(manifesto_length(a.manifesto) for a in mine) + manifesto_length(act.manifesto)
     need = MANIFESTO_CHARS * (len(mine) + 1)
     if total < need:
