@@ -1,12 +1,12 @@
-"""What every page request reads first: the game, its phases and a fingerprint of everything a page shows — and the
-live countdown (never cached).
+"""What every page request reads first: the game and a fingerprint of everything a page shows (one query) — and the
+live countdown.
 
 The fingerprint changes whenever a page may change: an input (Game.input_seq), a GM act (every one is audited: voids,
 corrections, pauses, extensions, token rotations), a substitute (a new seat holder, S5), a close (phase status and a
 new phase, new announcements), an extension or a pause (phase end and remaining time), the end of the game. The pages
-cache their rendered bodies under it, so a request costs these two queries until something happens in the game.
+cache what they render under it, so a request costs this one query until something happens in the game.
 
-The two queries are written as SQL (through the models' raw querysets, which still convert every column): they run on
+The queries are written as SQL (through the models' raw querysets, which still convert every column): they run on
 every request, and building them through the query compiler took longer than running them.
 """
 
@@ -27,14 +27,22 @@ MAX_TOKEN_CHARS = Seat._meta.get_field("token").max_length
 
 
 def _stamps(game_id: str) -> str:
-    """SQL columns: the newest row of each append-only table whose rows change a page, for the game `game_id`."""
+    """SQL columns for the game `game_id`: the newest row of each append-only table whose rows change a page, and
+    the phases' newest id, open count, latest end and paused time (a close, an extension, a pause)."""
     audit, holder, seat = AuditLog._meta.db_table, SeatHolder._meta.db_table, Seat._meta.db_table
-    announcement = Announcement._meta.db_table
-    return (
-        f"(SELECT MAX(a.id) FROM {audit} a WHERE a.game_id = {game_id}) AS audit_max, "
-        f"(SELECT MAX(h.id) FROM {holder} h JOIN {seat} hs ON hs.id = h.seat_id WHERE hs.game_id = {game_id})"
-        " AS holder_max, "
-        f"(SELECT MAX(n.id) FROM {announcement} n WHERE n.game_id = {game_id}) AS announcement_max"
+    announcement, phase = Announcement._meta.db_table, Phase._meta.db_table
+    open_ = Phase.Status.OPEN.value
+    return ", ".join(
+        (
+            f"(SELECT MAX(a.id) FROM {audit} a WHERE a.game_id = {game_id}) AS audit_max",
+            f"(SELECT MAX(h.id) FROM {holder} h JOIN {seat} hs ON hs.id = h.seat_id WHERE hs.game_id = {game_id})"
+            " AS holder_max",
+            f"(SELECT MAX(n.id) FROM {announcement} n WHERE n.game_id = {game_id}) AS announcement_max",
+            f"(SELECT MAX(p.id) FROM {phase} p WHERE p.game_id = {game_id}) AS phase_max",
+            f"(SELECT COUNT(*) FROM {phase} p WHERE p.game_id = {game_id} AND p.status = '{open_}') AS phase_open",
+            f"(SELECT MAX(p.ends_at) FROM {phase} p WHERE p.game_id = {game_id}) AS phase_end",
+            f"(SELECT MAX(p.paused_remaining) FROM {phase} p WHERE p.game_id = {game_id}) AS phase_paused",
+        )
     )
 
 
@@ -48,13 +56,23 @@ PHASES_SQL = (
     f"SELECT id, game_id, kind, number, starts_at, ends_at, status, paused_remaining FROM {Phase._meta.db_table} "
     "WHERE game_id = %s ORDER BY starts_at, id"
 )
+STAMPS = ("audit_max", "holder_max", "announcement_max", "phase_max", "phase_open", "phase_end", "phase_paused")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Snapshot:
+    """The game as one query found it, and the fingerprint of what the pages show; the phases are read only when
+    a page has to be built (a cache miss) or the visitor is signed in."""
+
     game: Game
-    phases: list[Phase]
-    key: str  # changes whenever anything a page shows may have changed
+    key: str
+    _phases: list[Phase] | None = None
+
+    @property
+    def phases(self) -> list[Phase]:
+        if self._phases is None:
+            self._phases = list(Phase.objects.raw(PHASES_SQL, [self.game.pk]))
+        return self._phases
 
     @property
     def current(self) -> Phase | None:
@@ -64,30 +82,26 @@ class Snapshot:
 
 
 def _snapshot(game: Game) -> Snapshot:
-    phases = list(Phase.objects.raw(PHASES_SQL, [game.pk]))
     parts = [
         game.pk,
         game.order_seed,  # random: a new game that reuses a deleted game's id never meets its cache
         game.status,
         game.winner,
         game.input_seq,
-        game.audit_max,
-        game.holder_max,
-        game.announcement_max,
-        *((p.pk, p.status, p.ends_at.timestamp(), p.paused_remaining) for p in phases),
+        *(getattr(game, stamp) for stamp in STAMPS),
     ]
-    return Snapshot(game, phases, hashlib.sha256(repr(parts).encode()).hexdigest()[:32])
+    return Snapshot(game, hashlib.sha256(repr(parts).encode()).hexdigest()[:32])
 
 
 def game_snapshot(game_id: int) -> Snapshot | None:
-    """Two queries: the game with its stamps, and its phases."""
+    """One query: the game with its stamps."""
     game = next(iter(Game.objects.raw(GAME_SQL, [game_id])), None)
     return None if game is None else _snapshot(game)
 
 
 def seat_by_token(token: str) -> tuple[Seat, Snapshot] | None:
-    """Two queries: the game and seat whose private link this is, and the phases. A string that cannot be a token
-    is refused without asking the database."""
+    """One query: the game and the seat whose private link this is. A string that cannot be a token is refused
+    without asking the database."""
     if not MIN_TOKEN_CHARS <= len(token) <= MAX_TOKEN_CHARS:
         return None
     game = next(iter(Game.objects.raw(SEAT_SQL, [token])), None)
@@ -97,23 +111,30 @@ def seat_by_token(token: str) -> tuple[Seat, Snapshot] | None:
     return seat, _snapshot(game)
 
 
-# --- the clock (live on every request) ----------------------------------------------------------------------------
+# --- the clock (its text is live on every request) ----------------------------------------------------------------
 
 
-def clock(snap: Snapshot, now: datetime | None = None) -> dict:
-    """The countdown of the current phase: remaining seconds while running, frozen while paused (T1, T4)."""
+@dataclass(frozen=True)
+class Deadline:
+    """What the countdown needs, fixed as long as the fingerprint is (so it is cached with the page)."""
+
+    state: str  # setup | over | paused | open
+    label: str = ""
+    ends_at: datetime | None = None
+    paused_left: float = 0
+
+
+def deadline(snap: Snapshot) -> Deadline:
+    """The current phase's end (T1), or its remaining time frozen while the game is paused (T4)."""
     phase, game = snap.current, snap.game
     if phase is None:
-        return {"state": "setup"}
+        return Deadline("setup")
     if game.status == Game.Status.FINISHED or phase.status == Phase.Status.CLOSED:
-        return {"state": "over", "phase": phase}
+        return Deadline("over", phase.label)
     if game.status == Game.Status.PAUSED:
         left = phase.paused_remaining.total_seconds() if phase.paused_remaining else 0
-        return {"state": "paused", "phase": phase, "left": int(left)}
-    left = (phase.ends_at - (now or timezone.now())).total_seconds()
-    if left <= 0:
-        return {"state": "due", "phase": phase}
-    return {"state": "running", "phase": phase, "left": int(left), "ends_at": phase.ends_at}
+        return Deadline("paused", phase.label, paused_left=left)
+    return Deadline("open", phase.label, ends_at=phase.ends_at)
 
 
 def duration(seconds: float) -> str:
@@ -122,25 +143,29 @@ def duration(seconds: float) -> str:
     return f"{h} 小时 {m} 分 {s % 60} 秒" if h else f"{m} 分 {s % 60} 秒"
 
 
-def clock_html(c: dict) -> str:
-    """The countdown paragraph; the inline ticker (templates/public/_ticker.html) counts `data-left` down."""
-    if c["state"] == "setup":
+def clock_html(d: Deadline, now: datetime | None = None) -> str:
+    """The countdown paragraph, rendered now; the inline ticker (templates/public/_ticker.html) counts `data-left`
+    down in the browser."""
+    if d.state == "setup":
         inner = mark_safe("游戏尚未开始。")
-    elif c["state"] == "over":
-        inner = format_html("{}已结束。", c["phase"].label)
-    elif c["state"] == "paused":
-        inner = format_html("<strong>{}</strong> · 游戏已暂停,本时段还剩 {}。", c["phase"].label, duration(c["left"]))
-    elif c["state"] == "due":
-        inner = format_html("<strong>{}</strong> · 已到截止时间,等待天神结算。", c["phase"].label)
+    elif d.state == "over":
+        inner = format_html("{}已结束。", d.label)
+    elif d.state == "paused":
+        inner = format_html("<strong>{}</strong> · 游戏已暂停,本时段还剩 {}。", d.label, duration(d.paused_left))
     else:
-        ends = timezone.localtime(c["ends_at"])
-        inner = format_html(
-            '<strong>{}</strong> · 还剩 <span class="countdown-left" data-left="{}">{}</span>(截止于北京时间 {}月{}日 {})',
-            c["phase"].label,
-            c["left"],
-            duration(c["left"]),
-            ends.month,
-            ends.day,
-            ends.strftime("%H:%M"),
-        )
+        left = int((d.ends_at - (now or timezone.now())).total_seconds())
+        if left <= 0:
+            inner = format_html("<strong>{}</strong> · 已到截止时间,等待天神结算。", d.label)
+        else:
+            ends = timezone.localtime(d.ends_at)
+            inner = format_html(
+                '<strong>{}</strong> · 还剩 <span class="countdown-left" data-left="{}">{}</span>'
+                "(截止于北京时间 {}月{}日 {})",
+                d.label,
+                left,
+                duration(left),
+                ends.month,
+                ends.day,
+                ends.strftime("%H:%M"),
+            )
     return format_html('<p class="clock">{}</p>', inner)

@@ -1,9 +1,9 @@
 """The public game page and the players' private pages: GET only, secret-safe, cheap.
 
-A request takes a snapshot of the game (two queries, moderator.public.snapshot) and renders the countdown; the rest
+A request takes a snapshot of the game (one query, moderator.public.snapshot) and renders the countdown; the rest
 comes from the cache under the snapshot's fingerprint — the page body, and for a visitor who is not signed in the
-whole page (base.html's header then holds no name and no CSRF token, so it is the same for every such visitor). Only
-a change in the game replays it and renders it again (selectors).
+whole page with its deadline (base.html's header then holds no name and no CSRF token, so it is the same for every
+such visitor). Only a change in the game replays it and renders it again (selectors).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_safe
 
 from moderator.public import selectors
-from moderator.public.snapshot import Snapshot, clock, clock_html, game_snapshot, seat_by_token
+from moderator.public.snapshot import Snapshot, clock_html, deadline, game_snapshot, seat_by_token
 
 CACHE_SECONDS = 300  # an entry lives until its game changes, and at most this long (an edit in the admin is not seen)
 CLOCK = "<!--clock-->"  # where the live countdown goes: escaped text can never contain "<!--"
@@ -36,12 +36,17 @@ def _cached(key: str, build: Callable[[], str]) -> SafeString:
 
 
 def _page(request: HttpRequest, key: str, template: str, context: Callable[[], dict], snap: Snapshot) -> HttpResponse:
-    live = clock_html(clock(snap))
     if request.user.is_authenticated:  # the header carries the user's name and a CSRF token: render it each time
+        live = clock_html(deadline(snap))
         return HttpResponse(render_to_string(template, {**context(), "clock": mark_safe(live)}, request))
     page_key = f"{key}:page:{getattr(request, 'LANGUAGE_CODE', '')}"
-    page = _cached(page_key, lambda: render_to_string(template, {**context(), "clock": mark_safe(CLOCK)}, request))
-    return HttpResponse(page.replace(CLOCK, live, 1))
+    entry = cache.get(page_key)
+    if entry is None:
+        html = render_to_string(template, {**context(), "clock": mark_safe(CLOCK)}, request)
+        entry = (html, deadline(snap))
+        cache.set(page_key, entry, CACHE_SECONDS)
+    html, due = entry
+    return HttpResponse(html.replace(CLOCK, clock_html(due), 1))
 
 
 def _private(response: HttpResponse) -> HttpResponse:

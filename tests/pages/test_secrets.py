@@ -181,11 +181,9 @@ def test_a_post_without_the_csrf_token_is_refused(db):
 
 
 @pytest.fixture
-def throttled_login(settings, db):
-    """The throttled sign-in mounted where the project's sign-in is (tests/pages/pages_urls.py)."""
-    settings.ROOT_URLCONF = "pages_urls"
+def throttled_login(db):
     get_user_model().objects.create_user("tianshen", password="direnjie-demo-pw")
-    return "/accounts/login/"
+    return reverse("login")
 
 
 def _login(client, url, password, username="tianshen", address="10.0.0.1"):
@@ -219,12 +217,7 @@ def test_a_right_password_before_the_limit_clears_the_count(client, throttled_lo
 
 
 def test_the_project_sign_in_is_the_throttled_one():
-    view = resolve("/accounts/login/").func
-    if getattr(view, "view_class", None) is not auth.ThrottledLoginView:
-        pytest.skip(
-            "moderator/urls.py 尚未接入限流登录:在 accounts/ 之前加 "
-            'path("accounts/login/", ThrottledLoginView.as_view(), name="login")'
-        )
+    assert resolve(reverse("login")).func.view_class is auth.ThrottledLoginView
 
 
 @pytest.mark.parametrize(
