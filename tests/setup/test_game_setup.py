@@ -81,9 +81,7 @@ def test_o1_an_order_after_24_hours_is_refused():
     game = _started()
     seat = game.seats.get(number=2)
     order = _privilege_last(seat.dealt_hand)
-    late, _ = services.order_submit(
-        game=game, seat=seat, order=order, forum_at=timezone.now() + timedelta(hours=25)
-    )
+    late, _ = services.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now() + timedelta(hours=25))
     assert late.status == DiscardOrder.Status.REFUSED and "已经结束" in late.reason
 
 
