@@ -106,7 +106,7 @@ CELERY_TIMEZONE = "UTC"
 Q_CLUSTER = {
     "name": "direnjie",
     "orm": "default",
-    "workers": 2,  # the phase sweep (tasks.sweep_q) holds one for about a minute
+    "workers": 2,  # a phase sweep (tasks.sweep_q) may hold one for up to a minute while a phase is ending
     "timeout": 90,
     "retry": 120,
     "catch_up": False,
@@ -121,7 +121,7 @@ CLOCK_SWEEP_INLINE = 20  # a sweep closes this many overdue phases itself and fa
 CLOCK_SWEEP_LIMIT = 20_000
 CLOCK_FAN_OUT_TTL_SECONDS = 30  # a fanned-out close expires, and may be fanned out again, after this
 CLOCK_ETA_WINDOW_SECONDS = 60  # phases ending this soon also get a close_phase task with an ETA at their end
-CLOCK_Q_RUN_SECONDS = 65  # one django-q2 run (scheduled every minute) sweeps for this long
+CLOCK_Q_RUN_SECONDS = 65  # a django-q2 run (every minute) also closes the phases ending within this, on time
 CELERY_TASK_ROUTES = {"moderator.tasks.sweep_phases": {"queue": "clock"}}
 CELERY_BEAT_SCHEDULE = {
     "sweep-phases": {

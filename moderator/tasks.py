@@ -11,7 +11,7 @@ Embedded (`make run`, no Redis): django-q2 on the ORM broker runs `sweep_q` from
 
 from __future__ import annotations
 
-import logging
+import fcntl
 import time
 from datetime import timedelta
 from functools import cache
@@ -21,8 +21,6 @@ from django.conf import settings
 from django.db import connection
 
 from moderator.services import clock
-
-log = logging.getLogger(__name__)
 
 RELIABLE = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 Q_SCHEDULE_NAME = "阶段时钟:关闭到期的时段"
@@ -97,16 +95,41 @@ def close_phase(phase_id: int) -> bool:
 
 
 def sweep_q(seconds: float | None = None) -> int:
-    """django-q2's scheduler wakes only every 30 s and repeats a schedule at most once a minute, so one scheduled run
-    sweeps every CLOCK_SWEEP_SECONDS for about a minute (overlapping runs are harmless: closing is idempotent)."""
+    """django-q2's scheduler wakes only every 30 s and repeats a schedule at most once a minute. So each run sweeps,
+    then, for the phases ending within the next CLOCK_Q_RUN_SECONDS, sleeps until each end and sweeps again; with
+    nothing ending soon it returns at once (a long run would hold up stopping `make run`)."""
     seconds = settings.CLOCK_Q_RUN_SECONDS if seconds is None else seconds
-    every = settings.CLOCK_SWEEP_SECONDS
     stop = time.monotonic() + seconds
-    closed = clock.sweep()
-    while time.monotonic() + every <= stop:
-        time.sleep(every)
-        closed += clock.sweep()
+    closed = _sweep_alone()
+    while (wait := _until_next_end(stop)) is not None:
+        time.sleep(wait)
+        closed += _sweep_alone()
     return closed
+
+
+def _until_next_end(stop: float) -> float | None:
+    """Seconds until the next phase end before `stop`; a phase still overdue (its close failed, or another process
+    holds the sweep) is tried again after CLOCK_SWEEP_SECONDS; None when nothing ends before `stop`."""
+    left = stop - time.monotonic()
+    if left <= 0:
+        return None
+    if clock.due_phases().exists():
+        return min(settings.CLOCK_SWEEP_SECONDS, left)
+    ends_at = clock.phases_ending_within(timedelta(seconds=left)).values_list("ends_at", flat=True).first()
+    if ends_at is None:
+        return None
+    return max((ends_at - clock.db_now()).total_seconds(), 0) + 0.05
+
+
+def _sweep_alone() -> int:
+    """One sweep, unless another process on this machine is sweeping right now. Closing twice at once would be
+    safe, but on SQLite (`make run`) the second writer fails with "database is locked" instead of waiting."""
+    with open(settings.BASE_DIR / "var" / "clock-sweep.lock", "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return 0
+        return clock.sweep()  # closing the file releases the lock
 
 
 def ensure_q_schedule():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import QuerySet
 from django.db.models.functions import Now
 from django.utils import timezone
@@ -107,6 +107,8 @@ def close_each(phase_ids: list[int], *, now: datetime | None = None) -> int:
     for phase_id in phase_ids:
         try:
             closed += phase_close_due(phase_id=phase_id, now=now, skip_locked=True)
+        except OperationalError as exc:  # transient: SQLite's "database is locked", a dropped connection
+            log.warning("phase %s: close failed (%s); the next sweep tries again", phase_id, exc)
         except Exception:
             log.exception("phase %s: close failed; the next sweep tries again", phase_id)
     return closed

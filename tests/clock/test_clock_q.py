@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from clockkit import assert_closed_once, running_game
 from django_q.models import Schedule
@@ -26,3 +28,13 @@ def test_the_django_q_run_sweeps_overdue_phases_and_leaves_the_rest(settings):
     assert_closed_once(overdue)
     future.refresh_from_db()
     assert future.status == "open"
+
+
+def test_a_django_q_run_closes_a_phase_ending_within_the_minute_on_time_and_then_returns(settings):
+    phase = running_game(ends_in=1.5)
+    started = time.monotonic()
+    assert tasks.sweep_q(seconds=10) == 1
+    assert time.monotonic() - started < 3  # it does not sit out the whole window
+    assert_closed_once(phase)
+    phase.refresh_from_db()
+    assert 0 <= (phase.closed_at - phase.ends_at).total_seconds() < 0.5
