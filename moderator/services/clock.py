@@ -74,15 +74,14 @@ def phase_close_due(*, phase_id: int, now: datetime | None = None, skip_locked: 
     The game row is locked first; the second of two closers waits and then finds nothing to do (play.phase_close's
     compare-and-set). With `skip_locked` a closer that finds the game locked leaves it to whoever holds it — a sweep
     never queues behind another close; if the holder rolls back, the next sweep finds the phase still due."""
-    game_id = Phase.objects.filter(pk=phase_id).values_list("game_id", flat=True).first()
-    if game_id is None:
-        return False
     with transaction.atomic():
-        locked = Game.objects.select_for_update(skip_locked=skip_locked).filter(pk=game_id)
+        locked = Game.objects.select_for_update(skip_locked=skip_locked, of=("self",)).filter(phases__pk=phase_id)
         game = locked.first()
         if game is None:
             return False
-        return _close(game, Phase.objects.get(pk=phase_id), now)
+        phase = Phase.objects.get(pk=phase_id)
+        phase.game = game
+        return _close(game, phase, now)
 
 
 def _close(game: Game, phase: Phase, now: datetime | None) -> bool:
