@@ -78,7 +78,7 @@ def _chart(game: Game, loaded: Loaded) -> Chart:
 
 def public_view(snap: Snapshot) -> dict:
     """Everything the public page body shows (cached under the snapshot's key by the view)."""
-    game = snap.game
+    game = snap.full_game
     loaded = game_load(game, snap.phases)
     state = loaded.replay.state
     pending = state.pending_executions
@@ -206,7 +206,7 @@ def _once(me) -> dict:
 
 def seat_view(seat: Seat, snap: Snapshot) -> dict:
     """Everything one seat's private page body shows — this seat only (cached under the seat and the snapshot key)."""
-    loaded = game_load(snap.game, snap.phases)
+    loaded = game_load(snap.full_game, snap.phases)
     state = loaded.replay.state
     me = state.seat(seat.player_name)
     phase = snap.current

@@ -1,10 +1,11 @@
 """What every page request reads first: the game and a fingerprint of everything a page shows (one query) — and the
 live countdown.
 
-The fingerprint changes whenever a page may change: an input (Game.input_seq), a GM act (every one is audited: voids,
-corrections, pauses, extensions, token rotations), a substitute (a new seat holder, S5), a close (phase status and a
-new phase, new announcements), an extension or a pause (phase end and remaining time), the end of the game. The pages
-cache what they render under it, so a request costs this one query until something happens in the game.
+The fingerprint changes whenever a page may change: an input (Game.input_seq), a GM act (every one is audited:
+voids, corrections, pauses, extensions, early ends, token rotations), a substitute (a new seat holder, S5), a close
+(a new phase, or the game's status and winner). The pages cache what they render under it, so a request costs this
+one query until something happens in the game. A change made without an audit row (an edit in the Django admin) shows
+when the cache entry expires (views.CACHE_SECONDS).
 
 The queries are written as SQL (through the models' raw querysets, which still convert every column): they run on
 every request, and building them through the query compiler took longer than running them.
@@ -20,59 +21,63 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from moderator.models import Announcement, AuditLog, Game, Phase, Seat, SeatHolder
+from moderator.models import AuditLog, Game, Phase, Seat, SeatHolder
 
 MIN_TOKEN_CHARS = 22  # secrets.token_urlsafe: 22 characters carry 128 bits; shorter cannot be a seat's link
 MAX_TOKEN_CHARS = Seat._meta.get_field("token").max_length
 
 
 def _stamps(game_id: str) -> str:
-    """SQL columns for the game `game_id`: the newest row of each append-only table whose rows change a page, and
-    the phases' newest id, open count, latest end and paused time (a close, an extension, a pause)."""
-    audit, holder, seat = AuditLog._meta.db_table, SeatHolder._meta.db_table, Seat._meta.db_table
-    announcement, phase = Announcement._meta.db_table, Phase._meta.db_table
-    open_ = Phase.Status.OPEN.value
+    """SQL columns for the game `game_id`: the newest audit row (every GM act: voids, corrections, pauses,
+    extensions, early ends, token rotations), the newest seat holder (a substitute, S5) and the newest phase (a
+    close). Each extra subquery costs PostgreSQL more to plan than to run, so only these."""
+    audit, holder, seat, phase = (m._meta.db_table for m in (AuditLog, SeatHolder, Seat, Phase))
     return ", ".join(
         (
             f"(SELECT MAX(a.id) FROM {audit} a WHERE a.game_id = {game_id}) AS audit_max",
             f"(SELECT MAX(h.id) FROM {holder} h JOIN {seat} hs ON hs.id = h.seat_id WHERE hs.game_id = {game_id})"
             " AS holder_max",
-            f"(SELECT MAX(n.id) FROM {announcement} n WHERE n.game_id = {game_id}) AS announcement_max",
             f"(SELECT MAX(p.id) FROM {phase} p WHERE p.game_id = {game_id}) AS phase_max",
-            f"(SELECT COUNT(*) FROM {phase} p WHERE p.game_id = {game_id} AND p.status = '{open_}') AS phase_open",
-            f"(SELECT MAX(p.ends_at) FROM {phase} p WHERE p.game_id = {game_id}) AS phase_end",
-            f"(SELECT MAX(p.paused_remaining) FROM {phase} p WHERE p.game_id = {game_id}) AS phase_paused",
         )
     )
 
 
-GAME_SQL = f"SELECT g.*, {_stamps('g.id')} FROM {Game._meta.db_table} g WHERE g.id = %s"
+GAME_COLUMNS = "g.id, g.name, g.status, g.winner, g.input_seq, g.order_seed"
+GAME_SQL = f"SELECT {GAME_COLUMNS}, {_stamps('g.id')} FROM {Game._meta.db_table} g WHERE g.id = %s"
 SEAT_SQL = (
-    f"SELECT g.*, s.id AS seat_pk, s.number AS seat_number, s.player_name AS seat_player, s.camp AS seat_camp, "
-    f"{_stamps('g.id')} FROM {Game._meta.db_table} g JOIN {Seat._meta.db_table} s ON s.game_id = g.id "
-    "WHERE s.token = %s"
+    f"SELECT {GAME_COLUMNS}, s.id AS seat_pk, s.number AS seat_number, s.player_name AS seat_player, "
+    f"s.camp AS seat_camp, {_stamps('g.id')} FROM {Game._meta.db_table} g "
+    f"JOIN {Seat._meta.db_table} s ON s.game_id = g.id WHERE s.token = %s"
 )
 PHASES_SQL = (
     f"SELECT id, game_id, kind, number, starts_at, ends_at, status, paused_remaining FROM {Phase._meta.db_table} "
     "WHERE game_id = %s ORDER BY starts_at, id"
 )
-STAMPS = ("audit_max", "holder_max", "announcement_max", "phase_max", "phase_open", "phase_end", "phase_paused")
+STAMPS = ("audit_max", "holder_max", "phase_max")
 
 
 @dataclass
 class Snapshot:
-    """The game as one query found it, and the fingerprint of what the pages show; the phases are read only when
-    a page has to be built (a cache miss) or the visitor is signed in."""
+    """The game as one query found it (the few columns a page header needs) and the fingerprint of what the pages
+    show; the phases and the whole game row are read only when a page has to be built (a cache miss) or the visitor
+    is signed in."""
 
     game: Game
     key: str
     _phases: list[Phase] | None = None
+    _full: Game | None = None
 
     @property
     def phases(self) -> list[Phase]:
         if self._phases is None:
             self._phases = list(Phase.objects.raw(PHASES_SQL, [self.game.pk]))
         return self._phases
+
+    @property
+    def full_game(self) -> Game:
+        if self._full is None:
+            self._full = Game.objects.get(pk=self.game.pk)
+        return self._full
 
     @property
     def current(self) -> Phase | None:
