@@ -112,7 +112,14 @@ def seat_by_token(token: str) -> tuple[Seat, Snapshot] | None:
     game = next(iter(Game.objects.raw(SEAT_SQL, [token])), None)
     if game is None:
         return None
-    seat = Seat(id=game.seat_pk, game=game, number=game.seat_number, player_name=game.seat_player, camp=game.seat_camp)
+    seat = Seat(
+        id=game.seat_pk,
+        game=game,
+        number=game.seat_number,
+        player_name=game.seat_player,
+        camp=game.seat_camp,
+        token=token,
+    )
     return seat, _snapshot(game)
 
 
