@@ -7,8 +7,8 @@ voids, corrections, pauses, extensions, early ends, token rotations), a substitu
 one query until something happens in the game. A change made without an audit row (an edit in the Django admin) shows
 when the cache entry expires (views.CACHE_SECONDS).
 
-The queries are written as SQL (through the models' raw querysets, which still convert every column): they run on
-every request, and building them through the query compiler took longer than running them.
+The query is written as SQL and read with a plain cursor (it returns only strings, integers and NULLs): it runs on
+every request, and building it through the query compiler took longer than running it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import connection
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -45,8 +46,8 @@ def _stamps(game_id: str) -> str:
 GAME_COLUMNS = "g.id, g.name, g.status, g.winner, g.input_seq, g.order_seed"
 GAME_SQL = f"SELECT {GAME_COLUMNS}, {_stamps('g.id')} FROM {Game._meta.db_table} g WHERE g.id = %s"
 SEAT_SQL = (
-    f"SELECT {GAME_COLUMNS}, s.id AS seat_pk, s.number AS seat_number, s.player_name AS seat_player, "
-    f"s.camp AS seat_camp, {_stamps('g.id')} FROM {Game._meta.db_table} g "
+    f"SELECT {GAME_COLUMNS}, s.id, s.number, s.player_name, s.camp, {_stamps('g.id')} "
+    f"FROM {Game._meta.db_table} g "
     f"JOIN {Seat._meta.db_table} s ON s.game_id = g.id WHERE s.token = %s"
 )
 PHASES_SQL = (
@@ -86,22 +87,25 @@ class Snapshot:
         return open_[-1] if open_ else (self.phases[-1] if self.phases else None)
 
 
-def _snapshot(game: Game) -> Snapshot:
-    parts = [
-        game.pk,
-        game.order_seed,  # random: a new game that reuses a deleted game's id never meets its cache
-        game.status,
-        game.winner,
-        game.input_seq,
-        *(getattr(game, stamp) for stamp in STAMPS),
-    ]
+def _row(sql: str, param) -> tuple | None:
+    """One row of plain values (strings, integers, NULLs: nothing a backend converts differently)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [param])
+        return cursor.fetchone()
+
+
+def _snapshot(row: tuple) -> Snapshot:
+    pk, name, status, winner, input_seq, order_seed = row[:6]
+    game = Game(id=pk, name=name, status=status, winner=winner, input_seq=input_seq, order_seed=order_seed)
+    # order_seed is random: a new game that reuses a deleted game's id never meets its cache.
+    parts = (pk, order_seed, status, winner, input_seq, *row[-len(STAMPS) :])
     return Snapshot(game, hashlib.sha256(repr(parts).encode()).hexdigest()[:32])
 
 
 def game_snapshot(game_id: int) -> Snapshot | None:
     """One query: the game with its stamps."""
-    game = next(iter(Game.objects.raw(GAME_SQL, [game_id])), None)
-    return None if game is None else _snapshot(game)
+    row = _row(GAME_SQL, game_id)
+    return None if row is None else _snapshot(row)
 
 
 def seat_by_token(token: str) -> tuple[Seat, Snapshot] | None:
@@ -109,18 +113,13 @@ def seat_by_token(token: str) -> tuple[Seat, Snapshot] | None:
     without asking the database."""
     if not MIN_TOKEN_CHARS <= len(token) <= MAX_TOKEN_CHARS:
         return None
-    game = next(iter(Game.objects.raw(SEAT_SQL, [token])), None)
-    if game is None:
+    row = _row(SEAT_SQL, token)
+    if row is None:
         return None
-    seat = Seat(
-        id=game.seat_pk,
-        game=game,
-        number=game.seat_number,
-        player_name=game.seat_player,
-        camp=game.seat_camp,
-        token=token,
-    )
-    return seat, _snapshot(game)
+    snap = _snapshot(row)
+    seat_pk, number, player, camp = row[6:10]
+    seat = Seat(id=seat_pk, game=snap.game, number=number, player_name=player, camp=camp, token=token)
+    return seat, snap
 
 
 # --- the clock (its text is live on every request) ----------------------------------------------------------------
