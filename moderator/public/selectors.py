@@ -98,7 +98,7 @@ def public_view(snap: Snapshot) -> dict:
     phase = snap.current
     day_open = phase is not None and phase.kind == Phase.Kind.DAY and phase.status == Phase.Status.OPEN
     third = state.dealt_total // 3
-    announcements = Announcement.objects.filter(game=game, kind__in=PUBLIC_KINDS).select_related("phase")
+    announcements = Announcement.objects.filter(game=game, kind__in=PUBLIC_KINDS).only("title", "text", "created_at")
     return {
         "game": game,
         "phase": phase,

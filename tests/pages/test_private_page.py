@@ -167,3 +167,13 @@ def test_a_void_by_the_gm_shows_at_once_the_cache_follows_the_audit_log(client, 
 def test_a_post_to_a_private_page_is_refused_and_changes_nothing(client, sample):
     response = client.post(reverse("seat_private", args=[sample.seats["甲"].token]))
     assert response.status_code == 405 and response.content == b""
+
+
+def test_before_the_start_a_seat_sees_its_camp_and_dealt_hand_s3(client, db):
+    from moderator.services import setup
+
+    game = setup.game_create(name="未开局", player_names=list("abcdefg"), camp_seed=1, deal_seed=1)
+    seat = game.seats.get(number=1)
+    page = _page(client, seat)
+    assert strong(page, "camp") == seat.camp and hand_shown(page) == seat.dealt_hand
+    assert "游戏尚未开始" in page
