@@ -14,6 +14,9 @@ class Command(BaseCommand):
         parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
 
     def handle(self, *args, addrport: str, **options):
+        from moderator.tasks import ensure_q_schedule
+
+        ensure_q_schedule()  # the phase sweep, on django-q2's ORM broker: no Redis needed
         cluster = subprocess.Popen([sys.executable, "manage.py", "qcluster"])
         try:
             call_command("runserver", addrport, use_reloader=False)
