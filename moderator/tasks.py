@@ -58,17 +58,19 @@ def sweep_phases() -> int:
 
 
 def _fan_out(phase_ids: list[int]) -> None:
-    ttl = settings.CLOCK_FAN_OUT_TTL_SECONDS
-    claims = _claimed([_key("close", pk) for pk in phase_ids], ttl)
+    """One close_phase per overdue phase, at most once per CLOCK_FAN_OUT_TTL_SECONDS. No `expires` on close tasks:
+    a late close is still wanted (a stale one finds nothing to do), and a worker that finds hundreds of expired
+    tasks at once revokes them recursively until Celery 5.7 dies of a RecursionError."""
+    claims = _claimed([_key("close", pk) for pk in phase_ids], settings.CLOCK_FAN_OUT_TTL_SECONDS)
     for pk, mine in zip(phase_ids, claims, strict=True):
         if mine:
-            close_phase.apply_async((pk,), expires=ttl)
+            close_phase.delay(pk)
 
 
 def _arm_etas() -> None:
     """A close_phase with an ETA at the end time of every phase ending within the window, once per end time (an
-    extension arms a new one; the old one finds the phase not due). While it is armed, and for one fan-out TTL
-    after the end, sweeps do not fan the phase out again: the ETA is about to close it."""
+    extension arms a new one; the old one finds the phase not due). Until CLOCK_ETA_GRACE_SECONDS after the end,
+    sweeps do not fan the phase out as well: the ETA is closing it (a sweep still closes a few inline)."""
     window = timedelta(seconds=settings.CLOCK_ETA_WINDOW_SECONDS)
     soon = list(clock.phases_ending_within(window).values_list("pk", "ends_at"))
     keys = [_key("eta", pk, ends_at.timestamp()) for pk, ends_at in soon]
@@ -76,13 +78,13 @@ def _arm_etas() -> None:
     armed = [due for due, mine in zip(soon, claims, strict=True) if mine]
     if not armed:
         return
-    now, grace = clock.db_now(), settings.CLOCK_FAN_OUT_TTL_SECONDS
+    now, grace = clock.db_now(), settings.CLOCK_ETA_GRACE_SECONDS
     with _redis().pipeline(transaction=False) as pipe:
         for pk, ends_at in armed:
             pipe.set(_key("close", pk), 1, px=int(((ends_at - now).total_seconds() + grace) * 1000))
         pipe.execute()
     for pk, ends_at in armed:
-        close_phase.apply_async((pk,), eta=ends_at, expires=ends_at + window)
+        close_phase.apply_async((pk,), eta=ends_at)
 
 
 @shared_task(name="moderator.tasks.close_phase", **RELIABLE)

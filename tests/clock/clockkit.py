@@ -11,12 +11,15 @@ import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.db import connection
+from kombu import Connection
 
 from cards.catalogue import DEFAULT_CAMPS, DEFAULT_HAND_SIZE, standard_deck
 from cards.dealing import deal
+from moderator import tasks
 from moderator.models import AuditLog, Game, Phase
 from moderator.services import clock, setup
 
@@ -40,6 +43,8 @@ REDIS_START = [
     "/var/log/redis/ci.log",
 ]
 SWEEP_SECONDS = 1.0  # the test workers' beat interval
+# The test workers' broker: REDIS_URL's server, database 15, so a test run never eats a dev worker's queues.
+BROKER_URL = urlunsplit(urlsplit(settings.REDIS_URL)._replace(path="/15"))
 
 
 def running_game(*, ends_in: float, kind: str = "night", number: int = 1, seed: int = 1) -> Phase:
@@ -68,6 +73,12 @@ def assert_closed_once(phase: Phase) -> None:
     assert Phase.objects.filter(game_id=phase.game_id).count() == 2
     drafts = list(phase.announcements.values_list("kind", "recipient"))
     assert drafts and len(drafts) == len(set(drafts))
+
+
+def publish_close(phase_id: int) -> None:
+    """close_phase on the test workers' broker."""
+    with Connection(BROKER_URL) as conn:
+        tasks.close_phase.apply_async((phase_id,), connection=conn)
 
 
 def wait_for(predicate, timeout: float, every: float = 0.1):
@@ -100,7 +111,7 @@ def purge() -> None:
     """Forget what earlier runs left in the broker: their queues and this database's claim keys."""
     import redis
 
-    r = redis.Redis.from_url(settings.REDIS_URL)
+    r = redis.Redis.from_url(BROKER_URL)
     r.delete("celery", "clock", "unacked", "unacked_index")
     for key in r.scan_iter(f"clock:{connection.settings_dict['NAME']}:*"):
         r.delete(key)
@@ -118,7 +129,7 @@ class Worker:
         env = {
             **os.environ,
             "DATABASE_URL": _database_url(),
-            "REDIS_URL": settings.REDIS_URL,
+            "REDIS_URL": BROKER_URL,
             "CLOCK_SWEEP_SECONDS": str(SWEEP_SECONDS),
         }
         self.log = log

@@ -10,10 +10,18 @@ import time
 
 import psycopg
 import pytest
-from clockkit import SWEEP_SECONDS, assert_closed_once, closes_of, redis_start, redis_up, running_game, wait_for
+from clockkit import (
+    SWEEP_SECONDS,
+    assert_closed_once,
+    closes_of,
+    publish_close,
+    redis_start,
+    redis_up,
+    running_game,
+    wait_for,
+)
 from django.db import connection
 
-from moderator import tasks
 from moderator.models import Phase
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -59,7 +67,7 @@ def test_the_same_close_task_published_ten_times_closes_the_phase_once(celery_wo
     celery_worker(concurrency=2)
     phase = running_game(ends_in=-1)
     for _ in range(10):
-        tasks.close_phase.delay(phase.pk)
+        publish_close(phase.pk)
     assert wait_for(lambda: _closed(phase), 20)
     time.sleep(1)  # the other nine run and find nothing to do
     assert_closed_once(phase)
@@ -82,7 +90,7 @@ def test_a_worker_killed_between_the_update_and_the_commit_rolls_back_and_the_re
     phase = running_game(ends_in=-1)
     with _raw_connection() as holder:
         holder.execute("LOCK TABLE moderator_announcement IN EXCLUSIVE MODE")  # the close will wait here
-        tasks.close_phase.delay(phase.pk)
+        publish_close(phase.pk)
         stuck = wait_for(_close_stuck_before_commit, 20)
         assert stuck, worker.output()
         assert _status(phase) == Phase.Status.OPEN  # updated, not committed
@@ -102,7 +110,7 @@ def test_a_whole_worker_killed_mid_close_leaves_the_phase_open_for_the_next_work
     phase = running_game(ends_in=-1)
     with _raw_connection() as holder:
         holder.execute("LOCK TABLE moderator_announcement IN EXCLUSIVE MODE")
-        tasks.close_phase.delay(phase.pk)
+        publish_close(phase.pk)
         stuck = wait_for(_close_stuck_before_commit, 20)
         assert stuck, worker.output()
         worker.kill()  # main process and pool: the message stays unacknowledged in Redis
