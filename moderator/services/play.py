@@ -31,6 +31,7 @@ class Replay:
     state: GameState
     verdicts: dict[tuple[str, int], Verdict] = field(default_factory=dict)
     closed: dict[int, tuple[GameState, CloseResult]] = field(default_factory=dict)  # phase id -> after its close
+    records: dict[int, list[Any]] = field(default_factory=dict)  # phase id -> its input records, replay order
     open_events: dict[int, list[dict]] = field(default_factory=dict)  # phase id -> events of its start (arson …)
 
 
@@ -78,6 +79,17 @@ def phase_inputs(phase: Phase) -> list[Any]:
     return sorted(records, key=lambda r: (r.forum_at, r.seq))
 
 
+def game_inputs(game: Game) -> dict[int, list[Any]]:
+    """Every input of a game by phase id, each phase's in forum-time order (three queries for the whole game)."""
+    by_phase: dict[int, list[Any]] = {}
+    for model in (Action, Vote):
+        for rec in model.objects.filter(game=game):
+            by_phase.setdefault(rec.phase_id, []).append(rec)
+    for rec in DiscardOrder.objects.filter(game=game, phase__isnull=False):
+        by_phase.setdefault(rec.phase_id, []).append(rec)
+    return {pid: sorted(recs, key=lambda r: (r.forum_at, r.seq)) for pid, recs in by_phase.items()}
+
+
 def initial_state(game: Game, seats: list[Seat]) -> GameState:
     specs = [rules.SeatSpec(s.player_name, s.camp, tuple(s.dealt_hand)) for s in seats]
     return rules.new_game(
@@ -92,11 +104,11 @@ def game_replay(game: Game) -> Replay:
     """Rebuild the state from the table and every input, phase by phase (voided inputs are skipped)."""
     seats = list(game.seats.order_by("number"))
     names = {s.pk: s.player_name for s in seats}
-    replay = Replay(initial_state(game, seats))
+    replay = Replay(initial_state(game, seats), records=game_inputs(game))
     phases = list(game.phases.order_by("starts_at", "id"))
     for i, phase in enumerate(phases):
         state = replace(replay.state, phase_minutes=_minutes(phase, phase.ends_at))
-        for rec in phase_inputs(phase):
+        for rec in replay.records.get(phase.pk, []):
             if rec.status == rec.Status.VOIDED:
                 continue
             state, verdict = rules.submit(state, _engine_input(rec, phase, names))
@@ -112,18 +124,25 @@ def game_replay(game: Game) -> Replay:
 
 
 def verdicts_store(records: list[Any], replay: Replay) -> None:
+    """Keep on each record the verdict the latest replay gave it (one UPDATE per kind of record that changed)."""
+    changed: dict[type, list[Any]] = {}
     for rec in records:
         verdict = replay.verdicts.get((_kind(rec), rec.pk))
         if verdict is None or rec.status == rec.Status.VOIDED:
             continue
         status = rec.Status.ACCEPTED if verdict.accepted else rec.Status.REFUSED
-        changes = {"status": status, "reason": verdict.reason}
+        # An accepted input keeps a note it already had (e.g. why an order was drawn, O1); a refusal says why.
+        keep = verdict.accepted and not verdict.reason and rec.status == rec.Status.ACCEPTED
+        changes = {"status": status, "reason": rec.reason if keep else verdict.reason}
         if isinstance(rec, Action):
             changes["cost"] = verdict.cost
         if any(getattr(rec, k) != v for k, v in changes.items()):
             for k, v in changes.items():
                 setattr(rec, k, v)
-            rec.save(update_fields=list(changes))
+            changed.setdefault(type(rec), []).append(rec)
+    for model, recs in changed.items():
+        fields = ["status", "reason", "cost"] if model is Action else ["status", "reason"]
+        model.objects.bulk_update(recs, fields)
 
 
 def open_phase(game: Game) -> Phase:
@@ -151,7 +170,7 @@ def _record(model, *, game: Game, seat: Seat, forum_at: datetime, **fields):
     game.refresh_from_db(fields=["input_seq"])
     rec = model.objects.create(game=game, phase=phase, seat=seat, forum_at=forum_at, seq=game.input_seq, **fields)
     replay = game_replay(game)
-    verdicts_store(phase_inputs(phase), replay)
+    verdicts_store(replay.records.get(phase.pk, []), replay)
     rec.refresh_from_db()
     return rec, replay.verdicts[(_kind(rec), rec.pk)], replay
 
@@ -241,28 +260,35 @@ def current_order(seat: Seat) -> list[str]:
 
 
 def default_orders_assign(*, game: Game, phase: Phase) -> list[DiscardOrder]:
-    """O1: at the 24-hour mark every living seat without an accepted order gets a seeded random one whose 底牌 is a
-    privilege card (seed derived from the game's recorded order seed: a replay draws the same)."""
+    """O1: at the 24-hour mark every seat without an accepted order gets a seeded random one whose 底牌 is a privilege
+    card (seed derived from the game's recorded order seed: a replay draws the same). Stored at the phase's end, as
+    inputs of night 1; the close that follows replays them like any other input and records their verdicts."""
     if game.hands_are_orders:
         return []
     has_order = set(
         DiscardOrder.objects.filter(game=game, status=DiscardOrder.Status.ACCEPTED).values_list("seat_id", flat=True)
     )
-    made = []
-    for seat in game.seats.order_by("number"):
-        if seat.pk in has_order:
-            continue
-        seed = game.order_seed * 1000 + seat.number
-        rec, _ = order_submit(
+    missing = [seat for seat in game.seats.order_by("number") if seat.pk not in has_order]
+    if not missing:
+        return []
+    Game.objects.filter(pk=game.pk).update(input_seq=F("input_seq") + len(missing))
+    game.refresh_from_db(fields=["input_seq"])
+    first = game.input_seq - len(missing) + 1
+    made = [
+        DiscardOrder(
             game=game,
             seat=seat,
-            order=list(random_order(seat.dealt_hand, seed)),
-            forum_at=phase.ends_at,
+            phase=phase,
+            order=list(random_order(seat.dealt_hand, game.order_seed * 1000 + seat.number)),
             source=DiscardOrder.Source.RANDOM,
-            seed=seed,
+            seed=game.order_seed * 1000 + seat.number,
+            forum_at=phase.ends_at,
+            seq=first + i,
+            reason="24 小时内未提交丢牌顺序,系统随机决定(O1)",
         )
-        made.append(rec)
-    return made
+        for i, seat in enumerate(missing)
+    ]
+    return DiscardOrder.objects.bulk_create(made)
 
 
 def phase_close(*, phase: Phase, now: datetime | None = None) -> bool:
@@ -282,7 +308,7 @@ def phase_close(*, phase: Phase, now: datetime | None = None) -> bool:
             return False
         phase.refresh_from_db()
         replay = game_replay(game)
-        verdicts_store(phase_inputs(phase), replay)
+        verdicts_store(replay.records.get(phase.pk, []), replay)
         state, result = replay.closed[phase.pk]
         phase.result = result_json(result)
         phase.save(update_fields=["result"])
