@@ -76,6 +76,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     (BASE_DIR / "var").mkdir(exist_ok=True)
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Write transactions take the lock at BEGIN: with django-q2 writing to the same file, a close never fails with
+    # "database is locked" halfway (it waits up to the timeout instead).
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [{"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"}]

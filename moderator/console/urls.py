@@ -20,4 +20,5 @@ urlpatterns = [
     path("gm/<int:game_id>/correction/", console.correction, name="console_correction"),
     path("gm/<int:game_id>/export/", console.export, name="console_export"),
     path("gm/<int:game_id>/clock/<str:action>/", console.clock_control, name="console_clock"),
+    path("gm/<int:game_id>/substitute/", console.substitute, name="console_substitute"),
 ]

@@ -440,3 +440,23 @@ def clock_control(request, game_id: int, action: str):
     except (play.PlayError, ValueError) as exc:
         messages.error(request, str(exc))
     return redirect("console_dashboard", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def substitute(request, game_id: int):
+    """S5, T4: a substitute takes a seat over; the current phase gets its 12-hour 交替期."""
+    game = gm_game(request, game_id)
+    seat_id = request.POST.get("seat", "")
+    seat = game.seats.filter(pk=int(seat_id)).first() if seat_id.isdigit() else None
+    if seat is None:
+        messages.error(request, "请选择要替补的座位")
+        return redirect("console_dashboard", game_id=game.pk)
+    try:
+        setup.seat_substitute(
+            seat=seat, player_name=request.POST.get("player_name", ""), at=timezone.now(), actor=request.user
+        )
+        messages.success(request, f"{seat.number} 号座位由替补接替,本时段延长 12 小时(T4)。")
+    except (setup.SetupError, play.PlayError) as exc:
+        messages.error(request, str(exc))
+    return redirect("console_dashboard", game_id=game.pk)

@@ -11,7 +11,6 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Now
-from django.utils import timezone
 
 from cards.dealing import random_order
 from cards.models import DiscardOrder
@@ -304,7 +303,7 @@ def phase_close(*, phase: Phase, now: datetime | None = None) -> bool:
         )
         if phase.kind == Phase.Kind.NIGHT and phase.number == 1 and due.exists():
             default_orders_assign(game=game, phase=phase)  # O1: at the 24-hour mark, before the night resolves
-        if due.update(status=Phase.Status.CLOSED, closed_at=timezone.now()) != 1:
+        if due.update(status=Phase.Status.CLOSED, closed_at=Now()) != 1:  # the database's clock, as the test
             return False
         phase.refresh_from_db()
         replay = game_replay(game)

@@ -160,17 +160,26 @@ def seat_sign_in(*, seat: Seat, at: datetime) -> Seat:
 
 
 @transaction.atomic
-def seat_substitute(*, seat: Seat, player_name: str, at: datetime) -> SeatHolder:
-    """S5/T4: a substitute takes the seat over; the seat keeps its hand, order, AP and history."""
+def seat_substitute(*, seat: Seat, player_name: str, at: datetime, actor=None) -> SeatHolder:
+    """S5/T4: a substitute takes the seat over (hand, order, AP and history stay with the seat) and the current phase
+    is extended by 12 hours (交替期) — the extension is logged like any other."""
+    from moderator.services import clock
+
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
     player_name = player_name.strip()
     if not player_name:
         raise SetupError("请填写替补的论坛ID")
     if seat.game.seats.exclude(pk=seat.pk).filter(player_name=player_name).exists():
         raise SetupError(f"“{player_name}”已经在这局游戏里了")
+    old = seat.player_name
     seat.player_name = player_name
     seat.save(update_fields=["player_name"])
-    return SeatHolder.objects.create(seat=seat, player_name=player_name, since=at, reason="替补")
+    holder = SeatHolder.objects.create(seat=seat, player_name=player_name, since=at, reason="替补")
+    if seat.game.phases.filter(status=Phase.Status.OPEN).exists():
+        clock.phase_extend(
+            game=seat.game, by=clock.SUBSTITUTION_EXTENSION, actor=actor, reason=f"替补:{player_name} 接替 {old}(T4)"
+        )
+    return holder
 
 
 def player_list_post(game: Game) -> str:

@@ -199,3 +199,17 @@ def test_importing_garbage_says_so(gm_client):
         "/games/import/", {"file": SimpleUploadedFile("x.json", b'{"format": "other"}')}
     ).content.decode()
     assert "这不是本系统导出的游戏文件" in page
+
+
+def test_a_substitute_takes_a_seat_and_the_phase_gets_twelve_more_hours(gm_client, game):
+    phase = game.phases.get(status=Phase.Status.OPEN)
+    end = phase.ends_at
+    gm_client.post(f"/gm/{game.pk}/substitute/", {"seat": _seat(game, "丙").pk, "player_name": "替补丙"})
+    phase.refresh_from_db()
+    assert phase.ends_at - end == timedelta(hours=12)  # T4
+    assert game.seats.filter(player_name="替补丙").exists()
+    assert play.game_replay(game).state.seat("替补丙").names == ("庶民", "巫医", "绝杀/特赦", "纵火/圣人", "阿米巴")
+    page = gm_client.post(
+        f"/gm/{game.pk}/substitute/", {"seat": _seat(game, "甲").pk, "player_name": "乙"}, follow=True
+    )
+    assert "已经在这局游戏里了" in page.content.decode()

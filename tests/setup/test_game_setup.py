@@ -110,6 +110,9 @@ def test_s5_a_substitute_inherits_the_seat_and_the_history_is_kept():
     seat.refresh_from_db()
     assert seat.player_name == "替补甲" and seat.dealt_hand == hand
     assert list(seat.holders.values_list("player_name", "reason")) == [(PLAYERS[2], "开局"), ("替补甲", "替补")]
+    phase = game.phases.get()
+    assert phase.ends_at - phase.starts_at == timedelta(hours=36)  # T4: 24 h + the 12-hour 交替期
+    assert game.audit.get(action="phase_extend").detail["reason"].startswith("替补:替补甲 接替")
     with pytest.raises(services.SetupError, match="已经在这局游戏里"):
         services.seat_substitute(seat=seat, player_name=PLAYERS[0], at=timezone.now())
 

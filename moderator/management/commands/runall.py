@@ -22,4 +22,4 @@ class Command(BaseCommand):
             call_command("runserver", addrport, use_reloader=False)
         finally:
             cluster.terminate()
-            cluster.wait(timeout=20)
+            cluster.wait(timeout=90)  # a django-q2 run may hold a close due within the minute
