@@ -40,12 +40,12 @@ def test_it_extends_the_current_phase_by_twelve_hours_when_a_substitute_takes_a_
     phase = running_game(ends_in=600)
     planned = phase.ends_at
     seat = phase.game.seats.get(number=3)
-    setup.seat_substitute(seat=seat, player_name="替补甲", at=clock.db_now())
-    clock.phase_extend(game=phase.game, by=clock.SUBSTITUTION_EXTENSION, actor=gm, reason="3号替补(T4)")
+    setup.seat_substitute(seat=seat, player_name="替补甲", at=clock.db_now(), actor=gm)
     phase.refresh_from_db()
     assert phase.ends_at == planned + timedelta(hours=12)
     log = _log(phase, "phase_extend")
-    assert (log.actor, log.detail["by_s"], log.detail["reason"]) == (gm, 12 * 3600, "3号替补(T4)")
+    assert (log.actor, log.detail["by_s"]) == (gm, 12 * 3600)
+    assert log.detail["reason"].startswith("替补:替补甲 接替") and log.detail["reason"].endswith("(T4)")
 
 
 def test_it_extends_by_any_positive_amount_and_refuses_anything_else_T4():
