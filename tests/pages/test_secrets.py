@@ -4,6 +4,7 @@ N13 modifiers, tokens); hostile player names render inert; every form carries a 
 
 from __future__ import annotations
 
+import html
 import re
 from datetime import timedelta
 
@@ -83,9 +84,12 @@ def test_the_public_page_keeps_the_secrets_for_a_signed_in_gm_and_when_paused(gm
 
 
 def test_the_home_and_login_pages_show_no_secret(client, sample):
+    names = sorted({html.escape(n) for n in Game.objects.values_list("name", flat=True)}, key=len, reverse=True)
     for url in ("/", reverse("login")):
         page = client.get(url).content.decode()
-        assert found(without_archive(page), [*SECRET_WORDS, *AP_WORDS, *_tokens(sample.game)]) == [], url
+        for name in names:  # a game's name is the GM's public label, whatever words it uses
+            page = page.replace(name, " ")
+        assert found(page, [*SECRET_WORDS, *AP_WORDS, *_tokens(sample.game)]) == [], url
 
 
 def _error_pages(client, s) -> list[tuple[str, object]]:
