@@ -9,8 +9,8 @@ from django.urls import reverse
 from moderator.public.sample import sample_game
 
 pytestmark = pytest.mark.django_db
-PUBLIC_COLD = 8  # the snapshot, phases, the whole game row, seats, actions, votes, orders, announcements
-PRIVATE_COLD = 7  # the snapshot, phases, the whole game row, seats, actions, votes, orders
+PUBLIC_COLD = 10  # the snapshot, phases, the whole game row, the replay (5), seats, announcements
+PRIVATE_COLD = 9  # the snapshot, phases, the whole game row, the replay (5), seats
 WARM = 1  # the snapshot: the game (or seat and game) with its stamps
 SIGNED_IN = 3  # the session and the user for base.html's header, and the phases for the countdown
 
