@@ -167,3 +167,9 @@ def test_the_public_page_shows_no_camp_or_card_and_the_setup_page_is_gm_only(cli
     client.force_login(django_user_model.objects.create_user("other", password="pw-123456"))
     assert client.get(f"/games/{game.pk}/setup/").status_code == 404
     assert Seat.objects.filter(game=game).count() == 7
+
+
+def test_a4_drafts_are_bbcode_not_html_so_a_hostile_name_is_pasted_as_written():
+    game = services.game_create(name="x", player_names=["<b>甲</b>", "乙&丙", "丁"], camps=["杀手", "狼人", "平民"])
+    post = services.player_list_post(game)
+    assert "<b>甲</b>" in post and "乙&丙" in post and "&lt;" not in post and "&amp;" not in post
