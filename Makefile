@@ -23,6 +23,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy --ignore-missing-imports moderator/rules cards/catalogue.py cards/dealing.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

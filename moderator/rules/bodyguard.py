@@ -115,7 +115,7 @@ def resolve(hand: Sequence[Card], hits: Sequence[Hit], is_guard: Callable[[Card]
     return simulate(hand, order, is_guard)
 
 
-def _sequence(prefix: list[Card], takers: list[Hit], primed: set[int | None], spent: int, is_guard) -> list[Hit]:
+def _sequence(prefix: list[Card], takers: list[Hit], primed: set[int], spent: int, is_guard) -> list[Hit]:
     """An application order that takes `prefix` whole: pairs of different kinds (largest kinds first) for the fresh
     保镖 that get no 绝杀, one hit for every other card; then whatever is left over."""
     pool: dict[str, list[Hit]] = {}

@@ -7,6 +7,7 @@ settles and rendered into the dawn post by the announcement templates (A2).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from cards.catalogue import privilege
@@ -14,7 +15,7 @@ from moderator.rules import bodyguard
 from moderator.rules.arson import due_phase
 from moderator.rules.ledger import guards
 from moderator.rules.settle import Close, card_type, deaths, silence, victory, windows
-from moderator.rules.state import DAY, NIGHT, Action, Arson, GameState
+from moderator.rules.state import DAY, NIGHT, Action, Arson, Card, GameState
 
 NORMAL = ("普通攻击", "普通狙击")
 BINDINGS = {"束魂": ("杀手", "狙击手"), "治疗": ("狼人", "狙击手")}  # N7, N8: the card types each one catches
@@ -143,13 +144,17 @@ def pardons(n: Night) -> None:
         n.events.append({"type": "pardon", "player": target})
 
 
+def standing_in(guard_uids: frozenset[int]) -> Callable[[Card], bool]:
+    return lambda card: card.uid in guard_uids
+
+
 def losses(n: Night, hits: dict[str, list[bodyguard.Hit]]) -> None:
     """B1–B5: for each target, the order of the night's hits that takes the most cards."""
     for seat in n.state.seats:
         if seat.name not in hits or not seat.alive:
             continue
-        standing = set(guards(seat))
-        taken = bodyguard.resolve(seat.hand, hits[seat.name], lambda c, g=standing: c.uid in g)
+        standing = frozenset(guards(seat))
+        taken = bodyguard.resolve(seat.hand, hits[seat.name], standing_in(standing))
         for card, hit in taken:
             cause = {"束魂失败": "束魂", "巫医失败": "巫医", bodyguard.DOOM: "绝杀"}.get(hit.kind, "攻击")
             n.take(seat.name, card, cause)
