@@ -1,8 +1,8 @@
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 
 from moderator import services
+from moderator.console.views import gm_game
 from moderator.forms import GameCreateForm
 from moderator.models import Game
 
@@ -10,13 +10,6 @@ from moderator.models import Game
 def home(request):
     games = Game.objects.order_by("-created_at")[:50]
     return render(request, "home.html", {"games": games})
-
-
-def _gm_game(request, game_id: int) -> Game:
-    game = get_object_or_404(Game, pk=game_id)
-    if not (request.user.is_superuser or game.gms.filter(pk=request.user.pk).exists()):
-        raise Http404
-    return game
 
 
 @login_required
@@ -43,7 +36,7 @@ def game_new(request):
 
 @login_required
 def game_setup(request, game_id: int):
-    game = _gm_game(request, game_id)
+    game = gm_game(request, game_id)
     seats = list(game.seats.all())
     return render(
         request,

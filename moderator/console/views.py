@@ -20,7 +20,8 @@ from moderator.services import corrections, intake, play, setup, transfer
 
 
 def gm_game(request, game_id: int) -> Game:
-    """A game this user is a 天神 of (superusers see every game); anyone else gets a 404, not a hint."""
+    """A game this user is a 天神 of (superusers see every game); anyone else gets a 404, not a hint. Every GM page
+    (console and set-up) goes through here."""
     game = get_object_or_404(Game, pk=game_id)
     if not (request.user.is_superuser or game.gms.filter(pk=request.user.pk).exists()):
         raise Http404
