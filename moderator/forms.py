@@ -26,7 +26,12 @@ class GameCreateForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 7}),
         help_text="每行一人,牌名用顿号或逗号分隔;留空则按发牌原则(S3)随机发牌(记录随机种子)",
     )
-    seed = forms.IntegerField(label="随机种子(可选)", required=False, min_value=0)
+    seed = forms.IntegerField(
+        label="随机种子(可选)",
+        required=False,
+        min_value=0,
+        help_text="阵营、发牌和默认丢牌顺序都由它决定;留空则随机生成并记录",
+    )
 
     def clean_players(self):
         names = _split(self.cleaned_data["players"])

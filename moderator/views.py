@@ -25,6 +25,7 @@ def game_new(request):
                 hands=data["hands"],
                 camp_seed=data["seed"],
                 deal_seed=data["seed"],
+                order_seed=data["seed"],
                 gm=request.user,
             )
         except services.SetupError as exc:

@@ -44,6 +44,7 @@ def game_create(
     camp_seed: int | None = None,
     hands: Sequence[Sequence[str]] | None = None,
     deal_seed: int | None = None,
+    order_seed: int | None = None,
     hand_size: int = DEFAULT_HAND_SIZE,
     deck: Sequence[str] | None = None,
     phase_seconds: int | None = None,
@@ -91,7 +92,7 @@ def game_create(
         left_out=left_out,
         camp_seed=camp_seed,
         deal_seed=deal_seed,
-        order_seed=_seed(),
+        order_seed=_seed() if order_seed is None else order_seed,
         phase_seconds=phase_seconds or settings.PHASE_SECONDS,
     )
     if gm is not None:

@@ -61,7 +61,8 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
     page.wait_for_selector("text=第1夜")
 
     killer = game.seats.get(camp="杀手")
-    victim = game.seats.exclude(pk=killer.pk).order_by("number").first()
+    # A victim without a 保镖, so that one attack surely takes a card whatever order the player ends up with (B1).
+    victim = next(s for s in game.seats.exclude(pk=killer.pk).order_by("number") if "保镖" not in s.dealt_hand)
     paste_pm(page, game, killer, f"今晚杀{victim.player_name}。杀人宣言:{MANIFESTO}")
     shot(page, "intake")
     binder = next((s for s in game.seats.order_by("number") if "束魂" in s.dealt_hand and s != killer), None)

@@ -173,3 +173,11 @@ def test_a4_drafts_are_bbcode_not_html_so_a_hostile_name_is_pasted_as_written():
     game = services.game_create(name="x", player_names=["<b>甲</b>", "乙&丙", "丁"], camps=["杀手", "狼人", "平民"])
     post = services.player_list_post(game)
     assert "<b>甲</b>" in post and "乙&丙" in post and "&lt;" not in post and "&amp;" not in post
+
+
+def test_one_seed_fixes_camps_deal_and_default_orders(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
+    for name in ("甲局", "乙局"):
+        client.post("/games/new/", {"name": name, "players": "\n".join(PLAYERS), "seed": "77"})
+    a, b = Game.objects.get(name="甲局"), Game.objects.get(name="乙局")
+    assert a.order_seed == b.order_seed == 77
