@@ -33,7 +33,13 @@ class Command(BaseCommand):
         if game is None:
             seconds = int(phase_minutes * 60) or None
             game = services.game_create(
-                name=DEMO_NAME, player_names=DEMO_PLAYERS, camp_seed=2014, deal_seed=2014, phase_seconds=seconds, gm=gm
+                name=DEMO_NAME,
+                player_names=DEMO_PLAYERS,
+                camp_seed=2014,
+                deal_seed=2014,
+                order_seed=2014,
+                phase_seconds=seconds,
+                gm=gm,
             )
             services.game_start(game=game, at=timezone.now() - timedelta(minutes=1))
         base = "http://127.0.0.1:8000"
