@@ -16,6 +16,30 @@ from nights.models import Action
 from votes.models import Vote
 
 COMPARED = ("lost", "saved", "executed", "tally", "died", "window", "silence", "winner")
+LABELS = {
+    "lost": "丢牌",
+    "saved": "被救(不能投票)",
+    "executed": "被处决",
+    "tally": "计票",
+    "died": "死亡",
+    "window": "改顺序期",
+    "silence": "默哀期",
+    "winner": "胜方",
+}
+
+
+def describe(key: str, value) -> str:
+    """A stored close result, as the 天神 reads it."""
+    if key == "lost":
+        parts = [f"{name}:{k.get('特权', 0)}特权 {k.get('庶民', 0)}庶民" for name, k in (value or {}).items()]
+        return ";".join(parts) or "无"
+    if key == "tally":
+        return "、".join(f"{name} {n}票" for name, n in sorted((value or {}).items(), key=lambda kv: -kv[1])) or "无"
+    if key in ("window", "silence"):
+        return "是" if value else "否"
+    if isinstance(value, list):
+        return "、".join(value) or "无"
+    return str(value) if value else "无"
 
 
 @dataclass
@@ -65,7 +89,7 @@ def _resolve(game: Game) -> tuple[list[PhaseDiff], play.Replay]:
         diff = PhaseDiff(phase)
         for key in COMPARED:
             if phase.result.get(key) != new[key]:
-                diff.changes.append((key, phase.result.get(key), new[key]))
+                diff.changes.append((LABELS[key], describe(key, phase.result.get(key)), describe(key, new[key])))
         if diff.changes:
             diffs.append(diff)
     return diffs, replay
