@@ -13,7 +13,8 @@ import sys
 import time
 
 from cards.catalogue import DEFAULT_CAMPS, standard_deck
-from cards.dealing import deal, random_order
+from cards.dealing import deal
+from cards.orders import random_order
 from moderator.rules import Action, SeatSpec, close_phase, new_game, submit
 from moderator.rules.scenario import DEFAULT_MANIFESTO
 

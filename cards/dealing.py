@@ -95,33 +95,3 @@ def check_hands(camps: Sequence[str], hands: Sequence[Sequence[str]], deck: Sequ
         if not MIN_COMMONERS <= commoners <= MAX_COMMONERS:
             problems.append(f"{who}有 {commoners} 张庶民牌:每人必须有 1 到 2 张(S3)")
     return problems
-
-
-def check_order(hand: Sequence[str], order: Sequence[str]) -> list[str]:
-    """O1, O2: a discard order must list every card of the hand exactly as often as held and end on a privilege card.
-    Returns every problem in Chinese (empty list: the order is accepted)."""
-    problems: list[str] = []
-    held, named = Counter(hand), Counter(order)
-    for card in named - held:
-        if card not in held:
-            problems.append(f"你手里没有“{card}”")
-        else:
-            problems.append(f"“{card}”你只有 {held[card]} 张,顺序里写了 {named[card]} 次")
-    for card, n in (held - named).items():
-        problems.append(f"顺序里漏了“{card}”" + (f"({n} 张)" if n > 1 else ""))
-    if order and not is_privilege(order[-1]):
-        problems.append(f"底牌(最后一张)必须是特权牌,不能是“{order[-1]}”(O2)")
-    return problems
-
-
-def random_order(hand: Sequence[str], seed: int) -> tuple[str, ...]:
-    """O1: the order drawn for a player who sent none: a seeded shuffle whose 底牌 is a privilege card."""
-    rng = random.Random(seed)
-    cards = list(hand)
-    rng.shuffle(cards)
-    privileged = [i for i, c in enumerate(cards) if is_privilege(c)]
-    if not privileged:
-        raise DealError("这手牌没有特权牌,无法定底牌(O2)")
-    last = rng.choice(privileged)
-    cards.append(cards.pop(last))
-    return tuple(cards)

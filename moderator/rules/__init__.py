@@ -10,8 +10,30 @@ The public surface:
 - `open_phase(state)` — start the next phase: AP grant, upkeep, arsons (AP1, AP3, N14).
 """
 
-from moderator.rules.engine import close_phase, new_game, open_phase, submit
-from moderator.rules.state import Action, GameState, Order, SeatSpec, Verdict, Vote
+from importlib import import_module
+from typing import Any
+
+# Loaded on first use (PEP 562): night resolution (nights/), the count (votes/) and orders (cards/) import
+# moderator.rules.state, so importing this package must not import the engine that imports them.
+_WHERE = {
+    "close_phase": "engine",
+    "new_game": "engine",
+    "open_phase": "engine",
+    "submit": "engine",
+    "Action": "state",
+    "GameState": "state",
+    "Order": "state",
+    "SeatSpec": "state",
+    "Verdict": "state",
+    "Vote": "state",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"moderator.rules.{_WHERE[name]}"), name)
+
 
 __all__ = [
     "Action",

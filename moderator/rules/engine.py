@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from cards import orders
 from cards.catalogue import AMOEBA, CAMP_SELF, is_privilege
-from moderator.rules import arson
-from moderator.rules.day import close_day
 from moderator.rules.ledger import charge, night_grant_and_upkeep
-from moderator.rules.night import close_night
 from moderator.rules.settle import Close
 from moderator.rules.state import (
     DAY,
@@ -27,7 +25,9 @@ from moderator.rules.state import (
     Vote,
     next_phase,
 )
-from moderator.rules.submit import submit_action, submit_order, submit_vote
+from moderator.rules.validate import submit_action, submit_vote
+from nights import arson, resolve
+from votes import count
 
 
 def new_game(
@@ -72,7 +72,7 @@ def submit(state: GameState, inp: Action | Vote | Order) -> tuple[GameState, Ver
     if isinstance(inp, Vote):
         return submit_vote(state, inp)
     if isinstance(inp, Order):
-        return submit_order(state, inp)
+        return orders.submit_order(state, inp)
     return submit_action(state, inp)
 
 
@@ -80,7 +80,7 @@ def close_phase(state: GameState) -> tuple[GameState, CloseResult]:
     """Resolve the open phase; the next phase is not open yet (open_phase starts it)."""
     if not state.phase_open:
         raise ValueError("no open phase to close")
-    work: Close = close_night(state) if state.phase_kind == NIGHT else close_day(state)
+    work: Close = resolve.close_night(state) if state.phase_kind == NIGHT else count.close_day(state)
     if state.phase == (NIGHT, 1):
         work.events.extend(_co_win_notice(work.state))
     result = CloseResult(

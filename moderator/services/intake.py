@@ -11,9 +11,9 @@ from django.db import transaction
 from cards.models import DiscardOrder
 from moderator import rules
 from moderator.models import AuditLog, Game, Message, Phase, Seat
+from moderator.parser import parse_pm, parse_vote
 from moderator.services import play
 from nights.models import Action
-from nights.parser import parse_pm, parse_vote
 from votes.models import Vote
 
 ACTION_KEYS = ("card", "use", "target", "position", "into", "side", "mode", "manifesto", "change")

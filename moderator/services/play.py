@@ -12,8 +12,8 @@ from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Now
 
-from cards.dealing import random_order
 from cards.models import DiscardOrder
+from cards.orders import random_order
 from moderator import rules
 from moderator.models import Game, Phase, Seat
 from moderator.rules.state import CloseResult, GameState, Verdict

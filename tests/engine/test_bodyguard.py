@@ -3,8 +3,8 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moderator.rules.bodyguard import AIMED, DOOM, KINDS, Hit, brute_force, resolve, simulate
 from moderator.rules.state import Card
+from nights.bodyguard import AIMED, DOOM, KINDS, Hit, brute_force, resolve, simulate
 
 GUARD = "保镖"
 FRONT_KINDS = [k for k in KINDS if k != AIMED]

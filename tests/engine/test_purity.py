@@ -6,11 +6,19 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# Every pure part of the house: the rules core, night resolution, the count and the vote-post reader, the card
+# catalogue, dealing and orders, and the PM parser.
 PURE = [
     ROOT / "moderator" / "rules",
+    ROOT / "moderator" / "parser",
+    ROOT / "nights" / "resolve.py",
+    ROOT / "nights" / "bodyguard.py",
+    ROOT / "nights" / "arson.py",
+    ROOT / "votes" / "count.py",
+    ROOT / "votes" / "reader.py",
     ROOT / "cards" / "catalogue.py",
     ROOT / "cards" / "dealing.py",
-    ROOT / "nights" / "parser",
+    ROOT / "cards" / "orders.py",
 ]
 
 
@@ -34,7 +42,7 @@ def test_no_pure_module_imports_django_or_celery():
 
 def test_importing_the_engine_loads_no_django():
     code = (
-        "import sys, moderator.rules, cards.dealing, nights.parser;"
+        "import sys, moderator.rules, moderator.parser, nights.resolve, votes.count, votes.reader, cards.orders;"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'celery'));"
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from nights.parser import parse_pm
+from moderator.parser import parse_pm
 
 TABLE = yaml.safe_load((Path(__file__).parent / "golden.yaml").read_text(encoding="utf-8"))
 CASES = TABLE["cases"]

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cards import catalogue
-from nights.parser import ParseResult, parse_pm, parse_vote
-from nights.parser.names import NameBook, edit_distance
-from nights.parser.text import normalise_word, prepare, to_simplified
+from moderator.parser import ParseResult, parse_pm, parse_vote
+from moderator.parser.names import NameBook, edit_distance
+from moderator.parser.text import normalise_word, prepare, to_simplified
 
 PLAYERS = ["张三", "李四", "王五", "月下独酌", "kevin2014", "狗狗静电", "實習警花"]
 SNIPER_HAND = ["庶民", "狙击手", "保镖", "庶民", "杀手"]
@@ -41,7 +41,7 @@ def test_the_result_is_a_frozen_dataclass_whose_json_has_exactly_the_parser_md_k
 
 
 def test_the_parser_package_imports_no_django():
-    code = "import sys, nights.parser; sys.exit(any(m.split('.')[0] == 'django' for m in sys.modules))"
+    code = "import sys, moderator.parser; sys.exit(any(m.split('.')[0] == 'django' for m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import aliases as al
-from .lexer import Token
-from .names import NameBook, Resolution
-from .text import normalise_word
+from moderator.parser import aliases as al
+from moderator.parser.lexer import Token
+from moderator.parser.names import NameBook, Resolution
+from moderator.parser.text import normalise_word
 
 SENTENCE_ENDS = frozenset("\n。.;!?")
 TARGETS = ("NAME", "SEAT", "SELF", "GAP")

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from moderator.rules.night import complete_transformations
 from moderator.rules.settle import Close, deaths, silence, victory, windows
 from moderator.rules.state import Arson, PendingExecution
+from nights.resolve import complete_transformations
 
 MODIFIERS = ("诅咒", "恶毒诅咒", "庇佑", "虔诚庇佑")
 

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cards import catalogue as cat
+from votes import reader as votes
 
 from . import aliases as al
-from . import orders, votes
+from . import orders
 from .actions import Clause, Group, Outcome, Resolver, build
 from .lexer import Token, lex, meaningful, split_clauses
 from .names import NameBook

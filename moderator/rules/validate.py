@@ -9,7 +9,6 @@ from dataclasses import replace
 from functools import lru_cache
 
 from cards.catalogue import AMOEBA, AMOEBA_FORMS, CAMP_SELF, USES, privilege
-from cards.dealing import check_order
 from moderator.rules.ledger import charge
 from moderator.rules.state import (
     AMOEBA_CAP,
@@ -17,9 +16,7 @@ from moderator.rules.state import (
     NIGHT,
     Action,
     Amoeba,
-    Card,
     GameState,
-    Order,
     Seat,
     Verdict,
     Vote,
@@ -45,7 +42,7 @@ def manifesto_length(text: str | None) -> int:
     return sum(1 for ch in text or "" if not ch.isspace())
 
 
-def _living(state: GameState, name: str | None, what: str = "目标") -> Seat:
+def living(state: GameState, name: str | None, what: str = "目标") -> Seat:
     if not name or not state.has(name):
         raise Refused(f"没有叫“{name}”的玩家")
     seat = state.seat(name)
@@ -54,7 +51,7 @@ def _living(state: GameState, name: str | None, what: str = "目标") -> Seat:
     return seat
 
 
-def _timing(state: GameState, at: int) -> None:
+def check_time(state: GameState, at: int) -> None:
     if not state.phase_open:
         raise Refused("当前没有进行中的时段")
     if at < 0 or at > state.phase_minutes:
@@ -83,8 +80,8 @@ def _card_for(seat: Seat, use: str, card: str | None) -> str:
 
 def submit_action(state: GameState, act: Action) -> tuple[GameState, Verdict]:
     try:
-        _timing(state, act.at)
-        seat = _living(state, act.by, "发送者")
+        check_time(state, act.at)
+        seat = living(state, act.by, "发送者")
         if act.use not in USES:
             raise Refused(f"不认识的特权“{act.use}”;可用的有:{'、'.join(USES)}")
         if act.use == "立场":
@@ -175,7 +172,7 @@ def _check_target(state: GameState, seat: Seat, act: Action, priv, replacing: Ac
         if act.target not in (None, seat.name):
             raise Refused(f"“{act.use}”只能对自己使用,不用写对象")
         return replace(act, target=None)
-    target = _living(state, act.target)
+    target = living(state, act.target)
     if act.use in ATTACKS:
         _manifesto(state, act, replacing)
     if act.use == "瞄准狙击":
@@ -256,10 +253,10 @@ def _transform(state: GameState, seat: Seat, act: Action, uid: int | None) -> tu
 
 def submit_vote(state: GameState, vote: Vote) -> tuple[GameState, Verdict]:
     try:
-        _timing(state, vote.at)
+        check_time(state, vote.at)
         if state.phase_kind != DAY:
             raise Refused("只有白天才能投票")
-        voter = _living(state, vote.by, "投票者")
+        voter = living(state, vote.by, "投票者")
         if voter.name in state.saved:
             raise Refused(f"“{voter.name}”昨夜被束魂/治疗救活,今天可以发言但不能投票(N7/N8, D1)")
         if vote.change is None:
@@ -272,7 +269,7 @@ def submit_vote(state: GameState, vote: Vote) -> tuple[GameState, Verdict]:
 def _original_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, Verdict]:
     if voter.name in state.votes:
         raise Refused("你已经投过票了;要改票请另发一个改票帖(D3)")
-    target = _living(state, vote.target, "投票对象")
+    target = living(state, vote.target, "投票对象")
     votes = {**state.votes, voter.name: VoteState(target.name, vote.at, edited=vote.edited)}
     forfeited = state.vote_changed | ({voter.name} if vote.edited else set())
     return replace(state, votes=votes, vote_changed=frozenset(forfeited)), Verdict(True)
@@ -288,33 +285,6 @@ def _change_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, 
         raise Refused("改票只能一次,你已经改过票了(D3)")
     if vote.at > state.phase_minutes - VOTE_CHANGE_CUTOFF:
         raise Refused("投票截止前最后一小时不能改票(D3)")
-    target = _living(state, vote.change, "改投对象")
+    target = living(state, vote.change, "改投对象")
     votes = {**state.votes, voter.name: replace(original, target=target.name, changed=True)}
     return replace(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True)
-
-
-# --- discard orders (O1–O3) ---------------------------------------------------------------------------------------
-
-
-def submit_order(state: GameState, order: Order) -> tuple[GameState, Verdict]:
-    try:
-        _timing(state, order.at)
-        seat = _living(state, order.by, "发送者")
-        if not state.orders_open:
-            raise Refused("现在不能改丢牌顺序:只能在《游戏者名单》发布后 24 小时内,或天神宣布的改顺序期内(O1, O3)")
-        problems = check_order(seat.names, order.order)
-        if problems:
-            raise Refused(";".join(problems))
-        if state.bottoms_fixed and seat.hand and order.order[-1] != seat.hand[-1].name:
-            raise Refused(f"底牌一经确定整局不能更换:你的底牌是“{seat.hand[-1].name}”(O2, O3)")
-        pool = list(seat.hand)
-        hand: list[Card] = []
-        for name in order.order:
-            card = next(c for c in pool if c.name == name)
-            pool.remove(card)
-            hand.append(card)
-        if state.bottoms_fixed and seat.hand:  # keep the very 底牌 card, not just one of its name
-            hand = [c for c in hand if c.uid != seat.hand[-1].uid] + [seat.hand[-1]]
-        return state.with_seat(replace(seat, hand=tuple(hand))), Verdict(True)
-    except Refused as exc:
-        return state, Verdict.refuse(str(exc))

@@ -10,8 +10,8 @@ import re
 from django.core.management.base import BaseCommand, CommandError
 
 from moderator.models import Game
+from moderator.parser import parse_pm
 from moderator.services import game_replay
-from nights.parser import parse_pm
 
 
 def _split(text: str) -> list[str]:

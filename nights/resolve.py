@@ -11,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from cards.catalogue import privilege
-from moderator.rules import bodyguard
-from moderator.rules.arson import due_phase
 from moderator.rules.ledger import guards
 from moderator.rules.settle import Close, card_type, deaths, silence, victory, windows
 from moderator.rules.state import DAY, NIGHT, Action, Arson, Card, GameState
+from nights import bodyguard
+from nights.arson import due_phase
 
 NORMAL = ("普通攻击", "普通狙击")
 BINDINGS = {"束魂": ("杀手", "狙击手"), "治疗": ("狼人", "狙击手")}  # N7, N8: the card types each one catches
