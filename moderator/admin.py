@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from moderator.models import Announcement, AuditLog, Game, Message, Phase, Seat, SeatHolder
+from moderator.models import Announcement, AuditLog, Game, Input, Message, Phase, Seat, SeatHolder
+from moderator.rules import codec
 
 
 class SeatInline(admin.TabularInline):
@@ -52,3 +53,23 @@ class AnnouncementAdmin(admin.ModelAdmin):
 class AuditLogAdmin(admin.ModelAdmin):
     list_display = ("game", "actor", "action", "at")
     list_filter = ("action",)
+
+
+@admin.register(Input)
+class InputAdmin(admin.ModelAdmin):
+    """The input log is append-only: the admin reads it; voids and corrections go through the console."""
+
+    list_display = ("game", "phase", "seat", "kind", "sentence", "forum_at", "seq")
+    list_filter = ("kind",)
+    readonly_fields = [f.name for f in Input._meta.fields]
+
+    @admin.display(description="内容")
+    def sentence(self, obj: Input) -> str:
+        names = dict(obj.game.seats.values_list("number", "player_name"))
+        return codec.describe(obj.kind, obj.payload, names)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -1,6 +1,7 @@
 """The table: games, seats (with their player history), phases and the raw messages the 天神 entered.
 
-Inputs are append-only records; a game's state is rebuilt by replaying them through the pure rules (moderator.rules).
+Inputs are one append-only log (`Input`); a game's state is the state stored after its last closed phase
+(`Phase.snapshot`) with the open phase's inputs replayed through the pure rules (moderator.rules).
 """
 
 from __future__ import annotations
@@ -108,6 +109,10 @@ class Phase(models.Model):
     closed_at = models.DateTimeField("实际结束时间", null=True, blank=True)
     result = models.JSONField("结算结果", default=dict, blank=True)
     paused_remaining = models.DurationField("暂停时剩余时间", null=True, blank=True)
+    # T5: the end announced before the 天神 ended the phase early; every cutoff (T3, D3) is measured from it.
+    announced_end = models.DateTimeField("原定结束时间", null=True, blank=True)
+    # The state after the close (moderator.rules.codec): a write replays from here, not from night 1.
+    snapshot = models.TextField("结算后状态快照", blank=True)
 
     class Meta:
         verbose_name = verbose_name_plural = "时段"
@@ -142,20 +147,28 @@ class Message(models.Model):
         ordering = ["game", "forum_at", "id"]
 
 
-class InputRecord(models.Model):
-    """What every append-only input shares: where it belongs, when it was sent and entered, and the verdict."""
+class Input(models.Model):
+    """The one append-only input log: every privilege use, vote post and discard order, as the 天神 entered it.
 
-    class Status(models.TextChoices):
-        ACCEPTED = "accepted", "已接受"
-        REFUSED = "refused", "已拒绝"
-        VOIDED = "voided", "已作废"
+    `payload` is the input in the codec's vocabulary (moderator.rules.codec: players by seat number); nothing here
+    branches on `kind`. A row is never changed: a void is an `InputVoid` row, and the verdict the rules give it is
+    derived data (`InputVerdict`), rewritten by each replay of its phase."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", verbose_name="游戏")
-    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="+", verbose_name="时段")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", verbose_name="座位")
-    message = models.ForeignKey(Message, on_delete=models.SET_NULL, null=True, blank=True, verbose_name="原始消息")
+    class Kind(models.TextChoices):
+        ACTION = "action", "特权行动"
+        VOTE = "vote", "投票"
+        ORDER = "order", "丢牌顺序"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="inputs", verbose_name="游戏")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="inputs", verbose_name="时段")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="inputs", verbose_name="发送者座位")
+    kind = models.CharField("类型", max_length=8, choices=Kind.choices)
+    payload = models.JSONField("内容")
+    message = models.ForeignKey(
+        Message, on_delete=models.SET_NULL, null=True, blank=True, related_name="inputs", verbose_name="原始消息"
+    )
     forum_at = models.DateTimeField("论坛时间")
-    seq = models.PositiveIntegerField("录入序号")
+    seq = models.PositiveIntegerField("录入序号")  # entry order within the game: ties of equal forum time
     entered_at = models.DateTimeField("录入时间", auto_now_add=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -165,12 +178,67 @@ class InputRecord(models.Model):
         related_name="+",
         verbose_name="录入人",
     )
-    status = models.CharField("状态", max_length=8, choices=Status.choices, default=Status.ACCEPTED)
-    reason = models.TextField("说明", blank=True)
 
     class Meta:
-        abstract = True
+        verbose_name = verbose_name_plural = "输入记录"
         ordering = ["forum_at", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="input_seq_unique")]
+        indexes = [models.Index(fields=["phase", "forum_at", "seq"], name="input_phase_idx")]
+
+    # What became of it, read from the void and the derived verdict (each a query unless select_related).
+    @property
+    def status(self) -> str:
+        if hasattr(self, "void"):
+            return "voided"
+        verdict = getattr(self, "verdict", None)
+        return "" if verdict is None else ("accepted" if verdict.accepted else "refused")
+
+    @property
+    def reason(self) -> str:
+        if hasattr(self, "void"):
+            return self.void.reason
+        verdict = getattr(self, "verdict", None)
+        return verdict.reason if verdict else ""
+
+    @property
+    def cost(self) -> int:
+        verdict = getattr(self, "verdict", None)
+        return verdict.cost if verdict and not hasattr(self, "void") else 0
+
+
+class InputVoid(models.Model):
+    """A void of one input (logged, append-only): the replay skips the input from then on."""
+
+    input = models.OneToOneField(Input, on_delete=models.CASCADE, primary_key=True, related_name="void")
+    at = models.DateTimeField("作废时间", auto_now_add=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    reason = models.TextField("作废原因", blank=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "作废记录"
+
+
+class InputVerdict(models.Model):
+    """Derived: what the rules said of an input at the latest replay of its phase (accepted with its cost, or
+    refused and why). Never the truth: the log and the rules are; this is kept so that pages need not replay."""
+
+    input = models.OneToOneField(Input, on_delete=models.CASCADE, primary_key=True, related_name="verdict")
+    accepted = models.BooleanField("已接受")
+    reason = models.TextField("说明", blank=True)
+    cost = models.SmallIntegerField("扣除点数", default=0)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "裁定"
+
+
+class UsedToken(models.Model):
+    """A one-time token of a state-changing form, spent: a repeated or stale submit finds it here and changes
+    nothing (the unique key makes two concurrent submits of one form one success and one refusal)."""
+
+    token = models.CharField(max_length=64, primary_key=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    action = models.CharField(max_length=40)
+    at = models.DateTimeField(auto_now_add=True)
 
 
 class Announcement(models.Model):

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator.models import Game, Phase
-from moderator.rules import Action, Order, Vote
+from moderator.rules import codec
 from moderator.rules.scenario import Scenario, ScenarioError, Step, load, mismatches
 from moderator.services import play, setup
 
@@ -72,7 +72,7 @@ def play_scenario(scenario: Scenario) -> list[str]:
             problems += _enter(game, phase, step)
         if not play.phase_close(phase=phase):
             return [*problems, f"after {plan.label}: the phase did not close"]
-        closed_state, result = play.game_replay(game).closed[phase.pk]
+        closed_state, result = play.game_replay(game, from_phase=phase).closed[phase.pk]
         problems += mismatches(plan, closed_state, result)
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED and plan is not scenario.phases[-1]:
@@ -82,24 +82,10 @@ def play_scenario(scenario: Scenario) -> list[str]:
 
 
 def _enter(game: Game, phase: Phase, step: Step) -> list[str]:
-    inp = step.inp
-    seat = game.seats.get(player_name=inp.by)
-    forum_at = phase.starts_at + timedelta(minutes=inp.at)
+    seat = game.seats.get(player_name=step.inp.by)
+    forum_at = phase.starts_at + timedelta(minutes=step.inp.at)
     try:
-        if isinstance(inp, Vote):
-            target = game.seats.get(player_name=inp.target or inp.change)
-            _, verdict = play.vote_submit(
-                game=game, seat=seat, target=target, change=inp.change is not None, forum_at=forum_at, edited=inp.edited
-            )
-        elif isinstance(inp, Order):
-            _, verdict = play.order_submit(game=game, seat=seat, order=list(inp.order), forum_at=forum_at)
-        else:
-            assert isinstance(inp, Action)
-            payload = {
-                k: getattr(inp, k)
-                for k in ("card", "use", "target", "position", "into", "side", "mode", "manifesto", "change")
-            }
-            _, verdict = play.action_submit(game=game, seat=seat, payload=payload, forum_at=forum_at)
+        _, verdict = play.input_submit(game=game, seat=seat, item=codec.from_engine(step.inp), forum_at=forum_at)
         accepted, reason = verdict.accepted, verdict.reason
     except play.PlayError as exc:
         accepted, reason = False, str(exc)

@@ -16,6 +16,8 @@ from django.views.decorators.http import require_POST
 from moderator import rules
 from moderator.console import forms
 from moderator.models import AuditLog, Game, Message, Phase
+from moderator.public.replay import input_row, phase_rows
+from moderator.rules import codec, views
 from moderator.services import corrections, intake, play, setup, transfer
 
 
@@ -28,86 +30,24 @@ def gm_game(request, game_id: int) -> Game:
     return game
 
 
-def _records(phase: Phase | None, replay: play.Replay) -> list[dict]:
+def _records(phase: Phase | None, game: Game) -> list[dict]:
+    """This phase's inputs as sentences, with their stored verdicts (the last replay's)."""
     if phase is None:
         return []
-    rows = []
-    for rec in play.phase_inputs(phase):
-        kind = play._kind(rec)
-        rows.append(
-            {
-                "rec": rec,
-                "kind": kind,
-                "key": f"{kind}:{rec.pk}",
-                "summary": summary(rec),
-                "verdict": replay.verdicts.get((kind, rec.pk)),
-            }
-        )
-    return rows
+    return phase_rows(phase, dict(game.seats.values_list("number", "player_name")))
 
 
-def summary(rec) -> str:
-    kind = play._kind(rec)
-    if kind == "order":
-        return "丢牌顺序:" + "、".join(rec.order)
-    if kind == "vote":
-        return ("改投 " if rec.change else "投 ") + rec.target.player_name + ("(原帖被编辑)" if rec.edited else "")
-    parts = [rec.use]
-    if rec.card:
-        parts.insert(0, f"[{rec.card}]")
-    if rec.target_id:
-        parts.append(rec.target.player_name)
-    if rec.position:
-        parts.append(f"第{rec.position}张" if rec.position > 0 else f"倒数第{-rec.position}张")
-    if rec.into:
-        parts.append(f"→{rec.into}")
-    if rec.side:
-        parts.append(f"{rec.side}·{rec.mode}")
-    if rec.change:
-        parts.append("(更换对象)")
-    return " ".join(parts)
-
-
-def not_acted(state: rules.GameState) -> list[str]:
-    """T5: living players with nothing accepted this phase (no action at night, no vote by day)."""
-    if state.phase_kind == "night":
-        return [s.name for s in state.alive if not s.actions]
-    return [s.name for s in state.alive if s.name not in state.votes and s.name not in state.saved]
-
-
-def preview_close(state: rules.GameState):
+def _dry_run(state: rules.GameState):
     """What closing now would give (a dry run of the pure engine; nothing is stored)."""
-    if not state.phase_open:
-        return None
-    return rules.close_phase(state)[1]
-
-
-def alerts(state: rules.GameState, phase: Phase | None, result) -> list[str]:
-    out = []
-    if phase and state.orders_open and (phase.kind, phase.number) != ("night", 1):
-        out.append("改顺序期(O3):本时段内活着的玩家可以寄新的丢牌顺序(底牌不能改)。")
-    if state.silence:
-        out.append("默哀期(T7)已经开始。")
-    if state.pending_executions:
-        out.append("昨天被处决、今夜可以被特赦的:" + "、".join(state.pending_executions) + "(N12)。")
-    if result is not None and phase and phase.kind == "day":
-        totals = sorted(result.tally.values(), reverse=True)
-        if len(totals) > 1 and len(state.alive) == 2 and totals[0] == totals[1]:
-            out.append("只剩两人且票数相同:按现在的票,今天没有人被处决(D5)。")
-        elif len(totals) > 2 and totals[1] == totals[2]:
-            out.append("第二名并列:按现在的票,将处决不止两人(D5)。")
-    if state.winner:
-        out.append(f"游戏已经结束:{state.winner}。")
-    return out
+    return rules.close_phase(state)[1] if state.phase_open else None
 
 
 @login_required
 def dashboard(request, game_id: int):
     game = gm_game(request, game_id)
-    replay = play.game_replay(game)
+    state = play.game_replay(game).state
     phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
-    state = replay.state
-    result = preview_close(state) if phase else None
+    result = _dry_run(state) if phase else None
     return render(
         request,
         "console/dashboard.html",
@@ -115,9 +55,9 @@ def dashboard(request, game_id: int):
             "game": game,
             "phase": phase,
             "state": state,
-            "records": _records(phase, replay),
-            "not_acted": not_acted(state) if phase else [],
-            "alerts": alerts(state, phase, result),
+            "records": _records(phase, game),
+            "not_acted": views.not_acted(state) if phase else [],
+            "alerts": views.alerts(state, result),
             "preview": result,
             "closed": game.phases.filter(status=Phase.Status.CLOSED).order_by("-starts_at"),
             "now": timezone.now(),
@@ -168,18 +108,9 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
 def message_detail(request, game_id: int, message_id: int):
     game = gm_game(request, game_id)
     message = get_object_or_404(Message, pk=message_id, game=game)
-    replay = play.game_replay(game)
-    rows = []
-    for model_kind, model in intake.MODELS.items():
-        for rec in model.objects.filter(message=message):
-            rows.append(
-                {
-                    "rec": rec,
-                    "kind": model_kind,
-                    "summary": summary(rec),
-                    "verdict": replay.verdicts.get((model_kind, rec.pk)),
-                }
-            )
+    names = dict(game.seats.values_list("number", "player_name"))
+    records = message.inputs.select_related("void", "verdict", "seat").order_by("forum_at", "seq")
+    rows = [input_row(rec, names) for rec in records]
     return render(request, "console/message.html", {"game": game, "message": message, "rows": rows})
 
 
@@ -200,9 +131,13 @@ def action_form(request, game_id: int):
             AuditLog.objects.create(
                 game=game, actor=request.user, action="录入特权", detail={"seat": seat.player_name, **form.item()}
             )
-            _verdict_message(request, seat.player_name, summary(rec), verdict)
+            _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_dashboard", game_id=game.pk)
     return render(request, "console/form.html", {"game": game, "form": form, "title": "录入特权(表单)"})
+
+
+def _sentence(game: Game, rec) -> str:
+    return codec.describe(rec.kind, rec.payload, dict(game.seats.values_list("number", "player_name")))
 
 
 def _verdict_message(request, who: str, what: str, verdict) -> None:
@@ -244,18 +179,18 @@ def vote_intake(request, game_id: int):
                 action="录入投票",
                 detail={"seat": seat.player_name, "target": target.player_name, "change": data["change"]},
             )
-            _verdict_message(request, seat.player_name, summary(rec), verdict)
+            _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_votes", game_id=game.pk)
     replay = play.game_replay(game)
     phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
-    result = preview_close(replay.state) if phase and phase.kind == "day" else None
+    result = _dry_run(replay.state) if phase and phase.kind == "day" else None
     ballots = []
     if result is not None:
         tally_event = next(e for e in result.events if e["type"] == "tally")
         voted = replay.state.votes
         for voter, (target, weight) in tally_event["ballots"].items():
             ballots.append({"voter": voter, "target": target, "weight": weight, "default": voter not in voted})
-    records = [r for r in _records(phase, replay) if r["kind"] == "vote"]
+    records = [r for r in _records(phase, game) if r["rec"].kind == "vote"]
     return render(
         request,
         "console/votes.html",
@@ -273,17 +208,15 @@ def vote_intake(request, game_id: int):
 
 @login_required
 @require_POST
-def input_void(request, game_id: int, kind: str, pk: int):
+def input_void(request, game_id: int, pk: int):
     game = gm_game(request, game_id)
-    if kind not in intake.MODELS:
-        raise Http404
     form = forms.ReasonForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
-        intake.input_void(game=game, kind=kind, pk=pk, user=request.user, reason=reason)
+        intake.input_void(game=game, pk=pk, user=request.user, reason=reason)
         messages.success(request, "已作废,本时段已按剩下的输入重新计算。")
-    except (play.PlayError, intake.MODELS[kind].DoesNotExist) as exc:
-        messages.error(request, str(exc) or "没有这条输入")
+    except play.PlayError as exc:
+        messages.error(request, str(exc))
     return redirect("console_dashboard", game_id=game.pk)
 
 
@@ -314,9 +247,8 @@ def audit(request, game_id: int):
 def _edits_from(request, game: Game) -> list[dict]:
     edits = []
     for key in request.POST.getlist("void"):
-        kind, _, pk = key.partition(":")
-        if kind in intake.MODELS and pk.isdigit():
-            edits.append({"op": "void", "kind": kind, "id": int(pk)})
+        if key.isdigit():
+            edits.append({"op": "void", "id": int(key)})
     add = forms.ActionForm(game, request.POST, prefix="add")
     phase_id = request.POST.get("add-phase")
     if phase_id and phase_id.isdigit() and add.is_valid():
@@ -336,7 +268,6 @@ def _edits_from(request, game: Game) -> list[dict]:
 def correction(request, game_id: int):
     """After a close: void or add inputs of closed phases, see the difference, confirm."""
     game = gm_game(request, game_id)
-    replay = play.game_replay(game)
     closed = list(game.phases.filter(status=Phase.Status.CLOSED).order_by("starts_at"))
     diffs, edits = None, []
     if request.method == "POST":
@@ -354,7 +285,7 @@ def correction(request, game_id: int):
                 diffs = corrections.correction_preview(game=game, edits=edits)
             except (play.PlayError, ObjectDoesNotExist, ValueError, KeyError) as exc:  # a message, never a 500
                 messages.error(request, f"无法更正:{exc}")
-    phases = [{"phase": p, "records": _records(p, replay)} for p in closed]
+    phases = [{"phase": p, "records": _records(p, game)} for p in closed]
     add_form = forms.ActionForm(game, request.POST or None, prefix="add")
     add_phase = request.POST.get("add-phase", "")
     context = {

@@ -1,18 +1,13 @@
-"""The replay the pages read: `services.play.game_replay` (every input of the game in three queries, kept by phase)
-together with the seats and phases the pages label it with."""
+"""The replay the pages read: `services.play.game_replay` (the open phase from the last snapshot) with the seats and
+phases the pages label it with, and a record's status and sentence."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from cards.models import DiscardOrder
-from moderator.models import Game, Phase, Seat
-from moderator.services.play import Replay, game_replay
-from nights.models import Action
-from votes.models import Vote
-
-KINDS = ((Action, "action"), (Vote, "vote"), (DiscardOrder, "order"))  # the verdict keys of Replay.verdicts
+from moderator.models import Game, Input, Phase, Seat
+from moderator.rules import codec
+from moderator.services.play import Replay, game_replay, stored_verdict, voided
 
 
 @dataclass
@@ -21,17 +16,39 @@ class Loaded:
     seats: list[Seat]
     phases: list[Phase]
 
-    @property
-    def inputs(self) -> dict[int, list[Any]]:
-        """Phase id -> its input records, in replay order."""
-        return self.replay.records
-
-    def kind(self, rec: Any) -> str:
-        return next(name for model, name in KINDS if isinstance(rec, model))
-
 
 def game_load(game: Game, phases: list[Phase] | None = None) -> Loaded:
-    """Six queries whatever the length of the game: the replay's five and the seats (seven without `phases`)."""
     if phases is None:
         phases = list(game.phases.order_by("starts_at", "id"))
     return Loaded(game_replay(game), list(game.seats.order_by("number")), phases)
+
+
+STATUS_LABELS = {"accepted": "已接受", "refused": "已拒绝", "voided": "已作废"}
+
+
+def input_row(rec: Input, names: dict[int, str]) -> dict:
+    """One input as a page shows it: its sentence, and what became of it (the stored verdict; a void says why)."""
+    verdict = stored_verdict(rec)
+    if voided(rec) or verdict is None:
+        status, reason, cost = "voided", (rec.void.reason if voided(rec) else ""), 0
+        reason = f"天神作废:{reason}" if voided(rec) and reason else ("天神作废" if voided(rec) else reason)
+    else:
+        status, reason, cost = ("accepted" if verdict.accepted else "refused"), verdict.reason, verdict.cost
+    return {
+        "rec": rec,
+        "key": str(rec.pk),
+        "at": rec.forum_at,
+        "what": codec.describe(rec.kind, rec.payload, names),
+        "status": status,
+        "status_label": STATUS_LABELS[status],
+        "reason": reason,
+        "cost": cost,
+    }
+
+
+def phase_rows(phase: Phase, names: dict[int, str], seat: Seat | None = None) -> list[dict]:
+    """The inputs of one phase (one seat's, if given) in replay order, with their stored verdicts."""
+    records = Input.objects.filter(phase=phase).select_related("void", "verdict", "seat").order_by("forum_at", "seq")
+    if seat is not None:
+        records = records.filter(seat=seat)
+    return [input_row(rec, names) for rec in records]

@@ -20,10 +20,9 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from moderator.models import AuditLog, Game, Phase, Seat
+from moderator.models import Game, Input, Phase, Seat
 from moderator.rules.scenario import DEFAULT_MANIFESTO
-from moderator.services import play, setup
-from nights.models import Action
+from moderator.services import intake, play, setup
 
 SCRIPT = '<script>alert("x")</script>'
 IMG = '"><img src=x onerror=alert(1)>'
@@ -61,11 +60,9 @@ def _close(s: Sample, phase: Phase) -> Phase:
     return s.game.phases.get(status=Phase.Status.OPEN)
 
 
-def _void(s: Sample, rec: Action, reason: str) -> None:
-    """What the GM's void does (the intake service): the record is voided, the act audited."""
-    rec.status, rec.reason = rec.Status.VOIDED, f"天神作废:{reason}"
-    rec.save(update_fields=["status", "reason"])
-    AuditLog.objects.create(game=s.game, action="作废输入", detail={"kind": "action", "id": rec.pk})
+def _void(s: Sample, rec: Input, reason: str) -> None:
+    """The GM's void (the intake service): a void row, the act audited, the phase replayed."""
+    intake.input_void(game=s.game, pk=rec.pk, reason=reason)
 
 
 def night_1(s: Sample, phase: Phase) -> None:

@@ -51,7 +51,8 @@ SEAT_SQL = (
     f"JOIN {Seat._meta.db_table} s ON s.game_id = g.id WHERE s.token = %s"
 )
 PHASES_SQL = (
-    f"SELECT id, game_id, kind, number, starts_at, ends_at, status, paused_remaining FROM {Phase._meta.db_table} "
+    f"SELECT id, game_id, kind, number, starts_at, ends_at, status, paused_remaining, announced_end, result, snapshot "
+    f"FROM {Phase._meta.db_table} "
     "WHERE game_id = %s ORDER BY starts_at, id"
 )
 STAMPS = ("audit_max", "holder_max", "phase_max")

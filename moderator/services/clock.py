@@ -16,7 +16,7 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from moderator.models import AuditLog, Game, Phase
-from moderator.rules.state import NIGHT
+from moderator.rules import views
 from moderator.services import play
 from moderator.services.play import PlayError
 
@@ -53,16 +53,10 @@ def phases_ending_within(window: timedelta) -> QuerySet[Phase]:
 
 
 def not_acted(game: Game) -> list[str]:
-    """T5: the living players the GM is still waiting for — at night, no accepted action this phase; in the day, no
-    vote (a player saved last night has no vote, N7/N8 and D1, so nobody waits for them)."""
+    """T5: the living players the GM is still waiting for (the rules' view of the state now)."""
     if not game.phases.filter(status=Phase.Status.OPEN).exists():
         return []
-    state = play.game_replay(game).state
-    if state.phase_kind == NIGHT:
-        acted = {a.by for a in state.actions}
-    else:
-        acted = set(state.votes) | set(state.saved)
-    return [s.name for s in state.alive if s.name not in acted]
+    return views.not_acted(play.game_replay(game).state)
 
 
 # --- closing ------------------------------------------------------------------------------------------------------
@@ -117,7 +111,7 @@ def close_each(phase_ids: list[int], *, now: datetime | None = None) -> int:
 
 
 def _lock(game: Game) -> Game:
-    return Game.objects.select_for_update().get(pk=game.pk)
+    return play.game_lock(game)
 
 
 def _open_phase(game: Game) -> Phase:
@@ -167,8 +161,9 @@ def phase_end_early(*, game: Game, actor=None, force: bool = False) -> Phase:
         raise PlayError(f"还有人没有行动:{'、'.join(waiting)}(T5)")
     now = db_now()
     planned = phase.ends_at
-    phase.ends_at = now
-    phase.save(update_fields=["ends_at"])
+    # T5: the announced end stays the reference of every cutoff (T3, D3); the phase closes now.
+    phase.announced_end, phase.ends_at = planned, now
+    phase.save(update_fields=["announced_end", "ends_at"])
     _close(game, phase, now)
     _audit(game, "phase_end_early", actor, phase=phase.label, planned_end=planned, ended_at=now, not_acted=waiting)
     return phase

@@ -4,16 +4,12 @@ first one by replaying, show what changes (losses, deaths, tallies, announcement
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from django.db import transaction
 
-from moderator.models import Announcement, AuditLog, Game, Phase, Seat
+from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase
 from moderator.services import play
 from moderator.services.announce import write_announcements
-from moderator.services.intake import ACTION_KEYS, MODELS
-from nights.models import Action
-from votes.models import Vote
 
 COMPARED = ("lost", "saved", "executed", "tally", "died", "window", "silence", "winner")
 LABELS = {
@@ -54,38 +50,33 @@ class _Preview(Exception):
     pass
 
 
-def _apply_edit(game: Game, edit: dict) -> None:
+def _apply_edit(game: Game, edit: dict) -> Phase:
+    """Append the edit to the log (a void row, or a new input of a closed phase); returns the phase it touches."""
     if edit["op"] == "void":
-        rec = MODELS[edit["kind"]].objects.get(pk=edit["id"], game=game)
-        rec.status, rec.reason = rec.Status.VOIDED, "天神更正时作废"
-        rec.save(update_fields=["status", "reason"])
-    elif edit["op"] == "add":
+        rec = Input.objects.select_related("phase").filter(pk=edit["id"], game=game).first()
+        if rec is None:
+            raise play.PlayError("没有这条输入")
+        if hasattr(rec, "void"):
+            raise play.PlayError("这条输入已经作废过了")
+        InputVoid.objects.create(input=rec, reason="天神更正时作废")
+        return rec.phase
+    if edit["op"] == "add":
         phase = game.phases.get(pk=edit["phase_id"])
         seat = game.seats.get(pk=edit["seat_id"])
-        _add(game, phase, seat, edit["item"], edit["forum_at"])
-    else:
-        raise play.PlayError(f"不认识的更正操作:{edit['op']}")
+        play.input_add(game=game, phase=phase, seat=seat, item=edit["item"], forum_at=edit["forum_at"])
+        return phase
+    raise play.PlayError(f"不认识的更正操作:{edit['op']}")
 
 
-def _add(game: Game, phase: Phase, seat: Seat, item: dict, forum_at: datetime) -> None:
-    game.input_seq += 1
-    game.save(update_fields=["input_seq"])
-    common = {"game": game, "phase": phase, "seat": seat, "forum_at": forum_at, "seq": game.input_seq}
-    if "for" in item or ("change" in item and "use" not in item):
-        target = game.seats.get(player_name=item.get("for") or item["change"])
-        Vote.objects.create(**common, target=target, change="for" not in item)
-    else:
-        fields = {k: item[k] for k in ACTION_KEYS if k in item and k != "target"}
-        target = game.seats.get(player_name=item["target"]) if item.get("target") else None
-        Action.objects.create(**common, target=target, **{k: (v if v is not None else "") for k, v in fields.items()})
-
-
-def _resolve(game: Game) -> tuple[list[PhaseDiff], play.Replay]:
-    replay = play.game_replay(game)
+def _resolve(game: Game, first: Phase) -> tuple[list[PhaseDiff], play.Replay]:
+    """Re-resolve from the corrected phase on (earlier phases keep their snapshots) and compare each closed phase's
+    stored result with the new one."""
+    replay = play.game_replay(game, from_phase=first)
     diffs = []
-    for phase in game.phases.filter(status=Phase.Status.CLOSED).order_by("starts_at"):
-        _, result = replay.closed[phase.pk]
-        new = play.result_json(result)
+    for phase in replay.replayed:
+        if phase.pk not in replay.closed:
+            continue
+        new = play.result_json(replay.closed[phase.pk][1])
         diff = PhaseDiff(phase)
         for key in COMPARED:
             if phase.result.get(key) != new[key]:
@@ -95,20 +86,24 @@ def _resolve(game: Game) -> tuple[list[PhaseDiff], play.Replay]:
     return diffs, replay
 
 
+def _edits_apply(game: Game, edits: list[dict]) -> tuple[list[PhaseDiff], play.Replay]:
+    touched = [_apply_edit(game, edit) for edit in edits]
+    if not touched:
+        raise play.PlayError("没有要更正的内容")
+    return _resolve(game, min(touched, key=lambda p: (p.starts_at, p.pk)))
+
+
 def _rewrite(game: Game, diffs: list[PhaseDiff], replay: play.Replay) -> None:
     for diff in diffs:
         phase = diff.phase
         state, result = replay.closed[phase.pk]
         old = phase.announcements.exclude(kind=Announcement.Kind.PRIVATE).order_by("-id").first()
         diff.before_text = old.text if old else ""
-        phase.result = play.result_json(result)
-        phase.save(update_fields=["result"])
         nxt = game.phases.filter(starts_at=phase.ends_at).first()
         made = write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
         public = [a for a in made if a.kind != Announcement.Kind.PRIVATE]
         diff.after_text = public[0].text if public else ""
-    for phase in game.phases.order_by("starts_at"):
-        play.verdicts_store(play.phase_inputs(phase), replay)
+    play.replay_save(replay)  # verdicts and snapshots from the corrected phase on; earlier ones are untouched
     winner = replay.state.winner or next((r.winner for _, r in replay.closed.values() if r.winner), None)
     if winner and game.winner != winner:
         game.status, game.winner = Game.Status.FINISHED, winner
@@ -120,10 +115,8 @@ def correction_preview(*, game: Game, edits: list[dict]) -> list[PhaseDiff]:
     diffs: list[PhaseDiff] = []
     try:
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=game.pk)
-            for edit in edits:
-                _apply_edit(game, edit)
-            diffs, replay = _resolve(game)
+            game = play.game_lock(game)
+            diffs, replay = _edits_apply(game, edits)
             _rewrite(game, diffs, replay)
             raise _Preview
     except _Preview:
@@ -134,10 +127,8 @@ def correction_preview(*, game: Game, edits: list[dict]) -> list[PhaseDiff]:
 @transaction.atomic
 def correction_apply(*, game: Game, edits: list[dict], user=None, reason: str = "") -> list[PhaseDiff]:
     """Apply the correction: the stored results and the announcement drafts of every changed phase are redone."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    for edit in edits:
-        _apply_edit(game, edit)
-    diffs, replay = _resolve(game)
+    game = play.game_lock(game)
+    diffs, replay = _edits_apply(game, edits)
     _rewrite(game, diffs, replay)
     detail = {
         "edits": [{k: (str(v) if k == "forum_at" else v) for k, v in e.items()} for e in edits],

@@ -8,15 +8,11 @@ from datetime import datetime
 
 from django.db import transaction
 
-from cards.models import DiscardOrder
 from moderator import rules
-from moderator.models import AuditLog, Game, Message, Phase, Seat
+from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
 from moderator.parser import parse_pm, parse_vote
+from moderator.rules import codec
 from moderator.services import play
-from nights.models import Action
-from votes.models import Vote
-
-ACTION_KEYS = ("card", "use", "target", "position", "into", "side", "mode", "manifesto", "change")
 
 
 @dataclass
@@ -30,11 +26,12 @@ class Item:
 
     @property
     def kind(self) -> str:
-        if "order" in self.data:
-            return "order"
-        if "for" in self.data or ("change" in self.data and "use" not in self.data):
-            return "vote"
-        return "action"
+        return codec.kind_of(self.data)
+
+    @property
+    def sentence(self) -> str:
+        """The input as the 天神 reads it (`束魂 → 阿飞`)."""
+        return codec.describe_item(self.data)
 
 
 @dataclass
@@ -66,17 +63,6 @@ def parse_message(
     return data["inputs"], data["refusals"], phase, state
 
 
-def _engine_input(seat: Seat, item: dict, at: float) -> rules.Action | rules.Vote | rules.Order:
-    by = seat.player_name
-    if "order" in item:
-        return rules.Order(by, tuple(item["order"]), at)
-    if "for" in item:
-        return rules.Vote(by, item["for"], None, at)
-    if "change" in item and "use" not in item:
-        return rules.Vote(by, None, item["change"], at)
-    return rules.Action(by=by, at=at, **{k: item[k] for k in ACTION_KEYS if k in item})
-
-
 def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_post: bool = False) -> Preview:
     """What the parser understood and what each input would cost or why it would be refused — stores nothing."""
     inputs, refusals, phase, state = parse_message(game=game, seat=seat, text=text, vote_post=vote_post)
@@ -84,7 +70,7 @@ def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_po
     preview = Preview(seat, phase, forum_at, text, refusals=refusals)
     at = play._minutes(phase, forum_at)
     for item in inputs:
-        state, verdict = rules.submit(state, _engine_input(seat, item, at))
+        state, verdict = rules.submit(state, codec.item_to_engine(item, by=seat.player_name, at=at))
         preview.items.append(Item(item, verdict.accepted, verdict.reason, verdict.cost))
     return preview
 
@@ -119,39 +105,20 @@ def pm_confirm(
 
 def input_store(*, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, user=None):
     """One input in the scenario vocabulary, stored through the play services."""
-    if "order" in item:
-        return play.order_submit(game=game, seat=seat, order=item["order"], forum_at=forum_at, message=message)
-    if "for" in item or ("change" in item and "use" not in item):
-        name = item.get("for") or item["change"]
-        target = game.seats.get(player_name=name)
-        return play.vote_submit(
-            game=game,
-            seat=seat,
-            target=target,
-            change="for" not in item,
-            forum_at=forum_at,
-            edited=bool(item.get("edited")),
-            message=message,
-            entered_by=user,
-        )
-    payload = {k: item[k] for k in ACTION_KEYS if k in item}
-    return play.action_submit(
-        game=game, seat=seat, payload=payload, forum_at=forum_at, message=message, entered_by=user
-    )
-
-
-MODELS = {"action": Action, "vote": Vote, "order": DiscardOrder}
+    return play.input_submit(game=game, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=user)
 
 
 @transaction.atomic
-def input_void(*, game: Game, kind: str, pk: int, user=None, reason: str = "") -> None:
-    """Void an input of the open phase (logged); the phase is replayed without it."""
-    model = MODELS[kind]
-    rec = model.objects.select_for_update().get(pk=pk, game=game)
+def input_void(*, game: Game, pk: int, user=None, reason: str = "") -> None:
+    """Void an input of the open phase (logged, append-only: a void row); the open phase is replayed without it."""
+    game = play.game_lock(game)
+    rec = Input.objects.filter(pk=pk, game=game).select_related("phase").first()
+    if rec is None:
+        raise play.PlayError("没有这条输入")
     if rec.phase.status != Phase.Status.OPEN:
         raise play.PlayError("这条输入属于已经结束的时段:请用更正功能")
-    rec.status, rec.reason = model.Status.VOIDED, f"天神作废:{reason}" if reason else "天神作废"
-    rec.save(update_fields=["status", "reason"])
-    replay = play.game_replay(game)
-    play.verdicts_store(play.phase_inputs(rec.phase), replay)
-    AuditLog.objects.create(game=game, actor=user, action="作废输入", detail={"kind": kind, "id": pk, "reason": reason})
+    if hasattr(rec, "void"):
+        raise play.PlayError("这条输入已经作废过了")
+    InputVoid.objects.create(input=rec, by=user, reason=reason)
+    play.replay_save(play.game_replay(game))
+    AuditLog.objects.create(game=game, actor=user, action="作废输入", detail={"id": pk, "reason": reason})

@@ -1,24 +1,27 @@
-"""Playing a game: inputs in, phases closed. State is never stored as the truth: it is rebuilt by replaying every
-input record through the pure engine (moderator.rules), so a correction or an edit re-resolves everything after it.
+"""Playing a game: inputs in, phases closed.
+
+The truth is the input log (`Input`, append-only) and the table. The state after each closed phase is stored as a
+snapshot (`Phase.snapshot`, moderator.rules.codec), so a write replays only the open phase from the last snapshot; a
+correction replays from the phase it corrects and rewrites only the snapshots after it.
+
+Lock order (every service, one place): the game row first (`game_lock`), then whatever else. Two writers of one game
+queue on it; writers of different games share no lock.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.db.models.functions import Now
 
-from cards.models import DiscardOrder
 from cards.orders import random_order
 from moderator import rules
-from moderator.models import Game, Phase, Seat
+from moderator.models import Game, Input, InputVerdict, Phase, Seat
+from moderator.rules import codec
 from moderator.rules.state import CloseResult, GameState, Verdict
-from nights.models import Action
-from votes.models import Vote
 
 
 class PlayError(ValueError):
@@ -27,11 +30,20 @@ class PlayError(ValueError):
 
 @dataclass
 class Replay:
+    """A replay of the phases from `phases[start]` on (earlier ones come from their snapshots)."""
+
     state: GameState
-    verdicts: dict[tuple[str, int], Verdict] = field(default_factory=dict)
+    phases: list[Phase]
+    start: int = 0
+    verdicts: dict[int, Verdict] = field(default_factory=dict)  # input id -> verdict (replayed phases)
     closed: dict[int, tuple[GameState, CloseResult]] = field(default_factory=dict)  # phase id -> after its close
-    records: dict[int, list[Any]] = field(default_factory=dict)  # phase id -> its input records, replay order
+    records: dict[int, list[Input]] = field(default_factory=dict)  # phase id -> its inputs, replay order
     open_events: dict[int, list[dict]] = field(default_factory=dict)  # phase id -> events of its start (arson …)
+    names: dict[int, str] = field(default_factory=dict)  # seat number -> current name
+
+    @property
+    def replayed(self) -> list[Phase]:
+        return self.phases[self.start :]
 
 
 def _minutes(phase: Phase, at: datetime) -> float:
@@ -44,49 +56,9 @@ def _minute(at: datetime) -> datetime:
     return at.replace(second=0, microsecond=0)
 
 
-def _engine_input(rec: Any, phase: Phase, names: dict[int, str]) -> rules.Action | rules.Vote | rules.Order:
-    at = _minutes(phase, rec.forum_at)
-    by = names[rec.seat_id]
-    if isinstance(rec, Vote):
-        target = names[rec.target_id]
-        return rules.Vote(by, None if rec.change else target, target if rec.change else None, at, rec.edited)
-    if isinstance(rec, DiscardOrder):
-        return rules.Order(by, tuple(rec.order), at)
-    return rules.Action(
-        by=by,
-        use=rec.use,
-        card=rec.card or None,
-        target=names[rec.target_id] if rec.target_id else None,
-        position=rec.position,
-        into=rec.into or None,
-        side=rec.side or None,
-        mode=rec.mode or None,
-        manifesto=rec.manifesto or None,
-        at=at,
-        change=rec.change,
-    )
-
-
-def _kind(rec: Any) -> str:
-    return {Action: "action", Vote: "vote", DiscardOrder: "order"}[type(rec)]
-
-
-def phase_inputs(phase: Phase) -> list[Any]:
-    """Every input of a phase, in forum-time order, ties in entry order (T3: the forum's time counts)."""
-    records: list[Any] = [*Action.objects.filter(phase=phase), *Vote.objects.filter(phase=phase)]
-    records += list(DiscardOrder.objects.filter(phase=phase))
-    return sorted(records, key=lambda r: (r.forum_at, r.seq))
-
-
-def game_inputs(game: Game) -> dict[int, list[Any]]:
-    """Every input of a game by phase id, each phase's in forum-time order (three queries for the whole game)."""
-    by_phase: dict[int, list[Any]] = {}
-    for model in (Action, Vote):
-        for rec in model.objects.filter(game=game):
-            by_phase.setdefault(rec.phase_id, []).append(rec)
-    for rec in DiscardOrder.objects.filter(game=game, phase__isnull=False):
-        by_phase.setdefault(rec.phase_id, []).append(rec)
-    return {pid: sorted(recs, key=lambda r: (r.forum_at, r.seq)) for pid, recs in by_phase.items()}
+def phase_length(phase: Phase) -> float:
+    """T1, T4, T5: the phase's length in minutes as announced (moved by an extension, never by an early end)."""
+    return _minutes(phase, phase.announced_end or phase.ends_at)
 
 
 def initial_state(game: Game, seats: list[Seat]) -> GameState:
@@ -99,19 +71,50 @@ def initial_state(game: Game, seats: list[Seat]) -> GameState:
     )
 
 
-def game_replay(game: Game) -> Replay:
-    """Rebuild the state from the table and every input, phase by phase (voided inputs are skipped)."""
-    seats = list(game.seats.order_by("number"))
-    names = {s.pk: s.player_name for s in seats}
-    replay = Replay(initial_state(game, seats), records=game_inputs(game))
-    phases = list(game.phases.order_by("starts_at", "id"))
-    for i, phase in enumerate(phases):
-        state = replace(replay.state, phase_minutes=_minutes(phase, phase.ends_at))
+def _first_to_replay(phases: list[Phase], from_phase: Phase | None) -> int:
+    """The first phase without a usable snapshot (the open one, normally), or the corrected one if earlier."""
+    start = next((i for i, p in enumerate(phases) if p.status != Phase.Status.CLOSED or not p.snapshot), len(phases))
+    if from_phase is not None:
+        start = min(start, next(i for i, p in enumerate(phases) if p.pk == from_phase.pk))
+    return start
+
+
+def game_replay(
+    game: Game,
+    *,
+    from_phase: Phase | None = None,
+    full: bool = False,
+    seats: list[Seat] | None = None,
+    phases: list[Phase] | None = None,
+) -> Replay:
+    """The state now: the snapshot of the last closed phase before the first phase to replay, then every later
+    phase's inputs in forum-time order (ties in entry order, T3), voided inputs skipped. `from_phase` replays from
+    that phase (a correction); `full` from night 1 (a check that snapshots change nothing). A page that has read the
+    seats and phases already passes them: the replay then costs one query (the inputs it replays)."""
+    seats = seats if seats is not None else list(game.seats.order_by("number"))
+    phases = phases if phases is not None else list(game.phases.order_by("starts_at", "id"))
+    start = 0 if full else _first_to_replay(phases, from_phase)
+    if start == 0:
+        state = initial_state(game, seats)
+        events: list[dict] = []
+    else:
+        state, events = rules.open_phase(codec.state_load(phases[start - 1].snapshot))
+    replay = Replay(state, phases, start, names={s.number: s.player_name for s in seats})
+    if start < len(phases):
+        replay.open_events[phases[start].pk] = events
+    by_seat = {s.pk: s.player_name for s in seats}
+    inputs = Input.objects.filter(phase__in=[p.pk for p in replay.replayed]).select_related("void", "verdict")
+    for rec in inputs.order_by("forum_at", "seq"):
+        replay.records.setdefault(rec.phase_id, []).append(rec)
+    for i, phase in enumerate(replay.replayed, start):
+        state = replace(replay.state, phase_minutes=phase_length(phase))
         for rec in replay.records.get(phase.pk, []):
-            if rec.status == rec.Status.VOIDED:
+            if voided(rec):
                 continue
-            state, verdict = rules.submit(state, _engine_input(rec, phase, names))
-            replay.verdicts[(_kind(rec), rec.pk)] = verdict
+            inp = codec.to_engine(
+                rec.kind, rec.payload, by=by_seat[rec.seat_id], at=_minutes(phase, rec.forum_at), names=replay.names
+            )
+            state, replay.verdicts[rec.pk] = rules.submit(state, inp)
         if phase.status == Phase.Status.CLOSED:
             state, result = rules.close_phase(state)
             replay.closed[phase.pk] = (state, result)
@@ -122,26 +125,37 @@ def game_replay(game: Game) -> Replay:
     return replay
 
 
-def verdicts_store(records: list[Any], replay: Replay) -> None:
-    """Keep on each record the verdict the latest replay gave it (one UPDATE per kind of record that changed)."""
-    changed: dict[type, list[Any]] = {}
-    for rec in records:
-        verdict = replay.verdicts.get((_kind(rec), rec.pk))
-        if verdict is None or rec.status == rec.Status.VOIDED:
-            continue
-        status = rec.Status.ACCEPTED if verdict.accepted else rec.Status.REFUSED
-        # An accepted input keeps a note it already had (e.g. why an order was drawn, O1); a refusal says why.
-        keep = verdict.accepted and not verdict.reason and rec.status == rec.Status.ACCEPTED
-        changes = {"status": status, "reason": rec.reason if keep else verdict.reason}
-        if isinstance(rec, Action):
-            changes["cost"] = verdict.cost
-        if any(getattr(rec, k) != v for k, v in changes.items()):
-            for k, v in changes.items():
-                setattr(rec, k, v)
-            changed.setdefault(type(rec), []).append(rec)
-    for model, recs in changed.items():
-        fields = ["status", "reason", "cost"] if model is Action else ["status", "reason"]
-        model.objects.bulk_update(recs, fields)
+def voided(rec: Input) -> bool:
+    return hasattr(rec, "void")
+
+
+def stored_verdict(rec: Input) -> InputVerdict | None:
+    return getattr(rec, "verdict", None)
+
+
+def replay_save(replay: Replay) -> None:
+    """Keep what the replay derived: each replayed input's verdict (only those that changed, one statement) and the
+    snapshot and result of each phase it closed."""
+    changed = []
+    for records in replay.records.values():
+        for rec in records:
+            verdict = replay.verdicts.get(rec.pk)
+            if verdict is None:
+                continue
+            old = stored_verdict(rec)
+            new = (verdict.accepted, verdict.reason, verdict.cost)
+            if old is None or (old.accepted, old.reason, old.cost) != new:
+                changed.append(InputVerdict(input=rec, accepted=new[0], reason=new[1], cost=new[2]))
+                rec.verdict = changed[-1]
+    if changed:
+        InputVerdict.objects.bulk_create(
+            changed, update_conflicts=True, unique_fields=["input"], update_fields=["accepted", "reason", "cost"]
+        )
+    for phase in replay.replayed:
+        if phase.pk in replay.closed:
+            state, result = replay.closed[phase.pk]
+            phase.snapshot, phase.result = codec.state_dump(state), result_json(result)
+            Phase.objects.filter(pk=phase.pk).update(snapshot=phase.snapshot, result=phase.result)
 
 
 def open_phase(game: Game) -> Phase:
@@ -156,101 +170,74 @@ def check_forum_time(phase: Phase, forum_at: datetime) -> None:
         raise PlayError(f"这条消息的论坛时间早于{phase.label}开始:它属于已经结束的时段,请用更正功能补录")
 
 
-def _lock(game: Game) -> Game:
+def game_lock(game: Game) -> Game:
+    """The one lock order: the game row first, always (see the module's docstring)."""
     return Game.objects.select_for_update().get(pk=game.pk)
 
 
-def _record(model, *, game: Game, seat: Seat, forum_at: datetime, **fields):
-    """Store the input (append-only), then replay the game and keep the verdict the rules give it."""
-    game = _lock(game)
+def _next_seq(game: Game, n: int = 1) -> int:
+    """Reserve `n` entry numbers; returns the first."""
+    Game.objects.filter(pk=game.pk).update(input_seq=F("input_seq") + n)
+    game.refresh_from_db(fields=["input_seq"])
+    return game.input_seq - n + 1
+
+
+def seat_numbers(game: Game) -> dict[str, int]:
+    return dict(game.seats.values_list("player_name", "number"))
+
+
+def input_add(
+    *, game: Game, phase: Phase, seat: Seat, item: dict, forum_at: datetime, message=None, entered_by=None
+) -> Input:
+    """Append one input to the log (the caller holds the game lock and replays). Unknown players are refused."""
+    try:
+        kind, payload = codec.encode(item, seat_numbers(game))
+    except codec.CodecError as exc:
+        raise PlayError(str(exc)) from exc
+    return Input.objects.create(
+        game=game,
+        phase=phase,
+        seat=seat,
+        kind=kind,
+        payload=payload,
+        forum_at=forum_at,
+        seq=_next_seq(game),
+        message=message,
+        entered_by=entered_by,
+    )
+
+
+@transaction.atomic
+def input_submit(
+    *, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, entered_by=None
+) -> tuple[Input, Verdict]:
+    """One input of the open phase, in the codec's vocabulary (an action, a vote post or a discard order): stored,
+    then the open phase is replayed from the last snapshot and every verdict of the phase kept."""
+    game = game_lock(game)
     phase = open_phase(game)
     check_forum_time(phase, forum_at)
-    Game.objects.filter(pk=game.pk).update(input_seq=F("input_seq") + 1)
-    game.refresh_from_db(fields=["input_seq"])
-    rec = model.objects.create(game=game, phase=phase, seat=seat, forum_at=forum_at, seq=game.input_seq, **fields)
+    rec = input_add(
+        game=game, phase=phase, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=entered_by
+    )
     replay = game_replay(game)
-    verdicts_store(replay.records.get(phase.pk, []), replay)
-    rec.refresh_from_db()
-    return rec, replay.verdicts[(_kind(rec), rec.pk)], replay
+    replay_save(replay)
+    return rec, replay.verdicts[rec.pk]
 
 
-@transaction.atomic
 def action_submit(*, game: Game, seat: Seat, payload: dict, forum_at: datetime, message=None, entered_by=None):
     """A privilege use (or the S4 stance) in the scenario vocabulary; returns (record, verdict)."""
-    target = payload.get("target")
-    target_seat = game.seats.filter(player_name=target).first() if target else None
-    if target and target_seat is None:
-        raise PlayError(f"没有叫“{target}”的玩家")
-    rec, verdict, _ = _record(
-        Action,
-        game=game,
-        seat=seat,
-        forum_at=forum_at,
-        message=message,
-        entered_by=entered_by,
-        card=payload.get("card") or "",
-        use=payload["use"],
-        target=target_seat,
-        position=payload.get("position"),
-        into=payload.get("into") or "",
-        side=payload.get("side") or "",
-        mode=payload.get("mode") or "",
-        manifesto=payload.get("manifesto") or "",
-        change=bool(payload.get("change")),
-    )
-    return rec, verdict
+    return input_submit(game=game, seat=seat, item=payload, forum_at=forum_at, message=message, entered_by=entered_by)
 
 
-@transaction.atomic
-def vote_submit(
-    *,
-    game: Game,
-    seat: Seat,
-    target: Seat,
-    change: bool,
-    forum_at: datetime,
-    edited: bool = False,
-    message=None,
-    entered_by=None,
-):
+def vote_submit(*, game: Game, seat: Seat, target: Seat, change: bool, forum_at: datetime, edited: bool = False, **kw):
     """A vote post (D1–D3): an original vote or a change post."""
-    rec, verdict, _ = _record(
-        Vote,
-        game=game,
-        seat=seat,
-        forum_at=forum_at,
-        message=message,
-        entered_by=entered_by,
-        target=target,
-        change=change,
-        edited=edited,
-    )
-    return rec, verdict
+    item = {("change" if change else "for"): target.player_name, "edited": edited}
+    return input_submit(game=game, seat=seat, item=item, forum_at=forum_at, **kw)
 
 
-@transaction.atomic
-def order_submit(
-    *,
-    game: Game,
-    seat: Seat,
-    order: list[str],
-    forum_at: datetime,
-    message=None,
-    source: str = DiscardOrder.Source.PLAYER,
-    seed: int | None = None,
-):
+def order_submit(*, game: Game, seat: Seat, order: list[str], forum_at: datetime, message=None):
     """A discard order (O1–O3): accepted in the first 24 hours or an O3 window, refused otherwise with the reason."""
-    rec, verdict, _ = _record(
-        DiscardOrder,
-        game=game,
-        seat=seat,
-        forum_at=forum_at,
-        message=message,
-        order=list(order),
-        source=source,
-        seed=seed,
-    )
-    return rec, verdict
+    return input_submit(game=game, seat=seat, item={"order": list(order)}, forum_at=forum_at, message=message)
 
 
 def current_order(seat: Seat) -> list[str]:
@@ -258,46 +245,46 @@ def current_order(seat: Seat) -> list[str]:
     return list(game_replay(seat.game).state.seat(seat.player_name).names)
 
 
-def default_orders_assign(*, game: Game, phase: Phase) -> list[DiscardOrder]:
+def default_orders_assign(*, game: Game, phase: Phase) -> list[Input]:
     """O1: at the 24-hour mark every seat without an accepted order gets a seeded random one whose 底牌 is a privilege
     card (seed derived from the game's recorded order seed: a replay draws the same). Stored at the phase's end, as
-    inputs of night 1; the close that follows replays them like any other input and records their verdicts."""
+    inputs of night 1; the close that follows replays them like any other input."""
     if game.hands_are_orders:
         return []
-    has_order = set(
-        DiscardOrder.objects.filter(game=game, status=DiscardOrder.Status.ACCEPTED).values_list("seat_id", flat=True)
-    )
+    orders = Input.objects.filter(game=game, kind=Input.Kind.ORDER, void__isnull=True)
+    drawn_or_accepted = orders.filter(Q(verdict__accepted=True) | Q(payload__source="random"))
+    has_order = set(drawn_or_accepted.values_list("seat_id", flat=True))
     missing = [seat for seat in game.seats.order_by("number") if seat.pk not in has_order]
     if not missing:
         return []
-    Game.objects.filter(pk=game.pk).update(input_seq=F("input_seq") + len(missing))
-    game.refresh_from_db(fields=["input_seq"])
-    first = game.input_seq - len(missing) + 1
-    made = [
-        DiscardOrder(
-            game=game,
-            seat=seat,
-            phase=phase,
-            order=list(random_order(seat.dealt_hand, game.order_seed * 1000 + seat.number)),
-            source=DiscardOrder.Source.RANDOM,
-            seed=game.order_seed * 1000 + seat.number,
-            forum_at=phase.ends_at,
-            seq=first + i,
-            reason="24 小时内未提交丢牌顺序,系统随机决定(O1)",
+    first = _next_seq(game, len(missing))
+    made = []
+    for i, seat in enumerate(missing):
+        seed = game.order_seed * 1000 + seat.number
+        payload = {"order": list(random_order(seat.dealt_hand, seed)), "source": "random", "seed": seed}
+        made.append(
+            Input(
+                game=game,
+                phase=phase,
+                seat=seat,
+                kind=Input.Kind.ORDER,
+                payload=payload,
+                forum_at=phase.ends_at,
+                seq=first + i,
+            )
         )
-        for i, seat in enumerate(missing)
-    ]
-    return DiscardOrder.objects.bulk_create(made)
+    return Input.objects.bulk_create(made)
 
 
 def phase_close(*, phase: Phase, now: datetime | None = None) -> bool:
     """Close a phase exactly once: a compare-and-set (open → closed where the end time has come, by the database's
-    clock), then resolve, open the next phase at the previous end time, and write the announcements to the outbox —
-    one transaction. Returns False when there was nothing to do (already closed, not due, game not running)."""
+    clock), then resolve from the last snapshot, store this phase's snapshot, open the next phase at the previous end
+    time, and write the announcements to the outbox — one transaction. Returns False when there was nothing to do
+    (already closed, not due, game not running)."""
     from moderator.services.announce import write_announcements
 
     with transaction.atomic():
-        game = _lock(phase.game)  # the game row first, as every input service does: closers queue, never deadlock
+        game = game_lock(phase.game)
         due = Phase.objects.filter(
             pk=phase.pk, status=Phase.Status.OPEN, ends_at__lte=now or Now(), game__status=Game.Status.RUNNING
         )
@@ -307,10 +294,9 @@ def phase_close(*, phase: Phase, now: datetime | None = None) -> bool:
             return False
         phase.refresh_from_db()
         replay = game_replay(game)
-        verdicts_store(replay.records.get(phase.pk, []), replay)
+        replay_save(replay)
+        phase.refresh_from_db(fields=["result", "snapshot"])
         state, result = replay.closed[phase.pk]
-        phase.result = result_json(result)
-        phase.save(update_fields=["result"])
         next_phase = None
         if state.winner:
             game.status, game.winner = Game.Status.FINISHED, state.winner
@@ -338,3 +324,19 @@ def result_json(result: CloseResult) -> dict:
         "winner": result.winner,
         "events": list(result.events),
     }
+
+
+def closed_states(game: Game, phases: list[Phase], seats: list[Seat] | None = None) -> dict[int, GameState]:
+    """The state after each closed phase, from its snapshot (a game stored before snapshots is replayed whole)."""
+    if all(p.snapshot for p in phases if p.status == Phase.Status.CLOSED):
+        return {p.pk: codec.state_load(p.snapshot) for p in phases if p.status == Phase.Status.CLOSED}
+    replay = game_replay(game, full=True, seats=seats, phases=phases)
+    return {pk: closed[0] for pk, closed in replay.closed.items()}
+
+
+def snapshots_rebuild(game: Game) -> Replay:
+    """Replay the whole game and store every snapshot and verdict again (after a substitution renames a seat, S5, or
+    an import). The caller holds the game lock."""
+    replay = game_replay(game, full=True)
+    replay_save(replay)
+    return replay

@@ -164,8 +164,9 @@ def seat_sign_in(*, seat: Seat, at: datetime) -> Seat:
 def seat_substitute(*, seat: Seat, player_name: str, at: datetime, actor=None) -> SeatHolder:
     """S5/T4: a substitute takes the seat over (hand, order, AP and history stay with the seat) and the current phase
     is extended by 12 hours (交替期) — the extension is logged like any other."""
-    from moderator.services import clock
+    from moderator.services import clock, play
 
+    play.game_lock(seat.game)  # the one lock order: the game row first
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
     player_name = player_name.strip()
     if not player_name:
@@ -176,6 +177,8 @@ def seat_substitute(*, seat: Seat, player_name: str, at: datetime, actor=None) -
     seat.player_name = player_name
     seat.save(update_fields=["player_name"])
     holder = SeatHolder.objects.create(seat=seat, player_name=player_name, since=at, reason="替补")
+    if seat.game.phases.exists():
+        play.snapshots_rebuild(seat.game)  # the stored states name the seat's holder: write them with the new name
     if seat.game.phases.filter(status=Phase.Status.OPEN).exists():
         clock.phase_extend(
             game=seat.game, by=clock.SUBSTITUTION_EXTENSION, actor=actor, reason=f"替补:{player_name} 接替 {old}(T4)"

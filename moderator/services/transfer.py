@@ -1,5 +1,7 @@
-"""Export and import of a whole game as JSON: the table, its seeds and every input — enough to replay to the same
-state (the derived results and announcement drafts are rebuilt on import)."""
+"""Export and import of a whole game as JSON: the table, its seeds and every input of the log — enough to replay to
+the same state (the derived verdicts, snapshots, results and announcement drafts are rebuilt on import).
+
+Format 2 stores each input as the codec's payload; format 1 (before the one input log) is still read."""
 
 from __future__ import annotations
 
@@ -8,14 +10,12 @@ from typing import Any
 
 from django.db import transaction
 
-from cards.models import DiscardOrder
-from moderator.models import AuditLog, Game, Message, Phase, Seat, SeatHolder
+from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat, SeatHolder
 from moderator.services import play
 from moderator.services.announce import write_announcements
-from nights.models import Action
-from votes.models import Vote
 
-FORMAT = "direnjie-game/1"
+FORMAT = "direnjie-game/2"
+FORMATS = ("direnjie-game/1", FORMAT)
 GAME_FIELDS = (
     "name",
     "seats_count",
@@ -52,26 +52,18 @@ def export_game(game: Game) -> dict[str, Any]:
     index = {p.pk: i for i, p in enumerate(phases)}
     msgs = list(game.messages.order_by("forum_at", "id"))
     msg_index = {m.pk: i for i, m in enumerate(msgs)}
-    common = lambda r: {  # noqa: E731
-        "phase": index[r.phase_id],
-        "seat": number[r.seat_id],
-        "forum_at": _t(r.forum_at),
-        "seq": r.seq,
-        "status": r.status,
-        "reason": r.reason,
-        "message": msg_index.get(r.message_id),
-    }
     inputs = [
-        {"kind": "action", **common(a), "target": number.get(a.target_id), **{f: getattr(a, f) for f in ACTION_FIELDS}}
-        for a in Action.objects.filter(game=game)
-    ]
-    inputs += [
-        {"kind": "vote", **common(v), "target": number[v.target_id], "change": v.change, "edited": v.edited}
-        for v in Vote.objects.filter(game=game)
-    ]
-    inputs += [
-        {"kind": "order", **common(o), "order": o.order, "source": o.source, "seed": o.seed}
-        for o in DiscardOrder.objects.filter(game=game, phase__isnull=False)
+        {
+            "kind": r.kind,
+            "payload": r.payload,
+            "phase": index[r.phase_id],
+            "seat": number[r.seat_id],
+            "forum_at": _t(r.forum_at),
+            "seq": r.seq,
+            "message": msg_index.get(r.message_id),
+            "void": r.void.reason if hasattr(r, "void") else None,
+        }
+        for r in Input.objects.filter(game=game).select_related("void").order_by("seq")
     ]
     return {
         "format": FORMAT,
@@ -97,6 +89,7 @@ def export_game(game: Game) -> dict[str, Any]:
                 "ends_at": _t(p.ends_at),
                 "status": p.status,
                 "closed_at": _t(p.closed_at),
+                "announced_end": _t(p.announced_end),
             }
             for p in phases
         ],
@@ -111,13 +104,13 @@ def export_game(game: Game) -> dict[str, Any]:
             }
             for i, m in enumerate(msgs)
         ],
-        "inputs": sorted(inputs, key=lambda i: i["seq"]),
+        "inputs": inputs,
     }
 
 
 @transaction.atomic
 def import_game(data: dict[str, Any], *, gm=None, name: str | None = None) -> Game:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in FORMATS:
         raise play.PlayError(f"这不是本系统导出的游戏文件(需要 format = {FORMAT})")
     fields = {f: data["game"][f] for f in GAME_FIELDS if f in data["game"]}
     if name:
@@ -149,6 +142,7 @@ def import_game(data: dict[str, Any], *, gm=None, name: str | None = None) -> Ga
             ends_at=_dt(p["ends_at"]),
             status=p["status"],
             closed_at=_dt(p.get("closed_at")),
+            announced_end=_dt(p.get("announced_end")),
         )
         for p in data["phases"]
     ]
@@ -164,29 +158,44 @@ def import_game(data: dict[str, Any], *, gm=None, name: str | None = None) -> Ga
         for m in data.get("messages", [])
     }
     for i in data["inputs"]:
-        common = {
-            "game": game,
-            "phase": phases[i["phase"]],
-            "seat": seats[i["seat"]],
-            "forum_at": _dt(i["forum_at"]),
-            "seq": i["seq"],
-            "status": i["status"],
-            "reason": i["reason"],
-            "message": messages.get(i.get("message")),
-        }
-        if i["kind"] == "action":
-            Action.objects.create(**common, target=seats.get(i["target"]), **{f: i[f] for f in ACTION_FIELDS})
-        elif i["kind"] == "vote":
-            Vote.objects.create(**common, target=seats[i["target"]], change=i["change"], edited=i["edited"])
-        else:
-            DiscardOrder.objects.create(**common, order=i["order"], source=i["source"], seed=i["seed"])
-    replay = play.game_replay(game)
+        kind, payload = _input(i) if data["format"] == FORMAT else _input_v1(i)
+        rec = Input.objects.create(
+            game=game,
+            phase=phases[i["phase"]],
+            seat=seats[i["seat"]],
+            kind=kind,
+            payload=payload,
+            forum_at=_dt(i["forum_at"]),
+            seq=i["seq"],
+            message=messages.get(i.get("message")),
+        )
+        void = i.get("void") if data["format"] == FORMAT else (i["reason"] if i.get("status") == "voided" else None)
+        if void is not None:
+            InputVoid.objects.create(input=rec, by=gm, reason=void)
+    replay = play.snapshots_rebuild(game)
     for phase in phases:
         if phase.pk in replay.closed:
             state, result = replay.closed[phase.pk]
-            phase.result = play.result_json(result)
-            phase.save(update_fields=["result"])
             nxt = next((p for p in phases if p.starts_at == phase.ends_at), None)
             write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
     AuditLog.objects.create(game=game, actor=gm, action="导入游戏", detail={"inputs": len(data["inputs"])})
     return game
+
+
+def _input(i: dict) -> tuple[str, dict]:
+    return i["kind"], i["payload"]
+
+
+def _input_v1(i: dict) -> tuple[str, dict]:
+    """Format 1 (three tables): the same input, as the codec's payload (players by seat number)."""
+    if i["kind"] == "order":
+        payload = {"order": i["order"]}
+        if i.get("source") and i["source"] != "player":
+            payload |= {"source": i["source"], "seed": i.get("seed")}
+        return "order", payload
+    if i["kind"] == "vote":
+        return "vote", {("change" if i["change"] else "for"): i["target"], **({"edited": True} if i["edited"] else {})}
+    payload = {f: i[f] for f in ACTION_FIELDS if f != "cost" and i.get(f) not in (None, "", False)}
+    if i.get("target") is not None:
+        payload["target"] = i["target"]
+    return "action", payload

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from moderator.models import Announcement, Game, Phase
-from nights.models import Action
+from moderator.models import Announcement, Game, Input, Phase
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PLAYERS = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
@@ -103,9 +102,9 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
     page.wait_for_selector("text=第1天已提前结束并结算")
     assert Announcement.objects.filter(kind="dusk").exists()
 
-    attack = Action.objects.get(use="普通攻击")
+    attack = next(r for r in Input.objects.filter(kind="action") if r.payload["use"] == "普通攻击")
     page.goto(f"/gm/{game.pk}/correction/")
-    page.check(f"input[name=void][value='action:{attack.pk}']")
+    page.check(f"input[name=void][value='{attack.pk}']")
     page.click("button[name=preview]")
     page.wait_for_selector("#diff")
     assert "第1夜" in page.inner_text("main").split("更正后的差异")[1]

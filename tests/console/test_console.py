@@ -4,10 +4,8 @@ from datetime import timedelta
 
 import pytest
 
-from moderator.models import Announcement, AuditLog, Game, Message, Phase
+from moderator.models import Announcement, AuditLog, Game, Input, Message, Phase
 from moderator.services import play, transfer
-from nights.models import Action
-from votes.models import Vote
 
 pytestmark = pytest.mark.django_db
 MANIFESTO = "天下大势,分久必合,合久必分。" * 8
@@ -15,6 +13,12 @@ MANIFESTO = "天下大势,分久必合,合久必分。" * 8
 
 def _at(phase, hours=1):
     return (phase.starts_at + timedelta(hours=hours)).astimezone().strftime("%Y-%m-%dT%H:%M")
+
+
+def _action(use):
+    """The one stored input that uses this privilege."""
+    (rec,) = [r for r in Input.objects.filter(kind="action") if r.payload["use"] == use]
+    return rec
 
 
 def _seat(game, name):
@@ -37,7 +41,7 @@ def test_only_the_games_gm_sees_the_console(client, game, django_user_model):
 def test_the_preview_shows_what_was_understood_and_the_cost_and_stores_nothing(gm_client, game):
     page = _pm(gm_client, game, "甲", f"今晚用杀手攻击乙。杀人宣言:{MANIFESTO}").content.decode()
     assert "将被接受" in page and "普通攻击" in page and "合计扣除 1 点" in page
-    assert not Action.objects.exists() and not Message.objects.exists()
+    assert not Input.objects.exists() and not Message.objects.exists()
 
 
 def test_confirming_stores_the_raw_text_and_each_input_with_its_verdict(gm_client, game):
@@ -48,7 +52,7 @@ def test_confirming_stores_the_raw_text_and_each_input_with_its_verdict(gm_clien
     assert "已保存 乙 的消息" in page
     # 乙 holds no 狙击手: the parser refuses it and says so; the 束魂 is accepted for 2 AP (AP1: 2 + 1 庶民).
     assert "你手里没有狙击手牌" in page or "没有狙击手" in page
-    binding = Action.objects.get(use="束魂")
+    binding = _action("束魂")
     assert binding.status == "accepted" and binding.cost == 2 and binding.message == message
     assert AuditLog.objects.filter(action="录入消息").count() == 1
 
@@ -77,20 +81,22 @@ def test_a_message_timed_before_the_phase_is_refused_clearly(gm_client, game):
 def test_the_dashboard_lists_inputs_and_who_has_not_acted(gm_client, game):
     _pm(gm_client, game, "乙", "束魂 乙", confirm=True)
     page = gm_client.get(f"/gm/{game.pk}/").content.decode()
-    assert "第1夜" in page and "束魂 乙" in page
+    assert "第1夜" in page and "束魂 → 乙" in page
     not_acted = page.split('id="not-acted">')[1].split("</p>")[0]
     assert "乙" not in not_acted and all(n in not_acted for n in "甲丙丁")
 
 
 def test_voiding_an_input_refunds_nothing_but_removes_its_effect_and_is_logged(gm_client, game):
     _pm(gm_client, game, "乙", "束魂 乙", confirm=True)
-    rec = Action.objects.get()
-    gm_client.post(f"/gm/{game.pk}/void/action/{rec.pk}/", {"reason": "录错了"})
-    rec.refresh_from_db()
-    assert rec.status == "voided"
+    rec = Input.objects.get()
+    gm_client.post(f"/gm/{game.pk}/void/{rec.pk}/", {"reason": "录错了"})
+    rec = Input.objects.get()
+    assert rec.status == "voided" and rec.reason == "录错了"
     assert play.game_replay(game).state.seat("乙").ap == 3  # replayed without it
     assert AuditLog.objects.get(action="作废输入").detail["reason"] == "录错了"
-    assert gm_client.post(f"/gm/{game.pk}/void/nonsense/1/").status_code == 404
+    assert gm_client.post(f"/gm/{game.pk}/void/nonsense/").status_code == 404
+    again = gm_client.post(f"/gm/{game.pk}/void/{rec.pk}/", {"reason": "再点一次"}, follow=True).content.decode()
+    assert "已经作废过了" in again and AuditLog.objects.filter(action="作废输入").count() == 1
 
 
 def _close(game):
@@ -123,21 +129,20 @@ def test_votes_are_entered_and_the_running_tally_shows_weights(gm_client, game):
     assert "(未投票,视为自投 D1)" in page  # 乙 has not voted
     late = {"seat": _seat(game, "甲").pk, "target": _seat(game, "乙").pk, "change": "on", "forum_at": _at(phase, 23.5)}
     gm_client.post(f"/gm/{game.pk}/votes/", late)
-    assert "最后一小时不能改票" in Vote.objects.get(change=True).reason
+    (change,) = [r for r in Input.objects.filter(kind="vote") if "change" in r.payload]
+    assert "最后一小时不能改票" in change.reason
 
 
 def test_a_correction_re_resolves_shows_the_difference_and_applies_on_confirmation(gm_client, game):
     _pm(gm_client, game, "甲", f"杀乙。{MANIFESTO}", confirm=True)
     night1 = _close(game)
     assert night1.result["lost"] == {"乙": {"特权": 0, "庶民": 1}}
-    attack = Action.objects.get(use="普通攻击")
-    page = gm_client.post(
-        f"/gm/{game.pk}/correction/", {"void": f"action:{attack.pk}", "preview": "1"}
-    ).content.decode()
+    attack = _action("普通攻击")
+    page = gm_client.post(f"/gm/{game.pk}/correction/", {"void": f"{attack.pk}", "preview": "1"}).content.decode()
     assert "更正后的差异" in page and "第1夜" in page and "昨夜平安无事" in page
     night1.refresh_from_db()
     assert night1.result["lost"] == {"乙": {"特权": 0, "庶民": 1}}  # the preview kept nothing
-    gm_client.post(f"/gm/{game.pk}/correction/", {"void": f"action:{attack.pk}", "confirm": "1", "reason": "天神录错"})
+    gm_client.post(f"/gm/{game.pk}/correction/", {"void": f"{attack.pk}", "confirm": "1", "reason": "天神录错"})
     night1.refresh_from_db()
     assert night1.result["lost"] == {}
     assert "昨夜平安无事" in Announcement.objects.filter(kind="dawn").order_by("-id").first().text

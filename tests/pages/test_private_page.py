@@ -9,9 +9,9 @@ from django.urls import reverse
 from pages_scan import bottom_shown, hand_shown, strong, table_rows, text_of
 
 from moderator.models import AuditLog
-from moderator.public.replay import game_load
 from moderator.public.sample import IMG, SCRIPT, sample_game
 from moderator.public.services import seat_token_rotate
+from moderator.services.play import game_replay
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def _page(client, seat) -> str:
 
 
 def test_each_seat_sees_its_camp_and_its_hand_in_discard_order_with_the_bottom_card_marked_o2(client, sample):
-    state = game_load(sample.game).replay.state
+    state = game_replay(sample.game).state
     for name, seat in sample.seats.items():
         page = _page(client, seat)
         me = state.seat(name)
@@ -37,7 +37,7 @@ def test_each_seat_sees_its_camp_and_its_hand_in_discard_order_with_the_bottom_c
 
 
 def test_the_balance_is_the_sum_of_the_ledger_shown_ap6(client, sample):
-    state = game_load(sample.game).replay.state
+    state = game_replay(sample.game).state
     for name, seat in sample.seats.items():
         page = _page(client, seat)
         rows = table_rows(page, "ledger")
@@ -153,15 +153,15 @@ def test_a_rotated_link_stops_working_at_once_and_the_new_one_works(client, samp
 
 
 def test_a_void_by_the_gm_shows_at_once_the_cache_follows_the_audit_log(client, sample):
-    from nights.models import Action
+    from moderator.models import Input
+    from moderator.services import corrections
 
     page = _page(client, sample.seats["甲"])
     assert "已接受,扣 1 点" in page
-    rec = Action.objects.get(game=sample.game, seat=sample.seats["甲"], use="普通攻击", target=sample.seats["戊"])
-    rec.status, rec.reason = rec.Status.VOIDED, "天神作废:测试"
-    rec.save(update_fields=["status", "reason"])
-    AuditLog.objects.create(game=sample.game, action="作废输入")
-    assert "天神作废:测试" in _page(client, sample.seats["甲"])
+    mine = Input.objects.filter(game=sample.game, seat=sample.seats["甲"]).order_by("-phase__starts_at")
+    rec = next(r for r in mine if r.status == "accepted" and r.cost)  # last night's, shown on the page
+    corrections.correction_apply(game=sample.game, edits=[{"op": "void", "id": rec.pk}], reason="测试")
+    assert "天神作废:天神更正时作废" in _page(client, sample.seats["甲"])
 
 
 def test_a_post_to_a_private_page_is_refused_and_changes_nothing(client, sample):

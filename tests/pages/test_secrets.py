@@ -25,11 +25,11 @@ from pages_scan import (
     without_camps,
 )
 
-from moderator.models import AuditLog, Game, Phase
+from moderator.models import AuditLog, Game, Input, Phase
 from moderator.public import auth
-from moderator.public.replay import game_load
 from moderator.public.sample import DAY_DEATH, HANDS, IMG, NIGHT_DEATH, SCRIPT, sample_game
-from moderator.public.selectors import describe_input
+from moderator.rules import codec
+from moderator.services.play import game_replay
 
 pytestmark = pytest.mark.django_db
 STAGES = {1: "第1夜", 2: "第1天", 3: "第2夜", 4: "第2天"}
@@ -55,7 +55,7 @@ def _assert_public_page_keeps_secrets(page: str, game) -> None:
         assert found(title + text, POST_FORBIDDEN) == [], title
         assert found(text, AP_WORDS) == [], title
     # Camps only for day deaths (V5), and right.
-    state = game_load(game).replay.state
+    state = game_replay(game).state
     assert set(shown_camps(page)) <= {(DAY_DEATH, HANDS[DAY_DEATH][0])}
     # Outside the posts and the day-death camps: no card, no privilege, no AP, no night death's camp, no token.
     rest = without_camps(without_archive(page))
@@ -136,16 +136,12 @@ def test_hostile_player_names_render_inert(client, db, upto):
 
 
 def test_a_players_link_never_shows_another_seats_data(client, sample):
-    loaded = game_load(sample.game)
-    names = {s.pk: s.player_name for s in loaded.seats}
+    names = dict(sample.game.seats.values_list("number", "player_name"))
     mine = {
         seat.player_name: {
-            describe_input(loaded.kind(r), r, names)
-            for recs in loaded.inputs.values()
-            for r in recs
-            if r.seat_id == seat.pk
+            codec.describe(r.kind, r.payload, names) for r in Input.objects.filter(game=sample.game, seat=seat)
         }
-        for seat in loaded.seats
+        for seat in sample.game.seats.all()
     }
     pages = _all_pages(client, sample)
     for a, page in pages.items():
@@ -156,7 +152,7 @@ def test_a_players_link_never_shows_another_seats_data(client, sample):
                 continue
             assert seat_b.token not in page, (a, b)
             for line in mine[b] - mine[a]:
-                if line.startswith(("投票给", "改票为")):
+                if line.startswith(("投票 →", "改票 →")):
                     continue  # votes are public forum posts
                 assert line not in text_of(page), (a, b, line)
         assert ("共赢" in text_of(page)) == (a == "庚"), a  # S4: the stance is the self-chosen player's secret

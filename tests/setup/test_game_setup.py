@@ -6,9 +6,8 @@ import pytest
 from django.utils import timezone
 
 from cards.catalogue import is_privilege
-from cards.models import DiscardOrder
 from moderator import services
-from moderator.models import Game, Seat
+from moderator.models import Game, Input, Seat
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
@@ -62,9 +61,9 @@ def test_o1_an_order_within_24_hours_is_accepted_and_a_bad_one_refused_with_reas
     seat = game.seats.get(number=1)
     good = _privilege_last(seat.dealt_hand)
     bad, verdict = services.order_submit(game=game, seat=seat, order=good[:-1], forum_at=timezone.now())
-    assert bad.status == DiscardOrder.Status.REFUSED and "顺序里漏了" in bad.reason and not verdict.accepted
+    assert bad.status == "refused" and "顺序里漏了" in bad.reason and not verdict.accepted
     ok, verdict = services.order_submit(game=game, seat=seat, order=good, forum_at=timezone.now())
-    assert ok.status == DiscardOrder.Status.ACCEPTED and verdict.accepted
+    assert ok.status == "accepted" and verdict.accepted
     assert services.current_order(seat) == good
 
 
@@ -74,7 +73,7 @@ def test_o2_an_order_ending_on_a_commoner_is_refused_and_kept():
     order = sorted(seat.dealt_hand, key=lambda c: not is_privilege(c))
     rec, verdict = services.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now())
     assert not verdict.accepted and "底牌(最后一张)必须是特权牌" in verdict.reason
-    assert DiscardOrder.objects.get(pk=rec.pk).order == order  # the raw input is kept
+    assert Input.objects.get(pk=rec.pk).payload["order"] == order  # the raw input is kept
 
 
 def test_o1_an_order_after_24_hours_is_refused():
@@ -82,7 +81,7 @@ def test_o1_an_order_after_24_hours_is_refused():
     seat = game.seats.get(number=2)
     order = _privilege_last(seat.dealt_hand)
     late, _ = services.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now() + timedelta(hours=25))
-    assert late.status == DiscardOrder.Status.REFUSED and "已经结束" in late.reason
+    assert late.status == "refused" and "已经结束" in late.reason
 
 
 def test_o1_missing_orders_get_a_seeded_random_order_with_a_privilege_at_the_bottom():
@@ -94,11 +93,13 @@ def test_o1_missing_orders_get_a_seeded_random_order_with_a_privilege_at_the_bot
     made = services.default_orders_assign(game=game, phase=phase)
     assert len(made) == 6
     assert services.current_order(first) == mine
+    verdicts = services.game_replay(game).verdicts
     for row in made:
-        assert row.status == DiscardOrder.Status.ACCEPTED, row.reason
-        assert is_privilege(row.order[-1]) and sorted(row.order) == sorted(row.seat.dealt_hand)
-        assert row.seed is not None and row.source == DiscardOrder.Source.RANDOM
-        assert services.current_order(row.seat) == row.order
+        order = row.payload["order"]
+        assert verdicts[row.pk].accepted, verdicts[row.pk].reason
+        assert is_privilege(order[-1]) and sorted(order) == sorted(row.seat.dealt_hand)
+        assert row.payload["seed"] is not None and row.payload["source"] == "random"
+        assert services.current_order(row.seat) == order
     assert services.default_orders_assign(game=game, phase=phase) == []
 
 

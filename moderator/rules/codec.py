@@ -1,0 +1,203 @@
+"""The one codec of the house: an input as the parser and the scenarios write it (an *item*), as it is stored (a
+*payload*), as the engine takes it, and as the 天神 reads it (a sentence). It is the only place that branches on the
+kind of an input; a new kind is one entry here.
+
+Also the state codec: a `GameState` to JSON and back, for the snapshot stored after each closed phase.
+
+Items use the SCENARIOS.md / PARSER.md vocabulary, with players by name:
+    action  {"use": "束魂", "card": "束魂", "target": "阿飞", "position": -2, "into": …, "manifesto": …, "change": true}
+    vote    {"for": "阿飞"} (an original vote) or {"change": "阿飞"} (a change post), "edited": true (D3)
+    order   {"order": ["庶民", …, "束魂"]}, "source": "random" and "seed" for an order drawn by O1
+Payloads are the same with every player written as a seat number, so that a substitute (S5) keeps the seat's inputs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from moderator.rules import state as st
+
+ACTION, VOTE, ORDER = "action", "vote", "order"
+KINDS = (ACTION, VOTE, ORDER)
+ACTION_KEYS = ("card", "use", "target", "position", "into", "side", "mode", "manifesto", "change")
+_PLAYER_KEYS = {ACTION: ("target",), VOTE: ("for", "change"), ORDER: ()}
+_ITEM_KEYS = {ACTION: ACTION_KEYS, VOTE: ("for", "change", "edited"), ORDER: ("order", "source", "seed")}
+
+
+class CodecError(ValueError):
+    """An item or payload that is not an input; the message says what would be accepted (in Chinese)."""
+
+
+def kind_of(item: Mapping[str, Any]) -> str:
+    """The kind of an item: an order has `order`; a vote has `for`, or `change` naming a player with no `use`."""
+    if "order" in item:
+        return ORDER
+    if "use" in item:
+        return ACTION
+    if "for" in item or "change" in item:
+        return VOTE
+    raise CodecError("看不出这是什么输入:需要特权(use)、投票(for / change)或丢牌顺序(order)")
+
+
+def encode(item: Mapping[str, Any], seat_of: Mapping[str, int]) -> tuple[str, dict[str, Any]]:
+    """An item (players by name) → (kind, payload) with players by seat number; unknown players are refused."""
+    kind = kind_of(item)
+    payload: dict[str, Any] = {}
+    for key in _ITEM_KEYS[kind]:
+        value = item.get(key)
+        if value is None or value == "" or value is False:
+            continue
+        if key in _PLAYER_KEYS[kind]:
+            if value not in seat_of:
+                raise CodecError(f"没有叫“{value}”的玩家")
+            value = seat_of[value]
+        elif key == "order":
+            value = list(value)
+        payload[key] = value
+    if kind == ACTION and not payload.get("use"):
+        raise CodecError("特权行动需要写明用哪项特权")
+    return kind, payload
+
+
+def decode(kind: str, payload: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+    """(kind, payload) → the item, players by their current name."""
+    item = dict(payload)
+    for key in _PLAYER_KEYS[kind]:
+        if key in item and isinstance(item[key], int) and not isinstance(item[key], bool):
+            item[key] = names[item[key]]
+    return item
+
+
+def to_engine(
+    kind: str, payload: Mapping[str, Any], *, by: str, at: float, names: Mapping[int, str]
+) -> st.Action | st.Vote | st.Order:
+    """What the rules engine validates: the stored input as sent by `by`, `at` minutes into the phase (T3)."""
+    return item_to_engine(decode(kind, payload, names), by=by, at=at)
+
+
+def item_to_engine(item: Mapping[str, Any], *, by: str, at: float) -> st.Action | st.Vote | st.Order:
+    kind = kind_of(item)
+    if kind == ORDER:
+        return st.Order(by, tuple(item["order"]), at)
+    if kind == VOTE:
+        return st.Vote(by, item.get("for"), item.get("change"), at, bool(item.get("edited")))
+    fields = {k: item[k] for k in ACTION_KEYS if item.get(k) is not None}
+    fields["change"] = bool(fields.get("change"))
+    return st.Action(by=by, at=at, **fields)
+
+
+def from_engine(inp: st.Action | st.Vote | st.Order) -> dict[str, Any]:
+    """An engine input (a scenario step) → the item."""
+    if isinstance(inp, st.Order):
+        return {"order": list(inp.order)}
+    if isinstance(inp, st.Vote):
+        item: dict[str, Any] = {"for": inp.target} if inp.change is None else {"change": inp.change}
+        return {**item, "edited": True} if inp.edited else item
+    item = {k: getattr(inp, k) for k in ACTION_KEYS if getattr(inp, k) not in (None, "", False)}
+    return item
+
+
+def describe(kind: str, payload: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """The sentence a 天神 reads of a stored input."""
+    return describe_item(decode(kind, payload, names))
+
+
+def describe_item(item: Mapping[str, Any]) -> str:
+    """The sentence a 天神 reads: `束魂 → 阿飞`, `投票 → 阿飞`, `丢牌顺序:庶民、束魂〔底牌〕`."""
+    kind = kind_of(item)
+    if kind == ORDER:
+        cards = list(item["order"])
+        text = "丢牌顺序:" + "、".join([*cards[:-1], f"{cards[-1]}〔底牌〕"] if cards else [])
+        return text + ("(系统随机,O1)" if item.get("source") == "random" else "")
+    if kind == VOTE:
+        text = f"改票 → {item['change']}" if item.get("change") else f"投票 → {item['for']}"
+        return text + ("(原帖被编辑过)" if item.get("edited") else "")
+    return _describe_action(item)
+
+
+def _describe_action(item: Mapping[str, Any]) -> str:
+    use = item["use"]
+    if use == "立场":
+        return f"立场:{item.get('side') or '未写阵营'} {item.get('mode') or ''}".rstrip()
+    text = use
+    if item.get("card") and item["card"] != use:
+        text += f"({item['card']})"
+    if item.get("change"):
+        text = f"更换对象:{text}"
+    if item.get("target"):
+        text += f" → {item['target']}"
+    position = item.get("position")
+    if position:
+        text += f",{'第' if position > 0 else '倒数第'}{abs(position)}张"
+    if item.get("into"):
+        text += f",变成{item['into']}"
+    return text
+
+
+# --- the state codec (snapshots) -----------------------------------------------------------------------------------
+
+_TYPES: dict[str, type] = {
+    t.__name__: t
+    for t in (
+        st.Card,
+        st.Amoeba,
+        st.Seat,
+        st.Action,
+        st.Vote,
+        st.Order,
+        st.LedgerRow,
+        st.VoteState,
+        st.PendingExecution,
+        st.Arson,
+        st.CloseResult,
+        st.GameState,
+    )
+}
+
+
+def _pack(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {"~": type(value).__name__, **{f.name: _pack(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    if isinstance(value, tuple):
+        return {"~t": [_pack(v) for v in value]}
+    if isinstance(value, frozenset):
+        return {"~s": sorted((_pack(v) for v in value), key=repr)}
+    if isinstance(value, dict):
+        if all(isinstance(k, str) and not k.startswith("~") for k in value):
+            return {k: _pack(v) for k, v in value.items()}
+        return {"~d": [[_pack(k), _pack(v)] for k, v in value.items()]}
+    if isinstance(value, list):
+        return [_pack(v) for v in value]
+    return value
+
+
+def _unpack(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_unpack(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "~" in value:
+        cls = _TYPES[value["~"]]
+        return cls(**{k: _unpack(v) for k, v in value.items() if k != "~"})
+    if "~t" in value:
+        return tuple(_unpack(v) for v in value["~t"])
+    if "~s" in value:
+        return frozenset(_unpack(v) for v in value["~s"])
+    if "~d" in value:
+        return {_unpack(k): _unpack(v) for k, v in value["~d"]}
+    return {k: _unpack(v) for k, v in value.items()}
+
+
+def state_dump(state: st.GameState) -> str:
+    """The state as JSON text: every field of every frozen dataclass, tuples, sets and non-string keys tagged."""
+    return json.dumps(_pack(state), ensure_ascii=False, separators=(",", ":"))
+
+
+def state_load(text: str) -> st.GameState:
+    state = _unpack(json.loads(text))
+    if not isinstance(state, st.GameState):
+        raise CodecError("快照不是游戏状态")
+    return state

@@ -1,0 +1,170 @@
+"""What a seat, the public and the 天神 may see of a state: computed here, once, by the rules (A1–A5, V5, D1–D5, T5).
+
+Pages, the console and the announcements render these; none of them weighs a vote, applies D5 or decides what is
+public on its own. Like a board-game framework's player view: the state goes in, only what the viewer may know
+comes out.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from cards.catalogue import AMOEBA, ARSON_SAINT, DOOM_PARDON
+from moderator.rules.state import AMOEBA_CAP, DAY, NIGHT, CloseResult, GameState, Seat
+
+
+def phase_name(phase: tuple[str, int]) -> str:
+    return f"第{phase[1]}{'夜' if phase[0] == NIGHT else '天'}"
+
+
+def marks(state: GameState) -> list[int]:
+    """O3: the loss counts (a third and two thirds of the cards dealt) that open a window to change orders."""
+    third = state.dealt_total // 3
+    return [m for m in (third, 2 * third) if third]
+
+
+# --- the public ----------------------------------------------------------------------------------------------------
+
+
+def public_tally(state: GameState) -> dict[str, Any]:
+    """D1, D2: the day's votes so far, each weighted by the voter's cards (public); no post counts for oneself; a
+    player saved last night has no vote (N7/N8); only the living are counted (D4). The N13 modifiers are left out:
+    they stay secret until the dusk post (A3)."""
+    ballots, totals = [], defaultdict(int)
+    for seat in state.alive:
+        if seat.name in state.saved:
+            ballots.append({"voter": seat.name, "target": None, "weight": 0, "note": "昨夜被救,今天不能投票"})
+            continue
+        vote = state.votes.get(seat.name)
+        target = vote.target if vote else seat.name
+        note = "" if vote and not vote.changed else ("已改票" if vote else "未投票,按投自己计(D1)")
+        ballots.append({"voter": seat.name, "target": target, "weight": len(seat.hand), "note": note})
+        totals[target] += len(seat.hand)
+    rows = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+    return {"ballots": ballots, "totals": [{"name": n, "total": t} for n, t in rows]}
+
+
+def public_view(state: GameState) -> dict[str, Any]:
+    """A1–A5, V5: the living with their card counts, who may not vote today (announced at dawn), who was executed
+    (announced at dusk), the live tally of an open day without the secret modifiers, the losses so far, the 默哀期
+    and the winner. Never a card, an AP figure, a camp of a living player, or who used which privilege."""
+    pending = state.pending_executions
+    living = [
+        {"name": s.name, "cards": len(s.hand), "no_vote": s.name in state.saved, "executed": s.name in pending}
+        for s in state.alive
+    ]
+    day_open = state.phase_open and state.phase_kind == DAY
+    return {
+        "living": living,
+        "tally": public_tally(state) if day_open else None,
+        "lost_total": state.lost_total,
+        "marks": marks(state),
+        "silence": state.silence,
+        "winner": state.winner,
+    }
+
+
+def public_deaths(result: CloseResult | dict[str, Any]) -> list[dict[str, Any]]:
+    """V5: who died at a close; the camp only where the close revealed it (day deaths, and a death by yesterday's
+    execution announced at dawn)."""
+    events = result.events if isinstance(result, CloseResult) else result.get("events", [])
+    return [{"name": e["player"], "camp": e.get("camp"), "day": e.get("day")} for e in events if e["type"] == "death"]
+
+
+# --- one seat ------------------------------------------------------------------------------------------------------
+
+
+def _amoebas(me: Seat) -> list[dict[str, Any]]:
+    """M1–M4: each 阿米巴 still held — its form, what is left of its 4 AP, a transformation under way."""
+    out = []
+    for card in me.hand:
+        if card.name != AMOEBA:
+            continue
+        a = me.amoebas.get(card.uid)
+        form = a.form if a else None
+        out.append(
+            {
+                "form": form,
+                "spent": a.spent if a and form else 0,
+                "left": AMOEBA_CAP - a.spent if a and form else None,
+                "pending": a.pending if a else None,
+                "done_at": phase_name(a.done_at) if a and a.done_at else "",
+                "forms_used": list(a.forms_used) if a else [],
+                "bottom": card.uid == me.hand[-1].uid,
+            }
+        )
+    return out
+
+
+def _once(me: Seat) -> dict[str, Any]:
+    """N11 绝杀 once per card, N14 圣人 once per game, N12 pardons per (card, target) and the one successful pardon."""
+    able = {c.name for c in me.hand if c.name == DOOM_PARDON}
+    able |= {c.name for c in me.hand if c.uid in me.amoebas and me.amoebas[c.uid].form == DOOM_PARDON}
+    doom = [{"card": name, "used": name in me.doom_used} for name in sorted(able | me.doom_used)]
+    return {
+        "doom": doom,
+        "saint": {"held": ARSON_SAINT in me.names, "done": me.saint_done},
+        "pardons": sorted(me.pardons_given),
+        "pardoned_once": me.pardoned_once,
+    }
+
+
+def seat_view(state: GameState, name: str) -> dict[str, Any]:
+    """Everything one seat may know of itself, and nothing of any other seat (A: a player sees only their own hand)."""
+    me = state.seat(name)
+    pending = state.pending_executions.get(me.name)
+    return {
+        "name": me.name,
+        "alive": me.alive,
+        "camp": me.camp,
+        "side": me.side,
+        "mode": me.mode,
+        "hand": [{"pos": i + 1, "name": c.name, "bottom": i == len(me.hand) - 1} for i, c in enumerate(me.hand)],
+        "pending_card": pending.card.name if pending else None,
+        "ap": me.ap,
+        "ledger": list(me.ledger),
+        "ledger_sum": sum(r.delta for r in me.ledger),
+        "amoebas": _amoebas(me),
+        "once": _once(me),
+        "orders_open": state.orders_open and state.phase_open,
+        "bottoms_fixed": state.bottoms_fixed,
+        "saved": me.name in state.saved,
+        "lost_total": state.lost_total,
+        "marks": marks(state),
+        "windows": state.windows,
+    }
+
+
+# --- the 天神 -------------------------------------------------------------------------------------------------------
+
+
+def not_acted(state: GameState) -> list[str]:
+    """T5: the living players the 天神 is still waiting for — at night, no accepted action this phase; by day, no
+    vote (a player saved last night has no vote, N7/N8 and D1, so nobody waits for them)."""
+    if not state.phase_open:
+        return []
+    if state.phase_kind == NIGHT:
+        return [s.name for s in state.alive if not s.actions]
+    return [s.name for s in state.alive if s.name not in state.votes and s.name not in state.saved]
+
+
+def alerts(state: GameState, dry_run: CloseResult | None) -> list[str]:
+    """What the 天神 should know now: an O3 window, the 默哀期, pardons possible tonight (N12), what D5 makes of the
+    tally as it stands (from a dry run of the close), and the end of the game."""
+    out = []
+    if state.phase_open and state.orders_open and state.phase != (NIGHT, 1):
+        out.append("改顺序期(O3):本时段内活着的玩家可以寄新的丢牌顺序(底牌不能改)。")
+    if state.silence:
+        out.append("默哀期(T7)已经开始。")
+    if state.pending_executions:
+        out.append("昨天被处决、今夜可以被特赦的:" + "、".join(state.pending_executions) + "(N12)。")
+    if dry_run is not None and state.phase_kind == DAY and state.phase_open:
+        totals = sorted(dry_run.tally.values(), reverse=True)
+        if len(totals) > 1 and len(state.alive) == 2 and totals[0] == totals[1]:
+            out.append("只剩两人且票数相同:按现在的票,今天没有人被处决(D5)。")
+        elif len(totals) > 2 and totals[1] == totals[2]:
+            out.append("第二名并列:按现在的票,将处决不止两人(D5)。")
+    if state.winner:
+        out.append(f"游戏已经结束:{state.winner}。")
+    return out
