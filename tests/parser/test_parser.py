@@ -22,21 +22,29 @@ SNIPER_HAND = ["庶民", "狙击手", "保镖", "庶民", "杀手"]
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def bare(data: dict) -> dict:
+    """The PARSER.md object without the additions of issue 15 (span, candidates)."""
+    return {
+        "inputs": [{k: v for k, v in i.items() if k != "span"} for i in data["inputs"]],
+        "refusals": [{k: v for k, v in r.items() if k in ("text", "reason")} for r in data["refusals"]],
+    }
+
+
 def night(text: str, hand=SNIPER_HAND, players=PLAYERS, sender="月下独酌") -> dict:
-    return parse_pm(text, sender=sender, players=players, hand=hand).to_json()
+    return bare(parse_pm(text, sender=sender, players=players, hand=hand).to_json())
 
 
 # ------------------------------------------------------------------------------------------------ the API
 
 
-def test_the_result_is_a_frozen_dataclass_whose_json_has_exactly_the_parser_md_keys():
+def test_the_result_is_a_frozen_dataclass_whose_json_has_the_parser_md_keys_plus_span_and_candidates():
     result = parse_pm("狙击 小明", sender="张三", players=PLAYERS, hand=SNIPER_HAND)
     assert isinstance(result, ParseResult)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.inputs = ()  # type: ignore[misc]
     data = result.to_json()
     assert set(data) == {"inputs", "refusals"}
-    assert all(set(r) == {"text", "reason"} for r in data["refusals"])
+    assert all({"text", "reason"} <= set(r) <= {"text", "reason", "span", "candidates"} for r in data["refusals"])
     json.dumps(data, ensure_ascii=False)
 
 
@@ -60,7 +68,7 @@ def test_it_accepts_a_hand_written_with_card_aliases():
 
 def test_parse_vote_reads_only_the_vote_of_a_post_d1():
     result = parse_vote("投王五。他昨晚肯定狙击了李四", sender="张三", players=PLAYERS)
-    assert result.to_json() == {"inputs": [{"for": "王五"}], "refusals": []}
+    assert bare(result.to_json()) == {"inputs": [{"for": "王五"}], "refusals": []}
 
 
 def test_parse_vote_refuses_a_conditional_vote_d3():
@@ -181,7 +189,7 @@ def test_a_stance_naming_both_sides_is_refused_s4():
 
 
 def test_an_edited_vote_is_not_the_parsers_business_but_a_change_post_is_marked_d3():
-    data = parse_pm("改投 李四", sender="张三", players=PLAYERS, hand=[], phase="day").to_json()
+    data = bare(parse_pm("改投 李四", sender="张三", players=PLAYERS, hand=[], phase="day").to_json())
     assert data["inputs"] == [{"change": "李四"}]
 
 
@@ -225,6 +233,8 @@ def test_it_never_raises_on_messages_made_of_game_words(text, players, hand, pha
         assert set(item) <= {"card", "use", "target", "position", "into", "side", "mode", "manifesto", "change"} | {
             "order",
             "for",
+            "pass",
+            "span",
         }
         if "use" in item:
             assert item["use"] in catalogue.USES
@@ -243,7 +253,7 @@ def test_any_player_name_written_exactly_or_in_simplified_chinese_is_found(names
         return
     name = data.draw(st.sampled_from(names))
     written = data.draw(st.sampled_from([name, to_simplified(name), name.upper()]))
-    result = parse_pm(f"狙击 {written}", sender="x", players=names, hand=["狙击手"]).to_json()
+    result = bare(parse_pm(f"狙击 {written}", sender="x", players=names, hand=["狙击手"]).to_json())
     assert result["inputs"] == [{"card": "狙击手", "use": "普通狙击", "target": name}]
 
 
