@@ -33,6 +33,10 @@ _POSITION = [
     (re.compile(r"第[ \t]*" + NUM + _NOT_CARD + _UNIT), 1),
     (re.compile(r"(?:顺位|位置)[ \t]*" + NUM + _NOT_CARD), 1),
 ]
+# "第二张,从后面数": the direction written after the number counts it from the back.
+_BACK_AFTER = re.compile(
+    r"[ \t,]*(?:从[ \t]*(?:最)?(?:后|后面|后边|后头|尾|末尾)[ \t]*(?:往前|向前|开始)?[ \t]*数(?:起)?|倒着数|倒过来数)"
+)
 _TIME = re.compile(r"第[ \t]*" + NUM + r"[ \t]*(?:个)?[ \t]*(?:天|夜|晚|日|轮|回合)")  # 第一夜: when, not where
 _LAST = re.compile(r"最后(?:的)?(?:一|1)?(?:张|位)(?:牌)?|最后那张(?:牌)?|最末(?:一)?张|最后面(?:那张|一张|的那张)?")
 _FIRST = re.compile(r"最前面(?:那张|一张|的那张)?|头一张|首张")
@@ -142,6 +146,10 @@ def _regex_at(norm: str, i: int) -> Token | None:
             n = chinese_number(m.group(1))
             if n is not None and (best is None or m.end() > best.end):
                 best = Token("POS", i, m.end(), sign * n, m.group(0))
+    if best is not None and best.value > 0:
+        m = _BACK_AFTER.match(norm, best.end)
+        if m:
+            best = Token("POS", i, m.end(), -best.value, norm[i : m.end()])
     for pattern, value in ((_LAST, -1), (_FIRST, 1)):
         m = pattern.match(norm, i)
         if m and (best is None or m.end() > best.end):
