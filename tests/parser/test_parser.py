@@ -335,3 +335,26 @@ def test_sentences_that_order_nothing_never_add_an_input(order, before, after, s
     mixed_text = sep.join([*before, text, *after])
     mixed = parse_pm(mixed_text, sender="钱七", players=TABLE, hand=HANDS[hand], phase=phase).to_json()
     assert not _meant(mixed) - _meant(alone), (mixed_text, mixed["inputs"])
+
+
+def test_the_parse_pm_command_prints_spans_and_candidates_only_when_asked():
+    def run(*flags: str) -> dict:
+        args = [
+            "manage.py",
+            "parse_pm",
+            "--players",
+            "王五,赵六,钱七",
+            "--sender",
+            "钱七",
+            "--hand",
+            "庶民,禁锢/反狙击",
+        ]
+        done = subprocess.run(
+            [sys.executable, *args, *flags, "赵六太可疑了,今晚禁锢他"], cwd=ROOT, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    assert run()["refusals"][0].keys() == {"text", "reason"}
+    refusal = run("--spans")["refusals"][0]
+    assert refusal["candidates"] == ["赵六"] and refusal["span"] == [7, 12]
