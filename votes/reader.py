@@ -7,7 +7,7 @@ refused: D3 says the GM asks again. 自投 / 投自己 is a vote for the sender.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from moderator.parser import aliases as al
 from moderator.parser.lexer import Token
@@ -31,6 +31,28 @@ class VoteParse:
     inputs: list[dict]
     refusals: list[tuple[tuple[int, int], str]]  # ((start, end) in norm, reason)
     found: bool  # the text casts (or tries to cast) a vote
+    spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) in norm of each input's words
+
+
+_NOT_OWN = frozenset({"OTHER", "REPORT", "OPINION", "NEG", "PASSIVE", "HEDGE", "PAST"})
+
+
+def _own(sentence: list[Token], k: int, sender: str) -> bool:
+    """The vote word at k is the sender's own vote: not "赵六投王五", "楼上说投孙八", "大家投…" (issue 15)."""
+    if any(t.kind == "REPORT" for t in sentence[:k]) and any(t.text == ":" for t in sentence[:k]):
+        return False  # 王五说:投孙八
+    start = max((i + 1 for i, t in enumerate(sentence[:k]) if t.kind == "SEP"), default=0)
+    pre = sentence[start:k]
+    if any(t.kind in _NOT_OWN for t in pre):
+        return False
+    if sentence[k].kind == "VOTE":
+        for i, t in enumerate(pre):
+            before = [u for u in pre[:i] if u.kind != "PUNCT"]
+            if before and before[-1].text == "从":
+                continue
+            if t.kind == "PRON" or (t.kind == "NAME" and t.value.name != sender):
+                return False
+    return True
 
 
 def _sentences(tokens: list[Token]) -> list[list[Token]]:
@@ -64,7 +86,7 @@ def _target_after(sentence: list[Token], k: int) -> list[Token]:
 def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
     """display(start, end) gives the player's own text of a norm span."""
     result = VoteParse([], [], False)
-    chosen: list[tuple[str, Token]] = []
+    chosen: list[tuple[str, Token, int]] = []  # (name, its token, where the vote's words start)
     change = False
     conditional: list[tuple[int, int]] = []
     unresolved: list[tuple[tuple[int, int], str]] = []
@@ -78,23 +100,28 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
             if waiting and bare and bare[0].kind in TARGETS:
                 r = _resolve(bare[0], book)
                 if r.name:
-                    chosen.append((r.name, bare[0]))
+                    chosen.append((r.name, bare[0], waiting[0]))
                 else:
                     unresolved.append((waiting, _why(bare[0], r, book, display)))
             waiting = None
             continue
-        result.found = True
         span = (sentence[0].start, sentence[-1].end)
-        if any(t.kind == "CHANGE" for t in sentence):
-            change = True
-        if any(t.kind == "COND" for t in sentence):
+        if any(t.kind == "COND" for t in sentence) or any(t.kind == "ALT" for t in sentence[words[0] :]):
+            result.found = True
             conditional.append(span)
             continue
+        words = [k for k in words if _own(sentence, k, book.sender)]
+        if not words:
+            waiting = None
+            continue
+        result.found = True
+        if any(t.kind == "CHANGE" for t in sentence):
+            change = True
         first_change = next((i for i, t in enumerate(sentence) if t.kind == "CHANGE"), None)
         for k in words:
             t = sentence[k]
             if t.kind == "SELFVOTE":
-                chosen.append((book.sender, t))
+                chosen.append((book.sender, t, t.start))
                 continue
             if first_change is not None and k < first_change and t.kind == "VOTE":
                 continue  # 从张三改投李四: the name before the change word is the old vote
@@ -112,13 +139,13 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
                 )
                 return result
             if names:
-                chosen.append((names[0][0].name, names[0][1]))
+                chosen.append((names[0][0].name, names[0][1], t.start))
         waiting = span if not chosen and not unresolved else None
     if conditional:
         for span in conditional:
             result.refusals.append((span, "投票不能附条件(D3):天神会要求重新投票;请只写一个投票对象,如“投 某某”"))
         return result
-    targets = list(dict.fromkeys(name for name, _ in chosen))
+    targets = list(dict.fromkeys(name for name, _, _ in chosen))
     if len(targets) > 1:
         first, last = chosen[0][1], chosen[-1][1]
         result.refusals.append(
@@ -127,6 +154,7 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
         return result
     if targets:
         result.inputs.append({"change": targets[0]} if change else {"for": targets[0]})
+        result.spans.append((min(c[2] for c in chosen), max(c[1].end for c in chosen)))
         return result
     if unresolved:
         result.refusals.extend(unresolved[:1])

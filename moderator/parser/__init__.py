@@ -22,6 +22,7 @@ from . import pm
 __all__ = ["ParseResult", "parse_pm", "parse_vote"]
 
 PHASES = ("night", "day")
+REFUSAL_KEYS = ("text", "reason", "span", "candidates")
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,15 @@ class ParseResult:
     refusals: tuple[dict, ...]
 
     def to_json(self) -> dict:
-        """Exactly the PARSER.md object."""
+        """The PARSER.md object. Additions (issue 15): each input and refusal may carry "span": [start, end], the
+        characters of the text as passed to parse_pm that it was read from; a refusal may carry "candidates", the
+        players it could mean (a pronoun, an ambiguous or misspelt name, "A或B"); {"pass": true} is a pass."""
         return {
             "inputs": [dict(item) for item in self.inputs],
-            "refusals": [{"text": r["text"], "reason": r["reason"]} for r in self.refusals],
+            "refusals": [
+                {k: (list(v) if isinstance(v, list) else v) for k, v in r.items() if k in REFUSAL_KEYS}
+                for r in self.refusals
+            ],
         }
 
 

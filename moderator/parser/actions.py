@@ -16,7 +16,7 @@ from .lexer import Token
 from .names import NameBook, Resolution, similarity
 from .text import normalise_word
 
-TARGET_KINDS = ("NAME", "SEAT", "SELF", "GAP")
+TARGET_KINDS = ("NAME", "SEAT", "SELF", "GAP", "PRON")
 MAX_REPEAT = 10
 
 
@@ -33,6 +33,7 @@ class Group:
     into: Token | None = None
     repeat: int = 1  # 诅咒张三两次
     end: int = 0
+    alt: bool = False  # "狙击赵六或孙八", "禁锢王五还是孙八": one of several, never guessed (issue 15)
 
 
 @dataclass
@@ -63,6 +64,9 @@ def build(tokens: list[Token]) -> Clause:
     cancel = False
     for t in tokens:
         if t.kind == "USE":
+            if cur and cur.use == "变形" and cur.into is None and t.value == "变形":
+                cur.end = cur.verb_end = t.end  # 用变形牌变成…, 变成变成 (a doubled verb)
+                continue
             if cur and cur.use == "变形" and cur.into is None:
                 cur.into, cur.end = t, t.end
                 continue
@@ -105,16 +109,19 @@ def build(tokens: list[Token]) -> Clause:
                 cur.pos, cur.end = t, t.end
             else:
                 pend_pos = t
+        elif t.kind == "REPEAT" and t.text.endswith("刀") and cur is None:
+            cur = Group("普通攻击", t.start, weak=True, verb_end=t.end, end=t.end, repeat=t.value)  # 两刀赵六
+            groups.append(cur)
+            cur.targets, pend_targets = pend_targets, []
         elif t.kind == "REPEAT" and cur:
             cur.repeat, cur.end = t.value, t.end
+        elif t.kind in ("COND", "ALT") and cur and cur.targets:
+            cur.alt = True
         elif t.kind == "CHANGE":
             change_at = t.start
         elif t.kind == "CANCEL":
             cancel = True
-    if not groups and pend_card in al.DEFAULT_USE and pend_card != cat.AMOEBA and pend_targets:
-        groups.append(Group(al.DEFAULT_USE[pend_card], pend_targets[0].start, card=pend_card))
-        groups[0].targets, pend_targets = pend_targets, []
-        groups[0].pos, pend_pos = pend_pos, None
+    # A card named after a player ("王五肯定是狼人") says who someone is, never what to do (issue 15).
     cards = [t.value for t in tokens if t.kind == "CARD"] if not groups and not pend_targets else []
     return Clause(groups, pend_targets, cards, change_at, cancel, pend_pos)
 
@@ -124,8 +131,8 @@ def build(tokens: list[Token]) -> Clause:
 
 @dataclass
 class Outcome:
-    inputs: list[dict]
-    refusals: list[str]  # reasons (the caller adds the fragment)
+    inputs: list[dict]  # each with "_span": (start, end) in the normalised text
+    refusals: list[str | tuple[str, list[str]]]  # reasons, or (reason, candidates); the caller adds the fragment
     attack: bool = False  # produced at least one attack (carries a 杀人宣言, N-kill)
     tail: int | None = None  # start of unresolved text after an attack's target: manifesto material
     near_miss: bool = False  # an unresolved name that looks like a misspelt player
@@ -137,6 +144,12 @@ class Resolver:
         self.hand = tuple(hand)
         self.hand_size = hand_size
         self.display = display  # (start, end) -> original text
+        self.mentions: list[tuple[int, str]] = []  # (position, player) of every name written in the message
+
+    def candidates_before(self, pos: int) -> list[str]:
+        """The players named before `pos`, the most recent first (whom a 他 may mean), the sender left out."""
+        names = [n for p, n in sorted(self.mentions, reverse=True) if p < pos and n != self.book.sender]
+        return list(dict.fromkeys(names))
 
     # ---- which card
     def card_for(self, g: Group, use: str) -> tuple[str | None, str | None]:
@@ -216,6 +229,16 @@ class Resolver:
             base_change = False
         if use == "变形":
             return self._transform(g, base, out)
+        pronoun = next((t for t in targets if t.kind == "PRON"), None)
+        if pronoun is not None and use not in al.SELF_USES:
+            who = self.candidates_before(pronoun.start)
+            said = self.display(pronoun.start, pronoun.end) or pronoun.text
+            if who:
+                why = f"“{said}”指的是谁?前面提到的是:{'、'.join(who)};请写名字(如“{use} {who[0]}”),或由天神确认"
+            else:
+                why = f"“{said}”指的是谁?请写名字(如“{use} 某某”)"
+            out.refusals.append((why, who))
+            return out
         if g.pos is not None and use != "瞄准狙击":
             out.refusals.append(f"只有瞄准狙击能指定第几张牌;“{use}”不用写位置")
             return out
@@ -229,7 +252,7 @@ class Resolver:
             if any(r.name != self.book.sender for r in others):
                 out.refusals.append(f"{use}只能对自己使用,不用写目标")
                 return out
-            out.inputs.append(base | ({"change": True} if base_change else {}))
+            out.inputs.append(base | ({"change": True} if base_change else {}) | {"_span": (g.start, g.end)})
             return out
         resolved: list[tuple[Token, Resolution]] = []
         for t in targets:
@@ -242,8 +265,16 @@ class Resolver:
                     break
                 continue  # chatter after the target
             resolved.append((t, r))
-        good = [(t, r) for t, r in resolved if r.name]
+        good, seen = [], set()
+        for t, r in resolved:  # "治疗自己(也就是钱七)": one person written twice is one target
+            if r.name and r.name not in seen:
+                seen.add(r.name)
+                good.append((t, r))
         bad = [(t, r) for t, r in resolved if not r.name]
+        if g.alt and len(good) > 1:
+            who = [r.name for _, r in good]
+            out.refusals.append((f"写了{'或'.join(who)},{use}要写明对其中哪一个用;不会替你选", who))
+            return out
         if not good:
             if not bad:
                 out.refusals.append(f"{use}要写明对谁用(如“{use} 某某”)")
@@ -253,8 +284,9 @@ class Resolver:
             out.refusals.append(self.name_problem(t, r))
             out.near_miss = any(self.looks_like_name(t, r) for t, r in bad)
             return out
-        for _t, r in good:
+        for t, r in good:
             item = dict(base, target=r.name)
+            item["_span"] = (min(g.start, t.start), max(g.verb_end, t.end, g.pos.end if g.pos is not None else 0))
             if use == "瞄准狙击":
                 item["position"] = g.pos.value
             if base_change:
@@ -273,10 +305,11 @@ class Resolver:
         frag = normalise_word(t.text)
         return any(similarity(frag, key) >= 0.34 for key in self.book.norm)
 
-    def name_problem(self, t: Token, r: Resolution) -> str:
+    def name_problem(self, t: Token, r: Resolution) -> str | tuple[str, list[str]]:
         if t.kind == "SEAT":
             return f"没有{t.value}号玩家;座位是1到{len(self.book.players)}号"
-        return self.book.refusal(self.display(t.start, t.end) or t.text, r)
+        why = self.book.refusal(self.display(t.start, t.end) or t.text, r)
+        return (why, list(r.candidates)) if r.candidates else why
 
     def _position_problem(self, pos: Token | None) -> str | None:
         if pos is None:
@@ -304,5 +337,5 @@ class Resolver:
         if base["card"] != cat.AMOEBA:
             out.refusals.append("你手里没有阿米巴牌,不能变形")
             return out
-        out.inputs.append({"card": cat.AMOEBA, "use": "变形", "into": forms[0]})
+        out.inputs.append({"card": cat.AMOEBA, "use": "变形", "into": forms[0], "_span": (g.start, g.end)})
         return out

@@ -18,17 +18,32 @@ SEPARATORS = frozenset("\n。.;!?,、~…")
 PUNCTUATION = frozenset(" \t\r:()[]【】《》〈〉\"'“”‘’「」『』-—_*#/|<>=+→⇒·•")
 
 NUM = r"(\d+|[零〇一二两三四五六七八九十]+)"
+# Not a position: 第一夜, 第3天, 第二轮 (issue 15). Spaces only, never a line break, inside a position.
+_NOT_CARD = r"(?![\d零〇一二两三四五六七八九十]|[ \t]*[天夜晚日轮次楼名局回人届])"
+_UNIT = r"[ \t]*(?:张|位|个|顺位)?[ \t]*(?:牌)?"
+_FROM_BACK = (
+    r"从[ \t]*(?:最)?(?:后|后面|后边|后头|底下|下面|尾|末尾)[ \t]*(?:往前|向前|开始|起)?[ \t]*数(?:起)?[ \t]*,?[ \t]*"
+)
+_FROM_FRONT = r"从[ \t]*(?:前|前面|前边|头|上面)[ \t]*(?:往后|向后|开始|起)?[ \t]*数(?:起)?[ \t]*,?[ \t]*"
 _POSITION = [
-    (re.compile(r"倒数\s*第?\s*" + NUM + r"\s*(?:张|位|个|顺位)?\s*(?:牌)?"), -1),
-    (re.compile(r"倒\s*" + NUM + r"\s*(?:张|位)\s*(?:牌)?"), -1),
-    (re.compile(r"第\s*" + NUM + r"\s*(?:张|位|个|顺位)?\s*(?:牌)?"), 1),
-    (re.compile(r"(?:顺位|位置)\s*" + NUM), 1),
+    (re.compile(r"倒数[ \t]*第?[ \t]*" + NUM + _NOT_CARD + _UNIT), -1),
+    (re.compile(r"倒[ \t]*" + NUM + _NOT_CARD + _UNIT), -1),  # 倒三, 倒2张
+    (re.compile(_FROM_BACK + r"第?[ \t]*" + NUM + _NOT_CARD + _UNIT), -1),  # 从后面数第三张
+    (re.compile(_FROM_FRONT + r"第?[ \t]*" + NUM + _NOT_CARD + _UNIT), 1),
+    (re.compile(r"第[ \t]*" + NUM + _NOT_CARD + _UNIT), 1),
+    (re.compile(r"(?:顺位|位置)[ \t]*" + NUM + _NOT_CARD), 1),
 ]
+# "第二张,从后面数": the direction written after the number counts it from the back.
+_BACK_AFTER = re.compile(
+    r"[ \t,]*(?:从[ \t]*(?:最)?(?:后|后面|后边|后头|尾|末尾)[ \t]*(?:往前|向前|开始)?[ \t]*数(?:起)?|倒着数|倒过来数)"
+)
+_TIME = re.compile(r"第[ \t]*" + NUM + r"[ \t]*(?:个)?[ \t]*(?:天|夜|晚|日|轮|回合)")  # 第一夜: when, not where
 _LAST = re.compile(r"最后(?:的)?(?:一|1)?(?:张|位)(?:牌)?|最后那张(?:牌)?|最末(?:一)?张|最后面(?:那张|一张|的那张)?")
 _FIRST = re.compile(r"最前面(?:那张|一张|的那张)?|头一张|首张")
 _SEAT = re.compile(r"(\d+)\s*号(?:玩家|位)?")
-_REPEAT = re.compile(r"[x×*]\s*(\d+)|" + NUM + r"\s*(?:次|遍)")
+_REPEAT = re.compile(r"[x×*][ \t]*(\d+)|" + NUM + r"[ \t]*(?:次|遍|刀)")  # 两刀: two attacks
 _NUMBERING = re.compile(r"\s*(?:\(\s*\d+\s*\)|[①-⑩]|(?:\d+|[一二三四五六七八九十]+)\s*[.、):](?!\d))")
+_MID_NUMBERING = re.compile(r"(?:\d+|[①-⑩])[ \t]*[.、)](?!\d)")  # "1.保镖 2.庶民 …" on one line
 
 _DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
@@ -55,6 +70,7 @@ def chinese_number(s: str) -> int | None:
 class Token:
     kind: str  # NAME SEAT USE CARD POS REPEAT SELF MODE SIDE STANCE VOTE CHANGE SELFVOTE COND REASON CANCEL
     #            MANIFESTO ORDER BOTTOM FILL STOP SEP PUNCT GAP
+    #            NEG AFTERNEG PRON OTHER REPORT OPINION HEDGE PAST PASSIVE QUESTION ALT PASS (issue 15)
     start: int
     end: int
     value: Any = None
@@ -96,6 +112,19 @@ def _build_vocab() -> dict[str, list[tuple[str, str, Any]]]:
     put(al.ORDER_WORDS, "ORDER")
     put(al.BOTTOM_WORDS, "BOTTOM")
     put(al.FILL_WORDS, "FILL")
+    put(al.NEGATION_WORDS, "NEG")
+    put(al.AFTER_NEGATION_WORDS, "AFTERNEG")
+    put(al.NOT_NEGATION_WORDS, "STOP")
+    put(al.PRONOUNS, "PRON")
+    put(al.OTHER_PEOPLE, "OTHER")
+    put(al.REPORT_WORDS, "REPORT")
+    put(al.OPINION_WORDS, "OPINION")
+    put(al.HEDGE_WORDS, "HEDGE")
+    put(al.PAST_WORDS, "PAST")
+    put(al.PASSIVE_WORDS, "PASSIVE")
+    put(al.QUESTION_WORDS, "QUESTION")
+    put(al.ALTERNATIVE_WORDS, "ALT")
+    put(al.PASS_WORDS, "PASS")
     by_first: dict[str, list[tuple[str, str, Any]]] = {}
     for key in sorted(table, key=len, reverse=True):
         by_first.setdefault(key[0], []).append((key, *table[key]))
@@ -117,6 +146,10 @@ def _regex_at(norm: str, i: int) -> Token | None:
             n = chinese_number(m.group(1))
             if n is not None and (best is None or m.end() > best.end):
                 best = Token("POS", i, m.end(), sign * n, m.group(0))
+    if best is not None and best.value > 0:
+        m = _BACK_AFTER.match(norm, best.end)
+        if m:
+            best = Token("POS", i, m.end(), -best.value, norm[i : m.end()])
     for pattern, value in ((_LAST, -1), (_FIRST, 1)):
         m = pattern.match(norm, i)
         if m and (best is None or m.end() > best.end):
@@ -129,6 +162,11 @@ def _regex_at(norm: str, i: int) -> Token | None:
     m = _SEAT.match(norm, i)
     if m and (i == 0 or not norm[i - 1].isdigit()) and (best is None or m.end() > best.end):
         best = Token("SEAT", i, m.end(), int(m.group(1)) if len(m.group(1)) < 6 else 0, m.group(0))
+    m = _TIME.match(norm, i)
+    if m and (best is None or m.end() >= best.end):
+        best = Token("STOP", i, m.end(), None, m.group(0))
+    if norm[i] == "底" and i > 0 and norm[i - 1] in "([【" and norm[i + 1 : i + 2] in (")", "]", "】"):
+        best = Token("BOTTOM", i, i + 1, None, "底牌")  # 杀手(底)
     return best
 
 
@@ -141,6 +179,12 @@ def lex(norm: str, start: int, end: int, book: NameBook) -> list[Token]:
         if i == start or norm[i - 1] == "\n":
             m = _NUMBERING.match(norm, i, end)
             if m:  # "1. 狙击 张三", "(2) 束魂 李四"
+                out.append(Token("PUNCT", i, m.end(), None, m.group(0)))
+                i = m.end()
+                continue
+        elif norm[i - 1] in " \t:,;、":
+            m = _MID_NUMBERING.match(norm, i, end)
+            if m:
                 out.append(Token("PUNCT", i, m.end(), None, m.group(0)))
                 i = m.end()
                 continue

@@ -97,6 +97,14 @@ def scan(norm: str) -> OrderParse:
                 want_bottom = True
             i += 2
             continue
+        if norm[i] == "底" or norm.startswith(("垫底", "做底", "当底"), i):  # 杀手(底), 杀手垫底
+            flush(i)
+            if out.items:
+                out.bottom = out.items[-1]
+            else:
+                want_bottom = True
+            i += 1 if norm[i] == "底" else 2
+            continue
         m = _FILL.match(norm, i)
         if m:
             flush(i)

@@ -12,10 +12,10 @@ from votes import reader as votes
 from . import aliases as al
 from . import orders
 from .actions import Clause, Group, Outcome, Resolver, build
-from .lexer import Token, lex, meaningful, split_clauses
+from .lexer import Token, lex, meaningful
 from .names import NameBook
 from .stance import CARD_ONLY, Stance
-from .text import Text, lines, normalise_word, prepare
+from .text import QUOTED, Text, lines, normalise_word, prepare
 
 COMMAND_KINDS = ("USE", "CARD", "ORDER", "MANIFESTO", "MODE", "STANCE", "SIDE")
 _AFTER_MARKER = re.compile(r"\s*(?:如下|见下|是|为)?\s*[:]?\s*")
@@ -47,10 +47,24 @@ class Message:
     inputs: list[tuple[int, dict]] = field(default_factory=list)
     refusals: list[tuple[int, dict]] = field(default_factory=list)
     manifestos: list[tuple[int, str, bool]] = field(default_factory=list)  # 杀人宣言 (position, text, weak marker)
+    notes: list[tuple[int, int, str]] = field(default_factory=list)  # clauses read as not an order (issue 15)
 
-    def refuse(self, start: int, end: int, reason: str) -> None:
+    def refuse(self, start: int, end: int, reason: str | tuple[str, list[str]]) -> None:
+        """A refusal of norm[start:end]: the player's words, the reason, their span and any candidates."""
+        reason, candidates = reason if isinstance(reason, tuple) else (reason, [])
         frag = self.text.fragment(start, end) or self.text.norm[start:end].strip()
-        self.refusals.append((start, {"text": frag, "reason": reason}))
+        item: dict = {"text": frag, "reason": reason}
+        span = self.text.raw_span(start, end)
+        if span:
+            item["span"] = span
+        if candidates:
+            item["candidates"] = list(candidates)
+        self.refusals.append((start, item))
+
+    def add(self, start: int, end: int, item: dict) -> None:
+        """An input read from norm[start:end]."""
+        item.setdefault("_span", (start, end))
+        self.inputs.append((start, item))
 
     def tokens(self, i: int) -> list[Token]:
         span = self.live[i]
@@ -67,19 +81,25 @@ def parse(
     hand_size: int,
     votes_only: bool = False,
 ):
-    text = prepare(raw if isinstance(raw, str) else "")
-    m = Message(text, NameBook(players, sender), canonical_hand(hand), phase, hand_size)
+    book = NameBook(players, sender)
+    text = _mask_quotes(prepare(raw if isinstance(raw, str) else ""), book)
+    m = Message(text, book, canonical_hand(hand), phase, hand_size)
     m.line_spans = lines(text)
     m.live = list(m.line_spans)
     if votes_only:
         if not _votes(m):
             _bare_vote(m)
-    elif not (phase == "day" and _votes(m)):  # a day vote post is read as a vote only (D1, D3)
+    elif phase == "day" and _votes(m):
+        _actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own (issue 15)
+    else:
         _manifestos(m)
         _orders(m)
         if not (phase != "day" and _votes(m)):
             _actions(m)
         _attach_manifestos(m)
+    if not m.inputs and not m.refusals and m.notes:
+        for start, end, reason in m.notes:  # say why the one thing the message seemed to ask was not taken
+            m.refuse(start, end, reason)
     if not m.inputs and not m.refusals:
         shown = raw.strip() if isinstance(raw, str) else ""
         shown = shown if len(shown) <= 80 else shown[:80] + "…"
@@ -87,10 +107,34 @@ def parse(
             reason = "没看懂这条消息:没有找到特权、丢牌顺序或投票。" + HELP
         else:
             reason = "这条消息没有可用的内容(引用的文字不算)。" + HELP
-        m.refusals.append((0, {"text": shown, "reason": reason}))
-    inputs = tuple(d for _, d in sorted(m.inputs, key=lambda x: x[0]))
+        item: dict = {"text": shown, "reason": reason}
+        if isinstance(raw, str) and raw.strip():
+            item["span"] = [len(raw) - len(raw.lstrip()), len(raw.rstrip())]
+        m.refusals.append((0, item))
+    inputs = tuple(_with_span(text, d) for _, d in sorted(m.inputs, key=lambda x: x[0]))
     refusals = tuple(d for _, d in sorted(m.refusals, key=lambda x: x[0]))
     return inputs, refusals
+
+
+def _with_span(text: Text, item: dict) -> dict:
+    """The input with its evidence as [start, end] in the text the player wrote (issue 15)."""
+    norm_span = item.pop("_span", None)
+    span = text.raw_span(*norm_span) if norm_span else None
+    if span:
+        item["span"] = span
+    return item
+
+
+def _mask_quotes(text: Text, book: NameBook) -> Text:
+    """Blank the words a player quotes — 「投王五」, “狙击赵六” — when they hold an order: never the sender's own.
+    A quoted single word ("用“束魂”") is emphasis and stays."""
+    spans = []
+    for found in QUOTED.finditer(text.norm):
+        a, b = found.span()
+        inner = meaningful(lex(text.norm, a + 1, b - 1, book))
+        if len(inner) >= 2 and any(t.kind in ("USE", "VOTE", "CHANGE", "SELFVOTE", "CARD") for t in inner):
+            spans.append((a, b))
+    return text.masked(spans) if spans else text
 
 
 # ------------------------------------------------------------------------------------------------ 杀人宣言 (N-kill)
@@ -128,28 +172,21 @@ def _manifestos(m: Message) -> None:
             j += 1
         body = m.text.fragment(start, end)
         if body:
-            m.manifestos.append((marker.start, body, marker.text == "宣言"))
+            m.manifestos.append((marker.start, body, marker.text == "宣言", end))
         i = j
 
 
 def _attach_manifestos(m: Message) -> None:
     attacks = [(pos, d) for pos, d in m.inputs if d.get("use") in al.ATTACK_USES]
-    for pos, body, weak in m.manifestos:
+    for pos, body, weak, end in m.manifestos:
         before = [d for p, d in attacks if p <= pos]
         after = [d for p, d in attacks if p > pos]
         target = before[-1] if before else (after[0] if after else None)
         if target is None and weak:
             continue  # "他的宣言很可疑": chatter, not a 杀人宣言
         if target is None:
-            m.refusals.append(
-                (
-                    pos,
-                    {
-                        "text": body[:40],
-                        "reason": "这条短消息里没有攻击,杀人宣言无处归属;请和攻击写在同一条短消息里(N-kill)",
-                    },
-                )
-            )
+            m.refuse(pos, end, "这条短消息里没有攻击,杀人宣言无处归属;请和攻击写在同一条短消息里(N-kill)")
+            m.refusals[-1][1]["text"] = body[:40]
         else:
             target["manifesto"] = target["manifesto"] + "\n" + body if "manifesto" in target else body
 
@@ -172,14 +209,28 @@ def _orders(m: Message) -> None:
             and _card_words([t for t in mean if t.kind != "GAP"])
         )
         privileges = {c for c in m.hand if c != cat.COMMONER}
-        cards = {al.CARD_TABLE.get(t.text, t.value) for t in mean if t.kind == "CARD" or t.text in al.CARD_TABLE}
-        bare_list = len(mean) >= 3 and _card_words(mean) and privileges and privileges <= cards
+        colon = max((k for k, t in enumerate(toks) if t.text == ":"), default=-1)
+        listed = meaningful(toks[colon + 1 :])  # "那就:庶民、保镖、…": the list after a lead-in
+        for j in range(i + 1, len(m.live)):  # "1.保镖\n2.庶民\n…": one card a line
+            more = meaningful(m.tokens(j))
+            if not more or not _card_words(more):
+                break
+            listed = listed + more
+        cards = {al.CARD_TABLE.get(t.text, t.value) for t in listed if t.kind == "CARD" or t.text in al.CARD_TABLE}
+        bare_list = (
+            key is None
+            and len(listed) >= 3
+            and _card_words(meaningful(toks[colon + 1 :]))
+            and _card_words(listed)
+            and privileges
+            and privileges <= cards
+        )
         if key is None and not bottom_line and not bare_list:
             i += 1
             continue
         a, b = m.live[i]
         region_start = a
-        list_start = a
+        list_start = toks[colon].end if bare_list and colon >= 0 else a
         if key is not None:
             sep = None
             for t in toks:
@@ -211,7 +262,7 @@ def _orders(m: Message) -> None:
                 problems.append("看不懂:" + "、".join(f"“{u[:20]}”" for u in parsed.unknown[:3]))
             m.refuse(region_start, end, ";".join(problems))
         else:
-            m.inputs.append((region_start, {"order": order}))
+            m.add(region_start, end, {"order": order})
         i = j
 
 
@@ -237,8 +288,8 @@ def _votes(m: Message) -> bool:
         return False
     if not vp.inputs and has_use:
         return False
-    pos = min((t.start for t in tokens), default=0)
-    m.inputs.extend((pos, d) for d in vp.inputs)
+    for d, (start, end) in zip(vp.inputs, vp.spans, strict=True):
+        m.add(start, end, d)
     for (start, end), reason in vp.refusals:
         m.refuse(start, end, reason)
     return True
@@ -253,10 +304,11 @@ def _bare_vote(m: Message) -> None:
         if len(mean) == 1 and mean[0].kind in ("NAME", "SEAT", "SELF"):
             r = Resolver(m.book, (), m.hand_size, m.text.fragment).resolve_target(mean[0])
             if r.name:
-                m.inputs.append((mean[0].start, {"for": r.name}))
+                m.add(mean[0].start, mean[0].end, {"for": r.name})
                 return
         break
-    m.refusals.append((0, {"text": m.text.raw.strip()[:80], "reason": "没看出投给谁;请写“投 某某”(改票写“改投 某某”)"}))
+    m.refuse(0, len(m.text.norm), "没看出投给谁;请写“投 某某”(改票写“改投 某某”)")
+    m.refusals[-1][1]["text"] = m.text.raw.strip()[:80]
 
 
 # ------------------------------------------------------------------------------------------------ privileges, S4
@@ -267,6 +319,10 @@ class _State:
     mf_end: int | None = None
     stance: Stance = field(default_factory=Stance)  # S4
     day_vote: tuple[int, int, str] | None = None
+    reported: bool = False  # "王五说:…" — the rest of the sentence is someone else's words
+    condition: bool = False  # "如果…," — the rest of the sentence hangs on it
+    reasons: bool = False  # a vote post's 理由: the rest is not read (D1)
+    passes: list[tuple[int, int]] = field(default_factory=list)  # 今晚空过
 
 
 def _close_manifesto(m: Message, st: _State) -> None:
@@ -278,16 +334,34 @@ def _close_manifesto(m: Message, st: _State) -> None:
     st.attack, st.mf_start, st.mf_end = None, None, None
 
 
-def _actions(m: Message) -> None:
+def _mentions(m: Message) -> list[tuple[int, str]]:
+    out = []
+    for a, b in m.line_spans:
+        for t in lex(m.text.norm, a, b, m.book):
+            if t.kind == "NAME" and t.value.name:
+                out.append((t.start, t.value.name))
+    return out
+
+
+def _actions(m: Message, after_vote: bool = False) -> None:
     st = _State()
     resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
+    resolver.mentions = _mentions(m)
     for i in range(len(m.live)):
-        for clause_tokens in _merged_clauses(m.tokens(i)):
-            _clause(m, st, resolver, i, clause_tokens)
+        for sentence_start, clause_tokens in _merged_clauses(m.tokens(i)):
+            if sentence_start:
+                st.reported = st.condition = False
+            if after_vote:
+                if st.reasons or any(t.kind == "REASON" for t in clause_tokens):
+                    st.reasons = True  # 理由:… is the vote's reason, never read for privileges
+                    continue
+                if any(votes.is_vote_word(t) or t.kind == "CHANGE" for t in clause_tokens):
+                    continue  # the vote itself, already read
+            _clause(m, st, resolver, i, clause_tokens, quiet=after_vote)
     _close_manifesto(m, st)
     choice, problems = st.stance.verdict()
     if choice:
-        m.inputs.append((st.stance.span[0], choice))
+        m.add(*st.stance.span, choice)
     for a, b, reason in problems:
         m.refuse(a, b, reason)
     if st.day_vote:
@@ -295,24 +369,124 @@ def _actions(m: Message) -> None:
         if m.inputs:
             m.refuse(pos, end, f"只写了“{name}”;投票请写“投 {name}”")
         else:
-            m.inputs.append((pos, {"for": name}))  # D1: a vote post that is just a name
+            m.add(pos, end, {"for": name})  # D1: a vote post that is just a name
+    if st.passes:
+        _pass(m, st.passes)
 
 
-_FOLLOWERS = frozenset({"NAME", "SEAT", "SELF", "GAP", "POS", "BOTTOM", "REPEAT", "STOP", "PUNCT"})
+def _pass(m: Message, passes: list[tuple[int, int]]) -> None:
+    """今晚空过 / 不行动: the one input of the message; with a privilege as well, a refusal naming both."""
+    acts = [(p, d) for p, d in m.inputs if "use" in d and d["use"] != "立场"]
+    start, end = passes[0]
+    if not acts:
+        m.add(start, end, {"pass": True})
+        return
+    for item in acts:
+        m.inputs.remove(item)
+    said = m.text.fragment(start, end)
+    written = "、".join(f"{d['use']} {d.get('target') or d.get('into') or ''}".strip() for _, d in acts)
+    last = max(d["_span"][1] for _, d in acts)
+    m.refuse(
+        min(start, *(d["_span"][0] for _, d in acts)),
+        max(end, last),
+        f"这条消息既说了“{said}”(空过),又写了特权:{written};请问玩家是哪一个,只按确认的那个录入",
+    )
 
 
-def _merged_clauses(tokens: list[Token]) -> list[list[Token]]:
-    """'诅咒张三、李四' and '瞄准狙击:李四,倒数第2张': a clause of names or positions only joins the clause before."""
-    out: list[list[Token]] = []
-    for clause in split_clauses(tokens):
-        if out and any(t.kind in ("USE", "CARD") for t in out[-1]) and all(t.kind in _FOLLOWERS for t in clause):
-            out[-1] = out[-1] + clause
-        else:
-            out.append(clause)
+_JOINERS = frozenset({"NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT", "PUNCT"})
+_SENTENCE_ENDS = frozenset("\n。.;!?")
+
+
+def _merged_clauses(tokens: list[Token]) -> list[tuple[bool, list[Token]]]:
+    """Clauses as (starts a sentence, tokens). "诅咒张三、李四", "瞄准狙击:李四,倒数第2张": a clause of names or
+    positions only joins the privilege before it across , or 、 — never across a sentence end, and never when it says
+    anything else ("禁锢赵六,赵六别怪我", "治疗王五。孙八晚安": issue 15)."""
+    out: list[tuple[bool, list[Token]]] = []
+    cur: list[Token] = []
+    seps, cur_seps = "\n", "\n"  # the separators before the clause being read
+    for tok in [*tokens, Token("SEP", -1, -1, "\n", "\n")]:
+        if tok.kind != "SEP":
+            if not cur:
+                cur_seps, seps = seps, ""
+            cur.append(tok)
+            continue
+        if cur:
+            joins = (
+                out
+                and cur_seps
+                and all(c in ",、" for c in cur_seps)
+                and any(t.kind in ("USE", "CARD") for t in out[-1][1])
+                and all(t.kind in _JOINERS or (t.kind == "STOP" and t.text in al.JOIN_WORDS) for t in cur)
+                and any(t.kind in ("NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT") for t in cur)
+            )
+            if joins:
+                out[-1] = (out[-1][0], out[-1][1] + cur)
+            else:
+                out.append((any(c in _SENTENCE_ENDS for c in cur_seps), cur))
+            cur = []
+        seps += tok.text
     return out
 
 
-def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[Token]) -> None:
+_MARKERS = frozenset(normalise_word(w) for w in al.TARGET_MARKERS)
+_QUIET_NOTES = frozenset({"negation", "other", "report", "guess", "past", "identity"})
+
+
+def _blocked(m: Message, st: _State, toks: list[Token], g: Group, prev_end: int, end: int) -> str | None:
+    """Why the privilege word of group g is not the sender's order (issue 15), or None when it is."""
+    if st.reported:
+        return "report"
+    pre = [t for t in toks if prev_end <= t.start < g.start]
+    kinds = {t.kind for t in pre}
+    if "COND" in kinds or st.condition:
+        return "condition"
+    if kinds & {"REPORT", "OTHER", "PASSIVE"}:
+        return "report"
+    after = [t for t in g.targets if t.start >= g.verb_end and t.kind in ("NAME", "SEAT", "SELF", "PRON")]
+    for k, t in enumerate(pre):
+        if t.kind not in ("NAME", "PRON") or not after:
+            continue
+        before = [u for u in pre[:k] if u.kind != "PUNCT"]
+        if before and before[-1].kind == "STOP" and before[-1].text in _MARKERS:
+            continue  # 给他来个…, 对张三…
+        if t.kind == "PRON" or t.value.name != m.book.sender:
+            return "other"  # 钱七会束魂孙八, 王五诅咒了赵六
+    if "NEG" in kinds or any(t.kind == "AFTERNEG" for t in toks if t.start >= g.start):
+        return "negation"
+    if "PAST" in kinds or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
+        return "past"
+    if "OPINION" in kinds:
+        return "guess"
+    stops = [t for t in pre if t.kind != "PUNCT"]
+    if stops and stops[-1].kind == "STOP" and stops[-1].text == "是":
+        return "identity"  # 我是巫医, 赵六好像是束魂
+    if "HEDGE" in kinds:
+        return "hedge"
+    if any(t.kind == "QUESTION" for t in toks) or m.text.norm[end : end + 1] == "?":
+        return "question"
+    return None
+
+
+def _note(m: Message, why: str, start: int, end: int) -> None:
+    said = m.text.fragment(start, end)
+    reasons = {
+        "negation": f"“{said}”是否定(不做),没有当作指令;已经用了的特权不能取消(行动点数不退,AP4)",
+        "other": f"“{said}”说的是别人的行动,没有当作你的指令",
+        "report": f"“{said}”是转述别人的话,没有当作你的指令",
+        "guess": f"“{said}”是猜测或闲聊,没有当作指令",
+        "past": f"“{said}”说的是已经发生的事,没有当作指令",
+        "identity": f"“{said}”说的是谁是什么牌,不是指令",
+        "condition": f"“{said}”附了条件,没有录入:特权不能附条件(天神不替玩家判断条件);请直接写要做的(如“诅咒 某某”)",
+        "hedge": f"“{said}”听起来还没拿定主意,没有录入;要用特权请直接写(如“诅咒 某某”)",
+        "question": f"“{said}”是个问句,没有当作指令;要用特权请直接写(如“诅咒 某某”)",
+    }
+    if why in _QUIET_NOTES:
+        m.notes.append((start, end, reasons[why]))
+    else:
+        m.refuse(start, end, reasons[why])
+
+
+def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[Token], quiet: bool = False) -> None:
     start, end = toks[0].start, toks[-1].end
     mean = meaningful(toks)
     if not mean:
@@ -322,23 +496,44 @@ def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[To
         st.mf_start = start if st.mf_start is None else st.mf_start
         st.mf_end = end
         return
-    if st.stance.take(mean, start, end):
+    kinds = {t.kind for t in mean}
+    if st.reported and toks[0].kind == "STOP" and toks[0].text.startswith("我"):
+        st.reported = False  # "王五说:「…」,我不照做,…": the sender speaks again
+    if any(t.kind == "REPORT" for t in toks) and any(t.text == ":" for t in toks):
+        st.reported = True  # 王五说:束魂孙八 — to the end of the sentence
+    if "PASS" in kinds and "USE" not in kinds:
+        passes = [t for t in mean if t.kind == "PASS"]
+        st.passes.append((passes[0].start, passes[-1].end))
+        _close_manifesto(m, st)
+        return
+    if not quiet and st.stance.take(mean, start, end):
         _close_manifesto(m, st)
         return
     clause: Clause = build(toks)
+    if not clause.groups and "COND" in kinds:
+        st.condition = True  # 如果王五跳杀手,就诅咒他
     if clause.cancel:
         m.refuse(start, end, "不能取消已用的特权(行动点数不退);要换目标请写“束魂改为 某某”")
         return
     if clause.groups:
-        results: list[tuple[Group, Outcome]] = [(g, resolver.outcome(g, clause.change_at)) for g in clause.groups]
-        if in_manifesto and not any(o.inputs or o.near_miss for _, o in results):
+        results: list[tuple[Group, Outcome | str]] = []
+        prev_end = start
+        for g in clause.groups:
+            why = _blocked(m, st, toks, g, prev_end, end)
+            results.append((g, why if why else resolver.outcome(g, clause.change_at)))
+            prev_end = g.end
+        taken = [(g, o) for g, o in results if isinstance(o, Outcome)]
+        if in_manifesto and not any(o.inputs or o.near_miss for _, o in taken):
             st.mf_start = start if st.mf_start is None else st.mf_start
             st.mf_end = end
             return
         _close_manifesto(m, st)
         for g, o in results:
+            if isinstance(o, str):
+                _note(m, o, start, end)
+                continue
             for d in o.inputs:
-                m.inputs.append((g.start, d))
+                m.add(g.start, g.end, d)
             for reason in o.refusals:
                 m.refuse(start, end, reason)
             if o.attack:
@@ -346,7 +541,10 @@ def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[To
                 st.mf_start = o.tail
                 st.mf_end = end if o.tail is not None else None
         return
-    if clause.names_only:
+    if quiet:
+        return
+    pure = all(t.kind in ("NAME", "SEAT", "SELF", "PUNCT") for t in toks)
+    if clause.names_only and pure:
         real = [t for t in clause.names_only if resolver.looks_like_name(t, resolver.resolve_target(t))]
         if not real:
             return  # chatter

@@ -61,6 +61,27 @@ class Text:
         a, b = self.origin[start], self.origin[min(end, len(self.norm)) - 1] + 1
         return "".join(self.raw[k] for k in range(a, b) if k in self.kept).strip()
 
+    def raw_span(self, start: int, end: int) -> list[int] | None:
+        """[start, end] in `raw` (the text as the player wrote it) of norm[start:end], trimmed of spaces."""
+        end = min(end, len(self.norm))
+        if start >= end or start < 0:
+            return None
+        a, b = self.origin[start], self.origin[end - 1] + 1
+        while a < b and self.raw[a].isspace():
+            a += 1
+        while b > a and self.raw[b - 1].isspace():
+            b -= 1
+        return [a, b] if a < b else None
+
+    def masked(self, spans: list[tuple[int, int]]) -> Text:
+        """The same text with norm[start:end] blanked for each span (quoted words: still shown, never read)."""
+        chars = list(self.norm)
+        for a, b in spans:
+            for i in range(a, b):
+                if chars[i] != "\n":
+                    chars[i] = " "
+        return Text(self.raw, "".join(chars), self.origin, self.kept)
+
 
 _QUOTE_BLOCK = re.compile(r"\[quote(?:=[^\]]*)?\](?:(?!\[quote).)*?\[/quote\]", re.S)
 _QUOTE_OPEN = re.compile(r"\[quote(?:=[^\]]*)?\].*", re.S)
@@ -95,6 +116,10 @@ def prepare(raw: str) -> Text:
             if pattern is not _QUOTE_BLOCK:
                 break
     return Text(raw=raw, norm=norm, origin=tuple(origin), kept=frozenset(origin))
+
+
+# Quoted words (issue 15): 「…」 『…』 “…” "…" ‘…’ within one line.
+QUOTED = re.compile(r"「[^」\n]*」|『[^』\n]*』|“[^”\n]*”|\"[^\"\n]*\"|‘[^’\n]*’")
 
 
 def lines(text: Text) -> list[tuple[int, int]]:

@@ -1,40 +1,62 @@
-"""Golden messages (golden.yaml): each is parsed exactly as a GM expects (PARSER.md)."""
+"""Golden messages (golden.yaml) and the issue-15 corpus (corpus.yaml): each is read exactly as a GM expects
+(PARSER.md), every input carries the span of the words it was read from, and no case produces a wrong input."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections import Counter
 
 import pytest
-import yaml
 
-from moderator.parser import parse_pm
+from tests.parser.cases import all_cases, bare, load
 
-TABLE = yaml.safe_load((Path(__file__).parent / "golden.yaml").read_text(encoding="utf-8"))
-CASES = TABLE["cases"]
-
-
-def _hand(case: dict) -> list[str]:
-    hand = case.get("hand", [])
-    return TABLE["hands"][hand] if isinstance(hand, str) else hand
+GOLDEN = load("golden.yaml")
+CORPUS = load("corpus.yaml")
+CLASSES = ("chat", "negation", "quote", "clause", "position", "dayvote", "pronoun", "words", "refusal")
 
 
-def test_the_golden_table_has_at_least_sixty_messages_with_unique_ids():
-    ids = [c["id"] for c in CASES]
-    assert len(ids) >= 60
-    assert len(ids) == len(set(ids))
+def test_the_tables_hold_at_least_300_messages_ten_per_class_with_unique_ids():
+    cases = all_cases()
+    assert len(cases) >= 300
+    assert len({c.id for c in cases}) == len(cases)
+    per_class = Counter(c.kind for c in CORPUS)
+    assert all(per_class[k] >= 10 for k in CLASSES), per_class
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+@pytest.mark.parametrize("case", GOLDEN, ids=[c.id for c in GOLDEN])
 def test_it_parses_each_golden_message_as_the_player_meant_it(case):
-    result = parse_pm(
-        case["text"],
-        sender=case.get("sender", TABLE["sender"]),
-        players=case.get("players", TABLE["players"]),
-        hand=_hand(case),
-        phase=case.get("phase", "night"),
-    ).to_json()
-    assert result["inputs"] == case["inputs"]
-    expected = case.get("refusals", [])
+    result = case.parse()
+    assert [bare(i) for i in result["inputs"]] == case.raw["inputs"]
+    expected = case.raw.get("refusals", [])
     assert [r["text"] for r in result["refusals"]] == [r["text"] for r in expected], result["refusals"]
     for got, want in zip(result["refusals"], expected, strict=True):
         assert want["reason"] in got["reason"]
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=[c.id for c in CORPUS])
+def test_it_reads_each_corpus_message_and_never_invents_an_input(case):
+    result = case.parse()
+    assert [bare(i) for i in result["inputs"]] == case.raw["inputs"], result
+    reasons = [r["reason"] for r in result["refusals"]]
+    if case.raw.get("refused") or "reason_has" in case.raw or "candidates" in case.raw:
+        assert reasons, result
+    if "reason_has" in case.raw:
+        assert any(case.raw["reason_has"] in r for r in reasons), reasons
+    if "no_reason" in case.raw:
+        assert not any(case.raw["no_reason"] in r for r in reasons), reasons
+    if "candidates" in case.raw:
+        firsts = [r["candidates"] for r in result["refusals"] if r.get("candidates")]
+        assert firsts and firsts[0] == case.raw["candidates"], result["refusals"]
+
+
+@pytest.mark.parametrize("case", GOLDEN + CORPUS, ids=[c.id for c in GOLDEN + CORPUS])
+def test_every_input_and_refusal_span_points_at_words_of_the_original_text(case):
+    result = case.parse()
+    for item in [*result["inputs"], *result["refusals"]]:
+        start, end = item["span"]
+        assert 0 <= start < end <= len(case.text), item
+        assert case.text[start:end].strip(), item
+    for item in result["inputs"]:
+        target = item.get("target") or item.get("for") or item.get("change")
+        written = case.text[slice(*item["span"])]
+        if isinstance(target, str) and target in case.text:
+            assert target in written or "自己" in written or "号" in written, (item, written)

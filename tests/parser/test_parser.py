@@ -6,6 +6,7 @@ import dataclasses
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -22,21 +23,29 @@ SNIPER_HAND = ["庶民", "狙击手", "保镖", "庶民", "杀手"]
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def bare(data: dict) -> dict:
+    """The PARSER.md object without the additions of issue 15 (span, candidates)."""
+    return {
+        "inputs": [{k: v for k, v in i.items() if k != "span"} for i in data["inputs"]],
+        "refusals": [{k: v for k, v in r.items() if k in ("text", "reason")} for r in data["refusals"]],
+    }
+
+
 def night(text: str, hand=SNIPER_HAND, players=PLAYERS, sender="月下独酌") -> dict:
-    return parse_pm(text, sender=sender, players=players, hand=hand).to_json()
+    return bare(parse_pm(text, sender=sender, players=players, hand=hand).to_json())
 
 
 # ------------------------------------------------------------------------------------------------ the API
 
 
-def test_the_result_is_a_frozen_dataclass_whose_json_has_exactly_the_parser_md_keys():
+def test_the_result_is_a_frozen_dataclass_whose_json_has_the_parser_md_keys_plus_span_and_candidates():
     result = parse_pm("狙击 小明", sender="张三", players=PLAYERS, hand=SNIPER_HAND)
     assert isinstance(result, ParseResult)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.inputs = ()  # type: ignore[misc]
     data = result.to_json()
     assert set(data) == {"inputs", "refusals"}
-    assert all(set(r) == {"text", "reason"} for r in data["refusals"])
+    assert all({"text", "reason"} <= set(r) <= {"text", "reason", "span", "candidates"} for r in data["refusals"])
     json.dumps(data, ensure_ascii=False)
 
 
@@ -60,7 +69,7 @@ def test_it_accepts_a_hand_written_with_card_aliases():
 
 def test_parse_vote_reads_only_the_vote_of_a_post_d1():
     result = parse_vote("投王五。他昨晚肯定狙击了李四", sender="张三", players=PLAYERS)
-    assert result.to_json() == {"inputs": [{"for": "王五"}], "refusals": []}
+    assert bare(result.to_json()) == {"inputs": [{"for": "王五"}], "refusals": []}
 
 
 def test_parse_vote_refuses_a_conditional_vote_d3():
@@ -181,7 +190,7 @@ def test_a_stance_naming_both_sides_is_refused_s4():
 
 
 def test_an_edited_vote_is_not_the_parsers_business_but_a_change_post_is_marked_d3():
-    data = parse_pm("改投 李四", sender="张三", players=PLAYERS, hand=[], phase="day").to_json()
+    data = bare(parse_pm("改投 李四", sender="张三", players=PLAYERS, hand=[], phase="day").to_json())
     assert data["inputs"] == [{"change": "李四"}]
 
 
@@ -225,6 +234,8 @@ def test_it_never_raises_on_messages_made_of_game_words(text, players, hand, pha
         assert set(item) <= {"card", "use", "target", "position", "into", "side", "mode", "manifesto", "change"} | {
             "order",
             "for",
+            "pass",
+            "span",
         }
         if "use" in item:
             assert item["use"] in catalogue.USES
@@ -243,7 +254,7 @@ def test_any_player_name_written_exactly_or_in_simplified_chinese_is_found(names
         return
     name = data.draw(st.sampled_from(names))
     written = data.draw(st.sampled_from([name, to_simplified(name), name.upper()]))
-    result = parse_pm(f"狙击 {written}", sender="x", players=names, hand=["狙击手"]).to_json()
+    result = bare(parse_pm(f"狙击 {written}", sender="x", players=names, hand=["狙击手"]).to_json())
     assert result["inputs"] == [{"card": "狙击手", "use": "普通狙击", "target": name}]
 
 
@@ -252,3 +263,98 @@ def test_any_player_name_written_exactly_or_in_simplified_chinese_is_found(names
 def test_an_order_listing_the_whole_hand_comes_back_exactly_o1(order, sep):
     data = night("丢牌顺序:" + sep.join(order))
     assert data["inputs"] == [{"order": list(order)}]
+
+
+# ------------------------------------------------------------------------------------------------ issue 15: chatter
+
+TABLE = ["王五", "赵六", "钱七", "孙八", "周九", "月下独酌", "狗狗静电"]
+HANDS = {
+    "killer": ["庶民", "狙击手", "保镖", "庶民", "杀手"],
+    "wolf": ["庶民", "狼人", "束魂", "巫医", "庶民"],
+    "cursed": ["庶民", "诅咒/庇佑", "禁锢/反狙击", "绝杀/特赦", "纵火/圣人"],
+    "amoeba": ["庶民", "阿米巴", "束魂", "保镖", "庶民"],
+    "none": [],
+}
+ORDERS = [
+    ("狙击王五", "killer", "night"),
+    ("瞄准狙击赵六倒数第二张", "killer", "night"),
+    ("刀孙八,宣言:你们都得死", "killer", "night"),
+    ("束魂孙八", "wolf", "night"),
+    ("治疗自己", "wolf", "night"),
+    ("诅咒周九两次", "cursed", "night"),
+    ("禁锢赵六", "cursed", "night"),
+    ("阿米巴变成绝杀", "amoeba", "night"),
+    ("丢牌顺序:庶民、保镖、庶民、狙击手、杀手", "killer", "night"),
+    ("投王五", "none", "day"),
+    ("改投赵六", "none", "day"),
+    ("诅咒孙八", "cursed", "day"),
+]
+# Sentences a player writes around an order that hold no privilege or vote of their own for the 天神.
+CHATTER = [
+    "王五肯定是狼人,大家别信他",
+    "看了赵六投王五的理由,不太同意",
+    "我怀疑周九会束魂孙八",
+    "今晚不束魂赵六了",
+    "『投王五』那帖我不认",
+    "楼上说投孙八",
+    "王五说:束魂孙八",
+    "赵六太可疑了",
+    "孙八晚安",
+    "天神辛苦了",
+    "大家投孙八吧",
+    "周九你也小心点",
+    "第一夜好紧张",
+    "他昨天诅咒了我",
+    "孙八说自己是狙击手",
+    "王五诅咒了赵六两次",
+    "「禁锢王五」这种话谁信",
+    "狗狗静电昨晚被束魂了吧",
+    "别咬我啊王五",
+    "我是巫医,之前治疗过王五",
+    "有人让我绝杀月下独酌",
+    "赵六和周九谁是杀手?",
+    "趙六肯定是殺手",
+]
+
+
+def _meant(data: dict) -> Counter:
+    """The inputs as a multiset, without the span and the 杀人宣言 (chatter after an attack is its manifesto)."""
+    return Counter(repr(sorted((k, v) for k, v in i.items() if k not in ("span", "manifesto"))) for i in data["inputs"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(ORDERS),
+    st.lists(st.sampled_from(CHATTER), max_size=3),
+    st.lists(st.sampled_from(CHATTER), max_size=3),
+    st.sampled_from(["。", "\n", "!", ";"]),
+)
+def test_sentences_that_order_nothing_never_add_an_input(order, before, after, sep):
+    text, hand, phase = order
+    alone = parse_pm(text, sender="钱七", players=TABLE, hand=HANDS[hand], phase=phase).to_json()
+    mixed_text = sep.join([*before, text, *after])
+    mixed = parse_pm(mixed_text, sender="钱七", players=TABLE, hand=HANDS[hand], phase=phase).to_json()
+    assert not _meant(mixed) - _meant(alone), (mixed_text, mixed["inputs"])
+
+
+def test_the_parse_pm_command_prints_spans_and_candidates_only_when_asked():
+    def run(*flags: str) -> dict:
+        args = [
+            "manage.py",
+            "parse_pm",
+            "--players",
+            "王五,赵六,钱七",
+            "--sender",
+            "钱七",
+            "--hand",
+            "庶民,禁锢/反狙击",
+        ]
+        done = subprocess.run(
+            [sys.executable, *args, *flags, "赵六太可疑了,今晚禁锢他"], cwd=ROOT, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    assert run()["refusals"][0].keys() == {"text", "reason"}
+    refusal = run("--spans")["refusals"][0]
+    assert refusal["candidates"] == ["赵六"] and refusal["span"] == [7, 12]

@@ -2,6 +2,7 @@
 
 parse_pm --game GAME --sender NAME "text"
 parse_pm --players "张三,李四,王五" --sender 张三 --hand "庶民,杀手,狙击手,保镖,庶民" "text"
+parse_pm … --spans "text"   # also each input's and refusal's "span" (and a refusal's "candidates"), issue 15
 """
 
 import json
@@ -28,6 +29,11 @@ class Command(BaseCommand):
         parser.add_argument("--players", help="不用数据库时:按座位顺序的玩家名,逗号分隔")
         parser.add_argument("--hand", help="不用数据库时:发送者的手牌(丢牌顺序),逗号分隔")
         parser.add_argument("--phase", choices=["night", "day"], default="night")
+        parser.add_argument(
+            "--spans",
+            action="store_true",
+            help="同时输出每条输入/拒绝依据的原文位置 span([起, 止],按字符)和拒绝的候选玩家 candidates",
+        )
 
     def handle(
         self,
@@ -38,6 +44,7 @@ class Command(BaseCommand):
         players: str | None,
         hand: str | None,
         phase: str,
+        spans: bool = False,
         **options,
     ):
         if game:
@@ -52,7 +59,13 @@ class Command(BaseCommand):
             result = parse_pm(text, sender=sender, players=names, hand=cards, phase=phase)
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
-        self.stdout.write(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        data = result.to_json()
+        if not spans:  # exactly the PARSER.md object
+            data = {
+                "inputs": [{k: v for k, v in i.items() if k != "span"} for i in data["inputs"]],
+                "refusals": [{"text": r["text"], "reason": r["reason"]} for r in data["refusals"]],
+            }
+        self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
 
     def _from_game(self, ref: str, sender: str) -> tuple[list[str], list[str]]:
         found = Game.objects.filter(pk=int(ref)) if ref.isdigit() else Game.objects.filter(name=ref)
