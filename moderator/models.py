@@ -158,6 +158,7 @@ class Input(models.Model):
         ACTION = "action", "特权行动"
         VOTE = "vote", "投票"
         ORDER = "order", "丢牌顺序"
+        PASS = "pass", "空过"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="inputs", verbose_name="游戏")
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="inputs", verbose_name="时段")

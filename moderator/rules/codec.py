@@ -8,6 +8,7 @@ Items use the SCENARIOS.md / PARSER.md vocabulary, with players by name:
     action  {"use": "束魂", "card": "束魂", "target": "阿飞", "position": -2, "into": …, "manifesto": …, "change": true}
     vote    {"for": "阿飞"} (an original vote) or {"change": "阿飞"} (a change post), "edited": true (D3)
     order   {"order": ["庶民", …, "束魂"]}, "source": "random" and "seed" for an order drawn by O1
+    pass    {"pass": true} ("今晚空过": T5 waits for the player no longer)
 Payloads are the same with every player written as a seat number, so that a substitute (S5) keeps the seat's inputs.
 """
 
@@ -20,11 +21,16 @@ from typing import Any
 
 from moderator.rules import state as st
 
-ACTION, VOTE, ORDER = "action", "vote", "order"
-KINDS = (ACTION, VOTE, ORDER)
+ACTION, VOTE, ORDER, PASS = "action", "vote", "order", "pass"
+KINDS = (ACTION, VOTE, ORDER, PASS)
 ACTION_KEYS = ("card", "use", "target", "position", "into", "side", "mode", "manifesto", "change")
-_PLAYER_KEYS = {ACTION: ("target",), VOTE: ("for", "change"), ORDER: ()}
-_ITEM_KEYS = {ACTION: ACTION_KEYS, VOTE: ("for", "change", "edited"), ORDER: ("order", "source", "seed")}
+_PLAYER_KEYS = {ACTION: ("target",), VOTE: ("for", "change"), ORDER: (), PASS: ()}
+_ITEM_KEYS = {
+    ACTION: ACTION_KEYS,
+    VOTE: ("for", "change", "edited"),
+    ORDER: ("order", "source", "seed"),
+    PASS: ("pass",),
+}
 
 
 class CodecError(ValueError):
@@ -35,11 +41,13 @@ def kind_of(item: Mapping[str, Any]) -> str:
     """The kind of an item: an order has `order`; a vote has `for`, or `change` naming a player with no `use`."""
     if "order" in item:
         return ORDER
+    if item.get("pass"):
+        return PASS
     if "use" in item:
         return ACTION
     if "for" in item or "change" in item:
         return VOTE
-    raise CodecError("看不出这是什么输入:需要特权(use)、投票(for / change)或丢牌顺序(order)")
+    raise CodecError("看不出这是什么输入:需要特权(use)、投票(for / change)、丢牌顺序(order)或空过(pass)")
 
 
 def encode(item: Mapping[str, Any], seat_of: Mapping[str, int]) -> tuple[str, dict[str, Any]]:
@@ -73,13 +81,15 @@ def decode(kind: str, payload: Mapping[str, Any], names: Mapping[int, str]) -> d
 
 def to_engine(
     kind: str, payload: Mapping[str, Any], *, by: str, at: float, names: Mapping[int, str]
-) -> st.Action | st.Vote | st.Order:
+) -> st.Action | st.Vote | st.Order | st.Pass:
     """What the rules engine validates: the stored input as sent by `by`, `at` minutes into the phase (T3)."""
     return item_to_engine(decode(kind, payload, names), by=by, at=at)
 
 
-def item_to_engine(item: Mapping[str, Any], *, by: str, at: float) -> st.Action | st.Vote | st.Order:
+def item_to_engine(item: Mapping[str, Any], *, by: str, at: float) -> st.Action | st.Vote | st.Order | st.Pass:
     kind = kind_of(item)
+    if kind == PASS:
+        return st.Pass(by, at)
     if kind == ORDER:
         return st.Order(by, tuple(item["order"]), at)
     if kind == VOTE:
@@ -89,8 +99,10 @@ def item_to_engine(item: Mapping[str, Any], *, by: str, at: float) -> st.Action 
     return st.Action(by=by, at=at, **fields)
 
 
-def from_engine(inp: st.Action | st.Vote | st.Order) -> dict[str, Any]:
+def from_engine(inp: st.Action | st.Vote | st.Order | st.Pass) -> dict[str, Any]:
     """An engine input (a scenario step) → the item."""
+    if isinstance(inp, st.Pass):
+        return {"pass": True}
     if isinstance(inp, st.Order):
         return {"order": list(inp.order)}
     if isinstance(inp, st.Vote):
@@ -108,6 +120,8 @@ def describe(kind: str, payload: Mapping[str, Any], names: Mapping[int, str]) ->
 def describe_item(item: Mapping[str, Any]) -> str:
     """The sentence a 天神 reads: `束魂 → 阿飞`, `投票 → 阿飞`, `丢牌顺序:庶民、束魂〔底牌〕`."""
     kind = kind_of(item)
+    if kind == PASS:
+        return "空过(本时段不行动)"
     if kind == ORDER:
         cards = list(item["order"])
         text = "丢牌顺序:" + "、".join([*cards[:-1], f"{cards[-1]}〔底牌〕"] if cards else [])
@@ -148,6 +162,7 @@ _TYPES: dict[str, type] = {
         st.Action,
         st.Vote,
         st.Order,
+        st.Pass,
         st.LedgerRow,
         st.VoteState,
         st.PendingExecution,

@@ -19,13 +19,14 @@ from moderator.rules.state import (
     CloseResult,
     GameState,
     Order,
+    Pass,
     Seat,
     SeatSpec,
     Verdict,
     Vote,
     next_phase,
 )
-from moderator.rules.validate import submit_action, submit_vote
+from moderator.rules.validate import submit_action, submit_pass, submit_vote
 from nights import arson, resolve
 from votes import count
 
@@ -67,8 +68,10 @@ def new_game(
     return open_phase(state)[0]
 
 
-def submit(state: GameState, inp: Action | Vote | Order) -> tuple[GameState, Verdict]:
+def submit(state: GameState, inp: Action | Vote | Order | Pass) -> tuple[GameState, Verdict]:
     """Validate one input at the moment it was sent and record it, or refuse it with the reason."""
+    if isinstance(inp, Pass):
+        return submit_pass(state, inp)
     if isinstance(inp, Vote):
         return submit_vote(state, inp)
     if isinstance(inp, Order):
@@ -105,6 +108,7 @@ def close_phase(state: GameState) -> tuple[GameState, CloseResult]:
         phase_open=False,
         votes={},
         vote_changed=frozenset(),
+        passed=frozenset(),
         last=result,
     )
     return closed, result

@@ -83,7 +83,7 @@ class Action:
     side: str | None = None
     mode: str | None = None
     manifesto: str | None = None
-    at: int = 60
+    at: float = 60
     change: bool = False
     # Filled in when accepted:
     form: str | None = None  # the card type it acted as (an 阿米巴's form, or the card itself)
@@ -99,7 +99,7 @@ class Vote:
     by: str
     target: str | None = None
     change: str | None = None
-    at: int = 60
+    at: float = 60
     edited: bool = False
 
 
@@ -109,7 +109,15 @@ class Order:
 
     by: str
     order: tuple[str, ...]
-    at: int = 60
+    at: float = 60
+
+
+@dataclass(frozen=True)
+class Pass:
+    """T5: the player says they do nothing this phase ("今晚空过"), so the 天神 waits for them no longer."""
+
+    by: str
+    at: float = 60
 
 
 @dataclass(frozen=True)
@@ -137,7 +145,7 @@ class LedgerRow:
 @dataclass(frozen=True)
 class VoteState:
     target: str
-    at: int
+    at: float
     changed: bool = False
     edited: bool = False
 
@@ -187,6 +195,7 @@ class GameState:
     action_seq: int = 0  # order of acceptance of this phase's actions
     votes: dict[str, VoteState] = field(default_factory=dict)
     vote_changed: frozenset[str] = frozenset()  # D3: players whose change right is used or forfeited
+    passed: frozenset[str] = frozenset()  # T5: said they pass this phase
     pending_executions: dict[str, PendingExecution] = field(default_factory=dict)
     unpardonable: frozenset[str] = frozenset()  # N14: 圣人 took effect today: no pardon tonight
     arsons: tuple[Arson, ...] = ()

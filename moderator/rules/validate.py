@@ -17,6 +17,7 @@ from moderator.rules.state import (
     Action,
     Amoeba,
     GameState,
+    Pass,
     Seat,
     Verdict,
     Vote,
@@ -51,7 +52,7 @@ def living(state: GameState, name: str | None, what: str = "目标") -> Seat:
     return seat
 
 
-def check_time(state: GameState, at: int) -> None:
+def check_time(state: GameState, at: float) -> None:
     if not state.phase_open:
         raise Refused("当前没有进行中的时段")
     if at < 0 or at > state.phase_minutes:
@@ -249,6 +250,16 @@ def _transform(state: GameState, seat: Seat, act: Action, uid: int | None) -> tu
 
 
 # --- votes (D1–D3) ------------------------------------------------------------------------------------------------
+
+
+def submit_pass(state: GameState, inp: Pass) -> tuple[GameState, Verdict]:
+    """T5: a living player's "空过" is noted; it costs nothing and changes nothing else."""
+    try:
+        check_time(state, inp.at)
+        seat = living(state, inp.by, "发送者")
+        return replace(state, passed=state.passed | {seat.name}), Verdict(True)
+    except Refused as exc:
+        return state, Verdict.refuse(str(exc))
 
 
 def submit_vote(state: GameState, vote: Vote) -> tuple[GameState, Verdict]:

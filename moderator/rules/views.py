@@ -31,7 +31,8 @@ def public_tally(state: GameState) -> dict[str, Any]:
     """D1, D2: the day's votes so far, each weighted by the voter's cards (public); no post counts for oneself; a
     player saved last night has no vote (N7/N8); only the living are counted (D4). The N13 modifiers are left out:
     they stay secret until the dusk post (A3)."""
-    ballots, totals = [], defaultdict(int)
+    ballots: list[dict[str, Any]] = []
+    totals: defaultdict[str, int] = defaultdict(int)
     for seat in state.alive:
         if seat.name in state.saved:
             ballots.append({"voter": seat.name, "target": None, "weight": 0, "note": "昨夜被救,今天不能投票"})
@@ -141,12 +142,13 @@ def seat_view(state: GameState, name: str) -> dict[str, Any]:
 
 def not_acted(state: GameState) -> list[str]:
     """T5: the living players the 天神 is still waiting for — at night, no accepted action this phase; by day, no
-    vote (a player saved last night has no vote, N7/N8 and D1, so nobody waits for them)."""
+    vote (a player saved last night has no vote, N7/N8 and D1, so nobody waits for them); nor for one who passed."""
     if not state.phase_open:
         return []
+    waiting = [s for s in state.alive if s.name not in state.passed]
     if state.phase_kind == NIGHT:
-        return [s.name for s in state.alive if not s.actions]
-    return [s.name for s in state.alive if s.name not in state.votes and s.name not in state.saved]
+        return [s.name for s in waiting if not s.actions]
+    return [s.name for s in waiting if s.name not in state.votes and s.name not in state.saved]
 
 
 def alerts(state: GameState, dry_run: CloseResult | None) -> list[str]:
