@@ -237,7 +237,7 @@ class UsedToken(models.Model):
     nothing (the unique key makes two concurrent submits of one form one success and one refusal)."""
 
     token = models.CharField(max_length=64, primary_key=True)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     action = models.CharField(max_length=40)
     at = models.DateTimeField(auto_now_add=True)
 

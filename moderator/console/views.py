@@ -19,6 +19,7 @@ from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows
 from moderator.rules import codec, views
 from moderator.services import corrections, intake, play, setup, transfer
+from moderator.services.once import Once
 
 
 def gm_game(request, game_id: int) -> Game:
@@ -87,6 +88,7 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
                     forum_at=data["forum_at"],
                     user=request.user,
                     vote_post=vote_post,
+                    once=Once.from_post(request.POST),
                 )
                 accepted = sum(i.accepted for i in items)
                 messages.success(
@@ -123,7 +125,12 @@ def action_form(request, game_id: int):
         seat = _seat(game, form.cleaned_data["seat"])
         try:
             rec, verdict = intake.input_store(
-                game=game, seat=seat, item=form.item(), forum_at=form.cleaned_data["forum_at"], user=request.user
+                game=game,
+                seat=seat,
+                item=form.item(),
+                forum_at=form.cleaned_data["forum_at"],
+                user=request.user,
+                once=Once.from_post(request.POST),
             )
         except play.PlayError as exc:
             form.add_error(None, str(exc))
@@ -169,6 +176,7 @@ def vote_intake(request, game_id: int):
                 edited=data["edited"],
                 forum_at=data["forum_at"],
                 entered_by=request.user,
+                once=Once.from_post(request.POST),
             )
         except play.PlayError as exc:
             form.add_error(None, str(exc))
@@ -213,7 +221,7 @@ def input_void(request, game_id: int, pk: int):
     form = forms.ReasonForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
-        intake.input_void(game=game, pk=pk, user=request.user, reason=reason)
+        intake.input_void(game=game, pk=pk, user=request.user, reason=reason, once=Once.from_post(request.POST))
         messages.success(request, "已作废,本时段已按剩下的输入重新计算。")
     except play.PlayError as exc:
         messages.error(request, str(exc))
@@ -278,7 +286,11 @@ def correction(request, game_id: int):
             try:
                 if "confirm" in request.POST:
                     done = corrections.correction_apply(
-                        game=game, edits=edits, user=request.user, reason=request.POST.get("reason", "")
+                        game=game,
+                        edits=edits,
+                        user=request.user,
+                        reason=request.POST.get("reason", ""),
+                        once=Once.from_post(request.POST),
                     )
                     messages.success(request, f"更正已生效,重新结算了 {len(done)} 个时段的结果和公告。")
                     return redirect("console_dashboard", game_id=game.pk)
@@ -351,21 +363,28 @@ def clock_control(request, game_id: int, action: str):
     from moderator.services import clock
 
     game = gm_game(request, game_id)
+    once = Once.from_post(request.POST)
     try:
         if action == "end":
-            phase = clock.phase_end_early(game=game, actor=request.user, force=bool(request.POST.get("force")))
+            phase = clock.phase_end_early(
+                game=game, actor=request.user, force=bool(request.POST.get("force")), once=once
+            )
             messages.success(request, f"{phase.label}已提前结束并结算。")
         elif action == "extend":
             hours = float(request.POST.get("hours") or 12)
             phase = clock.phase_extend(
-                game=game, by=timedelta(hours=hours), actor=request.user, reason=request.POST.get("reason", "")
+                game=game,
+                by=timedelta(hours=hours),
+                actor=request.user,
+                reason=request.POST.get("reason", ""),
+                once=once,
             )
             messages.success(request, f"{phase.label}已延长 {hours:g} 小时。")
         elif action == "pause":
-            clock.game_pause(game=game, actor=request.user)
+            clock.game_pause(game=game, actor=request.user, once=once)
             messages.success(request, "游戏已暂停,时钟停止。")
         elif action == "resume":
-            clock.game_resume(game=game, actor=request.user)
+            clock.game_resume(game=game, actor=request.user, once=once)
             messages.success(request, "游戏已继续。")
         else:
             raise Http404
@@ -386,7 +405,11 @@ def substitute(request, game_id: int):
         return redirect("console_dashboard", game_id=game.pk)
     try:
         setup.seat_substitute(
-            seat=seat, player_name=request.POST.get("player_name", ""), at=timezone.now(), actor=request.user
+            seat=seat,
+            player_name=request.POST.get("player_name", ""),
+            at=timezone.now(),
+            actor=request.user,
+            once=Once.from_post(request.POST),
         )
         messages.success(request, f"{seat.number} 号座位由替补接替,本时段延长 12 小时(T4)。")
     except (setup.SetupError, play.PlayError) as exc:

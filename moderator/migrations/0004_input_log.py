@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
             name='Input',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('action', '特权行动'), ('vote', '投票'), ('order', '丢牌顺序')], max_length=8, verbose_name='类型')),
+                ('kind', models.CharField(choices=[('action', '特权行动'), ('vote', '投票'), ('order', '丢牌顺序'), ('pass', '空过')], max_length=8, verbose_name='类型')),
                 ('payload', models.JSONField(verbose_name='内容')),
                 ('forum_at', models.DateTimeField(verbose_name='论坛时间')),
                 ('seq', models.PositiveIntegerField(verbose_name='录入序号')),
@@ -71,7 +71,7 @@ class Migration(migrations.Migration):
                 ('token', models.CharField(max_length=64, primary_key=True, serialize=False)),
                 ('action', models.CharField(max_length=40)),
                 ('at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='moderator.game')),
+                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='moderator.game')),
             ],
         ),
         migrations.CreateModel(

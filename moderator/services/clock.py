@@ -18,6 +18,7 @@ from django.utils import timezone
 from moderator.models import AuditLog, Game, Phase
 from moderator.rules import views
 from moderator.services import play
+from moderator.services.once import Once, spend
 from moderator.services.play import PlayError
 
 log = logging.getLogger(__name__)
@@ -129,12 +130,13 @@ def _require(game: Game, status: str, doing: str) -> None:
 
 
 @transaction.atomic
-def phase_extend(*, game: Game, by: timedelta, actor=None, reason: str = "") -> Phase:
+def phase_extend(*, game: Game, by: timedelta, actor=None, reason: str = "", once: Once | None = None) -> Phase:
     """T4: lengthen the current phase — 12 hours when a substitute takes a seat (SUBSTITUTION_EXTENSION), or any
     amount the GM chooses. On a paused game the remaining time grows instead."""
     if by <= timedelta(0):
         raise PlayError("延长的时间必须大于零")
     game = _lock(game)
+    spend(game, once, "延长时段")
     phase = _open_phase(game)
     if game.status == Game.Status.PAUSED:
         phase.paused_remaining = (phase.paused_remaining or timedelta(0)) + by
@@ -150,10 +152,11 @@ def phase_extend(*, game: Game, by: timedelta, actor=None, reason: str = "") -> 
 
 
 @transaction.atomic
-def phase_end_early(*, game: Game, actor=None, force: bool = False) -> Phase:
+def phase_end_early(*, game: Game, actor=None, force: bool = False, once: Once | None = None) -> Phase:
     """T5: end the current phase now, once every living player has acted (`not_acted` names who has not; `force`
     ends it anyway and the log says so). The phase then closes like any other, its end time set to now."""
     game = _lock(game)
+    spend(game, once, "提前结束")
     _require(game, Game.Status.RUNNING, "提前结束时段")
     phase = _open_phase(game)
     waiting = not_acted(game)
@@ -170,9 +173,10 @@ def phase_end_early(*, game: Game, actor=None, force: bool = False) -> Phase:
 
 
 @transaction.atomic
-def game_pause(*, game: Game, actor=None) -> Game:
+def game_pause(*, game: Game, actor=None, once: Once | None = None) -> Game:
     """Stop the clock: the open phase keeps its remaining time (paused_remaining) and the sweep skips the game."""
     game = _lock(game)
+    spend(game, once, "暂停")
     _require(game, Game.Status.RUNNING, "暂停")
     phase = _open_phase(game)
     phase.paused_remaining = max(phase.ends_at - db_now(), timedelta(0))
@@ -184,9 +188,10 @@ def game_pause(*, game: Game, actor=None) -> Game:
 
 
 @transaction.atomic
-def game_resume(*, game: Game, actor=None) -> Game:
+def game_resume(*, game: Game, actor=None, once: Once | None = None) -> Game:
     """Restart the clock: the open phase ends its remaining time from now."""
     game = _lock(game)
+    spend(game, once, "继续")
     _require(game, Game.Status.PAUSED, "继续")
     phase = _open_phase(game)
     remaining = phase.paused_remaining or timedelta(0)

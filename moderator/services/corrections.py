@@ -10,6 +10,7 @@ from django.db import transaction
 from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase
 from moderator.services import play
 from moderator.services.announce import write_announcements
+from moderator.services.once import Once, spend
 
 COMPARED = ("lost", "saved", "executed", "tally", "died", "window", "silence", "winner")
 LABELS = {
@@ -125,9 +126,12 @@ def correction_preview(*, game: Game, edits: list[dict]) -> list[PhaseDiff]:
 
 
 @transaction.atomic
-def correction_apply(*, game: Game, edits: list[dict], user=None, reason: str = "") -> list[PhaseDiff]:
+def correction_apply(
+    *, game: Game, edits: list[dict], user=None, reason: str = "", once: Once | None = None
+) -> list[PhaseDiff]:
     """Apply the correction: the stored results and the announcement drafts of every changed phase are redone."""
     game = play.game_lock(game)
+    spend(game, once, "更正")
     diffs, replay = _edits_apply(game, edits)
     _rewrite(game, diffs, replay)
     detail = {

@@ -13,6 +13,7 @@ from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, S
 from moderator.parser import parse_pm, parse_vote
 from moderator.rules import codec
 from moderator.services import play
+from moderator.services.once import Once, spend
 
 
 @dataclass
@@ -77,9 +78,19 @@ def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_po
 
 @transaction.atomic
 def pm_confirm(
-    *, game: Game, seat: Seat, text: str, forum_at: datetime, user=None, vote_post: bool = False
+    *,
+    game: Game,
+    seat: Seat,
+    text: str,
+    forum_at: datetime,
+    user=None,
+    vote_post: bool = False,
+    once: Once | None = None,
 ) -> tuple[Message, list[Item], list[dict]]:
-    """Store the raw message forever, then every input it produced, each linked to it (refusals included)."""
+    """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
+    repeated or stale confirm (`once`) stores nothing."""
+    game = play.game_lock(game)
+    spend(game, once, "录入消息")
     inputs, refusals, _, _ = parse_message(game=game, seat=seat, text=text, vote_post=vote_post)
     message = Message.objects.create(
         game=game,
@@ -103,15 +114,18 @@ def pm_confirm(
     return message, items, refusals
 
 
-def input_store(*, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, user=None):
+def input_store(*, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, user=None, once=None):
     """One input in the scenario vocabulary, stored through the play services."""
-    return play.input_submit(game=game, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=user)
+    return play.input_submit(
+        game=game, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=user, once=once
+    )
 
 
 @transaction.atomic
-def input_void(*, game: Game, pk: int, user=None, reason: str = "") -> None:
+def input_void(*, game: Game, pk: int, user=None, reason: str = "", once: Once | None = None) -> None:
     """Void an input of the open phase (logged, append-only: a void row); the open phase is replayed without it."""
     game = play.game_lock(game)
+    spend(game, once, "作废输入")
     rec = Input.objects.filter(pk=pk, game=game).select_related("phase").first()
     if rec is None:
         raise play.PlayError("没有这条输入")

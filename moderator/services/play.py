@@ -209,11 +209,15 @@ def input_add(
 
 @transaction.atomic
 def input_submit(
-    *, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, entered_by=None
+    *, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, entered_by=None, once=None
 ) -> tuple[Input, Verdict]:
     """One input of the open phase, in the codec's vocabulary (an action, a vote post or a discard order): stored,
     then the open phase is replayed from the last snapshot and every verdict of the phase kept."""
     game = game_lock(game)
+    if once is not None:
+        from moderator.services.once import spend
+
+        spend(game, once, "录入输入")
     phase = open_phase(game)
     check_forum_time(phase, forum_at)
     rec = input_add(

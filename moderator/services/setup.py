@@ -161,12 +161,13 @@ def seat_sign_in(*, seat: Seat, at: datetime) -> Seat:
 
 
 @transaction.atomic
-def seat_substitute(*, seat: Seat, player_name: str, at: datetime, actor=None) -> SeatHolder:
+def seat_substitute(*, seat: Seat, player_name: str, at: datetime, actor=None, once=None) -> SeatHolder:
     """S5/T4: a substitute takes the seat over (hand, order, AP and history stay with the seat) and the current phase
     is extended by 12 hours (交替期) — the extension is logged like any other."""
     from moderator.services import clock, play
+    from moderator.services.once import spend
 
-    play.game_lock(seat.game)  # the one lock order: the game row first
+    spend(play.game_lock(seat.game), once, "替补")  # the one lock order: the game row first
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
     player_name = player_name.strip()
     if not player_name:

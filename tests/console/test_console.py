@@ -1,5 +1,6 @@
 """Issue 6: the 天神's console — intake with preview, refusals, votes, voids, corrections, drafts, audit, export."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -25,11 +26,24 @@ def _seat(game, name):
     return game.seats.get(player_name=name)
 
 
+def once(client, url) -> dict:
+    """The one-time token and phase of the first form on the page, as a browser would send them back."""
+    page = client.get(url).content.decode()
+    return {name: re.search(rf'name="{name}" value="([^"]*)"', page).group(1) for name in ("once", "phase")}
+
+
 def _pm(client, game, sender, text, hours=1, confirm=False):
     phase = game.phases.get(status=Phase.Status.OPEN)
-    data = {"seat": _seat(game, sender).pk, "forum_at": _at(phase, hours), "text": text}
-    data["confirm" if confirm else "preview"] = "1"
-    return client.post(f"/gm/{game.pk}/pm/", data, follow=confirm)
+    data = {"seat": _seat(game, sender).pk, "forum_at": _at(phase, hours), "text": text, "preview": "1"}
+    page = client.post(f"/gm/{game.pk}/pm/", data)
+    if not confirm:
+        return page
+    fields = {
+        name: re.search(rf'name="{name}" value="([^"]*)"', page.content.decode()).group(1) for name in ("once", "phase")
+    }
+    data = {**data, **fields, "confirm": "1"}
+    del data["preview"]
+    return client.post(f"/gm/{game.pk}/pm/", data, follow=True)
 
 
 def test_only_the_games_gm_sees_the_console(client, game, django_user_model):
@@ -89,14 +103,15 @@ def test_the_dashboard_lists_inputs_and_who_has_not_acted(gm_client, game):
 def test_voiding_an_input_refunds_nothing_but_removes_its_effect_and_is_logged(gm_client, game):
     _pm(gm_client, game, "乙", "束魂 乙", confirm=True)
     rec = Input.objects.get()
-    gm_client.post(f"/gm/{game.pk}/void/{rec.pk}/", {"reason": "录错了"})
+    token = once(gm_client, f"/gm/{game.pk}/")
+    gm_client.post(f"/gm/{game.pk}/void/{rec.pk}/", {"reason": "录错了", **token})
     rec = Input.objects.get()
     assert rec.status == "voided" and rec.reason == "录错了"
     assert play.game_replay(game).state.seat("乙").ap == 3  # replayed without it
     assert AuditLog.objects.get(action="作废输入").detail["reason"] == "录错了"
     assert gm_client.post(f"/gm/{game.pk}/void/nonsense/").status_code == 404
-    again = gm_client.post(f"/gm/{game.pk}/void/{rec.pk}/", {"reason": "再点一次"}, follow=True).content.decode()
-    assert "已经作废过了" in again and AuditLog.objects.filter(action="作废输入").count() == 1
+    again = gm_client.post(f"/gm/{game.pk}/void/{rec.pk}/", {"reason": "录错了", **token}, follow=True)
+    assert "已经提交过了" in again.content.decode() and AuditLog.objects.filter(action="作废输入").count() == 1
 
 
 def _close(game):
@@ -121,13 +136,19 @@ def test_votes_are_entered_and_the_running_tally_shows_weights(gm_client, game):
     for voter, target in (("甲", "丁"), ("丙", "丁"), ("丁", "甲")):
         gm_client.post(
             f"/gm/{game.pk}/votes/",
-            {"seat": _seat(game, voter).pk, "target": _seat(game, target).pk, "forum_at": _at(phase)},
+            {
+                "seat": _seat(game, voter).pk,
+                "target": _seat(game, target).pk,
+                "forum_at": _at(phase),
+                **once(gm_client, f"/gm/{game.pk}/votes/"),
+            },
         )
     page = gm_client.get(f"/gm/{game.pk}/votes/").content.decode()
     tally = page.split('id="tally"')[1].split("</table>")[0]
     assert "<td>丁</td><td>10</td>" in tally and "<td>甲</td><td>5</td>" in tally
     assert "(未投票,视为自投 D1)" in page  # 乙 has not voted
     late = {"seat": _seat(game, "甲").pk, "target": _seat(game, "乙").pk, "change": "on", "forum_at": _at(phase, 23.5)}
+    late |= once(gm_client, f"/gm/{game.pk}/votes/")
     gm_client.post(f"/gm/{game.pk}/votes/", late)
     (change,) = [r for r in Input.objects.filter(kind="vote") if "change" in r.payload]
     assert "最后一小时不能改票" in change.reason
@@ -142,7 +163,10 @@ def test_a_correction_re_resolves_shows_the_difference_and_applies_on_confirmati
     assert "更正后的差异" in page and "第1夜" in page and "昨夜平安无事" in page
     night1.refresh_from_db()
     assert night1.result["lost"] == {"乙": {"特权": 0, "庶民": 1}}  # the preview kept nothing
-    gm_client.post(f"/gm/{game.pk}/correction/", {"void": f"{attack.pk}", "confirm": "1", "reason": "天神录错"})
+    token = once(gm_client, f"/gm/{game.pk}/correction/")
+    gm_client.post(
+        f"/gm/{game.pk}/correction/", {"void": f"{attack.pk}", "confirm": "1", "reason": "天神录错", **token}
+    )
     night1.refresh_from_db()
     assert night1.result["lost"] == {}
     assert "昨夜平安无事" in Announcement.objects.filter(kind="dawn").order_by("-id").first().text
@@ -162,6 +186,7 @@ def test_a_correction_can_add_a_missed_input_to_a_closed_night(gm_client, game):
         "add-target": "丙",
         "add-manifesto": MANIFESTO,
         "confirm": "1",
+        **once(gm_client, f"/gm/{game.pk}/correction/"),
     }
     gm_client.post(f"/gm/{game.pk}/correction/", data)
     night1.refresh_from_db()
@@ -209,12 +234,15 @@ def test_importing_garbage_says_so(gm_client):
 def test_a_substitute_takes_a_seat_and_the_phase_gets_twelve_more_hours(gm_client, game):
     phase = game.phases.get(status=Phase.Status.OPEN)
     end = phase.ends_at
-    gm_client.post(f"/gm/{game.pk}/substitute/", {"seat": _seat(game, "丙").pk, "player_name": "替补丙"})
+    form = {"seat": _seat(game, "丙").pk, "player_name": "替补丙", **once(gm_client, f"/gm/{game.pk}/")}
+    gm_client.post(f"/gm/{game.pk}/substitute/", form)
     phase.refresh_from_db()
     assert phase.ends_at - end == timedelta(hours=12)  # T4
     assert game.seats.filter(player_name="替补丙").exists()
     assert play.game_replay(game).state.seat("替补丙").names == ("庶民", "巫医", "绝杀/特赦", "纵火/圣人", "阿米巴")
     page = gm_client.post(
-        f"/gm/{game.pk}/substitute/", {"seat": _seat(game, "甲").pk, "player_name": "乙"}, follow=True
+        f"/gm/{game.pk}/substitute/",
+        {"seat": _seat(game, "甲").pk, "player_name": "乙", **once(gm_client, f"/gm/{game.pk}/")},
+        follow=True,
     )
     assert "已经在这局游戏里了" in page.content.decode()
