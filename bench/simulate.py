@@ -546,8 +546,9 @@ def scenario(game: Game, logs: list[PhaseLog], found: Violation) -> dict:
         phases.append(phase)
         if result.winner:
             break
+    t4 = "(含换人延长的时段:scenario 格式无法表达,需在控制台重现)" if any(log.extended for log in logs) else ""
     return {
-        "name": f"模拟器发现:{found.kind} — {found.detail}(种子 {game.seed})",
+        "name": f"模拟器发现:{found.kind} — {found.detail}(种子 {game.seed}){t4}",
         "rules": list(CLAUSES.get(found.kind, ())),
         "players": [{"name": s.name, "camp": s.camp, "hand": list(s.hand)} for s in specs],
         "phases": phases,
@@ -567,7 +568,9 @@ def write(game: Game, out: Path) -> list[Path]:
         def still(logs: list[PhaseLog], kind: str = kind) -> bool:
             return any(v.kind == kind for v in violations(game.specs, logs, game.seed))
 
-        logs = shrink(game.logs[: first + 1], still)
+        logs = game.logs[: first + 1]
+        plain = [_unextended(log) for log in logs]  # a scenario cannot say "T4: 12 h longer": drop it if we may
+        logs = shrink(plain if still(plain) else logs, still)
         found = next(v for v in violations(game.specs, logs, game.seed) if v.kind == kind)
         path = out / f"seed{game.seed}_{kind}.yaml"
         out.mkdir(parents=True, exist_ok=True)
