@@ -126,7 +126,8 @@ class Checker:
         for s in state.seats:
             total = sum(row.delta for row in s.ledger)
             if s.ap != total or s.ap < 0:
-                self.flag("ap", phase, f"{s.name}: AP {s.ap}, ledger sum {total}", expect=(("ap", {s.name: total}),))
+                want = {s.name: max(total, 0)}
+                self.flag("ap", phase, f"{s.name}: AP {s.ap}, ledger sum {total}", expect=(("ap", want),))
 
     def message(self, before: GameState, after: GameState, msg: tuple[Input, ...], verdicts, phase: int, m: int):
         for i, (inp, verdict) in enumerate(zip(msg, verdicts, strict=True)):
