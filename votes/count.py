@@ -32,8 +32,10 @@ def modify(total: int, uses: list[str]) -> int:
 
 def tally(d: Day) -> None:
     """D1, D2, D4: every living player with a vote votes (no post = for themself), weighted by the cards they hold at
-    the close (a day 绝杀 loss is taken after the count, N11); then the vote modifiers of last night and today."""
+    the close (a day 绝杀 loss is taken after the count, N11); then the vote modifiers of last night and today.
+    D4 ruling: only the living are counted — a modifier on a player who died since it was sent lapses."""
     state = d.state
+    living = {s.name for s in state.alive}
     for seat in state.alive:
         if seat.name in state.saved:
             continue  # N7/N8: saved last night, no vote
@@ -48,7 +50,7 @@ def tally(d: Day) -> None:
     for a in state.actions:
         if a.use in MODIFIERS and a.target:
             uses[a.target].append(a.use)
-    for name in set(totals) | set(uses):
+    for name in (set(totals) | set(uses)) & living:
         total = modify(totals[name], uses[name])
         if total:
             d.tally[name] = total

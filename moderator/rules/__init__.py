@@ -6,6 +6,7 @@ The public surface:
 - `new_game(seats, ap=..., start=...)` — the table as dealt, the first phase open (RULES S1, T1).
 - `submit(state, inp)` — validate one input (an action, a vote or a discard order) at the moment it was sent (AP4, T3,
   D3, O1–O3) and record it: returns the new state and a `Verdict` (accepted, or refused with the reason).
+- `submit_message(state, inputs)` — the inputs of one PM together (N-kill: one message, one count).
 - `close_phase(state)` — resolve the open night or day (N, B, D, M …) and return the events to announce (A1–A4).
 - `open_phase(state)` — start the next phase: AP grant, upkeep, arsons (AP1, AP3, N14).
 """
@@ -20,6 +21,7 @@ _WHERE = {
     "new_game": "engine",
     "open_phase": "engine",
     "submit": "engine",
+    "submit_message": "engine",
     "Action": "state",
     "GameState": "state",
     "Order": "state",
@@ -46,4 +48,5 @@ __all__ = [
     "new_game",
     "open_phase",
     "submit",
+    "submit_message",
 ]

@@ -26,7 +26,7 @@ from moderator.rules.state import (
     Vote,
     next_phase,
 )
-from moderator.rules.validate import submit_action, submit_pass, submit_vote
+from moderator.rules.validate import ATTACKS, submit_action, submit_pass, submit_vote
 from nights import arson, resolve
 from votes import count
 
@@ -77,6 +77,27 @@ def submit(state: GameState, inp: Action | Vote | Order | Pass) -> tuple[GameSta
     if isinstance(inp, Order):
         return orders.submit_order(state, inp)
     return submit_action(state, inp)
+
+
+def submit_message(state: GameState, inputs: Sequence[Action | Vote | Order]) -> tuple[GameState, list[Verdict]]:
+    """The inputs of one message (one PM), in the order written. N-kill ruling: one message, one count — its attacks
+    are judged together with every 杀人宣言 it carries, wherever in the message the 宣言 stands: the message's
+    manifestos ride with its first attack until one is accepted, so the count never misses or doubles them."""
+    pool = "\n".join(i.manifesto for i in inputs if isinstance(i, Action) and _new_attack(i) and i.manifesto)
+    verdicts: list[Verdict] = []
+    for inp in inputs:
+        attack = isinstance(inp, Action) and _new_attack(inp)
+        if isinstance(inp, Action) and attack:
+            inp = replace(inp, manifesto=pool or None)
+        state, verdict = submit(state, inp)
+        if attack and verdict.accepted:
+            pool = ""
+        verdicts.append(verdict)
+    return state, verdicts
+
+
+def _new_attack(act: Action) -> bool:
+    return act.use in ATTACKS and not act.change
 
 
 def close_phase(state: GameState) -> tuple[GameState, CloseResult]:
@@ -138,4 +159,4 @@ def open_phase(state: GameState) -> tuple[GameState, list[dict]]:
     return replace(state, phase_open=True), events
 
 
-__all__ = ["DAY", "close_phase", "new_game", "open_phase", "submit"]
+__all__ = ["DAY", "close_phase", "new_game", "open_phase", "submit", "submit_message"]

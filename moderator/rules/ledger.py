@@ -41,14 +41,16 @@ def _upkeep_due(seat: Seat) -> list[int]:
 
 
 def night_grant_and_upkeep(state: GameState) -> GameState:
-    """AP1 then AP3(a): 2 AP plus 1 per 庶民 held to every living player, then 1 per 保镖 held (B6)."""
+    """AP1 then AP3(a): 2 AP plus 1 per 庶民 held to every living player, then 1 per 保镖 held (B6), as far as the
+    balance goes (AP6: a balance is never negative; the 保镖 still stand — the upkeep is automatic)."""
     for seat in state.alive:
         state = charge(state, seat.name, NIGHT_GRANT, "每夜基本行动点数(AP1)")
         commoners = seat.names.count(COMMONER)
         state = charge(state, seat.name, commoners, f"庶民 {commoners} 张(AP1)")
         due = _upkeep_due(seat)
-        for _ in due:
-            state = charge(state, seat.name, -1, "保镖维持(AP3 a, B6)")
+        for _ in due:  # never below 0: only a table off S3 (three 保镖, no 庶民) could owe more than it is granted
+            if state.seat(seat.name).ap > 0:
+                state = charge(state, seat.name, -1, "保镖维持(AP3 a, B6)")
         current = state.seat(seat.name)
         if current.amoebas:  # M2: an 阿米巴 turned 保镖 pays upkeep against its 4-AP cap, and stands if it paid
             amoebas = {

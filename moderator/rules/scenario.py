@@ -1,6 +1,8 @@
-"""The scenario file format (../shared/SCENARIOS.md): loading with exact key checking, and checking expectations.
+"""The scenario file format (../shared/SCENARIOS.md): loading with exact key checking, checking expectations, and
+`play`, which plays a scenario through the pure engine only (the simulator's shrunk scenarios are re-run with it).
 
-Pure: the runner that plays a scenario through the services lives in moderator.scenarios (Django side).
+Pure: the runner that plays a scenario through the services lives in moderator.scenarios (Django side); both must
+agree on every scenario.
 """
 
 from __future__ import annotations
@@ -11,11 +13,23 @@ from typing import Any
 
 from cards.catalogue import CAMPS, CARD_NAMES, USES
 from moderator.rules.settle import COMMON, PRIVILEGE
-from moderator.rules.state import DAY, NIGHT, Action, CloseResult, GameState, Order, Vote, next_phase
+from moderator.rules.state import (
+    DAY,
+    NIGHT,
+    PHASE_MINUTES,
+    Action,
+    CloseResult,
+    GameState,
+    Order,
+    SeatSpec,
+    Verdict,
+    Vote,
+    next_phase,
+)
 
 TOP_KEYS = {"name", "rules", "players", "ap", "phases", "start"}
 PLAYER_KEYS = {"name", "camp", "hand"}
-PHASE_KEYS = {"night", "day", "actions", "votes", "orders", "expect"}
+PHASE_KEYS = {"night", "day", "actions", "votes", "orders", "expect", "ended_early_at"}
 ACTION_KEYS = {
     "by",
     "card",
@@ -56,6 +70,7 @@ class PhasePlan:
     number: int
     steps: tuple[Step, ...]
     expect: dict[str, Any]
+    ended_early_at: int | None = None  # T5: minutes since the phase began; cutoffs still count from the announced end
 
     @property
     def label(self) -> str:
@@ -168,7 +183,27 @@ def _phase(i: int, raw: Any, names: list[str]) -> PhasePlan:
     steps += [_order(f"{where} orders[{j}]", o, names) for j, o in enumerate(ph.get("orders") or [])]
     expect = _keys(f"{where} expect", ph.get("expect") or {}, EXPECT_KEYS)
     _check_expect(where, expect, names)
-    return PhasePlan(kind, number, tuple(steps), expect)
+    early = _early_end(where, ph, steps)
+    return PhasePlan(kind, number, tuple(steps), expect, early)
+
+
+def _early_end(where: str, ph: dict, steps: list[Step]) -> int | None:
+    """T5: the phase was ended early at this time; every input of the phase is at or before it."""
+    if "ended_early_at" not in ph:
+        return None
+    early = minutes(ph["ended_early_at"], f"{where} ended_early_at")
+    if not 0 <= early <= PHASE_MINUTES:
+        raise ScenarioError(
+            f'{where}: ended_early_at must lie within the phase, "00:00" to "24:00", got {early} minutes'
+        )
+    late = [s.label for s in steps if s.inp.at > early]
+    if late:
+        raise ScenarioError(f"{where}: ended early at {_hhmm(early)}, but {', '.join(late)} come after it (T5)")
+    return early
+
+
+def _hhmm(value: int | float) -> str:
+    return f"{int(value) // 60:02d}:{int(value) % 60:02d}"
 
 
 def _action(where: str, raw: Any, names: list[str]) -> Step:
@@ -280,4 +315,66 @@ def mismatches(plan: PhasePlan, state: GameState, result: CloseResult) -> list[s
     return out
 
 
-__all__ = ["Counter", "PhasePlan", "Scenario", "ScenarioError", "Step", "load", "minutes", "mismatches"]
+# --- the pure runner --------------------------------------------------------------------------------------------
+
+
+def in_forum_order(steps: tuple[Step, ...]) -> list[Step]:
+    """SCENARIOS.md: a phase's inputs in forum-time order, equal times in the order listed."""
+    return sorted(steps, key=lambda s: s.inp.at)
+
+
+def messages(steps: tuple[Step, ...]) -> list[list[Step]]:
+    """The PMs of a phase: consecutive inputs (in forum order) of one sender at one forum minute are one message
+    (N-kill: its attacks are judged with all its manifestos). A forum time is read to the minute, so two PMs of
+    one player in one minute cannot be told apart anyway."""
+    out: list[list[Step]] = []
+    for step in in_forum_order(steps):
+        if out and (out[-1][-1].inp.by, out[-1][-1].inp.at) == (step.inp.by, step.inp.at):
+            out[-1].append(step)
+        else:
+            out.append([step])
+    return out
+
+
+def verdict_problems(step: Step, verdict: Verdict) -> list[str]:
+    if verdict.accepted and step.expect_error:
+        return [f"{step.label}: expected a refusal, but it was accepted"]
+    if not verdict.accepted and not step.expect_error:
+        return [f"{step.label}: expected it to be accepted, but it was refused: {verdict.reason}"]
+    return []
+
+
+def play(scenario: Scenario) -> list[str]:
+    """Play a scenario through the pure engine (no services, no database) and return every mismatch. An early end
+    (T5) closes the phase with its announced length: the cutoffs of T3 and D3 do not move."""
+    from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
+
+    seats = [SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players]
+    state = new_game(seats, ap=scenario.ap, start=scenario.start)
+    problems: list[str] = []
+    for i, plan in enumerate(scenario.phases):
+        for message in messages(plan.steps):
+            state, verdicts = submit_message(state, [s.inp for s in message])
+            for step, verdict in zip(message, verdicts, strict=True):
+                problems += verdict_problems(step, verdict)
+        state, result = close_phase(state)
+        problems += mismatches(plan, state, result)
+        if result.winner and i + 1 < len(scenario.phases):
+            problems.append(f"after {plan.label}: the game is over ({result.winner}) but more phases follow")
+            break
+        state, _ = open_phase(state)
+    return problems
+
+
+__all__ = [
+    "Counter",
+    "PhasePlan",
+    "Scenario",
+    "ScenarioError",
+    "Step",
+    "load",
+    "messages",
+    "minutes",
+    "mismatches",
+    "play",
+]

@@ -77,13 +77,14 @@ def windows(close: Close) -> None:
 
 
 def silence(close: Close) -> None:
-    """T7: the 默哀期 is announced once, when three players are left — ruling: or fewer, if one close takes the table
-    from four or more straight to two (the last players need the same protection)."""
+    """T7 ruling: the 默哀期 is announced once, at the first close that leaves 3 or 2 players alive (one close may take
+    the table from four or more straight to two); the post says how many are left. Not when one is left."""
     state = close.state
-    if not state.silence and 2 <= len(state.alive) <= 3:
+    left = len(state.alive)
+    if not state.silence and 2 <= left <= 3:
         close.silence = True
         close.state = replace(state, silence=True)
-        close.events.append({"type": "silence"})
+        close.events.append({"type": "silence", "alive": left})
 
 
 def team(seat: Seat) -> str:

@@ -53,6 +53,9 @@ def living(state: GameState, name: str | None, what: str = "目标") -> Seat:
 
 
 def check_time(state: GameState, at: float) -> None:
+    if state.winner:  # V1–V4: the game is over, even if a phase were opened after the close that declared it
+        outcome = {"平局": "平局", "自选": "自选立场者获胜"}.get(state.winner, f"{state.winner}阵营获胜")
+        raise Refused(f"游戏已经结束({outcome}),不再接受任何输入")
     if not state.phase_open:
         raise Refused("当前没有进行中的时段")
     if at < 0 or at > state.phase_minutes:

@@ -49,6 +49,7 @@ def _common(events: list[dict], result: CloseResult, next_phase: Phase | None) -
         "deaths": [e for e in events if e["type"] == "death"],
         "window": next((e["mark"] for e in events if e["type"] == "window"), None),
         "silence": result.silence,
+        "silence_left": count(next((e.get("alive", 3) for e in events if e["type"] == "silence"), 3)),  # T7
         "winner": result.winner,
         "next_phase": next_phase,
         "doom": _typed(events, "绝杀"),
