@@ -188,16 +188,11 @@ def _cards(seat, n: int) -> tuple[tuple[str, Any], ...]:
 # --- playing a logged game -----------------------------------------------------------------------------------------
 
 
-def snapshot_codec() -> tuple[Any, Any] | None:
-    """The pure state codec (moderator.rules.codec: GameState ↔ JSON) when it exists: (dump, load), else None."""
-    try:
-        from moderator.rules import codec  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    for dump, load in (("dump", "load"), ("dumps", "loads"), ("encode", "decode"), ("to_json", "from_json")):
-        if hasattr(codec, dump) and hasattr(codec, load):
-            return getattr(codec, dump), getattr(codec, load)
-    return None
+def snapshot_codec() -> tuple[Any, Any]:
+    """The pure state codec (moderator.rules.codec: GameState ↔ JSON), as the stored snapshots use it."""
+    from moderator.rules import codec
+
+    return codec.state_dump, codec.state_load
 
 
 def in_forum_order(messages: list[tuple[Input, ...]]) -> list[tuple[int, tuple[Input, ...]]]:

@@ -10,9 +10,10 @@ import yaml
 from django.db import transaction
 from django.utils import timezone
 
-from moderator.models import Game, Phase
+from moderator.models import Game, Message, Phase
 from moderator.rules import codec
-from moderator.rules.scenario import Scenario, ScenarioError, Step, load, mismatches
+from moderator.rules.scenario import Scenario, ScenarioError, Step, load, messages, mismatches, verdict_problems
+from moderator.rules.state import Verdict
 from moderator.services import play, setup
 
 
@@ -68,12 +69,20 @@ def play_scenario(scenario: Scenario) -> list[str]:
     problems: list[str] = []
     for plan in scenario.phases:
         phase = game.phases.get(status=Phase.Status.OPEN)
-        for step in plan.steps:
-            problems += _enter(game, phase, step)
+        for message in messages(plan.steps):
+            problems += _enter(game, phase, message)
+        if plan.ended_early_at is not None:  # T5: closes then; the announced end stays every cutoff's reference
+            early = phase.starts_at + timedelta(minutes=plan.ended_early_at)
+            Phase.objects.filter(pk=phase.pk).update(announced_end=phase.ends_at, ends_at=early)
+            phase.refresh_from_db()
         if not play.phase_close(phase=phase):
             return [*problems, f"after {plan.label}: the phase did not close"]
         closed_state, result = play.game_replay(game, from_phase=phase).closed[phase.pk]
         problems += mismatches(plan, closed_state, result)
+        if play.game_replay(game).state != play.game_replay(game, full=True).state:
+            problems.append(
+                f"after {plan.label}: the replay from the stored snapshot differs from a replay from night 1"
+            )
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED and plan is not scenario.phases[-1]:
             problems.append(f"after {plan.label}: the game is over ({game.winner}) but more phases follow")
@@ -81,16 +90,18 @@ def play_scenario(scenario: Scenario) -> list[str]:
     return problems
 
 
-def _enter(game: Game, phase: Phase, step: Step) -> list[str]:
-    seat = game.seats.get(player_name=step.inp.by)
-    forum_at = phase.starts_at + timedelta(minutes=step.inp.at)
+def _enter(game: Game, phase: Phase, steps: list[Step]) -> list[str]:
+    """One message (N-kill: one sender's inputs at one forum minute), entered as the console enters a PM."""
+    seat = game.seats.get(player_name=steps[0].inp.by)
+    forum_at = phase.starts_at + timedelta(minutes=steps[0].inp.at)
+    message = None
+    if len(steps) > 1:
+        message = Message.objects.create(game=game, seat=seat, sender_name=seat.player_name, text="", forum_at=forum_at)
+    items = [codec.from_engine(step.inp) for step in steps]
     try:
-        _, verdict = play.input_submit(game=game, seat=seat, item=codec.from_engine(step.inp), forum_at=forum_at)
-        accepted, reason = verdict.accepted, verdict.reason
+        verdicts = [
+            v for _, v in play.inputs_submit(game=game, seat=seat, items=items, forum_at=forum_at, message=message)
+        ]
     except play.PlayError as exc:
-        accepted, reason = False, str(exc)
-    if accepted and step.expect_error:
-        return [f"{step.label}: expected a refusal, but it was accepted"]
-    if not accepted and not step.expect_error:
-        return [f"{step.label}: expected it to be accepted, but it was refused: {reason}"]
-    return []
+        verdicts = [Verdict.refuse(str(exc))] * len(steps)
+    return [problem for step, v in zip(steps, verdicts, strict=True) for problem in verdict_problems(step, v)]

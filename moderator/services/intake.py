@@ -70,9 +70,9 @@ def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_po
     play.check_forum_time(phase, forum_at)
     preview = Preview(seat, phase, forum_at, text, refusals=refusals)
     at = play._minutes(phase, forum_at)
-    for item in inputs:
-        state, verdict = rules.submit(state, codec.item_to_engine(item, by=seat.player_name, at=at))
-        preview.items.append(Item(item, verdict.accepted, verdict.reason, verdict.cost))
+    engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in inputs]
+    _, verdicts = rules.submit_message(state, engine_inputs)  # N-kill: the message is judged as one
+    preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, verdicts, strict=True)]
     return preview
 
 
@@ -101,10 +101,8 @@ def pm_confirm(
         forum_at=forum_at,
         entered_by=user,
     )
-    items = []
-    for item in inputs:
-        _, verdict = input_store(game=game, seat=seat, item=item, forum_at=forum_at, message=message, user=user)
-        items.append(Item(item, verdict.accepted, verdict.reason, verdict.cost))
+    stored = play.inputs_submit(game=game, seat=seat, items=inputs, forum_at=forum_at, message=message, entered_by=user)
+    items = [Item(item, v.accepted, v.reason, v.cost) for item, (_, v) in zip(inputs, stored, strict=True)]
     AuditLog.objects.create(
         game=game,
         actor=user,

@@ -98,7 +98,9 @@ def game_replay(
         state = initial_state(game, seats)
         events: list[dict] = []
     else:
-        state, events = rules.open_phase(codec.state_load(phases[start - 1].snapshot))
+        state, events = codec.state_load(phases[start - 1].snapshot), []
+        if start < len(phases):  # a phase follows the last snapshot (none follows a game's final close)
+            state, events = rules.open_phase(state)
     replay = Replay(state, phases, start, names={s.number: s.player_name for s in seats})
     if start < len(phases):
         replay.open_events[phases[start].pk] = events
@@ -108,13 +110,15 @@ def game_replay(
         replay.records.setdefault(rec.phase_id, []).append(rec)
     for i, phase in enumerate(replay.replayed, start):
         state = replace(replay.state, phase_minutes=phase_length(phase))
-        for rec in replay.records.get(phase.pk, []):
-            if voided(rec):
-                continue
-            inp = codec.to_engine(
-                rec.kind, rec.payload, by=by_seat[rec.seat_id], at=_minutes(phase, rec.forum_at), names=replay.names
-            )
-            state, replay.verdicts[rec.pk] = rules.submit(state, inp)
+        for message in _messages(replay.records.get(phase.pk, [])):
+            inputs = [
+                codec.to_engine(
+                    r.kind, r.payload, by=by_seat[r.seat_id], at=_minutes(phase, r.forum_at), names=replay.names
+                )
+                for r in message
+            ]
+            state, verdicts = rules.submit_message(state, inputs)  # N-kill: one message, one count
+            replay.verdicts.update(zip((r.pk for r in message), verdicts, strict=True))
         if phase.status == Phase.Status.CLOSED:
             state, result = rules.close_phase(state)
             replay.closed[phase.pk] = (state, result)
@@ -123,6 +127,20 @@ def game_replay(
                 replay.open_events[phases[i + 1].pk] = events
         replay.state = state
     return replay
+
+
+def _messages(records: list[Input]) -> list[list[Input]]:
+    """The inputs to judge together: consecutive inputs of one stored message (a PM), or one input alone; voided
+    inputs are left out."""
+    groups: list[list[Input]] = []
+    for rec in records:
+        if voided(rec):
+            continue
+        if groups and rec.message_id is not None and groups[-1][-1].message_id == rec.message_id:
+            groups[-1].append(rec)
+        else:
+            groups.append([rec])
+    return groups
 
 
 def voided(rec: Input) -> bool:
@@ -208,11 +226,12 @@ def input_add(
 
 
 @transaction.atomic
-def input_submit(
-    *, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, entered_by=None, once=None
-) -> tuple[Input, Verdict]:
-    """One input of the open phase, in the codec's vocabulary (an action, a vote post or a discard order): stored,
-    then the open phase is replayed from the last snapshot and every verdict of the phase kept."""
+def inputs_submit(
+    *, game: Game, seat: Seat, items: list[dict], forum_at: datetime, message=None, entered_by=None, once=None
+) -> list[tuple[Input, Verdict]]:
+    """The inputs of one message of the open phase, in the codec's vocabulary (actions, vote posts, discard
+    orders, a pass): stored, then the open phase is replayed once from the last snapshot and every verdict of the
+    phase kept. A repeated or stale submit (`once`) stores nothing."""
     game = game_lock(game)
     if once is not None:
         from moderator.services.once import spend
@@ -220,12 +239,23 @@ def input_submit(
         spend(game, once, "录入输入")
     phase = open_phase(game)
     check_forum_time(phase, forum_at)
-    rec = input_add(
-        game=game, phase=phase, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=entered_by
-    )
+    recs = [
+        input_add(
+            game=game, phase=phase, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=entered_by
+        )
+        for item in items
+    ]
     replay = game_replay(game)
     replay_save(replay)
-    return rec, replay.verdicts[rec.pk]
+    return [(rec, replay.verdicts[rec.pk]) for rec in recs]
+
+
+def input_submit(
+    *, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, entered_by=None, once=None
+) -> tuple[Input, Verdict]:
+    """One input of the open phase: `inputs_submit` with one item."""
+    kw = {"message": message, "entered_by": entered_by, "once": once}
+    return inputs_submit(game=game, seat=seat, items=[item], forum_at=forum_at, **kw)[0]
 
 
 def action_submit(*, game: Game, seat: Seat, payload: dict, forum_at: datetime, message=None, entered_by=None):
