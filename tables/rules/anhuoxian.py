@@ -42,13 +42,13 @@ from . import anhuoxian_cards as cards
 from .base import (
     GameState,
     RuleError,
-    action_type,
     cards_param,
     check_players,
+    dispatch,
     emit,
     later_rng,
+    legal_via,
     require,
-    seat_param,
     take_from,
 )
 
@@ -345,33 +345,18 @@ def expected(s: State) -> tuple[int, list[str]]:
     raise RuleError("游戏已经结束,不能再行动。")
 
 
-def legal(state: State, action: dict[str, Any]) -> None:
-    apply(state, action)
-
-
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    s = state.clone()
-    start = len(s.log)
-    kind = action_type(action)
-    seat = seat_param(s, action)
-    who, allowed = expected(s)
-    require(seat == who, f"现在应由 {s.players[who]} 行动({'、'.join(allowed)}),不是 {s.players[seat]}。")
-    require(kind in allowed, f"现在不能执行「{kind}」。可以执行:{'、'.join(allowed)}。")
-    handler = {
-        "equip": cards.do_equip,
-        "shoot": cards.do_shoot,
-        "skill": cards.do_skill,
-        "serum": cards.do_serum,
-        "unequip": cards.do_unequip,
-        "end_play": _do_end_play,
-        "aid": _do_aid,
-        "pass": _do_pass,
-        "discard": _do_discard,
-    }[kind]
-    handler(s, seat, action)
-    if kind in ("shoot", "skill", "equip", "unequip"):
+    return dispatch(state, action, expected, _HANDLERS, ACTION_NAMES)
+
+
+def _attack(handler: Any) -> Any:
+    """Shooting, skills and (un)equipping can hurt someone: resolve dying players after them."""
+
+    def run(s: State, seat: int, action: dict[str, Any]) -> None:
+        handler(s, seat, action)
         after_attack(s)
-    return s, s.log[start:]
+
+    return run
 
 
 def _do_end_play(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -409,6 +394,31 @@ def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
     s.discard_pile.extend(chosen)
     emit(s, f"{s.players[seat]} 弃置了 {'、'.join(chosen)}。")
     end_turn(s)
+
+
+ACTION_NAMES = {
+    "equip": "装备",
+    "shoot": "射击",
+    "skill": "使用技能牌",
+    "serum": "使用血清",
+    "unequip": "卸下装备",
+    "end_play": "结束出牌阶段",
+    "aid": "使用急救包",
+    "pass": "不救",
+    "discard": "弃牌",
+}
+_HANDLERS = {
+    "equip": _attack(cards.do_equip),
+    "shoot": _attack(cards.do_shoot),
+    "skill": _attack(cards.do_skill),
+    "serum": cards.do_serum,
+    "unequip": _attack(cards.do_unequip),
+    "end_play": _do_end_play,
+    "aid": _do_aid,
+    "pass": _do_pass,
+    "discard": _do_discard,
+}
+legal = legal_via(apply)
 
 
 from .anhuoxian_view import forms, score, view, winner  # noqa: E402, F401

@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any, Self
 
 
@@ -63,6 +64,44 @@ def emit(state: Any, text: str, to: list[int] | None = None) -> None:
 
 def visible_log(log: list[dict[str, Any]], viewer: int | None) -> list[str]:
     return [e["text"] for e in log if e["to"] is None or (viewer is not None and viewer in e["to"])]
+
+
+def dispatch(
+    state: Any,
+    action: Any,
+    expected: Callable[[Any], tuple[int | list[int], list[str]]],
+    handlers: dict[str, Callable[[Any, int, dict[str, Any]], None]],
+    names: dict[str, str],
+) -> tuple[Any, list[dict[str, Any]]]:
+    """The shared preamble of every game's ``apply``: clone, check who acts and what, run the handler.
+
+    ``expected(state)`` gives the seat(s) that may act now and the action types open to them (raising RuleError when
+    the game is over); ``names`` gives each action type's Chinese name, so no message shows an internal code.
+    """
+    s = state.clone()
+    start = len(s.log)
+    kind = action_type(action)
+    seat = seat_param(s, action)
+    who, allowed = expected(s)
+    seats = [who] if isinstance(who, int) else list(who)
+    open_now = "、".join(f"「{names.get(k, k)}」" for k in allowed)
+    if seat not in seats:
+        waiting = "、".join(s.players[p] for p in seats)
+        raise RuleError(f"现在应由 {waiting} 行动(可以{open_now}),不是 {s.players[seat]}。")
+    if kind not in allowed:
+        what = f"「{names[kind]}」" if kind in names else "这个动作"
+        raise RuleError(f"现在不能{what}。现在可以:{open_now}。")
+    handlers[kind](s, seat, action)
+    return s, s.log[start:]
+
+
+def legal_via(apply: Callable[[Any, Any], tuple[Any, list[dict[str, Any]]]]) -> Callable[[Any, Any], None]:
+    """A game's ``legal``: raises exactly when its ``apply`` would (``apply`` never mutates, so it can just try)."""
+
+    def legal(state: Any, action: Any) -> None:
+        apply(state, action)
+
+    return legal
 
 
 def require(condition: bool, message: str) -> None:

@@ -37,11 +37,12 @@ from typing import Any
 from .base import (
     GameState,
     RuleError,
-    action_type,
     cards_param,
     check_players,
+    dispatch,
     emit,
     int_param,
+    legal_via,
     require,
     seat_param,
     str_param,
@@ -242,34 +243,8 @@ def expected(s: State) -> tuple[list[int], list[str]]:
     return [s.current], actions
 
 
-def legal(state: State, action: dict[str, Any]) -> None:
-    apply(state, action)
-
-
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    s = state.clone()
-    start = len(s.log)
-    kind = action_type(action)
-    seat = seat_param(s, action)
-    who, allowed = expected(s)
-    names = "、".join(s.players[p] for p in who)
-    require(seat in who, f"现在应由 {names} 行动({'、'.join(allowed)}),不是 {s.players[seat]}。")
-    require(kind in allowed, f"现在不能执行「{kind}」。可以执行:{'、'.join(allowed)}。")
-    handlers = {
-        "check": _do_check,
-        "function": _do_function,
-        "give_back": _do_give_back,
-        "request": _do_request,
-        "give": _do_give,
-        "pass": _do_give,
-        "consolation": _do_consolation,
-        "submit": _do_submit,
-        "no_submit": _do_submit,
-        "refill": _do_refill,
-        "answer": do_answer,
-    }
-    handlers[kind](s, seat, action)
-    return s, s.log[start:]
+    return dispatch(state, action, expected, _HANDLERS, ACTION_NAMES)
 
 
 def _do_request(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -366,4 +341,33 @@ def _do_refill(s: State, seat: int, action: dict[str, Any]) -> None:
     end_turn(s)
 
 
-from .direnjie_cards_view import do_answer, forms, score, view, winner  # noqa: E402, F401
+from .direnjie_cards_view import do_answer, forms, score, view, winner  # noqa: E402
+
+ACTION_NAMES = {
+    "check": "检查线索",
+    "function": "线索功能",
+    "give_back": "还牌",
+    "request": "索取",
+    "give": "给牌",
+    "pass": "不给",
+    "consolation": "补一张",
+    "submit": "提交线索",
+    "no_submit": "不提交线索",
+    "refill": "补手牌",
+    "answer": "写下解答",
+}
+_HANDLERS = {
+    "check": _do_check,
+    "function": _do_function,
+    "give_back": _do_give_back,
+    "request": _do_request,
+    "give": _do_give,
+    "pass": _do_give,
+    "consolation": _do_consolation,
+    "submit": _do_submit,
+    "no_submit": _do_submit,
+    "refill": _do_refill,
+    "answer": do_answer,
+}
+legal = legal_via(apply)
+__all__ = ["forms", "legal", "score", "view", "winner"]

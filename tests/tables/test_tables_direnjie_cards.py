@@ -134,7 +134,7 @@ def bonus_state(top="T2"):
 def test_direnjie_revealing_the_second_clue_demands_a_check_or_a_clue_function():
     s = bonus_state()
     assert s.phase == "bonus" and s.bonus == "T"
-    with pytest.raises(RuleError, match="check、function"):
+    with pytest.raises(RuleError, match="「检查线索」、「线索功能」"):
         act(s, 0, "request", category="W")
 
 
@@ -226,7 +226,7 @@ def test_direnjie_a_clue_must_be_submitted_when_the_hand_holds_one():
     s = fresh(2, hands=[["W5", "W5"], ["W5", "L1"]], deck=[])
     s = act(act(s, 0, "request", category="W"), 1, "give", card="W5")
     assert s.phase == "submit"
-    with pytest.raises(RuleError, match="submit"):
+    with pytest.raises(RuleError, match="现在可以:「提交线索」"):
         act(s, 0, "refill", sources=[])
     s = act(s, 0, "submit", cards=["W5", "W5", "W5"])
     assert s.clues[0] == [{"cards": ["W5", "W5", "W5"], "public": False}] and s.phase == "refill"
