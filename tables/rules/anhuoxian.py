@@ -93,16 +93,36 @@ class State(GameState):
     log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
 
+def role_counts(n: int, options: dict[str, Any]) -> tuple[int, int, int]:
+    """特警/市民/绑匪 for ``n`` players: option ``roles`` [swat, citizen, terrorist], else the seed's assumptions."""
+    counts = options.get("roles") or ROLE_TABLE[n]
+    ok = isinstance(counts, (list, tuple)) and len(counts) == 3
+    ok = ok and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
+    require(ok, "身份张数必须是三个非负整数:特警、市民、绑匪。")
+    swat, citizen, terrorist = counts
+    require(swat + citizen + terrorist == n, f"身份张数之和({swat + citizen + terrorist})必须等于玩家人数 {n}。")
+    require(min(swat, citizen, terrorist) >= 1, "特警、市民、绑匪各至少一名。")
+    return swat, citizen, terrorist
+
+
+def serum_count(n: int, options: dict[str, Any]) -> int:
+    per = options.get("serums", SERUM_PER_PLAYER)
+    ok = isinstance(per, int) and not isinstance(per, bool) and 0 <= per <= 10
+    require(ok, f"每人血清牌数必须是 0 到 10 之间的整数,收到 {per!r}。")
+    return n * per
+
+
 def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
     n = len(names)
     options = {"warrant": False, "first": 0, **(options or {})}
     require(options["first"] in range(n), f"起始玩家座位号必须在 0 到 {n - 1} 之间。")
     rng = random.Random(seed)
-    swat, citizen, terrorist = ROLE_TABLE[n]
+    swat, citizen, terrorist = role_counts(n, options)
     roles = [SWAT] * swat + [CITIZEN] * citizen + [TERRORIST] * terrorist
     rng.shuffle(roles)
-    deck = cards.build_deck(n * SERUM_PER_PLAYER, bool(options["warrant"]))
+    deck = cards.build_deck(serum_count(n, options), options)
+    require(len(deck) >= 3 * n, f"牌库只有 {len(deck)} 张,不够每人发 3 张起始手牌。")
     rng.shuffle(deck)
     s = State(players=names, seed=seed, options=options, roles=roles)
     s.hp = [BASE_HP] * n

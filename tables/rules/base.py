@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
+import re
 from collections.abc import Callable
 from typing import Any, Self
 
@@ -173,7 +174,7 @@ def param(
 
     kind: hidden (fixed value) | seat | int | choice (str) | source ("deck"/"none" or a seat) | cardset (space-separated
     cards → list) | multi (list of str; ``count`` = how many to pick) | seats (list of int) | sources (up to two
-    sources → list).
+    sources → list) | number (an integer typed in) | text (free text, e.g. a reason).
     """
     return {"name": name, "label": label, "kind": kind, "choices": [list(c) for c in (choices or [])], "count": count}
 
@@ -192,6 +193,7 @@ def action_from_form(spec: dict[str, Any], values: dict[str, list[str]]) -> dict
             continue
         raw = [v.strip() for v in values.get(name, []) if v is not None and v.strip() != ""]
         if kind in ("multi", "seats", "sources"):
+            require(len(raw) <= 30, f"「{label}」选得太多了。")
             action[name] = [_convert(kind, v, label) for v in raw]
             continue
         require(bool(raw), f"请填写「{label}」。")
@@ -199,14 +201,21 @@ def action_from_form(spec: dict[str, Any], values: dict[str, list[str]]) -> dict
     return action
 
 
+INTEGER = re.compile(r"-?[0-9]{1,6}")
+TEXT_MAX = 200
+
+
 def _convert(kind: str, value: str, label: str) -> Any:
-    if kind in ("seat", "int", "seats"):
-        try:
-            return int(value)
-        except ValueError:
-            raise RuleError(f"「{label}」必须是整数,收到「{value}」。") from None
+    """One posted string → an action value, with bounds: nothing a browser can send raises anything but RuleError."""
+    require(len(value) <= TEXT_MAX, f"「{label}」太长了(最多 {TEXT_MAX} 个字)。")
+    whole = INTEGER.fullmatch(value) is not None
+    if kind in ("seat", "int", "seats", "number"):
+        require(whole, f"「{label}」必须是不超过六位的整数,收到「{value[:20]}」。")
+        return int(value)
     if kind in ("source", "sources"):
-        return int(value) if value.lstrip("-").isdigit() else value
+        return int(value) if whole else value
     if kind == "cardset":
-        return value.split()
+        cards = value.split()
+        require(len(cards) <= 10, f"「{label}」最多填 10 张牌。")
+        return cards
     return value

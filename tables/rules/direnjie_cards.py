@@ -116,6 +116,17 @@ class State(GameState):
         return (self.start - 1) % self.n
 
 
+def check_team_of(n: int, team_of: Any) -> list[int] | None:
+    """Teams chosen by the table: team_of[seat] = team number (1–3); at least two teams of equal size."""
+    if not team_of:
+        return None
+    ok = isinstance(team_of, list) and len(team_of) == n and all(t in (1, 2, 3) for t in team_of)
+    require(ok, f"分队必须按座位给出 {n} 个队号(1–3),例如 1,2,1,2。")
+    sizes = sorted(team_of.count(t) for t in set(team_of))
+    require(len(sizes) >= 2 and sizes[0] == sizes[-1], "至少分两队,并且每队人数相同。")
+    return list(team_of)
+
+
 def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
     n = len(names)
@@ -125,7 +136,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     teams = options["teams"] or ""
     require(teams == "" or teams in TEAM_SHAPES, f"团队变体只能是 {'、'.join(TEAM_SHAPES)} 或留空。")
     require(teams == "" or TEAM_SHAPES[teams][0] == n, f"{teams} 需要 {TEAM_SHAPES.get(teams, (0,))[0]} 名玩家。")
-    options.update(killer=killer, teams=teams)
+    options.update(killer=killer, teams=teams, team_of=check_team_of(n, options.get("team_of")))
     rng = random.Random(seed)
     s = State(players=names, seed=seed, options=options)
     s.notes = [[] for _ in range(n)]

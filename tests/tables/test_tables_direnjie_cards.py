@@ -393,3 +393,10 @@ def test_direnjie_views_hide_hands_hidden_clues_and_the_mission():
     assert public["mission"] is None
     assert dj.view(s, 1)["seats"][1]["clues"][0]["cards"] == ["W3", "W3", "M3"]
     assert dj.view(s, 0)["seats"][0]["hand"] == sorted(s.hands[0])
+
+
+def test_direnjie_a_giver_without_a_matching_card_is_offered_only_not_giving():
+    s = act(fresh(3, hands=[[], ["L1", "M3"], ["W3"]]), 0, "request", number=3)
+    assert [(f["type"], f["label"]) for f in dj.forms(s, 1)] == [("pass", "没有「3 号」:不给")]
+    s = act(s, 1, "pass")
+    assert [f["type"] for f in dj.forms(s, 2)] == ["give", "pass"]
