@@ -89,7 +89,8 @@ def table_list(request: HttpRequest) -> HttpResponse:
             except RuleError as error:
                 form.add_error(None, str(error))
             else:
-                return no_store(render(request, "tables/created.html", _links(request, table)))
+                context = {**_links(request, table), "private": True}
+                return no_store(render(request, "tables/created.html", context))
     tables = Table.objects.all()[:100]
     return render(request, "tables/list.html", {"form": form, "tables": tables}, status=status)
 

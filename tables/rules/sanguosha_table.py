@@ -210,7 +210,7 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
 def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
     if s.phase in ("lord_general", "generals"):
         if seat == tr.HOST or s.generals[int(seat)] is not None or not s.candidates[int(seat)]:
-            return []
+            return tr.host_forms(s, seat)
         choices = [(g, f"{g}({GENERALS[g]} 体力)") for g in s.candidates[int(seat)]]
         return [form("choose_general", "选择武将", param("general", "武将", "choice", choices))]
     return tr.record_forms(s, seat)

@@ -216,7 +216,7 @@ def seat_rows(s: TrackerState, viewer: int | None, role_shown: Callable[[int], b
 def record_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
     """The public records anyone at the table may make, plus the host's correction."""
     if s.phase == "over":
-        return _host_only(s, actor)
+        return host_forms(s, actor)
     living = [(p, s.players[p]) for p in range(s.n) if s.alive[p]]
     deltas = [(d, f"{d:+d}") for d in sorted(DELTAS, key=lambda d: (d > 0, abs(d)))]
     sources = [("none", "无来源"), *living]
@@ -234,10 +234,10 @@ def record_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
     ]
     if actor in (HOST, s.current):
         out.insert(0, form("end_turn", f"结束 {s.players[s.current]} 的回合"))
-    return out + _host_only(s, actor)
+    return out + host_forms(s, actor)
 
 
-def _host_only(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
+def host_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
     if actor != HOST:
         return []
     return [

@@ -24,3 +24,13 @@ def tables_urls(settings):
     except NoReverseMatch:
         settings.ROOT_URLCONF = "tables_test_urls"
     return settings
+
+
+@pytest.fixture(autouse=True)
+def _fresh_create_limit():
+    """The per-address create limit counts in the cache: every test starts with none made (locmem, this process)."""
+    from django.core.cache import cache
+
+    if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+        cache.clear()
+    yield
