@@ -266,3 +266,28 @@ def test_random_values_posted_to_the_create_form_never_give_a_500(values):
     cache.clear()
     response = Client().post("/tables/", values)
     assert response.status_code in (200, 400)
+
+
+def visible_words(html):
+    """ASCII words of three letters or more in the text a player reads (no markup, scripts, links or tokens)."""
+    html = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", html, flags=re.S)
+    text = re.sub(r"<[^>]+>", " ", html)
+    text = re.sub(r"https?://\S+", " ", text)
+    return set(re.findall(r"\b[A-Za-z_]{3,}\b", text))
+
+
+@pytest.mark.parametrize(("kind", "mode"), [(k, m) for k in PLAYERS for m in ("digital", "physical")])
+def test_pages_show_chinese_never_internal_codes(client, kind, mode):
+    table = services.create_table(kind, PLAYERS[kind], seed=3, mode=mode)
+    rng = random.Random(3)
+    seen = set()
+    for _ in range(25):
+        table.refresh_from_db()
+        state = table.load()
+        for url in [f"/tables/{table.pk}/", host_url(table), *(private_url(table, p) for p in range(len(PLAYERS[kind])))]:
+            seen |= visible_words(client.get(url).content.decode())
+        if table.rules.winner(state):
+            break
+        seat, spec, values, _, _ = choose(table.rules, state, rng)
+        client.post(private_url(table, seat), {"type": spec["type"], "label": spec["label"], **values})
+    assert not seen
