@@ -1,7 +1,9 @@
 """Pages: the list and create form, the public table page, each player's private page and the host's page.
 
 Private and host pages carry their secret in the URL: they are never cached, never sent as a Referer and never
-indexed.  Every page polls ``table_version`` and swaps in the new state by itself (see templates/tables/base.html).
+indexed.  ``Referrer-Policy: no-referrer`` makes browsers send ``Origin: null`` with the page's own form posts, which
+Django's CSRF check refuses; those views are CSRF-exempt because the secret token in their URL already does what a
+CSRF token does (a forged cross-site post would have to know it).  Every page polls ``table_version`` and swaps in the new state by itself (see templates/tables/base.html).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tables import services
@@ -121,6 +124,7 @@ def table_version(request: HttpRequest, table_id: int) -> JsonResponse:
     return JsonResponse({"version": version}, headers={"Cache-Control": "no-store"})
 
 
+@csrf_exempt  # the URL's secret token is the CSRF token (see the module docstring)
 @require_http_methods(["GET", "POST"])
 def table_private(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
@@ -136,6 +140,7 @@ def table_private(request: HttpRequest, table_id: int, token: str) -> HttpRespon
     return no_store(_page(request, table, seat, error=error, status=400))
 
 
+@csrf_exempt
 @require_POST
 def table_sheet(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
@@ -150,6 +155,7 @@ def table_sheet(request: HttpRequest, table_id: int, token: str) -> HttpResponse
     return no_store(redirect(reverse("tables:private", args=[table.pk, token]) + "#sheet"))
 
 
+@csrf_exempt
 @require_http_methods(["GET", "POST"])
 def table_host(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)

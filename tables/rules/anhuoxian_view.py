@@ -7,7 +7,6 @@ from typing import Any
 from .anhuoxian import KIND, TERRORIST, State, cards, expected, flashed, smoked
 from .base import visible_log
 
-
 USED = {"equip": "装备", "shoot": "射击", "skill": "技能", "grenade": "手雷", "double": "双发子弹"}
 
 

@@ -284,10 +284,24 @@ def test_pages_show_chinese_never_internal_codes(client, kind, mode):
     for _ in range(25):
         table.refresh_from_db()
         state = table.load()
-        for url in [f"/tables/{table.pk}/", host_url(table), *(private_url(table, p) for p in range(len(PLAYERS[kind])))]:
+        for url in [
+            f"/tables/{table.pk}/",
+            host_url(table),
+            *(private_url(table, p) for p in range(len(PLAYERS[kind]))),
+        ]:
             seen |= visible_words(client.get(url).content.decode())
         if table.rules.winner(state):
             break
         seat, spec, values, _, _ = choose(table.rules, state, rng)
         client.post(private_url(table, seat), {"type": spec["type"], "label": spec["label"], **values})
     assert not seen
+
+
+def test_a_browser_post_from_a_no_referrer_page_is_accepted_because_the_url_token_stands_for_the_csrf_token():
+    from django.test import Client
+
+    table = services.create_table("anhuoxian", PLAYERS["anhuoxian"], mode="physical", options={"first": 0})
+    browser = Client(enforce_csrf_checks=True)
+    data = {"type": "end_turn", "label": "结束 阿甲 的回合"}
+    assert browser.post(private_url(table, 0), data, HTTP_ORIGIN="null").status_code == 302
+    assert browser.post("/tables/", {"kind": "noir", "players": "甲,乙"}, HTTP_ORIGIN="null").status_code == 403
