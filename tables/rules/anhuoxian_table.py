@@ -67,11 +67,7 @@ def _check_victory(s: State) -> bool:
         side = "特警与市民"
     elif ahx.SWAT not in alive_roles or ahx.CITIZEN not in alive_roles:
         side = ahx.TERRORIST
-    if side is None:
-        return False
-    s.winning_side = side
-    emit(s, f"游戏结束:{side}获胜。身份:" + ",".join(f"{p}={r}" for p, r in zip(s.players, s.roles, strict=True)))
-    return True
+    return side is not None and tr.declare(s, side)
 
 
 HOOKS = tr.Hooks(step=-1, start_turn=_start_turn, on_death=_on_death, check_victory=_check_victory)

@@ -79,8 +79,23 @@ def full_deck(killer: bool) -> list[str]:
     return deck + (["A"] if killer else [])
 
 
+class Circle:
+    """The seats around the table: how many, and the 尾家 (the last in turn order, just before the starting player)."""
+
+    players: list[str]
+    start: int
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def tail(self) -> int:
+        return (self.start - 1) % self.n
+
+
 @dataclasses.dataclass
-class State(GameState):
+class State(Circle, GameState):
     players: list[str]
     seed: int
     options: dict[str, Any]
@@ -106,14 +121,6 @@ class State(GameState):
     answers: list[dict[str, Any] | None] = dataclasses.field(default_factory=list)
     rng_count: int = 0
     log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-
-    @property
-    def n(self) -> int:
-        return len(self.players)
-
-    @property
-    def tail(self) -> int:
-        return (self.start - 1) % self.n
 
 
 def check_team_of(n: int, team_of: Any) -> list[int] | None:

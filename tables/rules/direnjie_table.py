@@ -44,7 +44,7 @@ FIELDS = {"hand": "手牌数", "hidden": "暗线索", "public": "公开线索"}
 
 
 @dataclasses.dataclass
-class State(GameState):
+class State(dj.Circle, GameState):
     players: list[str]
     seed: int
     options: dict[str, Any]
@@ -62,14 +62,6 @@ class State(GameState):
     mission: dict[str, int] = dataclasses.field(default_factory=dict)
     rng_count: int = 0
     log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-
-    @property
-    def n(self) -> int:
-        return len(self.players)
-
-    @property
-    def tail(self) -> int:
-        return (self.start - 1) % self.n
 
 
 def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:

@@ -146,11 +146,7 @@ def _check_victory(s: State) -> bool:
         side = sgs.SIDE_RENEGADE if len(alive) == 1 and s.roles[alive[0]] == sgs.RENEGADE else sgs.SIDE_REBEL
     elif not any(s.roles[p] in (sgs.REBEL, sgs.RENEGADE) for p in alive):
         side = sgs.SIDE_LORD
-    if side is None:
-        return False
-    s.winning_side = side
-    emit(s, f"游戏结束:{side}获胜。身份:" + ",".join(f"{p}={r}" for p, r in zip(s.players, s.roles, strict=True)))
-    return True
+    return side is not None and tr.declare(s, side)
 
 
 HOOKS = tr.Hooks(

@@ -99,6 +99,13 @@ def apply_with(hooks: Hooks, state: TrackerState, action: Any) -> tuple[Any, lis
     return s, s.log[start:]
 
 
+def declare(s: TrackerState, side: str) -> bool:
+    """The game is won by ``side``: every identity is shown."""
+    s.winning_side = side
+    emit(s, f"游戏结束:{side}获胜。身份:" + ",".join(f"{p}={r}" for p, r in zip(s.players, s.roles, strict=True)))
+    return True
+
+
 def _delta(action: dict[str, Any]) -> int:
     return int_param(action, "delta", DELTAS, "变化量")
 

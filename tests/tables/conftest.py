@@ -6,6 +6,8 @@ import pytest
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 
+from tests.browser.conftest import browser  # noqa: F401  (the project's Playwright + Debian chromium fixture)
+
 
 def pytest_collection_modifyitems(config, items):
     if "tables" in settings.INSTALLED_APPS:
@@ -34,20 +36,3 @@ def _fresh_create_limit():
     if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
         cache.clear()
     yield
-
-
-@pytest.fixture
-def browser():
-    """Debian's chromium driven by Playwright (no browser download), launched as tests/browser/conftest.py does."""
-    import os
-
-    from playwright.sync_api import sync_playwright
-
-    from tests.browser.conftest import CHROMIUM_ARGS
-    from tests.conftest import CHROMIUM
-
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
