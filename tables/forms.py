@@ -55,7 +55,7 @@ class CreateTableForm(forms.Form):
         empty_value=16,
         choices=[(16, "16(BGA 与设计者视频)"), (14, "14(说明书)")],
     )
-    rotate_lord = forms.BooleanField(label="三国杀系列赛:每局主公轮换到下一座位", required=False)
+    rotate_lord = forms.BooleanField(label="三国杀计分赛:人数几人就打几局,主公每局交给下家(右手边)", required=False)
     warrant = forms.BooleanField(label="暗火线:加入搜查令(新手用)", required=False)
     first = forms.IntegerField(label="暗火线:起始玩家座位号(从 0 数,可留空)", required=False, min_value=0, max_value=7)
     roles = forms.CharField(label="暗火线:特警、市民、绑匪人数(如 1,2,1;留空用默认)", required=False, max_length=20)

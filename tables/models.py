@@ -75,11 +75,16 @@ class Table(models.Model):
     def round_options(self, number: int | None = None) -> dict[str, Any]:
         number = number or self.round
         options = dict(self.options)
-        if options.get("rotate_lord"):  # 三国杀 series: the lord moves one seat each game
-            options["lord_seat"] = (number - 1) % len(self.players)
+        if options.get("rotate_lord"):  # 三国杀 series: the lord passes to the 下家 (the right: the previous seat)
+            options["lord_seat"] = -(number - 1) % len(self.players)
         for key in ("rotate_lord", "target", "seed_rule"):
             options.pop(key, None)
         return options
+
+    @property
+    def series_length(self) -> int | None:
+        """三国杀's series (推广版计分赛): one game per player, each as the lord once; otherwise open-ended."""
+        return len(self.players) if self.options.get("rotate_lord") else None
 
     def new_state(self) -> Any:
         return self.rules.new_game(self.player_names, self.round_seed(), self.round_options())

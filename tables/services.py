@@ -101,6 +101,9 @@ def totals(table: Table) -> dict[int, int]:
 
 
 def series_over(table: Table) -> bool:
+    """狄仁杰: somebody reached the target score; 三国杀: everyone has been the lord once."""
+    if table.series_length is not None:
+        return table.round >= table.series_length and table.rules.score(table.load()) is not None
     target = table.options.get("target") or 0
     return bool(target) and max(totals(table).values()) >= target
 
@@ -114,7 +117,7 @@ def next_game(table_id: int) -> Table:
         if scores is None:
             raise RuleError("这一局还没有结束。")
         if series_over(table):
-            raise RuleError("系列赛已经有人达到目标分,不能再开新局。")
+            raise RuleError("系列赛已经结束(有人达到目标分,或每人都当过一次主公),不能再开新局。")
         table.rounds = [
             *table.rounds,
             {

@@ -236,7 +236,8 @@ def _page(
     results = None
     if scores is not None:
         results = [{"name": n, "score": scores[p], "won": p in winners} for p, n in enumerate(names)]
-    totals = services.totals(table) if table.rounds or table.options.get("target") else None
+    series = table.rounds or table.options.get("target") or table.series_length
+    totals = services.totals(table) if series else None
     context: dict[str, Any] = {
         "table": table,
         "v": view,

@@ -150,7 +150,7 @@ def test_a_series_rotates_the_lord_and_keeps_a_running_score(client):
     first = table.rules.score(table.load())
     assert client.post(host_url(table), {"op": "next"}).status_code == 302
     table.refresh_from_db()
-    assert table.round == 2 and table.load().lord == 1 and table.load().phase == "lord_general"
+    assert table.round == 2 and table.load().lord == 4 and table.load().phase == "lord_general"  # the 下家: the right
     assert services.totals(table) == first
     assert "第 2 局" in client.get(f"/tables/{table.pk}/").content.decode()
 
@@ -163,7 +163,7 @@ def test_a_direnjie_series_stops_at_the_target_score():
     Table.objects.filter(pk=table.pk).update(state=state.to_dict())
     table.refresh_from_db()
     assert services.series_over(table)
-    with pytest.raises(services.RuleError, match="目标分"):
+    with pytest.raises(services.RuleError, match="系列赛已经结束"):
         services.next_game(table.pk)
 
 
@@ -305,3 +305,19 @@ def test_a_browser_post_from_a_no_referrer_page_is_accepted_because_the_url_toke
     data = {"type": "end_turn", "label": "结束 阿甲 的回合"}
     assert browser.post(private_url(table, 0), data, HTTP_ORIGIN="null").status_code == 302
     assert browser.post("/tables/", {"kind": "noir", "players": "甲,乙"}, HTTP_ORIGIN="null").status_code == 403
+
+
+def test_a_sanguosha_series_ends_once_everyone_has_been_the_lord():
+    table = services.create_table("sanguosha", PLAYERS["sanguosha"][:4], mode="physical", options={"rotate_lord": True})
+    lords = []
+    for _ in range(4):
+        state = table.load()
+        lords.append(state.lord)
+        state.phase, state.winning_side = "over", "反贼"
+        Table.objects.filter(pk=table.pk).update(state=state.to_dict())
+        table.refresh_from_db()
+        if table.round < 4:
+            table = services.next_game(table.pk)
+    assert lords == [0, 3, 2, 1] and services.series_over(table)
+    with pytest.raises(services.RuleError, match="每人都当过一次主公"):
+        services.next_game(table.pk)
