@@ -70,7 +70,7 @@ def _check_victory(s: State) -> bool:
     return side is not None and tr.declare(s, side)
 
 
-HOOKS = tr.Hooks(step=-1, start_turn=_start_turn, on_death=_on_death, check_victory=_check_victory)
+HOOKS = tr.Hooks(step=-1, start_turn=_start_turn, on_death=_on_death, check_victory=_check_victory, hp_floor=0)
 
 
 def apply(state: State, action: Any) -> tuple[State, list[dict[str, Any]]]:

@@ -125,6 +125,8 @@ def _reveal(s: State, actor: Any, action: dict[str, Any]) -> None:
     s.public[target] += 1
     total = sum(s.public)
     emit(s, f"{s.players[target]} 翻开一组线索:公开线索共 {total}/8。〔{_name(s, actor)} 记录〕")
+    if s.public[target] in (2, 4, 6):
+        emit(s, f"这是 {s.players[target]} 翻开的第 {s.public[target]} 组线索:请执行检查线索或线索功能(在桌上进行)。")
     if total >= dj.PUBLIC_CLUES_TO_END and not s.last_round:
         s.last_round = True
         emit(s, f"已有 8 组公开线索:最后一轮,到尾家 {s.players[s.tail]} 为止。")

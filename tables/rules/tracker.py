@@ -62,6 +62,7 @@ class Hooks:
     check_victory: Callable[[Any], bool]
     extra: dict[str, Callable[[Any, Any, dict[str, Any]], None]] = dataclasses.field(default_factory=dict)
     extra_expected: Callable[[Any], list[str] | None] = lambda s: None
+    hp_floor: int | None = None  # 暗火线: "血量降到0(不会出现负值)"; 三国杀 HP may go below 0
 
 
 def actor_of(s: TrackerState, action: dict[str, Any]) -> int | str:
@@ -127,6 +128,8 @@ def _hp(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> No
     source = _source(s, action)
     before = s.hp[target]
     s.hp[target] = min(s.hp[target] + delta, s.max_hp[target])
+    if hooks.hp_floor is not None:
+        s.hp[target] = max(s.hp[target], hooks.hp_floor)
     by = f"(来源:{s.players[source]})" if source is not None and delta < 0 else ""
     emit(s, f"{s.players[target]} 体力 {before} → {s.hp[target]}/{s.max_hp[target]}{by}。〔{who(s, actor)} 记录〕")
     if s.hp[target] <= 0:

@@ -151,6 +151,13 @@ def test_anhuoxian_tracker_deals_roles_by_the_tables_counts_and_the_killer_loots
     assert s.hand[killer] == before + loot and s.hand[victim] == 0
 
 
+def test_anhuoxian_serums_never_go_below_zero_but_sanguosha_hp_may():
+    s = act(ahx, ahx.new_game(NAMES[:4], 4), 0, "hp", target=1, delta=-5)
+    assert s.hp[1] == 0 and "濒死" in texts(s)
+    g = act(sgt, sgs_ready(5), 0, "hp", target=1, delta=-5)
+    assert g.hp[1] < 0
+
+
 def test_anhuoxian_terrorists_win_when_all_citizens_are_dead():
     s = ahx.new_game(NAMES[:4], 4)
     for p in range(4):
@@ -172,6 +179,7 @@ def test_direnjie_tracker_counts_turns_clues_and_ends_after_the_tail_once_eight_
             s = act(djt, s, p, "submit_clue", target=p)
             s = act(djt, s, p, "reveal_clue", target=p)
     assert s.last_round and "最后一轮" in texts(s)
+    assert "这是 甲 翻开的第 2 组线索:请执行检查线索或线索功能" in texts(s)
     s = act(djt, s, 1, "end_turn")
     assert s.phase == "play" and s.current == 0
     s = act(djt, s, 0, "end_turn")
