@@ -73,6 +73,8 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     s = State(players=base.players, seed=seed, options=options, start=start, current=start)
     hands = 10 if n < 6 else 8
     s.hand = [hands + (1 if n == 6 and p in ((start + 4) % n, (start + 5) % n) else 0) for p in range(n)]
+    if options["killer"]:  # with A in the deck one card is left over: it goes to the 尾家
+        s.hand[s.tail] += 1
     s.hidden, s.public, s.submitted = [0] * n, [0] * n, [0] * n
     s.answers = [None] * n
     emit(s, f"实体牌开局:{s.players[start]} 先行(抽到 T1),尾家是 {s.players[s.tail]}。请按规则发牌并盖放秘密任务。")

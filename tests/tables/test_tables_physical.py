@@ -201,6 +201,7 @@ def test_direnjie_tracker_answers_stay_private_until_the_mission_is_turned_over_
 
 def test_direnjie_tracker_killer_claims_in_secret_and_the_offer_stays_for_everyone():
     s = djt_game(5, killer=True)
+    assert s.hand == [11, 10, 10, 10, 10]  # start = seat 1, so the 尾家 (seat 0) takes the card left over
     s = act(djt, s, 3, "claim_killer")
     assert s.killer == 3 and "杀手" not in "\n".join(djt.view(s, 0)["log"])
     assert all(any(f["type"] == "claim_killer" for f in djt.forms(s, p)) for p in (0, 1, 2, 4))
