@@ -220,3 +220,28 @@ def test_every_game_is_playable_end_to_end_through_its_pages(client, kind):
     final = client.get(f"/tables/{table.pk}/").content.decode()
     assert "结果" in final and "获胜" in final
     assert table.rebuild().to_dict() == table.state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tables_dealt_before_migration_0002_keep_their_seed_and_still_replay_exactly():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from tables.rules import game
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("tables", "0001_initial")])
+    old_apps = executor.loader.project_state([("tables", "0001_initial")]).apps
+    players = ["甲", "乙", "丙", "丁"]
+    state = game("sanguosha").new_game(players, 2**40 + 7, {})
+    OldTable = old_apps.get_model("tables", "Table")
+    old = OldTable.objects.create(
+        kind="sanguosha", name="旧桌", players=[{"name": n, "token": f"t{i}"} for i, n in enumerate(players)],
+        seed=2**40 + 7, options={}, state=state.to_dict(),
+    )  # fmt: skip
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes("tables"))
+    table = Table.objects.get(pk=old.pk)
+    assert table.seed == str(2**40 + 7) and table.mode == "digital" and table.options["seed_rule"] == "v1"
+    assert table.rebuild().to_dict() == table.state
