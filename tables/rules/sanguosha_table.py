@@ -74,7 +74,8 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     s.candidates = [[] for _ in range(n)]
     s.candidates[lord] = [*LORD_GENERALS, pool.pop(), pool.pop()]
     s.pool = pool
-    emit(s, f"{names[lord]} 是主公,亮出身份;主公先从 {'、'.join(s.candidates[lord])} 中选择武将。")
+    emit(s, f"{names[lord]} 是主公,亮出身份;主公先从 5 名候选武将中选择,选好后亮出。")
+    emit(s, f"你的候选武将:{'、'.join(s.candidates[lord])}。", to=[lord])
     for p in range(n):
         emit(s, f"你的身份是{roles[p]}。", to=[p])
     return s

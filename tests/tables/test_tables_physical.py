@@ -37,7 +37,8 @@ def test_sanguosha_the_lord_chooses_from_cao_cao_liu_bei_sun_quan_plus_two_other
     assert s.phase == "lord_general" and s.candidates[lord][:3] == ["曹操", "刘备", "孙权"]
     assert len(set(s.candidates[lord])) == 5 and all(g in sgt.GENERALS for g in s.candidates[lord])
     other = (lord + 1) % 5
-    assert sgt.forms(s, other) == []
+    assert sgt.forms(s, other) == [] and sgt.view(s, other)["candidates"] == []
+    assert not any(s.candidates[lord][3] in line for line in sgt.view(s, other)["log"])
     with pytest.raises(RuleError, match="候选武将"):
         act(sgt, s, lord, "choose_general", general="吕布" if "吕布" not in s.candidates[lord] else "貂蝉")
 
