@@ -138,7 +138,7 @@ def str_param(action: dict[str, Any], key: str, allowed: list[str] | tuple[str, 
     value = action.get(key)
     if value not in allowed:
         raise RuleError(f"{what}({key})必须是 {'、'.join(allowed)} 之一,收到的是 {value!r}。")
-    return value
+    return str(value)
 
 
 def cards_param(action: dict[str, Any], key: str = "cards") -> list[str]:

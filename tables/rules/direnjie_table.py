@@ -34,6 +34,7 @@ from .base import (
     param,
     require,
     seat_param,
+    str_param,
     visible_log,
 )
 
@@ -156,16 +157,16 @@ def _answer(s: State, actor: Any, action: dict[str, Any]) -> None:
     require(actor != tr.HOST, "解答由玩家本人写。")
     seat = int(actor)
     require(s.answers[seat] is None, "你已经写好解答了。")
-    s.answers[seat] = {
+    answer: dict[str, Any] = {
         "T": int_param(action, "T", range(1, 7), "目标号码"),
         "W": int_param(action, "W", range(1, 6), "凶器号码"),
         "L": int_param(action, "L", range(1, 6), "地点号码"),
         "killer": None,
     }
     if s.options["killer"] and seat != s.killer:
-        named = seat_param(s, action, "killer", "你认为的杀手")
-        require(named != seat, "你不能指认自己为杀手。")
-        s.answers[seat]["killer"] = named
+        answer["killer"] = seat_param(s, action, "killer", "你认为的杀手")
+        require(answer["killer"] != seat, "你不能指认自己为杀手。")
+    s.answers[seat] = answer
     emit(s, f"{s.players[seat]} 写好了解答。")
     emit(s, "你的解答:" + djv.describe_answer(s, s.answers[seat]), to=[seat])
     if all(a is not None for a in s.answers):
@@ -195,15 +196,13 @@ def _mission(s: State, actor: Any, action: dict[str, Any]) -> None:
 def _correct(s: State, actor: Any, action: dict[str, Any]) -> None:
     require(actor == tr.HOST, "只有主持人可以直接更正数值。")
     target = _seat(s, action)
-    field = action.get("field")
-    require(field in FIELDS, f"更正项只能是:{'、'.join(FIELDS.values())}。")
+    field = str_param(action, "field", tuple(FIELDS), "更正项")
     value = int_param(action, "value", range(tr.MAX_VALUE + 1), "新数值")
-    reason = action.get("reason")
-    require(isinstance(reason, str) and 0 < len(reason.strip()) <= tr.REASON_MAX, "请写明更正理由(1–200 字)。")
+    reason = tr.reason_param(action)
     values = getattr(s, field)
     before, values[target] = values[target], value
     s.submitted[target] = s.hidden[target] + s.public[target]
-    emit(s, f"主持人更正:{s.players[target]} 的{FIELDS[field]} {before} → {value}。理由:{reason.strip()}")
+    emit(s, f"主持人更正:{s.players[target]} 的{FIELDS[field]} {before} → {value}。理由:{reason}")
 
 
 NAMES = {

@@ -85,7 +85,7 @@ def _choose(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> No
     require(actor != tr.HOST, "武将由玩家本人选择。")
     seat = int(actor)
     require(s.generals[seat] is None, "你已经选好了武将。")
-    general = action.get("general")
+    general = str(action.get("general"))
     require(general in s.candidates[seat], f"请从你的候选武将中选择:{'、'.join(s.candidates[seat]) or '(还没有)'}。")
     s.generals[seat] = general
     if seat == s.lord:

@@ -60,7 +60,7 @@ class Hooks:
     start_turn: Callable[[Any], None]
     on_death: Callable[[Any, int, int | None], None]
     check_victory: Callable[[Any], bool]
-    extra: dict[str, Callable[[Any, Any, dict[str, Any]], None]] = dataclasses.field(default_factory=dict)
+    extra: dict[str, Callable[[Hooks, Any, Any, dict[str, Any]], None]] = dataclasses.field(default_factory=dict)
     extra_expected: Callable[[Any], list[str] | None] = lambda s: None
     hp_floor: int | None = None  # 暗火线: "血量降到0(不会出现负值)"; 三国杀 HP may go below 0
 
@@ -98,6 +98,13 @@ def apply_with(hooks: Hooks, state: TrackerState, action: Any) -> tuple[Any, lis
         raise RuleError("没有这种记录。可以记录:体力、体力上限、手牌数、回合结束、阵亡;主持人还可以更正。")
     handler(hooks, s, actor, action)
     return s, s.log[start:]
+
+
+def reason_param(action: dict[str, Any]) -> str:
+    reason = action.get("reason")
+    text = reason.strip() if isinstance(reason, str) else ""
+    require(0 < len(text) <= REASON_MAX, f"请写明更正理由(1–{REASON_MAX} 字)。")
+    return text
 
 
 def declare(s: TrackerState, side: str) -> bool:
@@ -184,13 +191,12 @@ def _correct(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) 
     target = seat_param(s, action, "target", "对象")
     field = str_param(action, "field", tuple(FIELDS), "更正项")
     value = int_param(action, "value", range(-MAX_VALUE, MAX_VALUE + 1), "新数值")
-    reason = action.get("reason")
-    require(isinstance(reason, str) and 0 < len(reason.strip()) <= REASON_MAX, f"请写明更正理由(1–{REASON_MAX} 字)。")
+    reason = reason_param(action)
     values = getattr(s, field)
     before, values[target] = values[target], value
     if field == "max_hp":
         s.max_hp[target] = max(1, value)
-    emit(s, f"主持人更正:{s.players[target]} 的{FIELDS[field]} {before} → {values[target]}。理由:{reason.strip()}")
+    emit(s, f"主持人更正:{s.players[target]} 的{FIELDS[field]} {before} → {values[target]}。理由:{reason}")
 
 
 _COMMON: dict[str, Callable[[Hooks, TrackerState, Any, dict[str, Any]], None]] = {
