@@ -27,7 +27,7 @@ from tables.rules.tracker import HOST
 
 PHASES = {
     "over": "已结束",
-    "play": "进行中",
+    "play": "出牌阶段",
     "respond": "响应[杀]",
     "dying": "濒死求救",
     "discard": "弃牌阶段",
@@ -247,7 +247,9 @@ def _page(
         "me_name": names[seat] if seat is not None else None,
         "forms": _forms(table, state, None if host else seat) if (host or seat is not None) else [],
         "error": error,
-        "phase": PHASES.get(view.get("phase", ""), "进行中"),
+        "phase": "进行中"
+        if view.get("mode") == "physical" and view["phase"] == "play"
+        else PHASES.get(view["phase"], "进行中"),
         "to_act": [names[p] for p in to_act],
         "your_turn": seat is not None and seat in to_act,
         "results": results,
