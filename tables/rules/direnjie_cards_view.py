@@ -11,8 +11,9 @@ from .base import emit, form, int_param, param, require, seat_param, visible_log
 MISSION_POINTS = {0: 0, 1: 1, 2: 3, 3: 6}
 
 
-def do_answer(s: Any, seat: int, action: dict[str, Any]) -> None:
-    answer = {
+def write_answer(s: Any, seat: int, action: dict[str, Any]) -> None:
+    """The seat's answer: T, W and L numbers, and with the killer expansion the killer a detective names."""
+    answer: dict[str, Any] = {
         "T": int_param(action, "T", range(1, 7), "目标号码"),
         "W": int_param(action, "W", range(1, 6), "凶器号码"),
         "L": int_param(action, "L", range(1, 6), "地点号码"),
@@ -23,6 +24,10 @@ def do_answer(s: Any, seat: int, action: dict[str, Any]) -> None:
         require(answer["killer"] != seat, "你不能指认自己为杀手。")
     s.answers[seat] = answer
     emit(s, f"{s.players[seat]} 写好了解答。")
+
+
+def do_answer(s: Any, seat: int, action: dict[str, Any]) -> None:
+    write_answer(s, seat, action)
     if all(a is not None for a in s.answers):
         s.phase = "over"
         m = s.mission

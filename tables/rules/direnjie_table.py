@@ -157,17 +157,7 @@ def _answer(s: State, actor: Any, action: dict[str, Any]) -> None:
     require(actor != tr.HOST, "解答由玩家本人写。")
     seat = int(actor)
     require(s.answers[seat] is None, "你已经写好解答了。")
-    answer: dict[str, Any] = {
-        "T": int_param(action, "T", range(1, 7), "目标号码"),
-        "W": int_param(action, "W", range(1, 6), "凶器号码"),
-        "L": int_param(action, "L", range(1, 6), "地点号码"),
-        "killer": None,
-    }
-    if s.options["killer"] and seat != s.killer:
-        answer["killer"] = seat_param(s, action, "killer", "你认为的杀手")
-        require(answer["killer"] != seat, "你不能指认自己为杀手。")
-    s.answers[seat] = answer
-    emit(s, f"{s.players[seat]} 写好了解答。")
+    djv.write_answer(s, seat, action)
     emit(s, "你的解答:" + djv.describe_answer(s, s.answers[seat]), to=[seat])
     if all(a is not None for a in s.answers):
         s.phase = "mission"
