@@ -1,4 +1,8 @@
-"""The create-a-table form (Chinese labels); the per-game action forms come from the rules modules' ``forms``."""
+"""The create-a-table form (Chinese labels); the per-game action forms come from the rules modules' ``forms``.
+
+Every field is bounded, so no value a browser can send gets past ``is_valid`` unchecked; whatever the rules refuse
+comes back as a message on the form.
+"""
 
 from __future__ import annotations
 
@@ -8,20 +12,41 @@ from typing import Any
 from django import forms
 
 from tables.models import Table
+from tables.rules import MODES
+from tables.rules.anhuoxian_cards import DECK, WARRANT
+
+SPLIT = r"[,,、;;\s]+"
+
+
+def _numbers(text: str, what: str) -> list[int]:
+    parts = [p for p in re.split(SPLIT, text.strip()) if p]
+    if not all(re.fullmatch(r"[0-9]{1,2}", p) for p in parts):
+        raise forms.ValidationError(f"{what}只能写一到两位的数字,用逗号分隔。")
+    return [int(p) for p in parts]
 
 
 class CreateTableForm(forms.Form):
     kind = forms.ChoiceField(label="游戏", choices=Table.KINDS)
+    mode = forms.ChoiceField(label="玩法", choices=list(MODES.items()), required=False, initial="physical")
     name = forms.CharField(label="桌名(可留空)", required=False, max_length=100)
     players = forms.CharField(
         label="玩家名字(用逗号分隔,按顺时针座位顺序)", max_length=500, widget=forms.TextInput(attrs={"size": 60})
     )
-    seed = forms.IntegerField(label="随机种子(可留空,自动生成)", required=False, min_value=0, max_value=2**62)
     killer = forms.BooleanField(label="狄仁杰:杀手扩充(5–6 人)", required=False)
     teams = forms.ChoiceField(
         label="狄仁杰:团队变体",
         required=False,
         choices=[("", "不分队"), ("2v2", "2v2(4 人)"), ("3v3", "3v3(6 人)"), ("2v2v2", "2v2v2(6 人)")],
+    )
+    team_of = forms.CharField(label="狄仁杰:自选分队(按座位写队号,如 1,2,2,1;可留空)", required=False, max_length=30)
+    start = forms.IntegerField(
+        label="狄仁杰实体牌:抽到 T1 的玩家座位号(从 0 数)", required=False, min_value=0, max_value=5
+    )
+    target = forms.IntegerField(
+        label="系列赛:目标总分(狄仁杰;0 或留空 = 只玩一局)", required=False, min_value=0, max_value=999
+    )
+    noir_killer = forms.ChoiceField(
+        label="黑幕:谁当杀手", required=False, choices=[("", "抽签决定"), ("0", "第一位玩家"), ("1", "第二位玩家")]
     )
     kill_target = forms.TypedChoiceField(
         label="黑幕:杀手胜利所需杀人数",
@@ -30,22 +55,66 @@ class CreateTableForm(forms.Form):
         empty_value=16,
         choices=[(16, "16(BGA 与设计者视频)"), (14, "14(说明书)")],
     )
+    rotate_lord = forms.BooleanField(label="三国杀计分赛:人数几人就打几局,主公每局交给下家(右手边)", required=False)
     warrant = forms.BooleanField(label="暗火线:加入搜查令(新手用)", required=False)
-    first = forms.IntegerField(label="暗火线:起始玩家座位号(从 0 数,可留空)", required=False, min_value=0)
+    first = forms.IntegerField(label="暗火线:起始玩家座位号(从 0 数,可留空)", required=False, min_value=0, max_value=7)
+    roles = forms.CharField(label="暗火线:特警、市民、绑匪人数(如 1,2,1;留空用默认)", required=False, max_length=20)
+    serums = forms.IntegerField(label="暗火线:每人血清牌数(默认 2)", required=False, min_value=0, max_value=10)
+    deck = forms.CharField(
+        label="暗火线:牌库张数(如 单发子弹=20 双发子弹=6;未写的用默认)",
+        required=False,
+        max_length=300,
+        widget=forms.TextInput(attrs={"size": 60}),
+    )
 
     def clean_players(self) -> list[str]:
         names = [n.strip() for n in re.split(r"[,,、;;\n]+", self.cleaned_data["players"]) if n.strip()]
         if not names:
             raise forms.ValidationError("请至少填写一名玩家。")
+        if any(len(n) > 30 for n in names):
+            raise forms.ValidationError("每个名字最多 30 个字。")
         return names
+
+    def clean_team_of(self) -> list[int] | None:
+        text = self.cleaned_data.get("team_of") or ""
+        return _numbers(text, "队号") if text.strip() else None
+
+    def clean_roles(self) -> list[int] | None:
+        text = self.cleaned_data.get("roles") or ""
+        return _numbers(text, "身份人数") if text.strip() else None
+
+    def clean_deck(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for part in re.split(SPLIT, (self.cleaned_data.get("deck") or "").strip()):
+            if not part:
+                continue
+            card, _, count = part.partition("=")
+            if card not in (*DECK, WARRANT) or not re.fullmatch(r"[0-9]{1,2}", count):
+                known = "、".join((*DECK, WARRANT))
+                raise forms.ValidationError(f"「{part[:20]}」看不懂:请写「牌名=张数」,牌名是 {known} 之一。")
+            counts[card] = int(count)
+        return counts
 
     def game_options(self) -> dict[str, Any]:
         data = self.cleaned_data
         kind = data["kind"]
+        series = {"target": data["target"]} if data.get("target") else {}
         if kind == "direnjie_cards":
-            return {"killer": bool(data.get("killer")), "teams": data.get("teams") or ""}
+            options = {"killer": bool(data.get("killer")), "teams": data.get("teams") or "", **series}
+            if data.get("team_of"):
+                options["team_of"] = data["team_of"]
+            if data.get("start") is not None:
+                options["start"] = data["start"]
+            return options
         if kind == "noir":
-            return {"kill_target": data.get("kill_target") or 16}
+            options = {"kill_target": data.get("kill_target") or 16}
+            if data.get("noir_killer"):
+                options["killer"] = int(data["noir_killer"])
+            return options
         if kind == "anhuoxian":
-            return {"warrant": bool(data.get("warrant")), "first": data.get("first") or 0}
-        return {}
+            options = {"warrant": bool(data.get("warrant")), "first": data.get("first") or 0}
+            for key in ("roles", "serums", "deck"):
+                if data.get(key) not in (None, "", {}):
+                    options[key] = data[key]
+            return options
+        return {"rotate_lord": True} if data.get("rotate_lord") else {}

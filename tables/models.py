@@ -1,28 +1,37 @@
-"""One table of one of the four tracked games, and its action log.
+"""One table of one of the four tracked games, its action log and its series of games.
 
-The state JSON is a cache: replaying the actions, in ``seq`` order, from ``new_game(players, seed, options)`` rebuilds
-it exactly (``Table.rebuild``; pinned by a test).
+The state JSON is a cache: replaying the current game's actions that were not undone, in ``seq`` order, from
+``new_game(players, round_seed, round_options)`` rebuilds it exactly (``Table.rebuild``; pinned by a test).
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import Any
 
 from django.db import models
 
-from tables.rules import GAMES, game
+from tables.rules import GAMES, MODES, game
 
 
 class Table(models.Model):
     KINDS = [(kind, module.TITLE) for kind, module in GAMES.items()]
 
     kind = models.CharField("游戏", max_length=32, choices=KINDS)
+    mode = models.CharField("玩法", max_length=16, choices=list(MODES.items()), default="digital")
     name = models.CharField("桌名", max_length=100)
-    players = models.JSONField("玩家", default=list, help_text='[{"name": 名字, "token": 私人链接密钥}],按座位顺序')
-    seed = models.BigIntegerField("随机种子")
+    players = models.JSONField(
+        "玩家", default=list, help_text='[{"name": 名字, "token": 私人链接密钥, "sheet": 推理表}],按座位顺序'
+    )
+    host_token = models.CharField("主持人链接密钥", max_length=64, default="", blank=True)
+    # A 128-bit number from `secrets`, kept as text (it does not fit a bigint); shown only once the game is over.
+    seed = models.CharField("随机种子", max_length=64)
     options = models.JSONField("选项", default=dict, blank=True)
     state = models.JSONField("局面", default=dict)
+    round = models.PositiveIntegerField("第几局", default=1)
+    rounds = models.JSONField("已结束的各局", default=list, blank=True, help_text='[{"round", "scores", "winners"}]')
+    version = models.PositiveIntegerField("版本", default=0, help_text="每次写入加一;页面据此自动刷新")
     created = models.DateTimeField("创建时间", auto_now_add=True)
 
     class Meta:
@@ -35,7 +44,7 @@ class Table(models.Model):
 
     @property
     def rules(self) -> Any:
-        return game(self.kind)
+        return game(self.kind, self.mode)
 
     @property
     def player_names(self) -> list[str]:
@@ -50,10 +59,40 @@ class Table(models.Model):
                 return seat
         return None
 
+    def is_host(self, token: str) -> bool:
+        return bool(self.host_token) and secrets.compare_digest(self.host_token, str(token))
+
+    def round_seed(self, number: int | None = None) -> int:
+        """Game k's 128-bit seed, derived from the table's: shown at the end of game k without giving away game k+1.
+
+        Tables made before series existed (``seed_rule`` "v1") used the table's seed itself for their one game.
+        """
+        number = number or self.round
+        if self.options.get("seed_rule") == "v1" and number == 1:
+            return int(self.seed)
+        return int.from_bytes(hashlib.sha256(f"{self.seed}:{number}".encode()).digest()[:16], "big")
+
+    def round_options(self, number: int | None = None) -> dict[str, Any]:
+        number = number or self.round
+        options = dict(self.options)
+        if options.get("rotate_lord"):  # 三国杀 series: the lord passes to the 下家 (the right: the previous seat)
+            options["lord_seat"] = -(number - 1) % len(self.players)
+        for key in ("rotate_lord", "target", "seed_rule"):
+            options.pop(key, None)
+        return options
+
+    @property
+    def series_length(self) -> int | None:
+        """三国杀's series (推广版计分赛): one game per player, each as the lord once; otherwise open-ended."""
+        return len(self.players) if self.options.get("rotate_lord") else None
+
+    def new_state(self) -> Any:
+        return self.rules.new_game(self.player_names, self.round_seed(), self.round_options())
+
     def rebuild(self) -> Any:
-        """The state replayed from the seed and the action log (ignores the stored state)."""
-        state = self.rules.new_game(self.player_names, self.seed, self.options)
-        for entry in self.actions.order_by("seq"):
+        """The current game replayed from its seed and the action log (ignores the stored state)."""
+        state = self.new_state()
+        for entry in self.actions.filter(round=self.round, undone=False).order_by("seq"):
             state, _ = self.rules.apply(state, entry.action)
         return state
 
@@ -61,8 +100,11 @@ class Table(models.Model):
 class TableAction(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions", verbose_name="牌桌")
     seq = models.PositiveIntegerField("序号")
-    actor = models.PositiveSmallIntegerField("座位")
+    round = models.PositiveIntegerField("第几局", default=1)
+    actor = models.PositiveSmallIntegerField("座位", null=True, blank=True, help_text="空 = 主持人")
     action = models.JSONField("行动")
+    undone = models.BooleanField("已撤销", default=False)
+    note = models.CharField("撤销理由", max_length=200, blank=True, default="")
     created = models.DateTimeField("时间", auto_now_add=True)
 
     class Meta:

@@ -1,19 +1,29 @@
-"""Pages: the list and create form, the public table page and each player's private page (by secret token)."""
+"""Pages: the list and create form, the public table page, each player's private page and the host's page.
+
+Private and host pages carry their secret in the URL: they are never cached, never sent as a Referer and never
+indexed.  ``Referrer-Policy: no-referrer`` makes browsers send ``Origin: null`` with the page's own form posts, which
+Django's CSRF check refuses; those views are CSRF-exempt because the secret token in their URL already does what a
+CSRF token does (a forged cross-site post would have to know it).  Every page polls ``table_version`` and swaps in the new state by itself (see templates/tables/base.html).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tables import services
 from tables.forms import CreateTableForm
 from tables.models import Table
 from tables.rules import RuleError
+from tables.rules import direnjie_cards_sheet as sheet
 from tables.rules.base import action_from_form
+from tables.rules.tracker import HOST
 
 PHASES = {
     "over": "已结束",
@@ -33,34 +43,71 @@ PHASES = {
     "submit": "步骤3:提交线索",
     "refill": "步骤4:补手牌",
     "answer": "游戏结束:写下解答",
+    "mission": "翻开秘密任务",
+    "lord_general": "主公选择武将",
+    "generals": "其他玩家选择武将",
 }
+CREATE_LIMIT = 20  # tables per address per hour
+CREATE_WINDOW = 3600
+
+
+def no_store(response: HttpResponse) -> HttpResponse:
+    """The page holds a secret link: no proxy may keep it, no link may carry it away, no engine may index it."""
+    response["Cache-Control"] = "private, no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def _too_many_tables(request: HttpRequest) -> bool:
+    key = f"tables:create:{request.META.get('REMOTE_ADDR', '')}"
+    cache.add(key, 0, CREATE_WINDOW)
+    try:
+        return cache.incr(key) > CREATE_LIMIT
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, CREATE_WINDOW)
+        return False
 
 
 @require_http_methods(["GET", "POST"])
 def table_list(request: HttpRequest) -> HttpResponse:
     status = 200
+    form = CreateTableForm(request.POST or None)
     if request.method == "POST":
-        form = CreateTableForm(request.POST)
-        if form.is_valid():
+        status = 400
+        if _too_many_tables(request):
+            form.add_error(None, f"开桌太频繁了:每个地址每小时最多开 {CREATE_LIMIT} 桌,请稍后再试。")
+            status = 429
+        elif form.is_valid():
             data = form.cleaned_data
             try:
                 table = services.create_table(
-                    data["kind"], data["players"], data["seed"], form.game_options(), data["name"] or ""
+                    data["kind"],
+                    data["players"],
+                    None,
+                    form.game_options(),
+                    data["name"] or "",
+                    data["mode"] or "digital",
                 )
             except RuleError as error:
                 form.add_error(None, str(error))
             else:
-                links = [
-                    (p["name"], request.build_absolute_uri(reverse("tables:private", args=[table.pk, p["token"]])))
-                    for p in table.players
-                ]
-                public = request.build_absolute_uri(reverse("tables:public", args=[table.pk]))
-                return render(request, "tables/created.html", {"table": table, "links": links, "public": public})
-        status = 400
-    else:
-        form = CreateTableForm()
+                context = {**_links(request, table), "private": True}
+                return no_store(render(request, "tables/created.html", context))
     tables = Table.objects.all()[:100]
     return render(request, "tables/list.html", {"form": form, "tables": tables}, status=status)
+
+
+def _links(request: HttpRequest, table: Table) -> dict[str, Any]:
+    def url(name: str, *args: Any) -> str:
+        return request.build_absolute_uri(reverse(name, args=[table.pk, *args]))
+
+    return {
+        "table": table,
+        "links": [(seat, p["name"], url("tables:private", p["token"])) for seat, p in enumerate(table.players)],
+        "public": url("tables:public"),
+        "host": url("tables:host", table.host_token) if table.host_token else None,
+    }
 
 
 @require_GET
@@ -69,6 +116,15 @@ def table_public(request: HttpRequest, table_id: int) -> HttpResponse:
     return _page(request, table, None)
 
 
+@require_GET
+def table_version(request: HttpRequest, table_id: int) -> JsonResponse:
+    version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+    if version is None:
+        raise Http404("没有这张牌桌。")
+    return JsonResponse({"version": version}, headers={"Cache-Control": "no-store"})
+
+
+@csrf_exempt  # the URL's secret token is the CSRF token (see the module docstring)
 @require_http_methods(["GET", "POST"])
 def table_private(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
@@ -76,17 +132,67 @@ def table_private(request: HttpRequest, table_id: int, token: str) -> HttpRespon
     if seat is None:
         raise Http404("没有这个玩家链接。")
     if request.method == "GET":
-        return _page(request, table, seat)
+        return no_store(_page(request, table, seat))
     error = _post_action(request, table, seat)
     if error is None:
         return redirect("tables:private", table_id=table.pk, token=token)
     table.refresh_from_db()
-    return _page(request, table, seat, error=error, status=400)
+    return no_store(_page(request, table, seat, error=error, status=400))
 
 
-def _post_action(request: HttpRequest, table: Table, seat: int) -> str | None:
+@csrf_exempt
+@require_POST
+def table_sheet(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    seat = table.seat_for_token(token)
+    if seat is None or table.kind != "direnjie_cards":
+        raise Http404("没有这个玩家链接。")
+    try:
+        cell = sheet.check_cell(request.POST.get("cell", ""), len(table.players))
+    except RuleError as error:
+        return no_store(_page(request, table, seat, error=str(error), status=400))
+    services.sheet_mark(table.pk, seat, cell)
+    return no_store(redirect(reverse("tables:private", args=[table.pk, token]) + "#sheet"))
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def table_host(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    if not table.is_host(token):
+        raise Http404("没有这个主持人链接。")
+    if request.method == "GET":
+        return no_store(_page(request, table, None, host=True))
+    error = _host_post(request, table)
+    if error is None:
+        return redirect("tables:host", table_id=table.pk, token=token)
+    table.refresh_from_db()
+    return no_store(_page(request, table, None, host=True, error=error, status=400))
+
+
+def _host_post(request: HttpRequest, table: Table) -> str | None:
+    op = request.POST.get("op", "")
+    try:
+        if op == "undo":
+            if services.undo_last(table.pk, request.POST.get("reason", "")) is None:
+                return "这一局还没有可以撤销的记录。"
+        elif op == "next":
+            services.next_game(table.pk)
+        elif op == "reset":
+            seat = request.POST.get("seat", "")
+            if not seat.isascii() or not seat.isdigit() or int(seat) >= len(table.players):
+                return "请选择要重新生成链接的玩家。"
+            services.reset_link(table.pk, int(seat))
+        else:
+            return _post_action(request, table, None)
+    except RuleError as error:
+        return str(error)
+    return None
+
+
+def _post_action(request: HttpRequest, table: Table, seat: int | None) -> str | None:
     kind, label = request.POST.get("type", ""), request.POST.get("label", "")
-    specs = table.rules.forms(table.load(), seat)
+    specs = _forms(table, table.load(), seat)
     spec = next((f for f in specs if f["type"] == kind and f["label"] == label), None)
     if spec is None:
         if not specs:
@@ -100,31 +206,70 @@ def _post_action(request: HttpRequest, table: Table, seat: int) -> str | None:
     return None
 
 
+def _forms(table: Table, state: Any, seat: int | None) -> list[dict[str, Any]]:
+    if seat is not None:
+        return table.rules.forms(state, seat)
+    if table.mode == "physical" and table.kind != "noir":
+        return table.rules.forms(state, HOST)
+    return []
+
+
+def _seats_to_act(view: dict[str, Any]) -> list[int]:
+    to_act = view.get("to_act")
+    return [] if to_act is None else [to_act] if isinstance(to_act, int) else list(to_act)
+
+
 def _page(
-    request: HttpRequest, table: Table, seat: int | None, error: str | None = None, status: int = 200
+    request: HttpRequest,
+    table: Table,
+    seat: int | None,
+    error: str | None = None,
+    status: int = 200,
+    host: bool = False,
 ) -> HttpResponse:
     rules = table.rules
     state = table.load()
     view = rules.view(state, seat)
     names = table.player_names
-    to_act = view.get("to_act")
-    to_act = [] if to_act is None else [to_act] if isinstance(to_act, int) else list(to_act)
+    to_act = _seats_to_act(view)
     scores, winners = rules.score(state), rules.winner(state) or []
     results = None
     if scores is not None:
         results = [{"name": n, "score": scores[p], "won": p in winners} for p, n in enumerate(names)]
+    series = table.rounds or table.options.get("target") or table.series_length
+    totals = services.totals(table) if series else None
     context: dict[str, Any] = {
         "table": table,
         "v": view,
         "seat": seat,
+        "host": host,
+        "private": seat is not None or host,
         "me_name": names[seat] if seat is not None else None,
-        "forms": rules.forms(state, seat) if seat is not None else [],
+        "forms": _forms(table, state, None if host else seat) if (host or seat is not None) else [],
         "error": error,
-        "phase": PHASES.get(view.get("phase", ""), view.get("phase", "")),
+        "phase": "进行中"
+        if view.get("mode") == "physical" and view["phase"] == "play"
+        else PHASES.get(view["phase"], "进行中"),
         "to_act": [names[p] for p in to_act],
+        "your_turn": seat is not None and seat in to_act,
         "results": results,
-        "log": list(reversed(view["log"][-80:])),
-        "game_template": f"tables/games/{table.kind}.html",
+        "round_seed": table.round_seed() if scores is not None else None,
+        "totals": [(names[p], t) for p, t in totals.items()] if totals else None,
+        "target": table.options.get("target") or 0,
+        "series_over": services.series_over(table) if scores is not None else False,
+        "undone": table.actions.filter(round=table.round, undone=True).order_by("seq"),
+        "log": list(reversed(view["log"])),
+        "game_template": f"tables/games/{table.kind}{'_physical' if _physical_page(table) else ''}.html",
         "public_url": reverse("tables:public", args=[table.pk]),
+        "version_url": reverse("tables:version", args=[table.pk]),
     }
+    if seat is not None and table.kind == "direnjie_cards":
+        context["sheet"] = sheet.grid(names, table.players[seat].get("sheet") or {})
+        context["sheet_columns"] = sheet.columns(names)
+    if host:
+        context.update(_links(request, table))
     return render(request, "tables/table.html", context, status=status)
+
+
+def _physical_page(table: Table) -> bool:
+    return table.mode == "physical" and table.kind != "noir"

@@ -42,13 +42,13 @@ from . import anhuoxian_cards as cards
 from .base import (
     GameState,
     RuleError,
-    action_type,
     cards_param,
     check_players,
+    dispatch,
     emit,
     later_rng,
+    legal_via,
     require,
-    seat_param,
     take_from,
 )
 
@@ -93,16 +93,36 @@ class State(GameState):
     log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
 
+def role_counts(n: int, options: dict[str, Any]) -> tuple[int, int, int]:
+    """特警/市民/绑匪 for ``n`` players: option ``roles`` [swat, citizen, terrorist], else the seed's assumptions."""
+    counts = options.get("roles") or ROLE_TABLE[n]
+    ok = isinstance(counts, (list, tuple)) and len(counts) == 3
+    ok = ok and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
+    require(ok, "身份张数必须是三个非负整数:特警、市民、绑匪。")
+    swat, citizen, terrorist = counts
+    require(swat + citizen + terrorist == n, f"身份张数之和({swat + citizen + terrorist})必须等于玩家人数 {n}。")
+    require(min(swat, citizen, terrorist) >= 1, "特警、市民、绑匪各至少一名。")
+    return swat, citizen, terrorist
+
+
+def serum_count(n: int, options: dict[str, Any]) -> int:
+    per = options.get("serums", SERUM_PER_PLAYER)
+    ok = isinstance(per, int) and not isinstance(per, bool) and 0 <= per <= 10
+    require(ok, f"每人血清牌数必须是 0 到 10 之间的整数,收到 {per!r}。")
+    return n * per
+
+
 def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
     n = len(names)
     options = {"warrant": False, "first": 0, **(options or {})}
     require(options["first"] in range(n), f"起始玩家座位号必须在 0 到 {n - 1} 之间。")
     rng = random.Random(seed)
-    swat, citizen, terrorist = ROLE_TABLE[n]
+    swat, citizen, terrorist = role_counts(n, options)
     roles = [SWAT] * swat + [CITIZEN] * citizen + [TERRORIST] * terrorist
     rng.shuffle(roles)
-    deck = cards.build_deck(n * SERUM_PER_PLAYER, bool(options["warrant"]))
+    deck = cards.build_deck(serum_count(n, options), options)
+    require(len(deck) >= 3 * n, f"牌库只有 {len(deck)} 张,不够每人发 3 张起始手牌。")
     rng.shuffle(deck)
     s = State(players=names, seed=seed, options=options, roles=roles)
     s.hp = [BASE_HP] * n
@@ -345,33 +365,18 @@ def expected(s: State) -> tuple[int, list[str]]:
     raise RuleError("游戏已经结束,不能再行动。")
 
 
-def legal(state: State, action: dict[str, Any]) -> None:
-    apply(state, action)
-
-
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    s = state.clone()
-    start = len(s.log)
-    kind = action_type(action)
-    seat = seat_param(s, action)
-    who, allowed = expected(s)
-    require(seat == who, f"现在应由 {s.players[who]} 行动({'、'.join(allowed)}),不是 {s.players[seat]}。")
-    require(kind in allowed, f"现在不能执行「{kind}」。可以执行:{'、'.join(allowed)}。")
-    handler = {
-        "equip": cards.do_equip,
-        "shoot": cards.do_shoot,
-        "skill": cards.do_skill,
-        "serum": cards.do_serum,
-        "unequip": cards.do_unequip,
-        "end_play": _do_end_play,
-        "aid": _do_aid,
-        "pass": _do_pass,
-        "discard": _do_discard,
-    }[kind]
-    handler(s, seat, action)
-    if kind in ("shoot", "skill", "equip", "unequip"):
+    return dispatch(state, action, expected, _HANDLERS, ACTION_NAMES)
+
+
+def _attack(handler: Any) -> Any:
+    """Shooting, skills and (un)equipping can hurt someone: resolve dying players after them."""
+
+    def run(s: State, seat: int, action: dict[str, Any]) -> None:
+        handler(s, seat, action)
         after_attack(s)
-    return s, s.log[start:]
+
+    return run
 
 
 def _do_end_play(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -409,6 +414,31 @@ def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
     s.discard_pile.extend(chosen)
     emit(s, f"{s.players[seat]} 弃置了 {'、'.join(chosen)}。")
     end_turn(s)
+
+
+ACTION_NAMES = {
+    "equip": "装备",
+    "shoot": "射击",
+    "skill": "使用技能牌",
+    "serum": "使用血清",
+    "unequip": "卸下装备",
+    "end_play": "结束出牌阶段",
+    "aid": "使用急救包",
+    "pass": "不救",
+    "discard": "弃牌",
+}
+_HANDLERS = {
+    "equip": _attack(cards.do_equip),
+    "shoot": _attack(cards.do_shoot),
+    "skill": _attack(cards.do_skill),
+    "serum": cards.do_serum,
+    "unequip": _attack(cards.do_unequip),
+    "end_play": _do_end_play,
+    "aid": _do_aid,
+    "pass": _do_pass,
+    "discard": _do_discard,
+}
+legal = legal_via(apply)
 
 
 from .anhuoxian_view import forms, score, view, winner  # noqa: E402, F401

@@ -30,9 +30,26 @@ DECK = {
 }
 
 
-def build_deck(serums: int, warrant: bool) -> list[str]:
-    deck = [card for card, count in DECK.items() for _ in range(count)] + [SERUM] * serums
-    return deck + ([WARRANT] * 3 if warrant else [])
+WARRANTS = 3
+MAX_COPIES = 60
+
+
+def deck_counts(options: dict[str, Any]) -> dict[str, int]:
+    """The table's deck: the seed's assumed counts, each overridable by option ``deck`` {card: count}, 0–60."""
+    chosen = options.get("deck") or {}
+    require(isinstance(chosen, dict), "deck 选项必须是「牌名: 张数」。")
+    unknown = sorted(set(chosen) - set(DECK) - {WARRANT})
+    require(not unknown, f"没有这种牌:{'、'.join(map(str, unknown))}。可以设定:{'、'.join([*DECK, WARRANT])}。")
+    counts = {**DECK, WARRANT: WARRANTS if options.get("warrant") else 0, **chosen}
+    for card, count in counts.items():
+        ok = isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= MAX_COPIES
+        require(ok, f"「{card}」的张数必须是 0 到 {MAX_COPIES} 之间的整数,收到 {count!r}。")
+    return counts
+
+
+def build_deck(serums: int, options: dict[str, Any]) -> list[str]:
+    counts = deck_counts(options)
+    return [card for card, count in counts.items() for _ in range(count)] + [SERUM] * serums
 
 
 def _card(s: Any, seat: int, action: dict[str, Any], allowed: tuple[str, ...]) -> str:

@@ -7,6 +7,8 @@ from typing import Any
 from .anhuoxian import KIND, TERRORIST, State, cards, expected, flashed, smoked
 from .base import visible_log
 
+USED = {"equip": "装备", "shoot": "射击", "skill": "技能", "grenade": "手雷", "double": "双发子弹"}
+
 
 def winner(state: State) -> list[int] | None:
     if state.winning_side is None:
@@ -50,7 +52,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "phase": state.phase,
         "to_act": None if over else expected(state)[0],
         "dying": state.dying["queue"][0] if state.dying and state.dying["queue"] else None,
-        "used": list(state.used),
+        "used": [USED.get(u, u) for u in state.used],
         "effects": [
             {"kind": e["kind"], "by": state.players[e["by"]], "targets": [state.players[t] for t in e["targets"]]}
             for e in state.effects

@@ -24,6 +24,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
+import re
+from collections.abc import Callable
 from typing import Any, Self
 
 
@@ -65,6 +67,44 @@ def visible_log(log: list[dict[str, Any]], viewer: int | None) -> list[str]:
     return [e["text"] for e in log if e["to"] is None or (viewer is not None and viewer in e["to"])]
 
 
+def dispatch(
+    state: Any,
+    action: Any,
+    expected: Callable[[Any], tuple[int | list[int], list[str]]],
+    handlers: dict[str, Callable[[Any, int, dict[str, Any]], None]],
+    names: dict[str, str],
+) -> tuple[Any, list[dict[str, Any]]]:
+    """The shared preamble of every game's ``apply``: clone, check who acts and what, run the handler.
+
+    ``expected(state)`` gives the seat(s) that may act now and the action types open to them (raising RuleError when
+    the game is over); ``names`` gives each action type's Chinese name, so no message shows an internal code.
+    """
+    s = state.clone()
+    start = len(s.log)
+    kind = action_type(action)
+    seat = seat_param(s, action)
+    who, allowed = expected(s)
+    seats = [who] if isinstance(who, int) else list(who)
+    open_now = "、".join(f"「{names.get(k, k)}」" for k in allowed)
+    if seat not in seats:
+        waiting = "、".join(s.players[p] for p in seats)
+        raise RuleError(f"现在应由 {waiting} 行动(可以{open_now}),不是 {s.players[seat]}。")
+    if kind not in allowed:
+        what = f"「{names[kind]}」" if kind in names else "这个动作"
+        raise RuleError(f"现在不能{what}。现在可以:{open_now}。")
+    handlers[kind](s, seat, action)
+    return s, s.log[start:]
+
+
+def legal_via(apply: Callable[[Any, Any], tuple[Any, list[dict[str, Any]]]]) -> Callable[[Any, Any], None]:
+    """A game's ``legal``: raises exactly when its ``apply`` would (``apply`` never mutates, so it can just try)."""
+
+    def legal(state: Any, action: Any) -> None:
+        apply(state, action)
+
+    return legal
+
+
 def require(condition: bool, message: str) -> None:
     if not condition:
         raise RuleError(message)
@@ -98,7 +138,7 @@ def str_param(action: dict[str, Any], key: str, allowed: list[str] | tuple[str, 
     value = action.get(key)
     if value not in allowed:
         raise RuleError(f"{what}({key})必须是 {'、'.join(allowed)} 之一,收到的是 {value!r}。")
-    return value
+    return str(value)
 
 
 def cards_param(action: dict[str, Any], key: str = "cards") -> list[str]:
@@ -134,7 +174,7 @@ def param(
 
     kind: hidden (fixed value) | seat | int | choice (str) | source ("deck"/"none" or a seat) | cardset (space-separated
     cards → list) | multi (list of str; ``count`` = how many to pick) | seats (list of int) | sources (up to two
-    sources → list).
+    sources → list) | number (an integer typed in) | text (free text, e.g. a reason).
     """
     return {"name": name, "label": label, "kind": kind, "choices": [list(c) for c in (choices or [])], "count": count}
 
@@ -153,6 +193,7 @@ def action_from_form(spec: dict[str, Any], values: dict[str, list[str]]) -> dict
             continue
         raw = [v.strip() for v in values.get(name, []) if v is not None and v.strip() != ""]
         if kind in ("multi", "seats", "sources"):
+            require(len(raw) <= 30, f"「{label}」选得太多了。")
             action[name] = [_convert(kind, v, label) for v in raw]
             continue
         require(bool(raw), f"请填写「{label}」。")
@@ -160,14 +201,21 @@ def action_from_form(spec: dict[str, Any], values: dict[str, list[str]]) -> dict
     return action
 
 
+INTEGER = re.compile(r"-?[0-9]{1,6}")
+TEXT_MAX = 200
+
+
 def _convert(kind: str, value: str, label: str) -> Any:
-    if kind in ("seat", "int", "seats"):
-        try:
-            return int(value)
-        except ValueError:
-            raise RuleError(f"「{label}」必须是整数,收到「{value}」。") from None
+    """One posted string → an action value, with bounds: nothing a browser can send raises anything but RuleError."""
+    require(len(value) <= TEXT_MAX, f"「{label}」太长了(最多 {TEXT_MAX} 个字)。")
+    whole = INTEGER.fullmatch(value) is not None
+    if kind in ("seat", "int", "seats", "number"):
+        require(whole, f"「{label}」必须是不超过六位的整数,收到「{value[:20]}」。")
+        return int(value)
     if kind in ("source", "sources"):
-        return int(value) if value.lstrip("-").isdigit() else value
+        return int(value) if whole else value
     if kind == "cardset":
-        return value.split()
+        cards = value.split()
+        require(len(cards) <= 10, f"「{label}」最多填 10 张牌。")
+        return cards
     return value

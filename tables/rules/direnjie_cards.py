@@ -37,11 +37,12 @@ from typing import Any
 from .base import (
     GameState,
     RuleError,
-    action_type,
     cards_param,
     check_players,
+    dispatch,
     emit,
     int_param,
+    legal_via,
     require,
     seat_param,
     str_param,
@@ -78,8 +79,23 @@ def full_deck(killer: bool) -> list[str]:
     return deck + (["A"] if killer else [])
 
 
+class Circle:
+    """The seats around the table: how many, and the 尾家 (the last in turn order, just before the starting player)."""
+
+    players: list[str]
+    start: int
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def tail(self) -> int:
+        return (self.start - 1) % self.n
+
+
 @dataclasses.dataclass
-class State(GameState):
+class State(Circle, GameState):
     players: list[str]
     seed: int
     options: dict[str, Any]
@@ -106,13 +122,16 @@ class State(GameState):
     rng_count: int = 0
     log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
-    @property
-    def n(self) -> int:
-        return len(self.players)
 
-    @property
-    def tail(self) -> int:
-        return (self.start - 1) % self.n
+def check_team_of(n: int, team_of: Any) -> list[int] | None:
+    """Teams chosen by the table: team_of[seat] = team number (1–3); at least two teams of equal size."""
+    if not team_of:
+        return None
+    ok = isinstance(team_of, list) and len(team_of) == n and all(t in (1, 2, 3) for t in team_of)
+    require(ok, f"分队必须按座位给出 {n} 个队号(1–3),例如 1,2,1,2。")
+    sizes = sorted(team_of.count(t) for t in set(team_of))
+    require(len(sizes) >= 2 and sizes[0] == sizes[-1], "至少分两队,并且每队人数相同。")
+    return list(team_of)
 
 
 def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
@@ -124,7 +143,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     teams = options["teams"] or ""
     require(teams == "" or teams in TEAM_SHAPES, f"团队变体只能是 {'、'.join(TEAM_SHAPES)} 或留空。")
     require(teams == "" or TEAM_SHAPES[teams][0] == n, f"{teams} 需要 {TEAM_SHAPES.get(teams, (0,))[0]} 名玩家。")
-    options.update(killer=killer, teams=teams)
+    options.update(killer=killer, teams=teams, team_of=check_team_of(n, options.get("team_of")))
     rng = random.Random(seed)
     s = State(players=names, seed=seed, options=options)
     s.notes = [[] for _ in range(n)]
@@ -242,34 +261,8 @@ def expected(s: State) -> tuple[list[int], list[str]]:
     return [s.current], actions
 
 
-def legal(state: State, action: dict[str, Any]) -> None:
-    apply(state, action)
-
-
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    s = state.clone()
-    start = len(s.log)
-    kind = action_type(action)
-    seat = seat_param(s, action)
-    who, allowed = expected(s)
-    names = "、".join(s.players[p] for p in who)
-    require(seat in who, f"现在应由 {names} 行动({'、'.join(allowed)}),不是 {s.players[seat]}。")
-    require(kind in allowed, f"现在不能执行「{kind}」。可以执行:{'、'.join(allowed)}。")
-    handlers = {
-        "check": _do_check,
-        "function": _do_function,
-        "give_back": _do_give_back,
-        "request": _do_request,
-        "give": _do_give,
-        "pass": _do_give,
-        "consolation": _do_consolation,
-        "submit": _do_submit,
-        "no_submit": _do_submit,
-        "refill": _do_refill,
-        "answer": do_answer,
-    }
-    handlers[kind](s, seat, action)
-    return s, s.log[start:]
+    return dispatch(state, action, expected, _HANDLERS, ACTION_NAMES)
 
 
 def _do_request(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -366,4 +359,33 @@ def _do_refill(s: State, seat: int, action: dict[str, Any]) -> None:
     end_turn(s)
 
 
-from .direnjie_cards_view import do_answer, forms, score, view, winner  # noqa: E402, F401
+from .direnjie_cards_view import do_answer, forms, score, view, winner  # noqa: E402
+
+ACTION_NAMES = {
+    "check": "检查线索",
+    "function": "线索功能",
+    "give_back": "还牌",
+    "request": "索取",
+    "give": "给牌",
+    "pass": "不给",
+    "consolation": "补一张",
+    "submit": "提交线索",
+    "no_submit": "不提交线索",
+    "refill": "补手牌",
+    "answer": "写下解答",
+}
+_HANDLERS = {
+    "check": _do_check,
+    "function": _do_function,
+    "give_back": _do_give_back,
+    "request": _do_request,
+    "give": _do_give,
+    "pass": _do_give,
+    "consolation": _do_consolation,
+    "submit": _do_submit,
+    "no_submit": _do_submit,
+    "refill": _do_refill,
+    "answer": do_answer,
+}
+legal = legal_via(apply)
+__all__ = ["forms", "legal", "score", "view", "winner"]

@@ -11,8 +11,9 @@ from .base import emit, form, int_param, param, require, seat_param, visible_log
 MISSION_POINTS = {0: 0, 1: 1, 2: 3, 3: 6}
 
 
-def do_answer(s: Any, seat: int, action: dict[str, Any]) -> None:
-    answer = {
+def write_answer(s: Any, seat: int, action: dict[str, Any]) -> None:
+    """The seat's answer: T, W and L numbers, and with the killer expansion the killer a detective names."""
+    answer: dict[str, Any] = {
         "T": int_param(action, "T", range(1, 7), "目标号码"),
         "W": int_param(action, "W", range(1, 6), "凶器号码"),
         "L": int_param(action, "L", range(1, 6), "地点号码"),
@@ -23,6 +24,10 @@ def do_answer(s: Any, seat: int, action: dict[str, Any]) -> None:
         require(answer["killer"] != seat, "你不能指认自己为杀手。")
     s.answers[seat] = answer
     emit(s, f"{s.players[seat]} 写好了解答。")
+
+
+def do_answer(s: Any, seat: int, action: dict[str, Any]) -> None:
+    write_answer(s, seat, action)
     if all(a is not None for a in s.answers):
         s.phase = "over"
         m = s.mission
@@ -60,7 +65,10 @@ def score(s: Any) -> dict[int, int] | None:
 
 
 def teams(s: Any) -> list[list[int]] | None:
-    """Team variant: seat p is on team p mod k (teammates sit apart)."""
+    """Team variant: the teams the table chose (option ``team_of``), else seat p is on team p mod k."""
+    chosen = s.options.get("team_of")
+    if chosen:
+        return [[p for p in range(s.n) if chosen[p] == t] for t in sorted(set(chosen))]
     shape = s.options.get("teams")
     if not shape:
         return None
@@ -140,7 +148,7 @@ def forms(s: Any, seat: int) -> list[dict[str, Any]]:
     if seat not in who:
         return []
     hand = sorted(s.hands[seat])
-    others = [(p, s.players[p]) for p in range(s.n) if p != seat]
+    [(p, s.players[p]) for p in range(s.n) if p != seat]
     out = []
     if "check" in allowed:
         for owner, index in game.check_targets(s):
@@ -168,10 +176,13 @@ def forms(s: Any, seat: int) -> list[dict[str, Any]]:
         num_choices = [(k, f"{k} 号") for k in range(1, 6) if k not in nums]
         out.append(form("request", "索取号码", param("number", "号码", "int", num_choices)))
     if "give" in allowed:
-        fitting = [c for c in hand if cl.matches(s.request, c)]
-        choices = [(c, c) for c in dict.fromkeys(fitting)]
-        out.append(form("give", f"给一张「{cl.describe(s.request)}」", param("card", "牌", "choice", choices)))
-        out.append(form("pass", "不给"))
+        fitting = [c for c in hand if c[0] not in "MA" and cl.matches(s.request, c)]
+        if fitting:
+            choices = [(c, c) for c in dict.fromkeys(fitting)]
+            out.append(form("give", f"给一张「{cl.describe(s.request)}」", param("card", "牌", "choice", choices)))
+            out.append(form("pass", "不给"))
+        else:
+            out.append(form("pass", f"没有「{cl.describe(s.request)}」:不给"))
     if "consolation" in allowed:
         sources = [("deck", "牌库")] if s.deck else []
         sources += [(str(p), s.players[p]) for p in range(s.n) if p != seat and len(s.hands[p]) >= 3]
@@ -197,12 +208,33 @@ def forms(s: Any, seat: int) -> list[dict[str, Any]]:
             )
         )
     if "answer" in allowed:
-        params = [
-            param("T", "目标", "int", [(k, f"T{k}") for k in range(1, 7)]),
-            param("W", "凶器", "int", [(k, f"W{k}") for k in range(1, 6)]),
-            param("L", "地点", "int", [(k, f"L{k}") for k in range(1, 6)]),
-        ]
-        if s.options["killer"] and seat != s.killer:
-            params.append(param("killer", "杀手是", "seat", others))
-        out.append(form("answer", "写下解答", *params))
+        out.append(answer_form(s, seat))
     return out
+
+
+def answer_form(s: Any, seat: int) -> dict[str, Any]:
+    params = [
+        param("T", "目标", "int", [(k, f"T{k}") for k in range(1, 7)]),
+        param("W", "凶器", "int", [(k, f"W{k}") for k in range(1, 6)]),
+        param("L", "地点", "int", [(k, f"L{k}") for k in range(1, 6)]),
+    ]
+    if s.options["killer"] and seat != s.killer:
+        params.append(param("killer", "杀手是", "seat", [(p, s.players[p]) for p in range(s.n) if p != seat]))
+    return form("answer", "写下解答", *params)
+
+
+def mission_form() -> dict[str, Any]:
+    return form(
+        "mission",
+        "记录翻开的秘密任务",
+        param("T", "目标", "int", [(k, f"T{k}") for k in range(1, 7)]),
+        param("W", "凶器", "int", [(k, f"W{k}") for k in range(1, 6)]),
+        param("L", "地点", "int", [(k, f"L{k}") for k in range(1, 6)]),
+    )
+
+
+def describe_answer(s: Any, answer: dict[str, Any] | None) -> str:
+    if not answer:
+        return "(未写)"
+    named = f",杀手是 {s.players[answer['killer']]}" if answer.get("killer") is not None else ""
+    return f"目标 T{answer['T']}、凶器 W{answer['W']}、地点 L{answer['L']}{named}"

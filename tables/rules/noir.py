@@ -32,12 +32,12 @@ from typing import Any
 from .base import (
     GameState,
     RuleError,
-    action_type,
     check_players,
+    dispatch,
     emit,
     int_param,
+    legal_via,
     require,
-    seat_param,
     str_param,
 )
 
@@ -117,6 +117,11 @@ def find(state: State, name: str) -> tuple[int, int]:
     raise RuleError(f"盘面上没有嫌疑人「{name}」。")
 
 
+def on_grid(state: State, name: str) -> dict[str, Any] | None:
+    """The suspect's cell, or None once their row or column was removed."""
+    return next((cell for row in state.grid for cell in row if cell["name"] == name), None)
+
+
 def cell_of(state: State, name: str) -> dict[str, Any]:
     r, c = find(state, name)
     return state.grid[r][c]
@@ -163,27 +168,16 @@ def _shift(state: State, axis: str, index: int, direction: int) -> None:
 # --- actions ------------------------------------------------------------------------------------------------------
 
 
-def legal(state: State, action: dict[str, Any]) -> None:
-    apply(state, action)
+def _expected(s: State) -> tuple[int, list[str]]:
+    require(s.phase != "over", "游戏已经结束,不能再行动。")
+    return s.turn, _allowed(s, s.turn)
 
 
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    s = state.clone()
-    start = len(s.log)
-    kind = action_type(action)
-    seat = seat_param(s, action)
-    require(s.phase != "over", "游戏已经结束,不能再行动。")
-    require(seat == s.turn, f"现在轮到 {s.players[s.turn]} 行动,不是 {s.players[seat]}。")
-    handlers = _KILLER_ACTIONS if seat == s.killer else _INSPECTOR_ACTIONS
-    handler = handlers.get(kind)
-    if handler is None:
-        raise RuleError(f"{_role(s, seat)}不能执行「{kind}」。可以执行:{'、'.join(_allowed(s, seat))}。")
-    allowed = _allowed(s, seat)
-    require(kind in allowed, f"现在不能执行「{kind}」。可以执行:{'、'.join(allowed)}。")
-    handler(s, seat, action)
-    if s.phase != "over" and s.phase != "exonerate_choose":
-        s.turn = 1 - seat
-    return s, s.log[start:]
+    s, events = dispatch(state, action, _expected, _HANDLERS, ACTION_NAMES)
+    if s.phase not in ("over", "exonerate_choose"):
+        s.turn = 1 - s.turn
+    return s, events
 
 
 def _role(state: State, seat: int) -> str:
@@ -240,6 +234,7 @@ def _do_kill(s: State, seat: int, action: dict[str, Any]) -> None:
     if cell["exonerated"]:
         cell["exonerated"] = False
         near = s.inspector_identity is not None and s.inspector_identity in neighbours(s, target)
+        cell["answer"] = "警探在周围" if near else "警探不在周围"
         emit(s, f"{target} 曾被宣告无罪;警探回答:我{'在' if near else '不在'} {target} 的周围。")
     s.last_shift = None
     if target == s.inspector_identity:
@@ -258,12 +253,15 @@ def _do_kill(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_disguise(s: State, seat: int, action: dict[str, Any]) -> None:
     drawn = s.deck.pop()
-    if cell_of(s, drawn)["dead"]:
+    cell = on_grid(s, drawn)
+    if cell is None or cell["dead"]:
         s.discard.append(drawn)
-        emit(s, f"杀手尝试伪装,抽到已死亡的 {drawn},伪装失败,该牌弃置。")
+        gone = "已移出盘面" if cell is None else "已死亡"
+        emit(s, f"杀手尝试伪装,抽到{gone}的 {drawn},伪装失败,该牌翻开弃置。")
     else:
         old = s.killer_identity
         cell_of(s, old)["exonerated"] = True
+        cell_of(s, old)["answer"] = "杀手伪装前的身份"
         s.killer_identity = drawn
         emit(s, f"杀手伪装成功:原身份 {old} 的证据卡翻开,{old} 被宣告无罪。")
         emit(s, f"你的新身份是 {drawn}。", to=[s.killer])
@@ -308,11 +306,18 @@ def _do_exonerate(s: State, seat: int, action: dict[str, Any]) -> None:
     card = action.get("card")
     require(card in s.inspector_hand, f"请从手牌中选择要宣告无罪的人:{'、'.join(s.inspector_hand)}。")
     s.inspector_hand.remove(card)
-    cell_of(s, card)["exonerated"] = True
-    near = s.killer_identity in neighbours(s, card)
-    emit(s, f"警探宣告 {card} 无罪;杀手回答:{card} 的周围{'有' if near else '没有'}杀手。")
     s.phase = "main"
     s.last_shift = None
+    cell = on_grid(s, card)
+    if cell is None:
+        # Ruling: a removed suspect's card may be played; nobody stands next to a removed card, so the answer is 没有.
+        s.discard.append(card)
+        emit(s, f"警探打出已移出盘面的 {card};杀手回答:{card} 的周围没有杀手。该牌翻开弃置。")
+        return
+    cell["exonerated"] = True
+    near = s.killer_identity in neighbours(s, card)
+    cell["answer"] = "有杀手" if near else "没有杀手"
+    emit(s, f"警探宣告 {card} 无罪;杀手回答:{card} 的周围{'有' if near else '没有'}杀手。")
 
 
 def _finish(s: State, seat: int, reason: str) -> None:
@@ -323,14 +328,25 @@ def _finish(s: State, seat: int, reason: str) -> None:
     emit(s, f"杀手的身份是 {s.killer_identity},警探的身份是 {s.inspector_identity or '(未选定)'}。")
 
 
-_KILLER_ACTIONS = {"kill": _do_kill, "shift": _do_shift, "disguise": _do_disguise}
-_INSPECTOR_ACTIONS = {
-    "choose_identity": _do_choose,
+ACTION_NAMES = {
+    "kill": "杀害",
+    "shift": "推移",
+    "disguise": "伪装",
+    "choose_identity": "选择秘密身份",
+    "arrest": "逮捕",
+    "exonerate_draw": "抽证据卡(无罪宣告)",
+    "exonerate": "宣告无罪",
+}
+_HANDLERS = {
+    "kill": _do_kill,
     "shift": _do_shift,
+    "disguise": _do_disguise,
+    "choose_identity": _do_choose,
     "arrest": _do_arrest,
     "exonerate_draw": _do_exonerate_draw,
     "exonerate": _do_exonerate,
 }
+legal = legal_via(apply)
 
 
 from .noir_view import forms, score, view, winner  # noqa: E402, F401

@@ -36,11 +36,12 @@ from typing import Any
 from .base import (
     GameState,
     RuleError,
-    action_type,
     cards_param,
     check_players,
+    dispatch,
     emit,
     later_rng,
+    legal_via,
     require,
     seat_param,
     take_from,
@@ -239,10 +240,6 @@ def _check_victory(s: State) -> bool:
 # --- actions ------------------------------------------------------------------------------------------------------
 
 
-def legal(state: State, action: dict[str, Any]) -> None:
-    apply(state, action)
-
-
 def _expected(s: State) -> tuple[int, list[str]]:
     if s.phase == "play":
         return s.current, ["sha", "tao", "jiu", "end_play"]
@@ -258,15 +255,7 @@ def _expected(s: State) -> tuple[int, list[str]]:
 
 
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    s = state.clone()
-    start = len(s.log)
-    kind = action_type(action)
-    seat = seat_param(s, action)
-    who, allowed = _expected(s)
-    require(seat == who, f"现在应由 {s.players[who]} 行动({'、'.join(allowed)}),不是 {s.players[seat]}。")
-    require(kind in allowed, f"现在不能执行「{kind}」。可以执行:{'、'.join(allowed)}。")
-    _HANDLERS[kind](s, seat, action)
-    return s, s.log[start:]
+    return dispatch(state, action, _expected, _HANDLERS, ACTION_NAMES)
 
 
 def _do_sha(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -364,6 +353,18 @@ def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
     _end_turn(s)
 
 
+ACTION_NAMES = {
+    "sha": "使用[杀]",
+    "shan": "打出[闪]",
+    "take": "受到伤害",
+    "tao": "使用[桃]",
+    "jiu": "使用[酒]",
+    "end_play": "结束出牌阶段",
+    "rescue": "救援",
+    "pass": "不救",
+    "discard": "弃牌",
+}
+legal = legal_via(apply)
 _HANDLERS = {
     "sha": _do_sha,
     "shan": _do_shan,

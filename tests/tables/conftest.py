@@ -6,6 +6,8 @@ import pytest
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 
+from tests.browser.conftest import browser  # noqa: F401  (the project's Playwright + Debian chromium fixture)
+
 
 def pytest_collection_modifyitems(config, items):
     if "tables" in settings.INSTALLED_APPS:
@@ -24,3 +26,13 @@ def tables_urls(settings):
     except NoReverseMatch:
         settings.ROOT_URLCONF = "tables_test_urls"
     return settings
+
+
+@pytest.fixture(autouse=True)
+def _fresh_create_limit():
+    """The per-address create limit counts in the cache: every test starts with none made (locmem, this process)."""
+    from django.core.cache import cache
+
+    if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+        cache.clear()
+    yield

@@ -158,7 +158,7 @@ def test_anhuoxian_smoke_protects_from_attacks_and_limits_its_target_to_healing(
         act(game(A=[SMOKE]), A, "skill", card=SMOKE, target=A)
     s.current, s.used, s.hands[B] = B, [], [SINGLE, SERUM]
     s.hp[B] = 3
-    with pytest.raises(RuleError, match="serum、end_play"):
+    with pytest.raises(RuleError, match="「使用血清」、「结束出牌阶段」"):
         act(s, B, "shoot", card=SINGLE, targets=[C])
     assert act(s, B, "serum").hp[B] == 4
 

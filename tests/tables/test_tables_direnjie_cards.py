@@ -134,7 +134,7 @@ def bonus_state(top="T2"):
 def test_direnjie_revealing_the_second_clue_demands_a_check_or_a_clue_function():
     s = bonus_state()
     assert s.phase == "bonus" and s.bonus == "T"
-    with pytest.raises(RuleError, match="check、function"):
+    with pytest.raises(RuleError, match="「检查线索」、「线索功能」"):
         act(s, 0, "request", category="W")
 
 
@@ -226,7 +226,7 @@ def test_direnjie_a_clue_must_be_submitted_when_the_hand_holds_one():
     s = fresh(2, hands=[["W5", "W5"], ["W5", "L1"]], deck=[])
     s = act(act(s, 0, "request", category="W"), 1, "give", card="W5")
     assert s.phase == "submit"
-    with pytest.raises(RuleError, match="submit"):
+    with pytest.raises(RuleError, match="现在可以:「提交线索」"):
         act(s, 0, "refill", sources=[])
     s = act(s, 0, "submit", cards=["W5", "W5", "W5"])
     assert s.clues[0] == [{"cards": ["W5", "W5", "W5"], "public": False}] and s.phase == "refill"
@@ -393,3 +393,10 @@ def test_direnjie_views_hide_hands_hidden_clues_and_the_mission():
     assert public["mission"] is None
     assert dj.view(s, 1)["seats"][1]["clues"][0]["cards"] == ["W3", "W3", "M3"]
     assert dj.view(s, 0)["seats"][0]["hand"] == sorted(s.hands[0])
+
+
+def test_direnjie_a_giver_without_a_matching_card_is_offered_only_not_giving():
+    s = act(fresh(3, hands=[[], ["L1", "M3"], ["W3"]]), 0, "request", number=3)
+    assert [(f["type"], f["label"]) for f in dj.forms(s, 1)] == [("pass", "没有「3 号」:不给")]
+    s = act(s, 1, "pass")
+    assert [f["type"] for f in dj.forms(s, 2)] == ["give", "pass"]

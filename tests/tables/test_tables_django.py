@@ -10,6 +10,7 @@ from django.conf import settings
 from tables_playout import choose
 
 from tables.rules import RuleError
+from tables.rules.anhuoxian_cards import DECK
 
 if "tables" in settings.INSTALLED_APPS:  # otherwise tests/tables/conftest.py marks every test here skipped (loudly)
     from tables import services
@@ -36,10 +37,10 @@ def post_form(client, table, seat, spec, values):
 
 def test_creating_a_table_stores_players_with_secret_tokens_seed_and_state():
     table = services.create_table("noir", ["甲", "乙"], seed=42, name="周五桌")
-    assert table.name == "周五桌" and table.seed == 42 and table.kind == "noir"
+    assert table.name == "周五桌" and table.seed == "42" and table.kind == "noir"
     tokens = [p["token"] for p in table.players]
     assert len(set(tokens)) == 2 and all(len(t) >= 20 for t in tokens)
-    assert table.load().to_dict() == table.rules.new_game(["甲", "乙"], 42, {}).to_dict()
+    assert table.load().to_dict() == table.rules.new_game(["甲", "乙"], table.round_seed(), {}).to_dict()
     assert table.seat_for_token(tokens[1]) == 1 and table.seat_for_token("nope") is None
 
 
@@ -109,7 +110,12 @@ def test_creating_with_chinese_commas_and_game_options(client):
         {"kind": "direnjie_cards", "players": "甲,乙,丙", "killer": "on"},
         {"kind": "chess", "players": "甲,乙"},
         {"kind": "noir", "players": " , "},
-        {"kind": "noir", "players": "甲,乙", "seed": "abc"},
+        {"kind": "noir", "players": "甲,乙", "noir_killer": "2"},
+        {"kind": "anhuoxian", "players": "甲,乙,丙,丁", "roles": "1,1,1"},
+        {"kind": "anhuoxian", "players": "甲,乙,丙,丁", "deck": "子弹=3"},
+        {"kind": "anhuoxian", "players": "甲,乙,丙,丁", "serums": "0", "deck": " ".join(f"{c}=0" for c in DECK)},
+        {"kind": "direnjie_cards", "players": "甲,乙,丙,丁", "team_of": "1,1,1,2"},
+        {"kind": "direnjie_cards", "players": "甲,乙", "start": "99999999999999999999"},
     ],
 )
 def test_bad_create_input_shows_a_message_and_saves_nothing(client, data):
@@ -213,4 +219,29 @@ def test_every_game_is_playable_end_to_end_through_its_pages(client, kind):
     assert table.rules.winner(table.load())
     final = client.get(f"/tables/{table.pk}/").content.decode()
     assert "结果" in final and "获胜" in final
+    assert table.rebuild().to_dict() == table.state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tables_dealt_before_migration_0002_keep_their_seed_and_still_replay_exactly():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from tables.rules import game
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("tables", "0001_initial")])
+    old_apps = executor.loader.project_state([("tables", "0001_initial")]).apps
+    players = ["甲", "乙", "丙", "丁"]
+    state = game("sanguosha").new_game(players, 2**40 + 7, {})
+    OldTable = old_apps.get_model("tables", "Table")
+    old = OldTable.objects.create(
+        kind="sanguosha", name="旧桌", players=[{"name": n, "token": f"t{i}"} for i, n in enumerate(players)],
+        seed=2**40 + 7, options={}, state=state.to_dict(),
+    )  # fmt: skip
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes("tables"))
+    table = Table.objects.get(pk=old.pk)
+    assert table.seed == str(2**40 + 7) and table.mode == "digital" and table.options["seed_rule"] == "v1"
     assert table.rebuild().to_dict() == table.state

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from tables_playout import play
 
 from tables.rules import RuleError, noir
 from tables.rules.noir import SUSPECTS
@@ -57,7 +60,7 @@ def test_noir_setup_is_a_five_by_five_grid_of_the_25_suspects_and_the_killer_dra
 
 def test_noir_killer_first_turn_must_be_a_kill_of_an_adjacent_suspect():
     s = fresh()
-    with pytest.raises(RuleError, match="kill"):
+    with pytest.raises(RuleError, match="现在可以:「杀害」。"):
         act(s, K, "shift", axis="row", index=0, dir=1)
     with pytest.raises(RuleError, match="不与你的身份"):
         act(s, K, "kill", target=N(0, 0))
@@ -219,16 +222,16 @@ def test_noir_killer_wins_by_killing_the_inspector():
 
 def test_noir_when_the_evidence_deck_is_exhausted_disguise_and_exonerate_are_refused():
     s = main_phase(deck=[])
-    with pytest.raises(RuleError, match="shift、kill"):
+    with pytest.raises(RuleError, match="「推移」、「杀害」。"):
         act(s, K, "disguise")
     s.turn = INS
-    with pytest.raises(RuleError, match="shift、arrest"):
+    with pytest.raises(RuleError, match="「推移」、「逮捕」。"):
         act(s, INS, "exonerate_draw")
     assert [f["type"] for f in noir.forms(s, INS)] == ["shift", "arrest"]
 
 
 def test_noir_acting_out_of_turn_is_refused_with_a_clear_message():
-    with pytest.raises(RuleError, match="现在轮到"):
+    with pytest.raises(RuleError, match="现在应由 杀手甲 行动"):
         act(main_phase(), INS, "arrest", target=N(0, 0))
 
 
@@ -241,3 +244,42 @@ def test_noir_views_show_each_identity_only_to_its_holder():
     inspector = noir.view(s, INS)["me"]
     assert inspector["identity"] == N(0, 0) and len(inspector["hand"]) == 3
     assert noir.view(s, K)["me"]["hand"] == []
+
+
+def removed_bottom_row(**kw):
+    """Main phase with the bottom row (row 5) gone: its suspects were all killed and the row removed."""
+    s = main_phase(**kw)
+    s.grid = s.grid[:4]
+    return s
+
+
+def test_noir_ruling_a_removed_suspect_can_be_played_to_exonerate_and_the_answer_is_no():
+    s = removed_bottom_row(turn=INS, inspector_hand=[N(4, 4), N(4, 3)], deck=[N(4, 0)])
+    s = act(s, INS, "exonerate_draw")
+    assert s.phase == "exonerate_choose"
+    assert sorted(c[0] for c in noir.forms(s, INS)[0]["params"][0]["choices"]) == sorted([N(4, 4), N(4, 3), N(4, 0)])
+    s = act(s, INS, "exonerate", card=N(4, 0))
+    assert f"{N(4, 0)} 的周围没有杀手" in texts(s)
+    assert N(4, 0) in s.discard and s.phase == "main" and s.turn == K
+
+
+def test_noir_exonerate_answers_are_written_on_the_grid_card():
+    s = act(main_phase(turn=INS, deck=[N(2, 3)]), INS, "exonerate_draw")
+    s = act(s, INS, "exonerate", card=N(2, 3))
+    cell = noir.view(s, None)["grid"][2][3]
+    assert cell["exonerated"] and cell["answer"] == "有杀手"
+
+
+def test_noir_disguise_drawing_a_removed_suspect_fails_and_discards_it_face_up():
+    s = removed_bottom_row(deck=[N(4, 1)])
+    s = act(s, K, "disguise")
+    assert s.killer_identity == N(2, 2)
+    assert s.discard == [N(4, 1)] and s.turn == INS
+    assert f"抽到已移出盘面的 {N(4, 1)},伪装失败" in texts(s)
+
+
+@pytest.mark.parametrize("seed", [148, 164, 171, *range(0, 300, 10)])
+def test_noir_random_play_from_any_seed_always_leaves_a_legal_action_until_the_end(seed):
+    """Issue 17: seeds 148, 164 and 171 used to freeze (only removed suspects left in the inspector's hand)."""
+    end, _ = play(noir, noir.new_game(["甲", "乙"], seed), random.Random(seed))
+    assert noir.winner(end)

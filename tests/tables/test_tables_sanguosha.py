@@ -288,7 +288,7 @@ def test_sanguosha_only_the_player_to_act_may_act():
     s = game(5, FIVE)
     with pytest.raises(RuleError, match="现在应由 甲 行动"):
         act(s, 1, "end_play")
-    with pytest.raises(RuleError, match="可以执行"):
+    with pytest.raises(RuleError, match="现在可以:"):
         act(s, 0, "shan")
 
 

@@ -1,0 +1,109 @@
+"""暗火线 physical-deck tracker (source 003): the table plays its own box; the app deals the roles and keeps score.
+
+Public state: serums (HP) and max HP, cards in hand as counts, the turn (counter-clockwise from option ``first``),
+deaths with the role revealed, the killer's loot (the victim's hand and equipment, recorded as cards in hand) and
+victory.  Role counts come from option ``roles`` (default: the seed's assumptions, ``anhuoxian.ROLE_TABLE``).
+
+Rulings: everyone starts with 4 serums (max 4; 餐厅 is recorded as +1 max HP) and 3 cards; each turn's draw phase
+adds 2 to the count (超市 3: record the extra card); the killer takes the victim's cards into hand (the count moves),
+a death with no killer sends them to the discard pile.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+from . import anhuoxian as ahx
+from . import tracker as tr
+from .base import check_players, emit, legal_via, require, visible_log
+
+KIND = "anhuoxian"
+TITLE = ahx.TITLE
+MIN_PLAYERS, MAX_PLAYERS = ahx.MIN_PLAYERS, ahx.MAX_PLAYERS
+START_HAND, DRAW = 3, 2
+
+
+@dataclasses.dataclass
+class State(tr.TrackerState):
+    pass
+
+
+def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
+    names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    n = len(names)
+    options = {"first": 0, **(options or {})}
+    require(options["first"] in range(n), f"起始玩家座位号必须在 0 到 {n - 1} 之间。")
+    swat, citizen, terrorist = ahx.role_counts(n, options)
+    roles = [ahx.SWAT] * swat + [ahx.CITIZEN] * citizen + [ahx.TERRORIST] * terrorist
+    random.Random(seed).shuffle(roles)
+    s = State(players=names, seed=seed, options=options, roles=roles, current=options["first"])
+    s.revealed, s.alive = [False] * n, [True] * n
+    s.hp, s.max_hp, s.hand = [ahx.BASE_HP] * n, [ahx.BASE_HP] * n, [START_HAND] * n
+    emit(s, f"身份分配:{swat} 特警、{citizen} 市民、{terrorist} 绑匪;每人 4 点血清,起始手牌 3 张。")
+    for p in range(n):
+        emit(s, f"你的身份是{roles[p]}。", to=[p])
+    _start_turn(s)
+    return s
+
+
+def _start_turn(s: State) -> None:
+    s.hand[s.current] += DRAW
+    emit(s, f"— {s.players[s.current]} 的回合 — 摸 {DRAW} 张(手牌 {s.hand[s.current]} 张)。")
+
+
+def _on_death(s: State, victim: int, source: int | None) -> None:
+    loot, s.hand[victim] = s.hand[victim], 0
+    if source is not None:
+        s.hand[source] += loot
+        emit(s, f"凶手 {s.players[source]} 获得 {s.players[victim]} 的 {loot} 张手牌及装备(手牌 {s.hand[source]} 张)。")
+
+
+def _check_victory(s: State) -> bool:
+    alive_roles = {s.roles[p] for p in range(s.n) if s.alive[p]}
+    side = None
+    if ahx.TERRORIST not in alive_roles:
+        side = "特警与市民"
+    elif ahx.SWAT not in alive_roles or ahx.CITIZEN not in alive_roles:
+        side = ahx.TERRORIST
+    return side is not None and tr.declare(s, side)
+
+
+HOOKS = tr.Hooks(step=-1, start_turn=_start_turn, on_death=_on_death, check_victory=_check_victory, hp_floor=0)
+
+
+def apply(state: State, action: Any) -> tuple[State, list[dict[str, Any]]]:
+    return tr.apply_with(HOOKS, state, action)
+
+
+legal = legal_via(apply)
+
+
+def winner(s: State) -> list[int] | None:
+    if s.winning_side is None:
+        return None
+    good = s.winning_side != ahx.TERRORIST
+    return [p for p, r in enumerate(s.roles) if (r != ahx.TERRORIST) == good]
+
+
+def score(s: State) -> dict[int, int] | None:
+    won = winner(s)
+    return None if won is None else {p: int(p in won) for p in range(s.n)}
+
+
+def view(s: State, viewer: int | None) -> dict[str, Any]:
+    return {
+        "kind": KIND,
+        "mode": "physical",
+        "seats": tr.seat_rows(s, viewer, lambda p: False),
+        "current": s.current,
+        "phase": s.phase,
+        "to_act": [] if s.phase == "over" else [s.current],
+        "winning_side": s.winning_side,
+        "log": visible_log(s.log, viewer),
+    }
+
+
+def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+    return tr.record_forms(s, seat)

@@ -1,0 +1,268 @@
+"""Physical-deck mode: the shared core of a tracker for a table that plays with its own box of cards.
+
+Pure rules, no Django.  The app deals only the secret parts (identities, roles, generals' choices); the table plays
+the real cards and records the public consequences in a few taps: HP and max HP, cards in hand (as counts), whose turn
+it is, deaths (with the identity revealed) and the game-specific reward and penalty.  Victory and scoring follow from
+what was recorded.
+
+Who may record: any seat, for anyone (at a real table whoever holds the phone taps), and the host (``player`` =
+``HOST``).  Only the host may ``correct`` a value outright, and a correction needs a reason, which is logged publicly.
+Every entry names who recorded it.
+
+A game module built on this core provides ``Hooks``: the turn direction, what a death does (reveal, reward,
+penalty), the victory check, and its own extra actions (secret choices such as a general).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from .base import GameState, RuleError, action_type, emit, form, int_param, param, require, seat_param, str_param
+
+HOST = "host"
+DELTAS = [d for d in range(-5, 6) if d != 0]
+FIELDS = {"hp": "体力", "max_hp": "体力上限", "hand": "手牌数"}
+MAX_VALUE = 99
+REASON_MAX = 200
+
+
+@dataclasses.dataclass
+class TrackerState(GameState):
+    players: list[str]
+    seed: int
+    options: dict[str, Any]
+    roles: list[str] = dataclasses.field(default_factory=list)
+    revealed: list[bool] = dataclasses.field(default_factory=list)
+    alive: list[bool] = dataclasses.field(default_factory=list)
+    hp: list[int] = dataclasses.field(default_factory=list)
+    max_hp: list[int] = dataclasses.field(default_factory=list)
+    hand: list[int] = dataclasses.field(default_factory=list)
+    current: int = 0
+    turn_no: int = 0
+    phase: str = "play"
+    kills: list[list[int]] = dataclasses.field(default_factory=list)  # [killer or -1, victim]
+    winning_side: str | None = None
+    rng_count: int = 0
+    log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+
+@dataclasses.dataclass
+class Hooks:
+    """What differs between the games: the turn order, the start of a turn, a death, the victory check."""
+
+    step: int  # +1: the next seat (clockwise list, to the left); -1: the previous seat (counter-clockwise)
+    start_turn: Callable[[Any], None]
+    on_death: Callable[[Any, int, int | None], None]
+    check_victory: Callable[[Any], bool]
+    extra: dict[str, Callable[[Hooks, Any, Any, dict[str, Any]], None]] = dataclasses.field(default_factory=dict)
+    extra_expected: Callable[[Any], list[str] | None] = lambda s: None
+    hp_floor: int | None = None  # 暗火线: "血量降到0(不会出现负值)"; 三国杀 HP may go below 0
+
+
+def actor_of(s: TrackerState, action: dict[str, Any]) -> int | str:
+    """The acting seat, or HOST."""
+    if action.get("player") == HOST:
+        return HOST
+    return seat_param(s, action)
+
+
+def who(s: TrackerState, actor: int | str) -> str:
+    return "主持人" if actor == HOST else s.players[int(actor)]
+
+
+def next_living(s: TrackerState, seat: int, step: int) -> int:
+    for k in range(1, s.n + 1):
+        candidate = (seat + step * k) % s.n
+        if s.alive[candidate]:
+            return candidate
+    return seat
+
+
+def apply_with(hooks: Hooks, state: TrackerState, action: Any) -> tuple[Any, list[dict[str, Any]]]:
+    s = state.clone()
+    start = len(s.log)
+    kind = action_type(action)
+    actor = actor_of(s, action)
+    require(s.phase != "over" or kind == "correct", "这一局已经结束,不能再记录。主持人可以撤销或更正。")
+    special = hooks.extra_expected(s)
+    if special is not None:
+        require(kind in special or kind == "correct", "请先完成开局选择(见页面上的提示)。")
+    handler = {**_COMMON, **hooks.extra}.get(kind)
+    if handler is None:
+        raise RuleError("没有这种记录。可以记录:体力、体力上限、手牌数、回合结束、阵亡;主持人还可以更正。")
+    handler(hooks, s, actor, action)
+    return s, s.log[start:]
+
+
+def reason_param(action: dict[str, Any]) -> str:
+    reason = action.get("reason")
+    text = reason.strip() if isinstance(reason, str) else ""
+    require(0 < len(text) <= REASON_MAX, f"请写明更正理由(1–{REASON_MAX} 字)。")
+    return text
+
+
+def declare(s: TrackerState, side: str) -> bool:
+    """The game is won by ``side``: every identity is shown."""
+    s.winning_side = side
+    emit(s, f"游戏结束:{side}获胜。身份:" + ",".join(f"{p}={r}" for p, r in zip(s.players, s.roles, strict=True)))
+    return True
+
+
+def _delta(action: dict[str, Any]) -> int:
+    return int_param(action, "delta", DELTAS, "变化量")
+
+
+def _target(s: TrackerState, action: dict[str, Any]) -> int:
+    target = seat_param(s, action, "target", "对象")
+    require(s.alive[target], f"{s.players[target]} 已经阵亡。")
+    return target
+
+
+def _source(s: TrackerState, action: dict[str, Any]) -> int | None:
+    if action.get("source") in (None, "none", ""):
+        return None
+    return seat_param(s, action, "source", "伤害来源")
+
+
+def _hp(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
+    target, delta = _target(s, action), _delta(action)
+    source = _source(s, action)
+    before = s.hp[target]
+    s.hp[target] = min(s.hp[target] + delta, s.max_hp[target])
+    if hooks.hp_floor is not None:
+        s.hp[target] = max(s.hp[target], hooks.hp_floor)
+    by = f"(来源:{s.players[source]})" if source is not None and delta < 0 else ""
+    emit(s, f"{s.players[target]} 体力 {before} → {s.hp[target]}/{s.max_hp[target]}{by}。〔{who(s, actor)} 记录〕")
+    if s.hp[target] <= 0:
+        emit(s, f"{s.players[target]} 濒死:救回请记录体力回复;否则记录阵亡。")
+
+
+def _max_hp(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
+    target, delta = _target(s, action), _delta(action)
+    s.max_hp[target] = max(1, min(MAX_VALUE, s.max_hp[target] + delta))
+    s.hp[target] = min(s.hp[target], s.max_hp[target])
+    emit(s, f"{s.players[target]} 体力上限变为 {s.max_hp[target]}(体力 {s.hp[target]})。〔{who(s, actor)} 记录〕")
+
+
+def _hand(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
+    target, delta = _target(s, action), _delta(action)
+    s.hand[target] = max(0, min(MAX_VALUE, s.hand[target] + delta))
+    word = f"摸 {delta}" if delta > 0 else f"失去 {-delta}"
+    emit(s, f"{s.players[target]} {word} 张牌,手牌 {s.hand[target]} 张。〔{who(s, actor)} 记录〕")
+
+
+def _end_turn(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
+    require(actor in (HOST, s.current), f"只有当前回合的 {s.players[s.current]} 或主持人可以结束回合。")
+    emit(s, f"{s.players[s.current]} 的回合结束。〔{who(s, actor)} 记录〕")
+    s.current = next_living(s, s.current, hooks.step)
+    s.turn_no += 1
+    hooks.start_turn(s)
+
+
+def _death(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
+    victim = _target(s, action)
+    source = _source(s, action)
+    require(source is None or s.alive[source], "伤害来源必须是存活的角色(或选「无来源」)。")
+    require(source != victim, "阵亡者不能是自己的伤害来源;自己造成的请选「无来源」。")
+    s.alive[victim] = False
+    s.revealed[victim] = True
+    s.hp[victim] = min(s.hp[victim], 0)
+    s.kills.append([-1 if source is None else source, victim])
+    by = f",凶手 {s.players[source]}" if source is not None else ""
+    emit(s, f"{s.players[victim]} 阵亡{by},亮出身份:{s.roles[victim]}。〔{who(s, actor)} 记录〕")
+    if hooks.check_victory(s):
+        s.phase = "over"
+        return
+    hooks.on_death(s, victim, source)
+    if s.current == victim:
+        s.current = next_living(s, victim, hooks.step)
+        s.turn_no += 1
+        hooks.start_turn(s)
+
+
+def _correct(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
+    require(actor == HOST, "只有主持人可以直接更正数值。")
+    target = seat_param(s, action, "target", "对象")
+    field = str_param(action, "field", tuple(FIELDS), "更正项")
+    value = int_param(action, "value", range(-MAX_VALUE, MAX_VALUE + 1), "新数值")
+    reason = reason_param(action)
+    values = getattr(s, field)
+    before, values[target] = values[target], value
+    if field == "max_hp":
+        s.max_hp[target] = max(1, value)
+    emit(s, f"主持人更正:{s.players[target]} 的{FIELDS[field]} {before} → {values[target]}。理由:{reason}")
+
+
+_COMMON: dict[str, Callable[[Hooks, TrackerState, Any, dict[str, Any]], None]] = {
+    "hp": _hp,
+    "max_hp": _max_hp,
+    "hand": _hand,
+    "end_turn": _end_turn,
+    "death": _death,
+    "correct": _correct,
+}
+
+
+# --- views and forms ------------------------------------------------------------------------------------------------
+
+
+def seat_rows(s: TrackerState, viewer: int | None, role_shown: Callable[[int], bool]) -> list[dict[str, Any]]:
+    over = s.phase == "over"
+    return [
+        {
+            "seat": p,
+            "name": name,
+            "role": s.roles[p] if (over or s.revealed[p] or p == viewer or role_shown(p)) else None,
+            "hp": s.hp[p],
+            "max_hp": s.max_hp[p],
+            "hand_count": s.hand[p],
+            "alive": s.alive[p],
+            "dying": s.alive[p] and s.hp[p] <= 0,
+        }
+        for p, name in enumerate(s.players)
+    ]
+
+
+def record_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
+    """The public records anyone at the table may make, plus the host's correction."""
+    if s.phase == "over":
+        return host_forms(s, actor)
+    living = [(p, s.players[p]) for p in range(s.n) if s.alive[p]]
+    deltas = [(d, f"{d:+d}") for d in sorted(DELTAS, key=lambda d: (d > 0, abs(d)))]
+    sources = [("none", "无来源"), *living]
+    out = [
+        form(
+            "hp",
+            "体力变化",
+            param("target", "谁", "seat", living),
+            param("delta", "变化", "int", deltas),
+            param("source", "伤害来源", "source", sources),
+        ),
+        form("hand", "手牌数变化", param("target", "谁", "seat", living), param("delta", "变化", "int", deltas)),
+        form("max_hp", "体力上限变化", param("target", "谁", "seat", living), param("delta", "变化", "int", deltas)),
+        form("death", "阵亡", param("target", "谁", "seat", living), param("source", "凶手", "source", sources)),
+    ]
+    if actor in (HOST, s.current):
+        out.insert(0, form("end_turn", f"结束 {s.players[s.current]} 的回合"))
+    return out + host_forms(s, actor)
+
+
+def host_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
+    if actor != HOST:
+        return []
+    return [
+        form(
+            "correct",
+            "更正数值",
+            param("target", "谁", "seat", [(p, s.players[p]) for p in range(s.n)]),
+            param("field", "项目", "choice", list(FIELDS.items())),
+            param("value", "新数值", "number"),
+            param("reason", "理由", "text"),
+        )
+    ]

@@ -1,0 +1,145 @@
+"""Issue 17, in a real headless Chromium at a phone's size: each game's physical-deck table is created from the
+form and played to the end through the players' private pages; pages update themselves when someone else acts."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from tables_playout import choose
+
+if "tables" in settings.INSTALLED_APPS:
+    from tables import services
+    from tables.models import Table
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tables_urls")]
+PLAYERS = {
+    "noir": ["福尔摩斯", "莫里亚蒂"],
+    "sanguosha": ["刘备", "关羽", "张飞", "曹操", "孙权"],
+    "anhuoxian": ["阿甲", "阿乙", "阿丙", "阿丁"],
+    "direnjie_cards": ["狄仁杰", "李元芳", "曾泰"],
+}
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def shot(page, name):
+    """Screenshots of the table pages for docs/ (written when SCREENSHOTS=1)."""
+    if os.environ.get("SCREENSHOTS"):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    context = browser.new_context(base_url=live_server.url, locale="zh-CN", viewport={"width": 390, "height": 844})
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    yield tab
+    context.close()
+
+
+def private_url(table, seat):
+    return f"/tables/{table.pk}/p/{table.players[seat]['token']}/"
+
+
+def create(page, kind, selects=None, **extra):
+    page.goto("/tables/")
+    page.select_option("#id_kind", kind)
+    page.select_option("#id_mode", "physical")
+    for field, value in (selects or {}).items():
+        page.select_option(f"#id_{field}", value)
+    page.fill("#id_players", ",".join(PLAYERS[kind]))
+    for field, value in extra.items():
+        page.fill(f"#id_{field}", value)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#host-link")
+    assert "随机种子" not in page.inner_text("main")
+    table = Table.objects.get()
+    # Deal again from a recorded seed so that every run of this test plays the same game.
+    table.seed = "17"
+    table.state = table.new_state().to_dict()
+    table.save()
+    return table
+
+
+def post_in_browser(page, table, seat, spec, values):
+    page.goto(private_url(table, seat))
+    box = page.locator("form.action", has=page.locator(f'input[name="label"][value="{spec["label"]}"]')).first
+    for p in spec["params"]:
+        chosen = values.get(p["name"], [])
+        if p["kind"] in ("multi", "seats"):
+            for value in chosen:
+                box.locator(f'input[name="{p["name"]}"][value="{value}"]').check()
+        elif p["kind"] == "sources":
+            for i, value in enumerate(chosen):
+                box.locator(f'select[name="{p["name"]}"]').nth(i).select_option(value)
+        elif p["kind"] in ("number", "text"):
+            box.locator(f'input[name="{p["name"]}"]').fill(chosen[0])
+        elif p["kind"] != "hidden":
+            box.locator(f'select[name="{p["name"]}"]').select_option(chosen[0])
+    with page.expect_navigation():
+        box.locator("button[type=submit]").click()
+    assert page.locator('[role="alert"]').count() == 0, page.inner_text('[role="alert"]')
+
+
+def play_in_browser(page, table, rng, limit=400):
+    for step in range(limit):
+        table.refresh_from_db()
+        state = table.load()
+        if table.rules.winner(state):
+            return step
+        seat, spec, values, _, _ = choose(table.rules, state, rng)
+        post_in_browser(page, table, seat, spec, values)
+    raise AssertionError("the table did not reach the end")
+
+
+def finish(page, table, name):
+    page.goto(f"/tables/{table.pk}/")
+    text = page.inner_text("main")
+    assert "结果" in text and "获胜" in text and "本局随机种子" in text
+    shot(page, name)
+    assert table.rebuild().to_dict() == Table.objects.get().state
+
+
+def test_a_sanguosha_table_with_its_own_box_is_played_to_the_end(phone):
+    table = create(phone, "sanguosha")
+    lord = table.load().lord
+    phone.goto(private_url(table, lord))
+    assert "你的身份是主公" in phone.inner_text("main") and "曹操(4 体力)" in phone.content()
+    shot(phone, "tables-sanguosha-lord")
+    play_in_browser(phone, table, random.Random(5))
+    finish(phone, table, "tables-sanguosha-end")
+
+
+def test_an_anhuoxian_table_is_played_to_the_end_and_pages_follow_without_reloading(phone):
+    table = create(phone, "anhuoxian", roles="1,2,1")
+    state = table.load()
+    nxt = (state.current - 1) % 4
+    phone.goto(private_url(table, nxt))
+    assert phone.locator(".yourturn").count() == 0
+    services.act(table.pk, state.current, {"type": "end_turn"})
+    phone.wait_for_selector(".yourturn", timeout=10_000)  # no navigation: the page polled and swapped itself
+    assert phone.title().startswith("【轮到你】")
+    shot(phone, "tables-anhuoxian-your-turn")
+    play_in_browser(phone, table, random.Random(2))
+    finish(phone, table, "tables-anhuoxian-end")
+
+
+def test_a_direnjie_card_table_with_real_cards_is_played_to_the_end(phone):
+    table = create(phone, "direnjie_cards", start="1")
+    phone.goto(private_url(table, 0))
+    phone.locator('button[value="T3:1"]').click()
+    phone.wait_for_selector('button[value="T3:1"]:has-text("✓")')
+    shot(phone, "tables-direnjie-sheet")
+    play_in_browser(phone, table, random.Random(3))
+    finish(phone, table, "tables-direnjie-end")
+
+
+def test_a_noir_table_is_played_to_the_end_with_the_killer_chosen_at_creation(phone):
+    table = create(phone, "noir", selects={"noir_killer": "1"})
+    assert table.load().killer == 1
+    play_in_browser(phone, table, random.Random(4), limit=600)
+    finish(phone, table, "tables-noir-end")
