@@ -50,10 +50,11 @@ class Preview:
 
 
 def parse_message(
-    *, game: Game, seat: Seat, text: str, vote_post: bool = False
+    *, game: Game, seat: Seat, text: str, vote_post: bool = False, state: rules.GameState | None = None
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState]:
+    """What the parser reads in the message, against the sender's hand now (`state`, or a replay)."""
     phase = play.open_phase(game)
-    state = play.game_replay(game).state
+    state = state if state is not None else play.game_replay(game).state
     names = list(game.seats.order_by("number").values_list("player_name", flat=True))
     if vote_post:
         result = parse_vote(text, sender=seat.player_name, players=names)
@@ -91,7 +92,8 @@ def pm_confirm(
     repeated or stale confirm (`once`) stores nothing."""
     game = play.game_lock(game)
     spend(game, once, "录入消息")
-    inputs, refusals, _, _ = parse_message(game=game, seat=seat, text=text, vote_post=vote_post)
+    replay = play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
+    inputs, refusals, _, _ = parse_message(game=game, seat=seat, text=text, vote_post=vote_post, state=replay.state)
     message = Message.objects.create(
         game=game,
         seat=seat,
@@ -101,7 +103,9 @@ def pm_confirm(
         forum_at=forum_at,
         entered_by=user,
     )
-    stored = play.inputs_submit(game=game, seat=seat, items=inputs, forum_at=forum_at, message=message, entered_by=user)
+    stored = play.inputs_submit(
+        game=game, seat=seat, items=inputs, forum_at=forum_at, message=message, entered_by=user, replay=replay
+    )
     items = [Item(item, v.accepted, v.reason, v.cost) for item, (_, v) in zip(inputs, stored, strict=True)]
     AuditLog.objects.create(
         game=game,

@@ -227,11 +227,21 @@ def input_add(
 
 @transaction.atomic
 def inputs_submit(
-    *, game: Game, seat: Seat, items: list[dict], forum_at: datetime, message=None, entered_by=None, once=None
+    *,
+    game: Game,
+    seat: Seat,
+    items: list[dict],
+    forum_at: datetime,
+    message=None,
+    entered_by=None,
+    once=None,
+    replay: Replay | None = None,
 ) -> list[tuple[Input, Verdict]]:
     """The inputs of one message of the open phase, in the codec's vocabulary (actions, vote posts, discard
-    orders, a pass): stored, then the open phase is replayed once from the last snapshot and every verdict of the
-    phase kept. A repeated or stale submit (`once`) stores nothing."""
+    orders, a pass), stored and judged. A message sent at or after every input already entered for the phase (the
+    usual case) is judged by continuing the open phase's replay — `replay`, if the caller made one under this lock,
+    or one replay from the last snapshot; a message entered out of forum order replays the phase again, since it
+    may change the verdicts after it. A repeated or stale submit (`once`) stores nothing."""
     game = game_lock(game)
     if once is not None:
         from moderator.services.once import spend
@@ -239,13 +249,23 @@ def inputs_submit(
         spend(game, once, "录入输入")
     phase = open_phase(game)
     check_forum_time(phase, forum_at)
+    replay = replay if replay is not None else game_replay(game)
+    earlier = replay.records.setdefault(phase.pk, [])
+    in_order = all(r.forum_at <= forum_at for r in earlier)
     recs = [
         input_add(
             game=game, phase=phase, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=entered_by
         )
         for item in items
     ]
-    replay = game_replay(game)
+    if in_order:
+        at, by = _minutes(phase, forum_at), seat.player_name
+        inputs = [codec.to_engine(r.kind, r.payload, by=by, at=at, names=replay.names) for r in recs]
+        replay.state, verdicts = rules.submit_message(replay.state, inputs)
+        earlier.extend(recs)
+        replay.verdicts.update(zip((r.pk for r in recs), verdicts, strict=True))
+    else:
+        replay = game_replay(game)
     replay_save(replay)
     return [(rec, replay.verdicts[rec.pk]) for rec in recs]
 
