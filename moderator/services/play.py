@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import BooleanField, ExpressionWrapper, F, Q
 from django.db.models.functions import Now
 
 from cards.orders import random_order
@@ -71,9 +71,15 @@ def initial_state(game: Game, seats: list[Seat]) -> GameState:
     )
 
 
+def _stored(phase: Phase) -> bool:
+    """Whether the phase has a snapshot, without reading it when the query only said so (`has_snapshot`)."""
+    flag = getattr(phase, "has_snapshot", None)
+    return bool(phase.snapshot) if flag is None else flag
+
+
 def _first_to_replay(phases: list[Phase], from_phase: Phase | None) -> int:
     """The first phase without a usable snapshot (the open one, normally), or the corrected one if earlier."""
-    start = next((i for i, p in enumerate(phases) if p.status != Phase.Status.CLOSED or not p.snapshot), len(phases))
+    start = next((i for i, p in enumerate(phases) if p.status != Phase.Status.CLOSED or not _stored(p)), len(phases))
     if from_phase is not None:
         start = min(start, next(i for i, p in enumerate(phases) if p.pk == from_phase.pk))
     return start
@@ -92,7 +98,10 @@ def game_replay(
     that phase (a correction); `full` from night 1 (a check that snapshots change nothing). A page that has read the
     seats and phases already passes them: the replay then costs one query (the inputs it replays)."""
     seats = seats if seats is not None else list(game.seats.order_by("number"))
-    phases = phases if phases is not None else list(game.phases.order_by("starts_at", "id"))
+    # Every phase's row but its snapshot: only the one the replay starts from is read (one more query).
+    if phases is None:
+        stored = ExpressionWrapper(~Q(snapshot=""), output_field=BooleanField())
+        phases = list(game.phases.defer("snapshot").annotate(has_snapshot=stored).order_by("starts_at", "id"))
     start = 0 if full else _first_to_replay(phases, from_phase)
     if start == 0:
         state = initial_state(game, seats)
@@ -349,8 +358,8 @@ def phase_close(*, phase: Phase, now: datetime | None = None) -> bool:
         phase.refresh_from_db()
         replay = game_replay(game)
         replay_save(replay)
-        phase.refresh_from_db(fields=["result", "snapshot"])
         state, result = replay.closed[phase.pk]
+        phase.result = result_json(result)
         next_phase = None
         if state.winner:
             game.status, game.winner = Game.Status.FINISHED, state.winner

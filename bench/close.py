@@ -1,0 +1,146 @@
+"""What a write costs as a game grows: `python -m bench.close [--games N]`, on the database of DATABASE_URL.
+
+Plays N 7-player games through the real services (each PM confirmed through the intake, as the console does) up to
+their 9th phase (night 5, with ≥ 100 inputs entered by then), and measures, in-process:
+
+- close_ms_first: closing night 1 (the services' whole close: lock, default orders, replay, snapshot, verdicts,
+  the next phase, the drafts);
+- close_ms_late: closing the 9th phase;
+- late_over_first: their ratio (1.0: a close costs the same whatever the length of the game);
+- submit_ms_late: confirming one PM of the 9th phase;
+- replays_per_pm: how many replays of the game one confirmed PM costs.
+
+Prints one line of medians: `close_ms_first=… close_ms_late=… late_over_first=… submit_ms_late=… replays_per_pm=…`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from datetime import timedelta
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moderator.settings")
+
+PLAYERS = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
+HANDS = [
+    ("杀手", ["庶民", "庶民", "保镖", "狙击手", "杀手"]),
+    ("狼人", ["庶民", "诅咒/庇佑", "巫医", "束魂", "狼人"]),
+    ("平民", ["庶民", "庶民", "防弹衣/狼毒", "禁锢/反狙击", "绝杀/特赦"]),
+    ("平民", ["庶民", "诅咒/庇佑", "纵火/圣人", "阿米巴", "束魂"]),
+    ("平民", ["庶民", "庶民", "巫医", "诅咒/庇佑", "禁锢/反狙击"]),
+    ("平民", ["庶民", "庶民", "狙击手", "防弹衣/狼毒", "诅咒/庇佑"]),
+    ("自选", ["庶民", "庶民", "诅咒/庇佑", "阿米巴", "巫医"]),
+]
+PHASES = 9
+
+
+def _night_pm(me: str, other: str) -> str:
+    """A PM that costs something and harms nobody, with chatter and an order the rules refuse after night 1."""
+    return f"今晚庇佑{other}。另外丢牌顺序不变。大家晚安,{other}加油"
+
+
+def _play_phase(game, phase, timings: list[float] | None) -> int:
+    """Every living player sends one PM (night) or a vote and a change (day); returns how many inputs were stored."""
+    from moderator.models import Input
+    from moderator.services import intake, play
+
+    alive = [s.name for s in play.game_replay(game).state.alive]
+    seats = {s.player_name: s for s in game.seats.all()}
+    before = Input.objects.filter(game=game).count()
+    for i, name in enumerate(alive):
+        other = alive[(i + 1) % len(alive)]
+        at = phase.starts_at + timedelta(hours=1, minutes=i)
+        if phase.kind == "night":
+            texts = [(_night_pm(name, other), False), (f"再诅咒{alive[(i + 3) % len(alive)]}一下", False)]
+        else:
+            texts = [(f"投{other}", True), (f"改投{alive[(i + 2) % len(alive)]}", True)]
+        for n, (text, vote) in enumerate(texts):
+            start = time.perf_counter()
+            intake.pm_confirm(
+                game=game, seat=seats[name], text=text, forum_at=at + timedelta(minutes=n), vote_post=vote
+            )
+            if timings is not None:
+                timings.append(time.perf_counter() - start)
+    return Input.objects.filter(game=game).count() - before
+
+
+def one_game(number: int) -> dict[str, float]:
+    from django.utils import timezone
+
+    from moderator.models import Phase
+    from moderator.services import play, setup
+
+    players = [{"name": n, "camp": c, "hand": h} for n, (c, h) in zip(PLAYERS, HANDS, strict=True)]
+    game = setup.table_create(name=f"bench.close {number}", players=players)
+    setup.game_start(game=game, at=timezone.now() - timedelta(days=PHASES))
+    out: dict[str, float] = {"inputs": 0}
+    for k in range(1, PHASES + 1):
+        phase = game.phases.get(status=Phase.Status.OPEN)
+        submits: list[float] = []
+        out["inputs"] += _play_phase(game, phase, submits if k == PHASES else None)
+        start = time.perf_counter()
+        assert play.phase_close(phase=phase), f"{phase.label} did not close"
+        took = time.perf_counter() - start
+        if k == 1:
+            out["close_first"] = took
+        if k == PHASES:
+            out["close_late"] = took
+            out["submit_late"] = statistics.median(submits)
+        game.refresh_from_db()
+        if game.status != "running":
+            raise SystemExit(f"game {number} ended at {phase.label}: the bench needs nine phases")
+    return out
+
+
+def replays_per_pm() -> float:
+    """Confirm one PM of a fresh game and count the replays it costs."""
+    from django.utils import timezone
+
+    from moderator.services import intake, play, setup
+
+    players = [{"name": n, "camp": c, "hand": h} for n, (c, h) in zip(PLAYERS, HANDS, strict=True)]
+    game = setup.table_create(name="bench.close replays", players=players)
+    setup.game_start(game=game, at=timezone.now() - timedelta(hours=2))
+    seat = game.seats.get(player_name=PLAYERS[1])
+    real, calls = play.game_replay, []
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    play.game_replay = counted
+    try:
+        text = f"今晚束魂{PLAYERS[2]},诅咒{PLAYERS[3]}。顺序:庶民、狼人、巫医、束魂、诅咒/庇佑"
+        intake.pm_confirm(game=game, seat=seat, text=text, forum_at=timezone.now() - timedelta(hours=1))
+    finally:
+        play.game_replay = real
+    return float(len(calls))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5)
+    args = parser.parse_args(argv)
+    django.setup()
+    from django.db import connection
+
+    runs = [one_game(i) for i in range(args.games)]
+    first = statistics.median(r["close_first"] for r in runs) * 1000
+    late = statistics.median(r["close_late"] for r in runs) * 1000
+    submit = statistics.median(r["submit_late"] for r in runs) * 1000
+    inputs = int(statistics.median(r["inputs"] for r in runs))
+    print(f"# {connection.vendor}, {args.games} games of {PHASES} phases, {inputs} inputs each", file=sys.stderr)
+    print(
+        f"close_ms_first={first:.1f} close_ms_late={late:.1f} late_over_first={late / first:.2f} "
+        f"submit_ms_late={submit:.1f} replays_per_pm={replays_per_pm():g}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
