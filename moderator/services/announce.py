@@ -116,7 +116,8 @@ def write_announcements(
             )
         )
         if next_phase is not None:
-            vote_ctx = {**ctx, "alive": [s.name for s in state.alive], "no_vote": list(result.saved)}
+            voters = [s.name for s in state.alive if s.name not in result.saved]  # N7/N8: the saved do not vote
+            vote_ctx = {**ctx, "alive": [s.name for s in state.alive], "voters": voters, "no_vote": list(result.saved)}
             made.append(
                 _draft(
                     game,
