@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import yaml
@@ -60,12 +60,14 @@ def run_file(path: Path) -> Outcome:
     return outcome
 
 
-def play_scenario(scenario: Scenario) -> list[str]:
+def play_scenario(scenario: Scenario, *, start_at: datetime | None = None) -> list[str]:
+    """Play a scenario; `start_at` (in the past) fixes when its first phase begins, so that the dates in its posts
+    are the same on every run (tests/golden); by default the first phase began far enough back for all to close."""
     game = setup.table_create(
         name=f"情景:{scenario.name}", players=scenario.players, ap=scenario.ap, start=scenario.start
     )
     # Every phase lies in the past, so each closes by the database's clock exactly as a real one would.
-    setup.game_start(game=game, at=timezone.now() - timedelta(days=len(scenario.phases) + 1))
+    setup.game_start(game=game, at=start_at or timezone.now() - timedelta(days=len(scenario.phases) + 1))
     problems: list[str] = []
     for plan in scenario.phases:
         phase = game.phases.get(status=Phase.Status.OPEN)

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from moderator import views
+from moderator.console import draw
 from moderator.console import views as console
 
 urlpatterns = [
@@ -21,4 +22,5 @@ urlpatterns = [
     path("gm/<int:game_id>/export/", console.export, name="console_export"),
     path("gm/<int:game_id>/clock/<str:action>/", console.clock_control, name="console_clock"),
     path("gm/<int:game_id>/substitute/", console.substitute, name="console_substitute"),
+    path("gm/<int:game_id>/draw/", draw.declare_draw, name="console_draw"),
 ]

@@ -170,3 +170,69 @@ def alerts(state: GameState, dry_run: CloseResult | None) -> list[str]:
     if state.winner:
         out.append(f"游戏已经结束:{state.winner}。")
     return out
+
+
+# --- V4: the declared draw ----------------------------------------------------------------------------------------
+
+# Card types with a privilege that can cost *another* player a card without an execution: the attacks (N1–N6),
+# 束魂 and 巫医 (the two-night failure, N7/N8 — the seed lets them be used "以连续两夜空束/治疗的方式发动攻击") and
+# 绝杀 (N11). Not 圣人 (N14): its losses need an execution, which a deadlocked count does not produce.
+ATTACK_CARDS = frozenset({"杀手", "狼人", "狙击手", "束魂", "巫医", DOOM_PARDON})
+COWIN_BARRED = frozenset({"狙击手", DOOM_PARDON})  # S4: a 共赢 self-chosen may not snipe nor 绝杀
+
+
+def _attacks_with(seat: Seat, card_type: str) -> bool:
+    if card_type not in ATTACK_CARDS or (seat.co_win and card_type in COWIN_BARRED):
+        return False
+    return not (card_type == DOOM_PARDON and DOOM_PARDON in seat.doom_used)  # N11: once per card
+
+
+def _holds_attack(seat: Seat) -> bool:
+    """The seat holds a card that is, or (阿米巴, M1–M3) can still become, one of ATTACK_CARDS it may use."""
+    for i, card in enumerate(seat.hand):
+        if card.name != AMOEBA:
+            if _attacks_with(seat, card.name):
+                return True
+            continue
+        a = seat.amoebas.get(card.uid)
+        if a and a.form and a.spent < AMOEBA_CAP and _attacks_with(seat, a.form):
+            return True
+        used = set(a.forms_used) if a else set()
+        if i == len(seat.hand) - 1 and used:
+            continue  # M3: a bottom 阿米巴 transforms once only
+        barred = {"杀手", "狼人"} if seat.co_win else set()  # S4: a 共赢 amoeba never becomes 杀手 or 狼人
+        if any(_attacks_with(seat, t) for t in ATTACK_CARDS - seat.dealt_types - used - barred):  # M1
+            return True
+    return False
+
+
+def _executed_nobody(result: CloseResult | dict[str, Any]) -> bool:
+    executed = result.executed if isinstance(result, CloseResult) else result.get("executed", [])
+    return not executed
+
+
+def _is_day(result: CloseResult | dict[str, Any]) -> bool:
+    phase = result.phase if isinstance(result, CloseResult) else result.get("phase", ())
+    return bool(phase) and phase[0] == DAY
+
+
+def deadlock(state: GameState, recent_results: list[CloseResult] | list[dict[str, Any]]) -> bool:
+    """V4: the survivors cannot eliminate each other, so the 天神 may declare a draw. True exactly when
+
+    1. the game is not over and at least two players are alive;
+    2. no survivor holds an attack: no living player holds a 杀手, 狼人, 狙击手, 束魂, 巫医 or 绝杀/特赦 card (the
+       last only while its 绝杀 is unused, N11; 狙击手 and 绝杀 not for a 共赢 self-chosen, S4), nor an 阿米巴 that
+       works as one of these or can still become one (M1: a type it was not dealt and has not been; M3: a bottom
+       阿米巴 already transformed cannot) — 圣人 does not count, its losses need an execution;
+    3. the last two counts were deadlocked: the two most recent day closes among `recent_results` (closed phases'
+       results, oldest first; CloseResult or the stored JSON) both exist and each executed nobody (D5: a tie between
+       the last two, all totals 0, or no votes).
+
+    The seed (§10.5): "剩下的几名游戏者手中都没有攻击性的牌、投票票数又完全相等的局面,就会形成平局"."""
+    alive = state.alive
+    if state.winner or len(alive) < 2:
+        return False
+    if any(_holds_attack(seat) for seat in alive):
+        return False
+    days = [r for r in recent_results if _is_day(r)][-2:]
+    return len(days) == 2 and all(_executed_nobody(r) for r in days)

@@ -74,12 +74,14 @@ def dawn_context(result: CloseResult) -> dict:
     }
 
 
-def dusk_context(result: CloseResult) -> dict:
-    """A3: the weighted tally, executions, 圣人 and day 绝杀 losses, day deaths with camps, window, 默哀期, victory."""
+def dusk_context(result: CloseResult, seats: list[str] | None = None) -> dict:
+    """A3: the weighted tally (highest first, ties in seat order), executions, 圣人 and day 绝杀 losses, day deaths
+    with camps, window, 默哀期, victory."""
     events = list(result.events)
+    seat_of = {name: i for i, name in enumerate(seats or [])}
     announced_now = {e["player"]: e for e in events if e["type"] == "loss" and e["cause"] == "处决" and e["announced"]}
     return {
-        "tally": sorted(result.tally.items(), key=lambda kv: -kv[1]),
+        "tally": sorted(result.tally.items(), key=lambda kv: (-kv[1], seat_of.get(kv[0], 0))),
         "executed": [
             {
                 "player": p,
@@ -114,7 +116,8 @@ def write_announcements(
             )
         )
         if next_phase is not None:
-            vote_ctx = {**ctx, "alive": [s.name for s in state.alive], "no_vote": list(result.saved)}
+            voters = [s.name for s in state.alive if s.name not in result.saved]  # N7/N8: the saved do not vote
+            vote_ctx = {**ctx, "alive": [s.name for s in state.alive], "voters": voters, "no_vote": list(result.saved)}
             made.append(
                 _draft(
                     game,
@@ -127,7 +130,7 @@ def write_announcements(
                 )
             )
     else:
-        ctx.update(dusk_context(result))
+        ctx.update(dusk_context(result, [s.name for s in state.seats]))
         made.append(
             _draft(
                 game,

@@ -13,9 +13,10 @@ from datetime import datetime, timedelta
 from django.db import OperationalError, connection, transaction
 from django.db.models import QuerySet
 from django.db.models.functions import Now
+from django.template.loader import render_to_string
 from django.utils import timezone
 
-from moderator.models import AuditLog, Game, Phase
+from moderator.models import Announcement, AuditLog, Game, Phase
 from moderator.rules import views
 from moderator.services import play
 from moderator.services.once import Once, spend
@@ -201,3 +202,48 @@ def game_resume(*, game: Game, actor=None, once: Once | None = None) -> Game:
     game.save(update_fields=["status"])
     _audit(game, "game_resume", actor, phase=phase.label, remaining_s=remaining.total_seconds(), ends_at=phase.ends_at)
     return game
+
+
+# --- V4: the declared draw ----------------------------------------------------------------------------------------
+
+DRAW = "平局"
+
+
+def draw_shown(game: Game) -> bool:
+    """V4: what the dashboard shows — no survivor holds an attack and the last two counts were deadlocked."""
+    if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
+        return False
+    results = list(
+        game.phases.filter(status=Phase.Status.CLOSED).order_by("starts_at", "id").values_list("result", flat=True)
+    )
+    return views.deadlock(play.game_replay(game).state, [r for r in results if r])
+
+
+@transaction.atomic
+def game_declare_draw(*, game: Game, actor=None, once: Once | None = None) -> Announcement:
+    """V4: the 天神 declares a draw because the survivors cannot eliminate each other. The game ends now, winner 平局;
+    the open phase is not resolved (nothing of it takes effect) and no input is accepted any more. The log says
+    whether the system showed the deadlock (the 天神 may judge otherwise); the post is drafted to the outbox."""
+    game = _lock(game)
+    spend(game, once, "宣布平局")
+    if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
+        raise PlayError(f"只有进行中或暂停的游戏可以宣布平局,这局现在是“{game.get_status_display()}”")
+    phase = _open_phase(game)
+    shown = draw_shown(game)
+    alive = [s.name for s in play.game_replay(game).state.alive]
+    game.status, game.winner = Game.Status.FINISHED, DRAW
+    game.save(update_fields=["status", "winner"])
+    _audit(game, "game_declare_draw", actor, phase=phase.label, deadlock_shown=shown, alive=alive)
+    from moderator.services.announce import count, plain
+
+    ctx = {"game": game, "phase": phase, "alive": alive, "left": count(len(alive))}
+    bbcode = render_to_string("announcements/draw.bbcode", ctx).strip()
+    return Announcement.objects.create(
+        game=game,
+        phase=phase,
+        kind=Announcement.Kind.DUSK if phase.kind == Phase.Kind.DAY else Announcement.Kind.DAWN,
+        title=f"【{game.name}】{phase.label}:天神宣布平局",
+        bbcode=bbcode,
+        text=plain(bbcode),
+        events=[{"type": "declared_draw", "alive": alive}],
+    )

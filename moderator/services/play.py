@@ -256,6 +256,8 @@ def inputs_submit(
         from moderator.services.once import spend
 
         spend(game, once, "录入输入")
+    if game.status == Game.Status.FINISHED:  # V4: a declared draw ends the game with its phase still open
+        raise PlayError(f"这局游戏已经结束({game.winner}),不再接受输入")
     phase = open_phase(game)
     check_forum_time(phase, forum_at)
     replay = replay if replay is not None else game_replay(game)

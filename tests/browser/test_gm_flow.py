@@ -59,14 +59,14 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
     page.click("button[type=submit]")
     page.wait_for_selector("text=第1夜")
 
-    killer = game.seats.get(camp="杀手")
-    # A victim without a 保镖, so that one attack surely takes a card whatever order the player ends up with (B1).
-    victim = next(s for s in game.seats.exclude(pk=killer.pk).order_by("number") if "保镖" not in s.dealt_hand)
+    # Seed 2014 fixes the table, so every outcome below is one known outcome (issue 18: no either/or checks).
+    killer, victim, binder = (game.seats.get(player_name=n) for n in ("李元芳", "曾泰", "狄如燕"))
+    assert killer.camp == "杀手" and "束魂" in binder.dealt_hand and "保镖" not in victim.dealt_hand
+    # The victim's discard order puts a 庶民 first (O1), so the one attack takes a 庶民 (A1: announced by type).
+    paste_pm(page, game, victim, "我按下列先后顺序丢牌(排在前面的先丢):庶民、庶民、防弹衣/狼毒、巫医、绝杀/特赦")
     paste_pm(page, game, killer, f"今晚杀{victim.player_name}。杀人宣言:{MANIFESTO}")
     shot(page, "intake")
-    binder = next((s for s in game.seats.order_by("number") if "束魂" in s.dealt_hand and s != killer), None)
-    if binder is not None:
-        paste_pm(page, game, binder, f"束魂 {binder.player_name}")
+    paste_pm(page, game, binder, f"束魂 {binder.player_name}")  # nobody attacks the binder: it catches nothing
 
     page.goto(f"/gm/{game.pk}/")
     shot(page, "dashboard")
@@ -75,11 +75,13 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
     page.wait_for_selector("text=第1夜已提前结束并结算")
     night1 = game.phases.get(kind="night", number=1)
     assert night1.status == Phase.Status.CLOSED
-    lost_before = night1.result["lost"]
-    assert victim.player_name in lost_before or (binder and binder.pk == victim.pk)
+    assert night1.result["lost"] == {"曾泰": {"特权": 0, "庶民": 1}}
+    assert night1.result["saved"] == []
 
     page.goto(f"/gm/{game.pk}/announcements/")
     dawn = Announcement.objects.filter(kind="dawn").latest("id")
+    assert "\n曾泰昨夜受到了攻击,他丢了一张庶民牌。\n" in dawn.text
+    assert "昨夜平安无事" not in dawn.text and "被救活" not in dawn.text and MANIFESTO in dawn.text
     page.click(f"button[data-copy='bb-{dawn.pk}']")
     assert page.evaluate("navigator.clipboard.readText()") == dawn.bbcode
     shot(page, "announcements")
@@ -100,7 +102,11 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
     page.check("input[name=force]")
     page.click("#end-phase")
     page.wait_for_selector("text=第1天已提前结束并结算")
-    assert Announcement.objects.filter(kind="dusk").exists()
+    # D2, D5: 李元芳 has 5 + 4 (曾泰, one card lost) + 5 = 14; the four self-voters and 曾泰 have 5 each, the
+    # second-highest total, so all five of them are executed.
+    dusk = Announcement.objects.get(kind="dusk")
+    assert "\n李元芳:14 票\n" in dusk.text
+    assert "\n被处决的是:李元芳、曾泰、张环、李朗、虎敬晖。\n" in dusk.text
 
     attack = next(r for r in Input.objects.filter(kind="action") if r.payload["use"] == "普通攻击")
     page.goto(f"/gm/{game.pk}/correction/")
@@ -112,9 +118,9 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
     page.click("#confirm")
     page.wait_for_selector("text=更正已生效")
     night1.refresh_from_db()
-    assert victim.player_name not in night1.result["lost"]
+    assert night1.result["lost"] == {}
     newest = Announcement.objects.filter(kind="dawn", phase=night1).latest("id")
-    assert f"{victim.player_name}昨夜受到了攻击" not in newest.text
+    assert "\n昨夜平安无事。\n" in newest.text and "受到了攻击" not in newest.text
 
     page.goto(f"/gm/{game.pk}/audit/")
     audit = page.inner_text("#audit")

@@ -4,6 +4,7 @@ worker (a subprocess on the test database and REDIS_URL), and Redis started agai
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -81,7 +82,23 @@ def publish_close(phase_id: int) -> None:
         tasks.close_phase.apply_async((phase_id,), connection=conn)
 
 
-def wait_for(predicate, timeout: float, every: float = 0.1):
+def publish_sweep() -> str:
+    """One sweep_phases on the test workers' broker (the `clock` queue, as beat sends it); returns its task id."""
+    task_id = str(uuid.uuid4())
+    with Connection(BROKER_URL) as conn:
+        tasks.sweep_phases.apply_async(connection=conn, task_id=task_id)
+    return task_id
+
+
+def queued() -> int:
+    """Messages still waiting in the test broker's queues (not yet handed to a worker)."""
+    import redis
+
+    r = redis.Redis.from_url(BROKER_URL)
+    return r.llen("celery") + r.llen("clock")
+
+
+def wait_for(predicate, timeout: float, every: float = 0.05):
     stop = time.monotonic() + timeout
     while time.monotonic() < stop:
         value = predicate()
@@ -117,6 +134,10 @@ def purge() -> None:
         r.delete(key)
 
 
+# Celery's INFO lines about a task: "Task moderator.tasks.close_phase[<id>] received" / "… succeeded in 0.04s: True"
+TASK_LINE = re.compile(r"Task moderator\.tasks\.(\w+)\[([0-9a-f-]+)\] (received|succeeded in \S+s: (.*))$", re.M)
+
+
 class Worker:
     """`celery -A moderator worker -Q celery,clock` (and `-B` for beat) on the test database, in its own session."""
 
@@ -143,6 +164,41 @@ class Worker:
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
+
+    def tasks(self, name: str) -> dict[str, str | None]:
+        """Every `name` task this worker received, by id: its result as logged, or None while it has not finished
+        (a task received again after its worker was lost is unfinished again until it succeeds)."""
+        seen: dict[str, str | None] = {}
+        for task, task_id, event, result in TASK_LINE.findall(self.output()):
+            if task == name:
+                seen[task_id] = result if event.startswith("succeeded") else None
+        return seen
+
+    def results(self, name: str) -> list[str]:
+        return [r for r in self.tasks(name).values() if r is not None]
+
+    def idle(self) -> bool:
+        """Nothing left to do: the broker's queues are empty and every task this worker received has finished."""
+        pending = [r for name in ("close_phase", "sweep_phases") for r in self.tasks(name).values() if r is None]
+        return not pending and queued() == 0
+
+    def sweep_cycle(self, *, beat: bool, timeout: float = 30) -> str:
+        """One more full sweep cycle, no sleeping: a sweep_phases that *started after this call* (the next beat tick,
+        or one published here when the worker has no beat) has run, and the worker is idle again (every close it
+        fanned out or armed has run too). Returns that sweep's logged result (how many phases it closed)."""
+        before = set(self.tasks("sweep_phases"))
+        published = None if beat else publish_sweep()
+
+        def ran() -> str | None:
+            done = {i: r for i, r in self.tasks("sweep_phases").items() if i not in before and r is not None}
+            if published is not None:
+                return done.get(published)
+            return next(iter(done.values()), None)
+
+        result = wait_for(ran, timeout)
+        assert result is not None, f"no sweep ran within {timeout}s:\n{self.output()}"
+        assert wait_for(self.idle, timeout), f"the worker did not go idle:\n{self.output()}"
+        return result
 
     def pool_children(self) -> list[int]:
         path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")

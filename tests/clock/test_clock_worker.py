@@ -1,17 +1,20 @@
 """T1 against the real thing: a Celery worker subprocess, Redis and PostgreSQL. A task may run twice, a worker may die
-mid-close, Redis may come back empty — every phase still closes exactly once, on time, never early."""
+mid-close, Redis may come back empty — every phase still closes exactly once, never early.
+
+No test sleeps and hopes: each one polls for the close with a deadline, then runs one more full sweep cycle (the next
+beat tick, or a published sweep, and every task it leads to) and only then counts closes, log rows and phases — a
+second close would have happened by then. How late a close is on the wall clock is a figure of
+`manage.py bench_clock`, not a test threshold."""
 
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
-import time
 
 import psycopg
 import pytest
 from clockkit import (
-    SWEEP_SECONDS,
     assert_closed_once,
     closes_of,
     publish_close,
@@ -64,23 +67,24 @@ def _backend_gone(pid: int) -> bool:
 
 
 def test_the_same_close_task_published_ten_times_closes_the_phase_once(celery_worker):
-    celery_worker(concurrency=2)
+    worker = celery_worker(concurrency=2)
     phase = running_game(ends_in=-1)
     for _ in range(10):
         publish_close(phase.pk)
-    assert wait_for(lambda: _closed(phase), 20)
-    time.sleep(1)  # the other nine run and find nothing to do
+    assert wait_for(lambda: len(worker.results("close_phase")) == 10, 30), worker.output()
+    assert sorted(worker.results("close_phase")) == ["False"] * 9 + ["True"]  # the other nine found nothing to do
+    assert worker.sweep_cycle(beat=False) == "0"
     assert_closed_once(phase)
 
 
-def test_the_beat_sweeper_closes_a_phase_on_time_and_never_before_its_end(celery_worker):
-    celery_worker(beat=True, concurrency=2)
+def test_the_beat_sweeper_closes_a_phase_at_its_end_and_never_before(celery_worker):
+    worker = celery_worker(beat=True, concurrency=2)
     phases = [running_game(ends_in=3, seed=i) for i in range(3)]
-    assert wait_for(lambda: all(_closed(p) for p in phases), 20)
+    assert wait_for(lambda: all(_closed(p) for p in phases), 30), worker.output()
+    worker.sweep_cycle(beat=True)
     for phase in phases:
         assert_closed_once(phase)
-        lateness = (phase.closed_at - phase.ends_at).total_seconds()
-        assert 0 <= lateness < 1.5  # the short ETA fires at the end time; never early
+        assert phase.closed_at >= phase.ends_at  # never early; how late is bench_clock's lateness_p99
 
 
 def test_a_worker_killed_between_the_update_and_the_commit_rolls_back_and_the_redelivered_task_closes_once(
@@ -101,7 +105,8 @@ def test_a_worker_killed_between_the_update_and_the_commit_rolls_back_and_the_re
     # acks_late + reject_on_worker_lost: the message goes back to the queue and the worker runs it again
     assert wait_for(lambda: _closed(phase), 30), worker.output()
     assert "WorkerLostError" in worker.output() or "SIGKILL" in worker.output()
-    time.sleep(1)
+    assert worker.results("close_phase") == ["True"]  # the one task, run again, closed the phase
+    assert worker.sweep_cycle(beat=False) == "0"
     assert_closed_once(phase)
 
 
@@ -117,9 +122,9 @@ def test_a_whole_worker_killed_mid_close_leaves_the_phase_open_for_the_next_work
         holder.rollback()
         assert wait_for(lambda: _backend_gone(stuck), 20)
     assert _status(phase) == Phase.Status.OPEN and closes_of(phase) == 0  # rolled back
-    celery_worker(beat=True)
-    assert wait_for(lambda: _closed(phase), 20)
-    time.sleep(1)
+    successor = celery_worker(beat=True)
+    assert wait_for(lambda: _closed(phase), 30), successor.output()
+    successor.sweep_cycle(beat=True)
     assert_closed_once(phase)
 
 
@@ -131,11 +136,16 @@ def test_a_phase_overdue_while_redis_is_down_closes_within_one_sweep_after_redis
     subprocess.run(["redis-cli", "shutdown", "nosave"], check=False)
     assert wait_for(lambda: not redis_up(), 10)
     phase = running_game(ends_in=-1)
-    time.sleep(1.5)
-    assert _status(phase) == Phase.Status.OPEN  # nothing can sweep without the broker
+    failed_ticks = worker.output().count("beat: Connection error")
+    # A beat tick after the phase was due failed to reach the broker: nothing can sweep without it.
+    assert wait_for(lambda: worker.output().count("beat: Connection error") > failed_ticks, 30), worker.output()
+    assert _status(phase) == Phase.Status.OPEN
+    before = set(worker.tasks("sweep_phases"))
     redis_start()  # empty: --save "" and the data was flushed
-    back = time.monotonic()
-    # The worker reconnects on its own retry schedule (kombu: after 2 s, then 4 s more …); then one sweep.
-    assert wait_for(lambda: _closed(phase), 30), worker.output()
-    assert time.monotonic() - back <= 2 + 2 * SWEEP_SECONDS + 2, worker.output()
+    # The worker reconnects on its own retry schedule (kombu: after 2 s, then 4 s more …); the first sweep it
+    # runs then closes the phase — nothing armed before the outage survived to do it.
+    assert wait_for(lambda: _closed(phase), 60), worker.output()
+    first_sweep = next(r for i, r in worker.tasks("sweep_phases").items() if i not in before and r is not None)
+    assert first_sweep == "1", worker.output()
+    worker.sweep_cycle(beat=True)
     assert_closed_once(phase)

@@ -1,9 +1,10 @@
 """python manage.py bench_clock --games N --phase-seconds S — the phase clock against the real worker, beat, Redis
 and database: N games whose night ends at the same second, then one line:
 
-    closed X/N exactly_once=yes|no lateness_p50=…s lateness_p99=…s closes_per_s=…
+    closed X/N exactly_once=yes|no lateness_p50=…s lateness_p99=…s late=K closes_per_s=…
 
-lateness = closed_at − ends_at per phase; closes_per_s = X / (last closed_at − the common end time). exactly_once:
+lateness = closed_at − ends_at per phase; late = how many closed more than --late-after seconds (default 1.5: the
+short ETA fires at the end time) after their end — the wall-clock thresholds live here, never in the tests; closes_per_s = X / (last closed_at − the common end time). exactly_once:
 every game has one closed phase, one `phase_close` log row, one next phase, the same announcements as the others,
 and no phase closed before its end. Needs `celery -A moderator worker -Q celery,clock` and `celery -A moderator
 beat` running on the same REDIS_URL and DATABASE_URL. The bench games are deleted afterwards (unless --keep).
@@ -41,8 +42,9 @@ class Command(BaseCommand):
         parser.add_argument("--phase-seconds", type=float, default=30)
         parser.add_argument("--timeout", type=float, default=180, help="seconds to wait after the end time")
         parser.add_argument("--keep", action="store_true", help="keep the bench games")
+        parser.add_argument("--late-after", type=float, default=1.5, help="a close later than this (s) counts as late")
 
-    def handle(self, *args, games: int, phase_seconds: float, timeout: float, keep: bool, **options):
+    def handle(self, *args, games: int, phase_seconds: float, timeout: float, keep: bool, late_after: float, **options):
         if not app.control.ping(timeout=2):
             raise CommandError("没有 Celery worker 应答:先启动 `celery -A moderator worker -Q celery,clock` 和 beat")
         self._delete()
@@ -59,7 +61,7 @@ class Command(BaseCommand):
         while phases.filter(status=Phase.Status.OPEN).exists() and db_now() < ends_at + timedelta(seconds=timeout):
             time.sleep(0.5)
         time.sleep(1)  # let a straggling duplicate finish, so that exactly_once sees it
-        self.stdout.write(report(game_ids, ends_at))
+        self.stdout.write(report(game_ids, ends_at, late_after))
         if not keep:
             self._delete()
 
@@ -100,7 +102,7 @@ def _percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
 
-def report(game_ids: list[int], ends_at) -> str:
+def report(game_ids: list[int], ends_at, late_after: float = 1.5) -> str:
     first = Phase.objects.filter(game_id__in=game_ids, kind=Phase.Kind.NIGHT, number=1)
     closed = list(first.filter(status=Phase.Status.CLOSED).values_list("pk", "closed_at"))
     lateness = sorted((at - ends_at).total_seconds() for _, at in closed)
@@ -129,5 +131,5 @@ def report(game_ids: list[int], ends_at) -> str:
     return (
         f"closed {len(closed)}/{len(game_ids)} exactly_once={'yes' if once else 'no'} "
         f"lateness_p50={_percentile(lateness, 50):.2f}s lateness_p99={_percentile(lateness, 99):.2f}s "
-        f"closes_per_s={rate:.1f}"
+        f"late={sum(x > late_after for x in lateness)} closes_per_s={rate:.1f}"
     )
