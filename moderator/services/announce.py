@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Phase, Seat
 from moderator.rules.state import CloseResult, GameState
+from moderator.rules.views import final_reveal
 
 NUMERALS = "零一两三四五六七八九十"
 BBCODE_TAG = re.compile(r"\[/?(?:b|i|u|quote|color|size|list|\*)(?:=[^\]]*)?\]")
@@ -281,18 +282,7 @@ def _vote_post_again(game: Game, day: Phase, state: GameState) -> Announcement:
 
 def final_summary(*, game: Game, phase: Phase, state: GameState, winner: str) -> Announcement:
     """The end of the game: the winner, and every seat's camp and the cards it still held (nothing is secret now)."""
-    seats = [
-        {
-            "name": s.name,
-            "camp": s.camp,
-            "side": s.side,
-            "mode": s.mode,
-            "alive": s.alive,
-            "hand": [c.name for c in s.hand],
-        }
-        for s in state.seats
-    ]
-    ctx = {"seats": seats, "winner": winner}
+    ctx = {"seats": final_reveal(state), "winner": winner}
     return _notice(game, phase, f"【{game.name}】游戏结束:全体身份与手牌", "announcements/final_summary.bbcode", ctx)
 
 
