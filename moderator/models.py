@@ -249,6 +249,7 @@ class Announcement(models.Model):
         DAWN = "dawn", "天亮公告"
         DUSK = "dusk", "天黑公告"
         VOTE_POST = "vote", "投票帖"
+        NOTICE = "notice", "公告"  # substitution, correction, final summary
         PRIVATE = "private", "私信草稿"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="announcements", verbose_name="游戏")
@@ -260,6 +261,9 @@ class Announcement(models.Model):
     text = models.TextField("纯文本")
     events = models.JSONField("事件", default=list)
     created_at = models.DateTimeField("生成时间", auto_now_add=True)
+    # A draft is public once the 天神 says it was posted on the forum; a corrected one stays, marked 已更正.
+    posted_at = models.DateTimeField("发到论坛的时间", null=True, blank=True)
+    corrected_at = models.DateTimeField("被更正的时间", null=True, blank=True)
 
     class Meta:
         verbose_name = verbose_name_plural = "公告草稿"

@@ -2,7 +2,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
 from moderator import services
-from moderator.console.views import gm_game
+from moderator.console.forms import StartForm
+from moderator.console.views import deal_pms, gm_game
 from moderator.forms import GameCreateForm
 from moderator.models import Game
 
@@ -38,13 +39,13 @@ def game_new(request):
 @login_required
 def game_setup(request, game_id: int):
     game = gm_game(request, game_id)
-    seats = list(game.seats.all())
     return render(
         request,
         "moderator/game_setup.html",
         {
             "game": game,
-            "seats": [(s, services.deal_pm(s)) for s in seats],
+            "seats": deal_pms(request, game),  # each with the seat's private link
             "player_list": services.player_list_post(game),
+            "start_form": StartForm(),
         },
     )

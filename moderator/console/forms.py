@@ -41,8 +41,9 @@ class ActionForm(forms.Form):
 
     seat = forms.TypedChoiceField(label="发送者", coerce=int)
     forum_at = ForumTimeField()
+    passes = forms.BooleanField(label="这个玩家本时段空过(不行动;T5 不再等他)", required=False)
     card = forms.ChoiceField(label="牌", choices=[("", "(自动)"), *[(c, c) for c in CARD_NAMES]], required=False)
-    use = forms.ChoiceField(label="特权", choices=[(u, u) for u in USES])
+    use = forms.ChoiceField(label="特权", choices=[("", "—"), *[(u, u) for u in USES]], required=False)
     target = forms.ChoiceField(label="对象", required=False)
     position = forms.IntegerField(label="瞄准位置(2 = 第2张,-2 = 倒数第2张)", required=False)
     into = forms.ChoiceField(label="变形为", choices=[("", "—"), *[(c, c) for c in AMOEBA_FORMS]], required=False)
@@ -63,8 +64,16 @@ class ActionForm(forms.Form):
             *[(s.player_name, s.player_name) for s in game.seats.order_by("number")],
         ]
 
+    def clean(self):
+        data = super().clean()
+        if not data.get("passes") and not data.get("use"):
+            raise forms.ValidationError("请选择一项特权,或勾选“本时段空过”。")
+        return data
+
     def item(self) -> dict:
         data = self.cleaned_data
+        if data.get("passes"):
+            return {"pass": True}
         item = {
             k: data[k]
             for k in ("card", "use", "target", "position", "into", "side", "mode", "manifesto")
@@ -75,17 +84,59 @@ class ActionForm(forms.Form):
         return item
 
 
+ORIGINAL, CHANGE, EDITED = "original", "change", "edited"
+
+
 class VoteForm(forms.Form):
+    """D3: a post is one of three things, never two — an original vote, a change post, or the news that the original
+    vote post was edited."""
+
     seat = forms.TypedChoiceField(label="投票者", coerce=int)
     forum_at = ForumTimeField(label="发帖时间(北京时间)")
-    target = forms.TypedChoiceField(label="投给", coerce=int)
-    change = forms.BooleanField(label="这是改票帖(D3)", required=False)
-    edited = forms.BooleanField(label="原投票帖被编辑过(D3:改票作废)", required=False)
+    post = forms.ChoiceField(
+        label="这是哪种帖子(D3)",
+        widget=forms.RadioSelect,
+        initial=ORIGINAL,
+        required=False,  # a client that sends none means an original vote
+        choices=[
+            (ORIGINAL, "原投票帖:第一次投票。"),
+            (CHANGE, "改票帖:另发新帖改票。只能改一次,截止前最后一小时内不能改。"),
+            (
+                EDITED,
+                "原投票帖被编辑过:改票无效,按原投票计票,并且失去改票权;原投票对象无法得知时按投自己计。",
+            ),
+        ],
+    )
+    target = forms.TypedChoiceField(
+        label="投给(原帖被编辑过时:原投票对象)", coerce=int, required=False, empty_value=None
+    )
 
-    def __init__(self, game, *args, **kwargs):
+    def __init__(self, game, *args, alive: set[str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["seat"].choices = seat_choices(game)
-        self.fields["target"].choices = seat_choices(game)
+        seats = game.seats.order_by("number")
+        living = [(s.pk, f"{s.number}. {s.player_name}") for s in seats if alive is None or s.player_name in alive]
+        self.fields["target"].choices = [("", "—(原帖被编辑过且原对象无法得知)"), *living]  # D4: never the dead
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("post"):  # the old form's two boxes: at most one of them (D3)
+            legacy = [kind for kind in (CHANGE, EDITED) if self.data.get(kind)]
+            if len(legacy) > 1:
+                raise forms.ValidationError("改票帖和“原投票帖被编辑过”只能选一种(D3)。")
+            data["post"] = legacy[0] if legacy else ORIGINAL
+        if data["post"] in (ORIGINAL, CHANGE) and not data.get("target"):
+            raise forms.ValidationError("原投票帖和改票帖都要选择投给谁。")
+        return data
+
+    def vote(self) -> dict:
+        """What vote_submit takes: the target seat id (an edited post whose target is unknown: the voter, D3)."""
+        data = self.cleaned_data
+        return {
+            "target": data["target"] or data["seat"],
+            "change": data["post"] == CHANGE,
+            "edited": data["post"] == EDITED,
+        }
 
 
 class ImportForm(forms.Form):

@@ -10,15 +10,17 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from moderator import rules
 from moderator.console import forms
-from moderator.models import AuditLog, Game, Message, Phase
+from moderator.console.sentences import audit_sentence
+from moderator.models import AuditLog, Game, Input, Message, Phase
 from moderator.public.replay import input_row, phase_rows
 from moderator.rules import codec, views
-from moderator.services import corrections, intake, play, setup, transfer
+from moderator.services import announce, corrections, intake, play, setup, transfer
 from moderator.services.once import Once
 
 
@@ -43,6 +45,49 @@ def _dry_run(state: rules.GameState):
     return rules.close_phase(state)[1] if state.phase_open else None
 
 
+def _with_order(game: Game, state: rules.GameState) -> set[str]:
+    """O1: the seats whose discard order exists — sent and accepted, or drawn; before that the dealt cards have no
+    order and no 底牌 yet."""
+    if game.hands_are_orders or state.bottoms_fixed:
+        return {s.name for s in state.seats}
+    orders = Input.objects.filter(game=game, kind=Input.Kind.ORDER, void__isnull=True, verdict__accepted=True)
+    return set(orders.values_list("seat__player_name", flat=True))
+
+
+def _seat_rows(request, game: Game, state: rules.GameState) -> list[dict]:
+    """Each seat as the dashboard shows it: camp, hand (in order, or 尚未决定), AP, state, its private link."""
+    ordered = _with_order(game, state)
+    seats = {s.player_name: s for s in game.seats.all()}
+    base = request.build_absolute_uri("/")
+    rows = []
+    for s in state.seats:
+        seat = seats[s.name]
+        rows.append(
+            {
+                "s": s,
+                "seat": seat,
+                "ordered": s.name in ordered,
+                "cards": [c.name for c in s.hand],
+                "link": setup.seat_link(seat, base),
+            }
+        )
+    return rows
+
+
+def _executions(state: rules.GameState, result) -> list[dict]:
+    """D6: who would be executed if the day closed now, and the first card of their order, which they would lose."""
+    if result is None or state.phase_kind != "day":
+        return []
+    return [
+        {"name": name, "card": state.seat(name).hand[0].name if state.seat(name).hand else "—"}
+        for name in result.executed
+    ]
+
+
+def _sorted_tally(result) -> list[tuple[str, int]]:
+    return sorted((result.tally or {}).items(), key=lambda kv: (-kv[1], kv[0])) if result else []
+
+
 @login_required
 def dashboard(request, game_id: int):
     game = gm_game(request, game_id)
@@ -56,14 +101,29 @@ def dashboard(request, game_id: int):
             "game": game,
             "phase": phase,
             "state": state,
+            "seats": _seat_rows(request, game, state),
             "records": _records(phase, game),
             "not_acted": views.not_acted(state) if phase else [],
             "alerts": views.alerts(state, result),
             "preview": result,
+            "tally": _sorted_tally(result),
+            "executions": _executions(state, result),
             "closed": game.phases.filter(status=Phase.Status.CLOSED).order_by("-starts_at"),
             "now": timezone.now(),
         },
     )
+
+
+@login_required
+def games_overview(request):
+    """Every game this 天神 runs, each with its phase, deadline and how many players have not acted (T5)."""
+    games = Game.objects.all() if request.user.is_superuser else request.user.gm_games.all()
+    rows = []
+    for game in games.order_by("-created_at")[:100]:
+        phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+        waiting = views.not_acted(play.game_replay(game).state) if phase else []
+        rows.append({"game": game, "phase": phase, "waiting": waiting})
+    return render(request, "console/games.html", {"rows": rows, "now": timezone.now()})
 
 
 def _seat(game: Game, seat_id: int):
@@ -137,7 +197,7 @@ def action_form(request, game_id: int):
         else:
             AuditLog.objects.create(
                 game=game, actor=request.user, action="录入特权", detail={"seat": seat.player_name, **form.item()}
-            )
+            )  # the detail is the item: the audit page shows it as a sentence
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_dashboard", game_id=game.pk)
     return render(request, "console/form.html", {"game": game, "form": form, "title": "录入特权(表单)"})
@@ -163,17 +223,19 @@ def _verdict_message(request, who: str, what: str, verdict) -> None:
 def vote_intake(request, game_id: int):
     """Vote posts: paste or form; the running weighted tally with modifiers; each voter's weight and verdicts."""
     game = gm_game(request, game_id)
-    form = forms.VoteForm(game, request.POST or None)
+    replay = play.game_replay(game)
+    alive = {s.name for s in replay.state.alive}
+    form = forms.VoteForm(game, request.POST or None, alive=alive)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        seat, target = _seat(game, data["seat"]), _seat(game, data["target"])
+        data, vote = form.cleaned_data, form.vote()
+        seat, target = _seat(game, data["seat"]), _seat(game, vote["target"])
         try:
             rec, verdict = play.vote_submit(
                 game=game,
                 seat=seat,
                 target=target,
-                change=data["change"],
-                edited=data["edited"],
+                change=vote["change"],
+                edited=vote["edited"],
                 forum_at=data["forum_at"],
                 entered_by=request.user,
                 once=Once.from_post(request.POST),
@@ -185,11 +247,10 @@ def vote_intake(request, game_id: int):
                 game=game,
                 actor=request.user,
                 action="录入投票",
-                detail={"seat": seat.player_name, "target": target.player_name, "change": data["change"]},
+                detail={"seat": seat.player_name, "target": target.player_name, "post": data["post"]},
             )
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_votes", game_id=game.pk)
-    replay = play.game_replay(game)
     phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
     result = _dry_run(replay.state) if phase and phase.kind == "day" else None
     ballots = []
@@ -208,6 +269,7 @@ def vote_intake(request, game_id: int):
             "phase": phase,
             "result": result,
             "ballots": ballots,
+            "tally": _sorted_tally(result),
             "records": records,
             "paste": forms.VotePostForm(game),
         },
@@ -215,9 +277,16 @@ def vote_intake(request, game_id: int):
 
 
 @login_required
-@require_POST
 def input_void(request, game_id: int, pk: int):
+    """GET: what the void would change (every other verdict of the phase, and a close now) → POST: confirm."""
     game = gm_game(request, game_id)
+    if request.method != "POST":
+        try:
+            preview = corrections.void_preview(game=game, pk=pk)
+        except play.PlayError as exc:
+            messages.error(request, str(exc))
+            return redirect("console_dashboard", game_id=game.pk)
+        return render(request, "console/void.html", {"game": game, "preview": preview})
     form = forms.ReasonForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
@@ -228,28 +297,71 @@ def input_void(request, game_id: int, pk: int):
     return redirect("console_dashboard", game_id=game.pk)
 
 
+def _by_phase(drafts) -> list[dict]:
+    """The drafts grouped by the phase that produced them, the newest phase first."""
+    groups: dict[int, dict] = {}
+    for a in drafts:
+        group = groups.setdefault(a.phase_id, {"phase": a.phase, "drafts": []})
+        group["drafts"].append(a)
+    return sorted(groups.values(), key=lambda g: (g["phase"].starts_at, g["phase"].pk), reverse=True)
+
+
+def deal_pms(request, game: Game) -> list[tuple]:
+    base = request.build_absolute_uri("/")
+    return [(s, setup.deal_pm(s, setup.seat_link(s, base))) for s in game.seats.order_by("number")]
+
+
 @login_required
 def announcements(request, game_id: int):
     game = gm_game(request, game_id)
-    drafts = game.announcements.select_related("phase").order_by("-id")
+    drafts = game.announcements.select_related("phase").order_by("id")
     return render(
         request,
         "console/announcements.html",
         {
             "game": game,
-            "drafts": drafts,
-            "deal_pms": [(s, setup.deal_pm(s)) for s in game.seats.order_by("number")],
+            "groups": _by_phase(drafts),
+            "unposted": sum(1 for a in drafts if a.posted_at is None and a.corrected_at is None),
+            "deal_pms": deal_pms(request, game),
             "player_list": setup.player_list_post(game),
         },
     )
 
 
 @login_required
+@require_POST
+def announcement_posted(request, game_id: int, pk: int):
+    """The 天神 marks a draft as posted on the forum (only then does the public page show it), or takes it back."""
+    game = gm_game(request, game_id)
+    posted = request.POST.get("posted") != "0"
+    try:
+        draft = announce.announcement_post(
+            game=game, pk=pk, posted=posted, actor=request.user, once=Once.from_post(request.POST)
+        )
+        messages.success(request, f"“{draft.title}”" + ("已标记为已发布。" if posted else "已取消发布标记。"))
+    except play.PlayError as exc:
+        messages.error(request, str(exc))
+    return redirect(f"{reverse('console_announcements', args=[game.pk])}#draft-{pk}")
+
+
+@login_required
+@require_POST
+def link_rotate(request, game_id: int, seat_id: int):
+    """A new private link for a seat; the old one stops working at once."""
+    game = gm_game(request, game_id)
+    try:
+        seat = setup.seat_link_rotate(game=game, seat_id=seat_id, actor=request.user, once=Once.from_post(request.POST))
+        messages.success(request, f"{seat.number} 号座位({seat.player_name})的私人链接已更换,旧链接已失效。")
+    except (setup.SetupError, play.PlayError) as exc:
+        messages.error(request, str(exc))
+    return redirect("console_dashboard", game_id=game.pk)
+
+
+@login_required
 def audit(request, game_id: int):
     game = gm_game(request, game_id)
-    return render(
-        request, "console/audit.html", {"game": game, "rows": game.audit.select_related("actor").order_by("-at", "-id")}
-    )
+    rows = [(row, audit_sentence(row)) for row in game.audit.select_related("actor").order_by("-at", "-id")]
+    return render(request, "console/audit.html", {"game": game, "rows": rows})
 
 
 def _edits_from(request, game: Game) -> list[dict]:
@@ -297,15 +409,19 @@ def correction(request, game_id: int):
                 diffs = corrections.correction_preview(game=game, edits=edits)
             except (play.PlayError, ObjectDoesNotExist, ValueError, KeyError) as exc:  # a message, never a 500
                 messages.error(request, f"无法更正:{exc}")
-    phases = [{"phase": p, "records": _records(p, game)} for p in closed]
-    add_form = forms.ActionForm(game, request.POST or None, prefix="add")
+    checked = set(request.POST.getlist("void"))
+    phases = []
+    for p in closed:
+        records = _records(p, game)
+        phases.append({"phase": p, "records": records, "checked": any(r["key"] in checked for r in records)})
     add_phase = request.POST.get("add-phase", "")
+    add_form = forms.ActionForm(game, request.POST if add_phase else None, prefix="add")
     context = {
         "game": game,
         "phases": phases,
         "diffs": diffs,
         "add_form": add_form,
-        "checked": set(request.POST.getlist("void")),
+        "checked": checked,
         "add_phase": int(add_phase) if add_phase.isdigit() else None,
         "reason": request.POST.get("reason", ""),
     }
@@ -343,8 +459,8 @@ def start(request, game_id: int):
     form = forms.StartForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            setup.game_start(game=game, at=form.cleaned_data["at"])
-        except setup.SetupError as exc:
+            setup.game_start(game=game, at=form.cleaned_data["at"], once=Once.from_post(request.POST))
+        except (setup.SetupError, play.PlayError) as exc:
             form.add_error(None, str(exc))
         else:
             AuditLog.objects.create(
@@ -352,6 +468,18 @@ def start(request, game_id: int):
             )
             return redirect("console_dashboard", game_id=game.pk)
     return render(request, "console/form.html", {"game": game, "form": form, "title": "发布《游戏者名单》,第1夜开始"})
+
+
+@login_required
+def end_confirm(request, game_id: int):
+    """T5: before a phase is ended early, say who has not acted yet and ask again."""
+    game = gm_game(request, game_id)
+    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    if phase is None:
+        messages.error(request, "现在没有进行中的时段。")
+        return redirect("console_dashboard", game_id=game.pk)
+    waiting = views.not_acted(play.game_replay(game).state)
+    return render(request, "console/end_confirm.html", {"game": game, "phase": phase, "waiting": waiting})
 
 
 @login_required
@@ -410,8 +538,13 @@ def substitute(request, game_id: int):
             at=timezone.now(),
             actor=request.user,
             once=Once.from_post(request.POST),
+            link_base=request.build_absolute_uri("/"),
         )
-        messages.success(request, f"{seat.number} 号座位由替补接替,本时段延长 12 小时(T4)。")
+        messages.success(
+            request,
+            f"{seat.number} 号座位由替补接替,本时段延长 12 小时(T4);旧的私人链接已失效。"
+            "交接短消息、替补公告已写进公告草稿。",
+        )
     except (setup.SetupError, play.PlayError) as exc:
         messages.error(request, str(exc))
     return redirect("console_dashboard", game_id=game.pk)

@@ -57,6 +57,8 @@ def _vote(s: Sample, by: str, target: str, at: datetime, change: bool = False):
 
 def _close(s: Sample, phase: Phase) -> Phase:
     assert play.phase_close(phase=phase), f"{phase.label} did not close"
+    # A played game: its 天神 posted every draft on the forum (only posted drafts are public).
+    s.game.announcements.filter(posted_at__isnull=True).update(posted_at=phase.ends_at)
     return s.game.phases.get(status=Phase.Status.OPEN)
 
 

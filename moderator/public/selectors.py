@@ -20,7 +20,12 @@ from moderator.public.snapshot import Snapshot
 from moderator.rules import views
 from moderator.services.play import closed_states, game_replay, initial_state
 
-PUBLIC_KINDS = (Announcement.Kind.DAWN, Announcement.Kind.DUSK, Announcement.Kind.VOTE_POST)  # never PRIVATE (A5)
+PUBLIC_KINDS = (
+    Announcement.Kind.DAWN,
+    Announcement.Kind.DUSK,
+    Announcement.Kind.VOTE_POST,
+    Announcement.Kind.NOTICE,
+)  # never PRIVATE (A5)
 
 
 # --- the public page -----------------------------------------------------------------------------------------------
@@ -66,7 +71,9 @@ def public_view(snap: Snapshot) -> dict:
     phase = snap.current
     if phase is None or phase.status != Phase.Status.OPEN:
         view["tally"] = None
-    announcements = Announcement.objects.filter(game=game, kind__in=PUBLIC_KINDS).only("title", "text", "created_at")
+    announcements = Announcement.objects.filter(game=game, kind__in=PUBLIC_KINDS, posted_at__isnull=False).only(
+        "title", "text", "created_at"
+    )
     return {
         **view,
         "game": game,

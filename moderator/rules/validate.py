@@ -282,6 +282,8 @@ def submit_vote(state: GameState, vote: Vote) -> tuple[GameState, Verdict]:
 
 def _original_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, Verdict]:
     if voter.name in state.votes:
+        if vote.edited:
+            return _edited_original(state, voter)
         raise Refused("你已经投过票了;要改票请另发一个改票帖(D3)")
     target = living(state, vote.target, "投票对象")
     votes = {**state.votes, voter.name: VoteState(target.name, vote.at, edited=vote.edited)}
@@ -289,7 +291,20 @@ def _original_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState
     return replace(state, votes=votes, vote_changed=frozenset(forfeited)), Verdict(True)
 
 
+def _edited_original(state: GameState, voter: Seat) -> tuple[GameState, Verdict]:
+    """D3: the player edited the original vote post instead of posting a change: the original vote (as first entered)
+    stands and the change right is forfeited."""
+    original = state.votes[voter.name]
+    if original.changed:
+        raise Refused("他已经用改票帖改过票了:编辑原投票帖不再改变计票(D3)")
+    votes = {**state.votes, voter.name: replace(original, edited=True)}
+    reason = f"原投票帖被编辑过:按原投票(→ {original.target})计票,改票权作废(D3)"
+    return replace(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True, reason)
+
+
 def _change_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, Verdict]:
+    if vote.edited:
+        raise Refused("一个帖子不能既是改票帖又是被编辑过的原投票帖:请只选其中一种(D3)")
     original = state.votes.get(voter.name)
     if original is None:
         raise Refused("你还没有投票,不能改票;请先发投票帖(D3)")

@@ -63,7 +63,23 @@ def public_view(state: GameState) -> dict[str, Any]:
         "marks": marks(state),
         "silence": state.silence,
         "winner": state.winner,
+        "final": final_reveal(state) if state.winner else None,
     }
+
+
+def final_reveal(state: GameState) -> list[dict[str, Any]]:
+    """When the game is won, nothing is secret any more: every seat's camp (and S4 stance) and the cards it held."""
+    return [
+        {
+            "name": s.name,
+            "camp": s.camp,
+            "side": s.side,
+            "mode": s.mode,
+            "alive": s.alive,
+            "hand": [c.name for c in s.hand],
+        }
+        for s in state.seats
+    ]
 
 
 def public_deaths(result: CloseResult | dict[str, Any]) -> list[dict[str, Any]]:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from django.db import transaction
 from django.template.loader import render_to_string
+from django.utils import timezone
 
-from moderator.models import Announcement, Game, Phase
+from moderator.models import Announcement, AuditLog, Game, Phase, Seat
 from moderator.rules.state import CloseResult, GameState
+from moderator.rules.views import final_reveal
 
 NUMERALS = "零一两三四五六七八九十"
 BBCODE_TAG = re.compile(r"\[/?(?:b|i|u|quote|color|size|list|\*)(?:=[^\]]*)?\]")
@@ -143,6 +146,8 @@ def write_announcements(
             )
         )
     made += _private_notices(game, phase, state, events)
+    if result.winner:
+        made.append(final_summary(game=game, phase=phase, state=state, winner=result.winner))
     return made
 
 
@@ -193,3 +198,110 @@ def _private_notices(game, phase, state: GameState, events: list[dict]) -> list[
                     )
                 )
     return made
+
+
+# --- notices the 天神 posts by hand: substitution (S5, T4), correction, the end of the game ---------------------------
+
+
+def _notice(game: Game, phase: Phase, title: str, template: str, ctx: dict, recipient: str = "") -> Announcement:
+    kind = Announcement.Kind.PRIVATE if recipient else Announcement.Kind.NOTICE
+    return _draft(game, phase, kind, title, template, {"game": game, "phase": phase, **ctx}, [], recipient)
+
+
+def _last_phase(game: Game) -> Phase:
+    return game.phases.order_by("-starts_at", "-id").first()
+
+
+def correction_notice(*, game: Game, changes: list[tuple[str, list[tuple]]]) -> Announcement:
+    """A labelled 更正公告: for each corrected phase, what its result was and what it is now (A1: types only)."""
+    phase = _last_phase(game)
+    ctx = {"changes": changes}
+    return _notice(game, phase, f"【{game.name}】更正公告", "announcements/correction_notice.bbcode", ctx)
+
+
+def _pending(state: GameState, name: str) -> list[str]:
+    """What is under way for this seat (the handover PM, S5): arsons, transformations, an executed card."""
+    me = state.seat(name)
+    out = [f"纵火 → {a.target}(已发出,尚未生效;N14)" for a in state.arsons if a.by == name]
+    out += [f"纵火:{a.by}对你的纵火尚未生效(N14)" for a in state.arsons if a.target == name and a.by != name]
+    for a in me.amoebas.values():
+        if a.pending:
+            out.append(f"阿米巴正在变形为{a.pending}(M1)")
+    if name in state.pending_executions:
+        out.append(f"昨天被处决丢掉的{state.pending_executions[name].card.name},今夜可能被特赦(N12)")
+    out += [f"{act.use}" + (f" → {act.target}" if act.target else "") + "(本时段已发出)" for act in me.actions]
+    return out
+
+
+def substitution_drafts(*, game: Game, seat: Seat, old: str, state: GameState, phase: Phase | None, link: str = ""):
+    """S5, T4: the handover PM to the substitute (hand in order, AP, what is under way, the new private link), the
+    public notice of the substitution and its 12-hour 交替期, and — on an open day — the vote post with the new name
+    and the new deadline (the old vote post stays, marked 已更正)."""
+    phase = phase or _last_phase(game)
+    me = state.seat(seat.player_name)
+    handover = {
+        "seat": seat,
+        "old": old,
+        "me": me,
+        "hand": [c.name for c in me.hand],
+        "pending": _pending(state, me.name),
+        "link": link,
+    }
+    made = [
+        _notice(
+            game,
+            phase,
+            f"致{seat.player_name}:替补交接",
+            "announcements/handover_pm.bbcode",
+            handover,
+            seat.player_name,
+        ),
+        _notice(
+            game,
+            phase,
+            f"【{game.name}】替补公告:{seat.player_name} 接替 {old}",
+            "announcements/substitution.bbcode",
+            {"seat": seat, "old": old, "open_phase": phase if phase.status == Phase.Status.OPEN else None},
+        ),
+    ]
+    if phase.status == Phase.Status.OPEN and phase.kind == Phase.Kind.DAY:
+        made.append(_vote_post_again(game, phase, state))
+    return made
+
+
+def _vote_post_again(game: Game, day: Phase, state: GameState) -> Announcement:
+    night = game.phases.filter(kind=Phase.Kind.NIGHT, number=day.number).first() or day
+    now = timezone.now()
+    olds = Announcement.objects.filter(
+        game=game, phase=night, kind=Announcement.Kind.VOTE_POST, corrected_at__isnull=True
+    )
+    for a in olds:
+        Announcement.objects.filter(pk=a.pk).update(corrected_at=now, title=f"〔已更正〕{a.title}")
+    ctx = {"game": game, "phase": night, "next_phase": day, "alive": [s.name for s in state.alive]}
+    ctx["no_vote"] = list(state.saved)
+    title = f"【{game.name}】{day.label}投票帖(替补后)"
+    return _draft(game, night, Announcement.Kind.VOTE_POST, title, "announcements/vote_post.bbcode", ctx, [])
+
+
+def final_summary(*, game: Game, phase: Phase, state: GameState, winner: str) -> Announcement:
+    """The end of the game: the winner, and every seat's camp and the cards it still held (nothing is secret now)."""
+    ctx = {"seats": final_reveal(state), "winner": winner}
+    return _notice(game, phase, f"【{game.name}】游戏结束:全体身份与手牌", "announcements/final_summary.bbcode", ctx)
+
+
+@transaction.atomic
+def announcement_post(*, game: Game, pk: int, posted: bool = True, actor=None, once=None) -> Announcement:
+    """The 天神 says a draft is on the forum now (or not): only posted drafts reach the public page."""
+    from moderator.services import play
+    from moderator.services.once import spend
+
+    game = play.game_lock(game)
+    spend(game, once, "标记公告已发布")
+    draft = Announcement.objects.filter(pk=pk, game=game).first()
+    if draft is None:
+        raise play.PlayError("没有这篇公告草稿")
+    draft.posted_at = timezone.now() if posted else None
+    draft.save(update_fields=["posted_at"])
+    action = "标记公告已发布" if posted else "撤回公告发布标记"
+    AuditLog.objects.create(game=game, actor=actor, action=action, detail={"title": draft.title})  # the page cache key
+    return draft

@@ -1,15 +1,20 @@
-"""Corrections after a close (issue 6): change the stored inputs of a closed phase, re-resolve every phase from the
-first one by replaying, show what changes (losses, deaths, tallies, announcements), and apply only on confirmation."""
+"""Corrections after a close (issue 6): change the stored inputs of a closed phase, re-resolve from the corrected
+phase by replaying, show what changes (losses, deaths, tallies, announcements), and apply only on confirmation.
+
+Results are compared by seat, never by the name its holder has now (a substitute, S5, is the same seat). Only the
+phases whose result changed get new posts; the old ones stay, marked 已更正, and a 更正公告 says what changed."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils import timezone
 
-from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase
+from moderator import rules
+from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.services import play
-from moderator.services.announce import write_announcements
+from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.once import Once, spend
 
 COMPARED = ("lost", "saved", "executed", "tally", "died", "window", "silence", "winner")
@@ -37,6 +42,44 @@ def describe(key: str, value) -> str:
     if isinstance(value, list):
         return "、".join(value) or "无"
     return str(value) if value else "无"
+
+
+PLAYER_MAPS, PLAYER_LISTS = ("lost", "tally"), ("saved", "executed", "died")
+
+
+def seat_numbers_ever(game: Game) -> dict[str, int]:
+    """Every name that ever held a seat of this game (S5: the original player and each substitute) → seat number."""
+    holders = SeatHolder.objects.filter(seat__game=game).values_list("player_name", "seat__number")
+    return {**dict(holders), **dict(game.seats.values_list("player_name", "number"))}
+
+
+def by_seat(key: str, value, seat_of: dict[str, int]):
+    """A stored result's value with every player written as a seat number, so a substitution is no change."""
+    if key in PLAYER_MAPS:
+        return {seat_of.get(name, name): v for name, v in (value or {}).items()}
+    if key in PLAYER_LISTS:
+        return sorted((seat_of.get(name, name) for name in value or []), key=str)
+    return value
+
+
+def _named(key: str, value, names: dict[int, str]):
+    if key in PLAYER_MAPS:
+        return {names.get(n, n): v for n, v in value.items()}
+    if key in PLAYER_LISTS:
+        return [names.get(n, n) for n in value]
+    return value
+
+
+def result_changes(before: dict, after: dict, seat_of: dict[str, int], names: dict[int, str]) -> list[tuple]:
+    """(what, before, after) sentences for each compared key whose value differs seat by seat."""
+    changes = []
+    for key in COMPARED:
+        old, new = by_seat(key, before.get(key), seat_of), by_seat(key, after.get(key), seat_of)
+        if (old or None) != (new or None):
+            changes.append(
+                (LABELS[key], describe(key, _named(key, old, names)), describe(key, _named(key, new, names)))
+            )
+    return changes
 
 
 @dataclass
@@ -73,15 +116,13 @@ def _resolve(game: Game, first: Phase) -> tuple[list[PhaseDiff], play.Replay]:
     """Re-resolve from the corrected phase on (earlier phases keep their snapshots) and compare each closed phase's
     stored result with the new one."""
     replay = play.game_replay(game, from_phase=first)
+    seat_of, names = seat_numbers_ever(game), replay.names
     diffs = []
     for phase in replay.replayed:
         if phase.pk not in replay.closed:
             continue
         new = play.result_json(replay.closed[phase.pk][1])
-        diff = PhaseDiff(phase)
-        for key in COMPARED:
-            if phase.result.get(key) != new[key]:
-                diff.changes.append((LABELS[key], describe(key, phase.result.get(key)), describe(key, new[key])))
+        diff = PhaseDiff(phase, result_changes(phase.result, new, seat_of, names))
         if diff.changes:
             diffs.append(diff)
     return diffs, replay
@@ -95,15 +136,26 @@ def _edits_apply(game: Game, edits: list[dict]) -> tuple[list[PhaseDiff], play.R
 
 
 def _rewrite(game: Game, diffs: list[PhaseDiff], replay: play.Replay) -> None:
+    """New posts for the changed phases only; the old ones stay, marked 已更正; then one 更正公告."""
+    now = timezone.now()
     for diff in diffs:
         phase = diff.phase
         state, result = replay.closed[phase.pk]
-        old = phase.announcements.exclude(kind=Announcement.Kind.PRIVATE).order_by("-id").first()
+        olds = list(phase.announcements.filter(corrected_at__isnull=True).order_by("id"))
+        old = next((a for a in reversed(olds) if a.kind != Announcement.Kind.PRIVATE), None)
         diff.before_text = old.text if old else ""
         nxt = game.phases.filter(starts_at=phase.ends_at).first()
+        if nxt is not None and nxt.announced_end:  # T5: the posts name the announced deadline, not the early end
+            nxt.ends_at = nxt.announced_end
         made = write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
+        for a in made:
+            Announcement.objects.filter(pk=a.pk).update(title=f"{a.title}(更正后)")
+        for a in olds:
+            Announcement.objects.filter(pk=a.pk).update(corrected_at=now, title=f"〔已更正〕{a.title}")
         public = [a for a in made if a.kind != Announcement.Kind.PRIVATE]
         diff.after_text = public[0].text if public else ""
+    if diffs:
+        correction_notice(game=game, changes=[(d.phase.label, d.changes) for d in diffs])
     play.replay_save(replay)  # verdicts and snapshots from the corrected phase on; earlier ones are untouched
     winner = replay.state.winner or next((r.winner for _, r in replay.closed.values() if r.winner), None)
     if winner and game.winner != winner:
@@ -141,3 +193,67 @@ def correction_apply(
     }
     AuditLog.objects.create(game=game, actor=user, action="更正", detail=detail)
     return diffs
+
+
+# --- a void of the open phase, previewed (bug: a void silently turned another vote into an accepted one) -----------
+
+
+def _verdict_text(verdict) -> str:
+    if verdict is None:
+        return "已作废"
+    if verdict.accepted:
+        return (
+            "接受"
+            + (f"(−{verdict.cost} 点)" if verdict.cost else "")
+            + (f":{verdict.reason}" if verdict.reason else "")
+        )
+    return f"拒绝:{verdict.reason}"
+
+
+@dataclass
+class VoidPreview:
+    rec: Input
+    sentence: str
+    verdicts: list[tuple[str, str, str, str]] = field(default_factory=list)  # (who, what, before, after)
+    changes: list[tuple[str, object, object]] = field(default_factory=list)  # if the phase closed now
+
+
+def _open_input(game: Game, pk: int) -> Input:
+    rec = Input.objects.filter(pk=pk, game=game).select_related("phase", "seat").first()
+    if rec is None:
+        raise play.PlayError("没有这条输入")
+    if rec.phase.status != Phase.Status.OPEN:
+        raise play.PlayError("这条输入属于已经结束的时段:请用更正功能")
+    if hasattr(rec, "void"):
+        raise play.PlayError("这条输入已经作废过了")
+    return rec
+
+
+def void_preview(*, game: Game, pk: int) -> VoidPreview:
+    """What voiding one input of the open phase would change: every other input's verdict, and what a close now
+    would give (a dry run of the rules before and after, inside a transaction that is rolled back)."""
+    from moderator.rules import codec
+
+    rec = _open_input(game, pk)
+    before = play.game_replay(game)
+    names, seat_of = before.names, seat_numbers_ever(game)
+    preview = VoidPreview(rec, codec.describe(rec.kind, rec.payload, names))
+    try:
+        with transaction.atomic():
+            play.game_lock(game)
+            InputVoid.objects.create(input=rec, reason="预览")
+            after = play.game_replay(game)
+            raise _Preview
+    except _Preview:
+        pass
+    for other in before.records.get(rec.phase_id, []):
+        if other.pk == rec.pk:
+            continue
+        old, new = before.verdicts.get(other.pk), after.verdicts.get(other.pk)
+        if _verdict_text(old) != _verdict_text(new):
+            what = codec.describe(other.kind, other.payload, names)
+            preview.verdicts.append((names[other.seat.number], what, _verdict_text(old), _verdict_text(new)))
+    old_close = play.result_json(rules.close_phase(before.state)[1])
+    new_close = play.result_json(rules.close_phase(after.state)[1])
+    preview.changes = result_changes(old_close, new_close, seat_of, names)
+    return preview

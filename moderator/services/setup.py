@@ -112,9 +112,12 @@ def _default_camps(n: int, seed: int) -> list[str]:
 
 
 @transaction.atomic
-def game_start(*, game: Game, at: datetime) -> Phase:
+def game_start(*, game: Game, at: datetime, once=None) -> Phase:
     """T1: night 1 starts when the player list is posted; the phase lasts the game's phase length."""
+    from moderator.services.once import spend
+
     game = Game.objects.select_for_update().get(pk=game.pk)
+    spend(game, once, "开始游戏")
     if game.status != Game.Status.SETUP:
         raise SetupError("游戏已经开始了")
     game.status, game.started_at = Game.Status.RUNNING, at
@@ -161,10 +164,15 @@ def seat_sign_in(*, seat: Seat, at: datetime) -> Seat:
 
 
 @transaction.atomic
-def seat_substitute(*, seat: Seat, player_name: str, at: datetime, actor=None, once=None) -> SeatHolder:
+def seat_substitute(
+    *, seat: Seat, player_name: str, at: datetime, actor=None, once=None, link_base: str = ""
+) -> SeatHolder:
     """S5/T4: a substitute takes the seat over (hand, order, AP and history stay with the seat) and the current phase
-    is extended by 12 hours (交替期) — the extension is logged like any other."""
-    from moderator.services import clock, play
+    is extended by 12 hours (交替期) — the extension is logged like any other. The replaced player's private link
+    stops working (a new one is made); the handover PM (with the new link), the public notice and, on an open day, a
+    vote post with the new name and deadline are drafted."""
+    from moderator.public.services import seat_token_rotate
+    from moderator.services import announce, clock, play
     from moderator.services.once import spend
 
     spend(play.game_lock(seat.game), once, "替补")  # the one lock order: the game row first
@@ -184,7 +192,29 @@ def seat_substitute(*, seat: Seat, player_name: str, at: datetime, actor=None, o
         clock.phase_extend(
             game=seat.game, by=clock.SUBSTITUTION_EXTENSION, actor=actor, reason=f"替补:{player_name} 接替 {old}(T4)"
         )
+    seat = seat_token_rotate(seat=seat, actor=actor)  # the replaced player's link must not show the new hand
+    game = seat.game
+    if game.phases.exists():
+        phase = game.phases.order_by("-starts_at", "-id").first()
+        state = play.game_replay(game).state
+        link = seat_link(seat, link_base) if link_base else ""
+        announce.substitution_drafts(game=game, seat=seat, old=old, state=state, phase=phase, link=link)
     return holder
+
+
+@transaction.atomic
+def seat_link_rotate(*, game: Game, seat_id: int, actor=None, once=None) -> Seat:
+    """A new private link for one seat (the old one stops working at once), from the console."""
+    from moderator.public.services import seat_token_rotate
+    from moderator.services import play
+    from moderator.services.once import spend
+
+    game = play.game_lock(game)
+    spend(game, once, "更换私人链接")
+    seat = game.seats.filter(pk=seat_id).first()
+    if seat is None:
+        raise SetupError("没有这个座位")
+    return seat_token_rotate(seat=seat, actor=actor)
 
 
 def player_list_post(game: Game) -> str:
@@ -192,6 +222,12 @@ def player_list_post(game: Game) -> str:
     return render_to_string("announcements/player_list.bbcode", {"game": game, "seats": game.seats.all()}).strip()
 
 
-def deal_pm(seat: Seat) -> str:
-    """A5: the private deal message for one seat (camp + hand), BBCode."""
-    return render_to_string("announcements/deal_pm.bbcode", {"seat": seat, "game": seat.game}).strip()
+def deal_pm(seat: Seat, link: str = "") -> str:
+    """A5: the private deal message for one seat (camp + hand, and its private link when given), BBCode."""
+    template = "announcements/deal_pm_link.bbcode" if link else "announcements/deal_pm.bbcode"
+    return render_to_string(template, {"seat": seat, "game": seat.game, "link": link}).strip()
+
+
+def seat_link(seat: Seat, base: str) -> str:
+    """The absolute private link of a seat (base: the site's address, e.g. request.build_absolute_uri('/'))."""
+    return f"{base.rstrip('/')}/p/{seat.token}/"

@@ -1,0 +1,95 @@
+"""The audit log as a 天神 reads it: one Chinese sentence per row, never a JSON detail or an internal code."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from moderator.models import AuditLog
+from moderator.rules import codec
+
+
+def _time(value) -> str:
+    at = parse_datetime(value) if isinstance(value, str) else value
+    if not isinstance(at, datetime):
+        return str(value or "")
+    return timezone.localtime(at).strftime("%m-%d %H:%M") if timezone.is_aware(at) else at.strftime("%m-%d %H:%M")
+
+
+def _hours(seconds) -> str:
+    return f"{float(seconds or 0) / 3600:g} 小时"
+
+
+def _item(d: dict) -> str:
+    item = {k: v for k, v in d.items() if k != "seat"}
+    try:
+        return codec.describe_item(item)
+    except (codec.CodecError, KeyError):
+        return "一条输入"
+
+
+def _message(d: dict) -> str:
+    inputs = d.get("inputs") or []
+    what = ";".join(_item(i) for i in inputs) or "没有读出任何行动"
+    unread = f",{len(d['refusals'])} 处没有读懂" if d.get("refusals") else ""
+    return f"录入消息({d.get('sender', '?')}):{what}{unread}"
+
+
+def _edits(d: dict) -> str:
+    parts = []
+    for e in d.get("edits", []):
+        if e.get("op") == "void":
+            parts.append(f"作废输入 #{e.get('id')}")
+        elif e.get("op") == "add":
+            parts.append(f"补录:{_item(e.get('item') or {})}")
+    phases = "、".join(d.get("phases") or []) or "没有时段的结果改变"
+    reason = f"(原因:{d['reason']})" if d.get("reason") else ""
+    return f"更正:{';'.join(parts) or '无'}。重新结算:{phases}{reason}"
+
+
+def _vote(d: dict) -> str:
+    kind = {"original": "投票", "change": "改票", "edited": "原投票帖被编辑过"}
+    how = kind.get(d.get("post", ""), "改票" if d.get("change") else "投票")
+    return f"录入 {d.get('seat', '?')} 的{how} → {d.get('target', '?')}"
+
+
+SENTENCES: dict[str, Callable[[dict], str]] = {
+    "录入消息": _message,
+    "录入特权": lambda d: f"表单录入 {d.get('seat', '?')}:{_item(d)}",
+    "录入投票": _vote,
+    "作废输入": lambda d: f"作废输入 #{d.get('id')}" + (f"(原因:{d['reason']})" if d.get("reason") else ""),
+    "更正": _edits,
+    "开始游戏": lambda d: f"发布《游戏者名单》,第1夜开始于 {_time(d.get('at'))}",
+    "phase_close": lambda d: f"{d.get('phase', '时段')}按时结束并结算(原定 {_time(d.get('ends_at'))})",
+    "phase_extend": lambda d: (
+        f"{d.get('phase', '时段')}延长 {_hours(d.get('by_s'))},到 {_time(d.get('ends_at'))}"
+        + (f"(原因:{d['reason']})" if d.get("reason") else "")
+    ),
+    "phase_end_early": lambda d: (
+        f"{d.get('phase', '时段')}提前结束(原定 {_time(d.get('planned_end'))},"
+        f"实际 {_time(d.get('ended_at'))})"
+        + (f";当时还没有行动:{'、'.join(d['not_acted'])}" if d.get("not_acted") else ";所有人都已行动")
+    ),
+    "game_pause": lambda d: f"暂停游戏({d.get('phase', '')}剩余 {_hours(d.get('remaining_s'))})",
+    "game_resume": lambda d: f"继续游戏,{d.get('phase', '')}到 {_time(d.get('ends_at'))} 结束",
+    "seat_token_rotate": lambda d: f"更换 {d.get('seat', '?')} 号座位的私人链接(旧链接作废)",
+    "标记公告已发布": lambda d: f"标记已发到论坛:{d.get('title', '')}",
+    "撤回公告发布标记": lambda d: f"撤回已发布标记:{d.get('title', '')}",
+    "导入游戏": lambda d: "从导出的文件导入这局游戏,并从头重放",
+    "替补": lambda d: f"{d.get('seat', '?')} 号座位:{d.get('new', '?')} 接替 {d.get('old', '?')}",
+}
+
+
+def audit_sentence(row: AuditLog) -> str:
+    """One audit row as a sentence; an action this table does not know is shown by its name, with no detail dump."""
+    detail = row.detail if isinstance(row.detail, dict) else {}
+    build = SENTENCES.get(row.action)
+    if build is None:
+        return row.action
+    try:
+        return build(detail)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return row.action
