@@ -90,6 +90,8 @@ def _sorted_tally(result) -> list[tuple[str, int]]:
 
 @login_required
 def dashboard(request, game_id: int):
+    from moderator.console.draw import draw_context  # draw.py imports gm_game from here
+
     game = gm_game(request, game_id)
     state = play.game_replay(game).state
     phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
@@ -110,6 +112,7 @@ def dashboard(request, game_id: int):
             "executions": _executions(state, result),
             "closed": game.phases.filter(status=Phase.Status.CLOSED).order_by("-starts_at"),
             "now": timezone.now(),
+            **draw_context(game),
         },
     )
 

@@ -70,8 +70,9 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
 
     page.goto(f"/gm/{game.pk}/")
     shot(page, "dashboard")
-    page.check("input[name=force]")
     page.click("#end-phase")
+    page.check("input[name=force]")
+    page.click("#confirm-end")
     page.wait_for_selector("text=第1夜已提前结束并结算")
     night1 = game.phases.get(kind="night", number=1)
     assert night1.status == Phase.Status.CLOSED
@@ -99,8 +100,9 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
     shot(page, "votes")
 
     page.goto(f"/gm/{game.pk}/")
-    page.check("input[name=force]")
     page.click("#end-phase")
+    page.check("input[name=force]")
+    page.click("#confirm-end")
     page.wait_for_selector("text=第1天已提前结束并结算")
     # D2, D5: 李元芳 has 5 + 4 (曾泰, one card lost) + 5 = 14; the four self-voters and 曾泰 have 5 each, the
     # second-highest total, so all five of them are executed.
@@ -124,4 +126,4 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
 
     page.goto(f"/gm/{game.pk}/audit/")
     audit = page.inner_text("#audit")
-    assert "录入消息" in audit and "更正" in audit and "phase_end_early" in audit
+    assert "录入消息" in audit and "更正" in audit and "提前结束" in audit
