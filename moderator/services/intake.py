@@ -50,7 +50,7 @@ class Preview:
 
 
 def parse_message(
-    *, game: Game, seat: Seat, text: str, vote_post: bool = False
+    *, game: Game, seat: Seat, text: str, vote_post: bool = False, edited: bool = False
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState]:
     phase = play.open_phase(game)
     state = play.game_replay(game).state
@@ -61,7 +61,10 @@ def parse_message(
         hand = list(state.seat(seat.player_name).names)
         result = parse_pm(text, sender=seat.player_name, players=names, hand=hand, phase=phase.kind)
     data = result.to_json()
-    return data["inputs"], data["refusals"], phase, state
+    inputs = data["inputs"]
+    if vote_post and edited:  # D3: the forum shows the vote post as edited ("本帖最后由 … 编辑")
+        inputs = [{**i, "edited": True} for i in inputs]
+    return inputs, data["refusals"], phase, state
 
 
 def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_post: bool = False) -> Preview:
@@ -86,12 +89,13 @@ def pm_confirm(
     user=None,
     vote_post: bool = False,
     once: Once | None = None,
+    edited: bool = False,
 ) -> tuple[Message, list[Item], list[dict]]:
     """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
     repeated or stale confirm (`once`) stores nothing."""
     game = play.game_lock(game)
     spend(game, once, "录入消息")
-    inputs, refusals, _, _ = parse_message(game=game, seat=seat, text=text, vote_post=vote_post)
+    inputs, refusals, _, _ = parse_message(game=game, seat=seat, text=text, vote_post=vote_post, edited=edited)
     message = Message.objects.create(
         game=game,
         seat=seat,
