@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from moderator.public.sample import sample_game
-from tests.browser.conftest import browser  # noqa: F401  (the chromium fixture)
+from tests.browser import conftest as chromium
+
+browser = chromium.browser  # the Debian chromium fixture of tests/browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
