@@ -1,9 +1,6 @@
 """Issue 14 in a real headless Chromium: a 天神 pastes a 30-post vote thread, the preview appears while pasting
 (htmx, no page load), one click stores it; the tally equals entering the posts one by one. Also the dawn dry-run."""
 
-import os
-from pathlib import Path
-
 import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -14,16 +11,10 @@ from moderator.models import Message, Phase
 from moderator.parser.thread import split_posts
 from moderator.rules.scenario import DEFAULT_MANIFESTO
 from moderator.services import intake, play
+from tests.browser.test_gm_flow import shot
 from tests.intake.conftest import TABLE, corpus, day_one, table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-def shot(page, name):
-    if os.environ.get("SCREENSHOTS"):
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def tally(game):

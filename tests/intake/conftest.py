@@ -9,19 +9,11 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
+from bench.intake import TABLE
 from moderator.models import Phase
 from moderator.services import play, setup
 
 CORPUS = Path(__file__).parent / "corpus"
-TABLE = {
-    "狄仁杰": ("平民", ["庶民", "束魂", "巫医", "诅咒/庇佑", "保镖"]),
-    "李元芳": ("平民", ["庶民", "束魂", "防弹衣/狼毒", "禁锢/反狙击", "狙击手"]),
-    "曾泰": ("平民", ["庶民", "巫医", "绝杀/特赦", "纵火/圣人", "阿米巴"]),
-    "狄如燕": ("杀手", ["庶民", "狙击手", "保镖", "阿米巴", "杀手"]),
-    "张环": ("狼人", ["庶民", "庶民", "保镖", "防弹衣/狼毒", "狼人"]),
-    "李朗": ("平民", ["庶民", "诅咒/庇佑", "禁锢/反狙击", "绝杀/特赦", "阿米巴"]),
-    "虎敬晖": ("自选", ["庶民", "庶民", "纵火/圣人", "诅咒/庇佑", "禁锢/反狙击"]),
-}
 NIGHT_1 = timezone.make_aware(datetime(2024, 3, 4, 9, 0))
 
 

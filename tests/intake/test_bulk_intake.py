@@ -5,6 +5,7 @@ import re
 import pytest
 from django.utils import timezone
 
+from bench.intake import form_fields
 from moderator import rules
 from moderator.models import AuditLog, Input, Message, UsedToken
 from moderator.parser.thread import split_posts
@@ -99,7 +100,7 @@ def test_the_page_splits_previews_lets_the_gm_fix_a_row_and_confirms_once(gm_cli
     split = gm_client.post(url, {"mode": "votes", "paste": paste, "split": "1", **_once_fields(page)})
     text = split.content.decode()
     assert "将保存 3 条,跳过 1 条" in text and "“路人甲”不是本局的玩家" in text
-    data = {k: v for k, v in _form_data(text).items()}
+    data = {k: v for k, v in form_fields(text).items()}
     data.update({"mode": "votes", "paste": paste, "refresh": "1", "row-3-author": "虎敬晖"})  # the 天神's fix
     fixed = gm_client.post(url, data, HTTP_HX_REQUEST="true")
     assert "<html" not in fixed.content.decode() and "将保存 4 条,跳过 0 条" in fixed.content.decode()
@@ -110,16 +111,3 @@ def test_the_page_splits_previews_lets_the_gm_fix_a_row_and_confirms_once(gm_cli
     assert Message.objects.filter(game=day, sender_name="虎敬晖", text="围观一下").exists()
     assert gm_client.post(url, data, follow=True).status_code == 200
     assert Message.objects.filter(game=day).count() == 4  # the repeated confirm stored nothing
-
-
-def _form_data(page: str) -> dict:
-    data = {}
-    for m in re.finditer(r'<input[^>]*name="([^"]+)"[^>]*>', page):
-        tag = m.group(0)
-        value = re.search(r'value="([^"]*)"', tag)
-        if 'type="checkbox"' in tag and "checked" not in tag:
-            continue
-        data[m.group(1)] = value.group(1) if value else ""
-    for m in re.finditer(r'<textarea[^>]*name="([^"]+)"[^>]*>(.*?)</textarea>', page, re.S):
-        data[m.group(1)] = m.group(2).strip("\n").replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">")
-    return data

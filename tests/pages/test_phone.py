@@ -1,18 +1,15 @@
 """Issue 14: the private and the public page on a 390-pixel-wide phone — no zooming, no sideways scrolling; the
 countdown and the AP ledger readable (16 px or more). Real headless Chromium at an iPhone-sized viewport."""
 
-import os
-from pathlib import Path
-
 import pytest
 
 from moderator.public.sample import sample_game
 from tests.browser import conftest as chromium
+from tests.browser.test_gm_flow import shot
 
 browser = chromium.browser  # the Debian chromium fixture of tests/browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 
 
@@ -25,12 +22,6 @@ def phone(browser, live_server):
     tab.set_default_timeout(15_000)
     yield tab
     context.close()
-
-
-def shot(page, name):
-    if os.environ.get("SCREENSHOTS"):
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def font_px(page, selector) -> float:
