@@ -1,7 +1,7 @@
 from django.urls import path
 
 from moderator import views
-from moderator.console import draw
+from moderator.console import bulk, draw
 from moderator.console import views as console
 
 urlpatterns = [
@@ -16,6 +16,7 @@ urlpatterns = [
     path("gm/<int:game_id>/start/", console.start, name="console_start"),
     path("gm/<int:game_id>/pm/", console.pm_intake, name="console_pm"),
     path("gm/<int:game_id>/vote-post/", console.pm_intake, {"vote_post": True}, name="console_vote_post"),
+    path("gm/<int:game_id>/bulk/", bulk.bulk_intake, name="console_bulk"),
     path("gm/<int:game_id>/action/", console.action_form, name="console_action"),
     path("gm/<int:game_id>/votes/", console.vote_intake, name="console_votes"),
     path("gm/<int:game_id>/messages/<int:message_id>/", console.message_detail, name="console_message"),

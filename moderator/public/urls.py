@@ -1,8 +1,10 @@
 from django.urls import path
 
-from moderator.public import views
+from moderator.public import feeds, views
 
 urlpatterns = [
     path("games/<int:game_id>/", views.game_public, name="game_public"),
+    path("games/<int:game_id>/feed/", feeds.GameFeed(), name="game_feed"),
+    path("games/<int:game_id>/phase/", feeds.phase_watch, name="game_phase_watch"),
     path("p/<str:token>/", views.seat_private, name="seat_private"),
 ]

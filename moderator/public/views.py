@@ -49,6 +49,11 @@ def _page(request: HttpRequest, key: str, template: str, context: Callable[[], d
     return HttpResponse(html.replace(CLOCK, clock_html(due), 1))
 
 
+def _latest_phase(snap: Snapshot) -> int | None:
+    """The newest phase the page shows: the new-phase notice polls for a newer one (public/_phase_watch.html)."""
+    return max((p.pk for p in snap.phases), default=None)
+
+
 def _private(response: HttpResponse) -> HttpResponse:
     """The token is in the URL: no proxy may keep the page, no link may carry it away in a Referer."""
     response["Cache-Control"] = "private, no-store"
@@ -71,7 +76,7 @@ def game_public(request: HttpRequest, game_id: int) -> HttpResponse:
 
     def context() -> dict:
         body = _cached(key, lambda: render_to_string("public/_game_body.html", selectors.public_view(snap)))
-        return {"game": snap.game, "body": body}
+        return {"game": snap.game, "body": body, "latest_phase": _latest_phase(snap)}
 
     response = _page(request, key, "public/game.html", context, snap)
     patch_cache_control(response, no_cache=True)  # the countdown and the tally move: revalidate every time
@@ -90,6 +95,6 @@ def seat_private(request: HttpRequest, token: str) -> HttpResponse:
 
     def context() -> dict:
         body = _cached(key, lambda: render_to_string("public/_seat_body.html", selectors.seat_view(seat, snap)))
-        return {"game": snap.game, "seat": seat, "body": body}
+        return {"game": snap.game, "seat": seat, "body": body, "latest_phase": _latest_phase(snap)}
 
     return _private(_page(request, key, "public/seat.html", context, snap))

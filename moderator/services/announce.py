@@ -99,25 +99,33 @@ def dusk_context(result: CloseResult, seats: list[str] | None = None) -> dict:
     }
 
 
+def public_post(
+    *, game: Game, phase: Phase, result: CloseResult, next_phase: Phase | None, seats: list[str] | None = None
+) -> tuple[str, dict]:
+    """The template and context of the close's public post: dawn (A2) after a night, dusk (A3) after a day (ties in
+    the tally in `seats` order)."""
+    events = list(result.events)
+    ctx = {"game": game, "phase": phase, **_common(events, result, next_phase)}
+    if phase.kind == Phase.Kind.NIGHT:
+        return "announcements/dawn.bbcode", {**ctx, **dawn_context(result)}
+    return "announcements/dusk.bbcode", {**ctx, **dusk_context(result, seats)}
+
+
+def render_bbcode(template: str, ctx: dict) -> str:
+    """A draft's BBCode as it is stored and previewed (plain text: `plain`)."""
+    return re.sub(r"\n{3,}", "\n\n", render_to_string(template, ctx).strip())
+
+
 def write_announcements(
     *, game: Game, phase: Phase, state: GameState, result: CloseResult, next_phase: Phase | None
 ) -> list[Announcement]:
     events = list(result.events)
-    ctx = {"game": game, "phase": phase, **_common(events, result, next_phase)}
+    seats = [s.name for s in state.seats]
+    template, ctx = public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats)
     made = []
     if phase.kind == Phase.Kind.NIGHT:
-        ctx.update(dawn_context(result))
-        made.append(
-            _draft(
-                game,
-                phase,
-                Announcement.Kind.DAWN,
-                f"【{game.name}】{phase.label}结束,天亮了",
-                "announcements/dawn.bbcode",
-                ctx,
-                events,
-            )
-        )
+        title = f"【{game.name}】{phase.label}结束,天亮了"
+        made.append(_draft(game, phase, Announcement.Kind.DAWN, title, template, ctx, events))
         if next_phase is not None:
             voters = [s.name for s in state.alive if s.name not in result.saved]  # N7/N8: the saved do not vote
             vote_ctx = {**ctx, "alive": [s.name for s in state.alive], "voters": voters, "no_vote": list(result.saved)}
@@ -133,18 +141,8 @@ def write_announcements(
                 )
             )
     else:
-        ctx.update(dusk_context(result, [s.name for s in state.seats]))
-        made.append(
-            _draft(
-                game,
-                phase,
-                Announcement.Kind.DUSK,
-                f"【{game.name}】{phase.label}投票结果,天黑了",
-                "announcements/dusk.bbcode",
-                ctx,
-                events,
-            )
-        )
+        title = f"【{game.name}】{phase.label}投票结果,天黑了"
+        made.append(_draft(game, phase, Announcement.Kind.DUSK, title, template, ctx, events))
     made += _private_notices(game, phase, state, events)
     if result.winner:
         made.append(final_summary(game=game, phase=phase, state=state, winner=result.winner))
@@ -152,8 +150,7 @@ def write_announcements(
 
 
 def _draft(game, phase, kind, title, template, ctx, events, recipient="") -> Announcement:
-    bbcode = render_to_string(template, ctx).strip()
-    bbcode = re.sub(r"\n{3,}", "\n\n", bbcode)
+    bbcode = render_bbcode(template, ctx)
     return Announcement.objects.create(
         game=game,
         phase=phase,

@@ -50,7 +50,13 @@ class Preview:
 
 
 def parse_message(
-    *, game: Game, seat: Seat, text: str, vote_post: bool = False, state: rules.GameState | None = None
+    *,
+    game: Game,
+    seat: Seat,
+    text: str,
+    vote_post: bool = False,
+    edited: bool = False,
+    state: rules.GameState | None = None,
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState]:
     """What the parser reads in the message, against the sender's hand now (`state`, or a replay)."""
     phase = play.open_phase(game)
@@ -62,7 +68,10 @@ def parse_message(
         hand = list(state.seat(seat.player_name).names)
         result = parse_pm(text, sender=seat.player_name, players=names, hand=hand, phase=phase.kind)
     data = result.to_json()
-    return data["inputs"], data["refusals"], phase, state
+    inputs = data["inputs"]
+    if vote_post and edited:  # D3: the forum shows the vote post as edited ("本帖最后由 … 编辑")
+        inputs = [{**i, "edited": True} for i in inputs]
+    return inputs, data["refusals"], phase, state
 
 
 def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_post: bool = False) -> Preview:
@@ -87,13 +96,16 @@ def pm_confirm(
     user=None,
     vote_post: bool = False,
     once: Once | None = None,
+    edited: bool = False,
 ) -> tuple[Message, list[Item], list[dict]]:
     """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
     repeated or stale confirm (`once`) stores nothing."""
     game = play.game_lock(game)
     spend(game, once, "录入消息")
     replay = play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
-    inputs, refusals, _, _ = parse_message(game=game, seat=seat, text=text, vote_post=vote_post, state=replay.state)
+    inputs, refusals, _, _ = parse_message(
+        game=game, seat=seat, text=text, vote_post=vote_post, edited=edited, state=replay.state
+    )
     message = Message.objects.create(
         game=game,
         seat=seat,

@@ -1,0 +1,63 @@
+"""The night's and the day's dry-run (issue 14): the dawn or dusk post as it would read if the open phase closed now.
+
+A selector: it replays the game, closes the open phase on the pure engine (nothing is stored), and renders the
+public post through the same templates and context as the real close (announce.public_post), so what the 天神 reads
+here is word for word what the close would draft — who would lose what (by type, A1), saves, deaths, windows.
+`{% load dryrun %}{% close_preview game as dryrun %}` puts it on a page (templates/console/_dryrun.html).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from moderator import rules
+from moderator.models import Game, Phase
+from moderator.services import announce, play
+
+
+def _open(game: Game, kind: str) -> Phase | None:
+    return game.phases.filter(status=Phase.Status.OPEN, kind=kind).order_by("-starts_at").first()
+
+
+def _preview(game: Game, phase: Phase) -> dict:
+    state = play.game_replay(game).state
+    after, result = rules.close_phase(state)
+    next_phase = None
+    if not result.winner:
+        kind, number = after.phase
+        length = timedelta(seconds=game.phase_seconds)
+        next_phase = Phase(game=game, kind=kind, number=number, starts_at=phase.ends_at, ends_at=phase.ends_at + length)
+    seats = [s.name for s in after.seats]
+    template, ctx = announce.public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats)
+    bbcode = announce.render_bbcode(template, ctx)
+    name = "天亮公告" if phase.kind == Phase.Kind.NIGHT else "天黑公告(投票结果)"
+    return {
+        "kind": phase.kind,
+        "phase": phase,
+        "title": f"预览:如果{phase.label}现在结束,{name}会是这样",
+        "bbcode": bbcode,
+        "text": announce.plain(bbcode),
+        "as_of": timezone.now(),
+        "executed": list(result.executed),
+        "died": list(result.died),
+        "window": result.window,
+    }
+
+
+def dawn_preview(game: Game) -> dict | None:
+    """A2: the dawn post if the open night closed now; None when no night is open."""
+    phase = _open(game, Phase.Kind.NIGHT)
+    return _preview(game, phase) if phase else None
+
+
+def dusk_preview(game: Game) -> dict | None:
+    """A3: the dusk post (tally, executions, 圣人 and 绝杀 losses, deaths) if the open day closed now."""
+    phase = _open(game, Phase.Kind.DAY)
+    return _preview(game, phase) if phase else None
+
+
+def close_preview(game: Game) -> dict | None:
+    """Whichever of the two the open phase has."""
+    return dawn_preview(game) or dusk_preview(game)

@@ -1,0 +1,72 @@
+"""Following a game without reloading (issue 14): an Atom feed of its public posts, and the new-phase notice.
+
+The feed lists only what the forum shows everyone — dawn (A2), dusk (A3) and vote posts — never a private draft (A5:
+deal PMs, co-win notices, order reminders). Django's syndication framework writes the Atom.
+"""
+
+from __future__ import annotations
+
+from django.contrib.syndication.views import Feed
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.feedgenerator import Atom1Feed
+from django.utils.html import format_html
+from django.views.decorators.http import require_safe
+
+from moderator.models import Announcement, Game, Phase
+
+PUBLIC_KINDS = (Announcement.Kind.DAWN, Announcement.Kind.DUSK, Announcement.Kind.VOTE_POST)
+
+
+class GameFeed(Feed):
+    feed_type = Atom1Feed
+
+    def get_object(self, request, game_id: int) -> Game:
+        game = get_object_or_404(Game, pk=game_id)
+        if game.status == Game.Status.SETUP:
+            raise Http404
+        return game
+
+    def title(self, game: Game) -> str:
+        return f"{game.name} · 神探狄仁杰 公告"
+
+    def subtitle(self, game: Game) -> str:
+        return "天亮公告、天黑公告和投票帖(与论坛上公开的一样)"
+
+    def link(self, game: Game) -> str:
+        return reverse("game_public", args=[game.pk])
+
+    def items(self, game: Game):
+        return game.announcements.filter(kind__in=PUBLIC_KINDS).order_by("-created_at", "-id")[:50]
+
+    def item_title(self, item: Announcement) -> str:
+        return item.title
+
+    def item_description(self, item: Announcement) -> str:
+        return format_html('<pre style="white-space:pre-wrap">{}</pre>', item.text)
+
+    def item_link(self, item: Announcement) -> str:
+        return reverse("game_public", args=[item.game_id]) + f"#announcement-{item.pk}"
+
+    def item_pubdate(self, item: Announcement):
+        return item.created_at
+
+    def item_updateddate(self, item: Announcement):
+        return item.created_at
+
+
+@require_safe
+def phase_watch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The notice a page polls for: empty while the phase it was rendered in is still the newest, else a sentence
+    naming the new phase (its label is public)."""
+    since = request.GET.get("since", "")
+    newest = Phase.objects.filter(game_id=game_id).order_by("-starts_at", "-id").first()
+    if newest is None or not since.isdigit() or newest.pk <= int(since):
+        return HttpResponse("")
+    return HttpResponse(
+        format_html(
+            '<p class="new-phase" role="status">{}已经开始(你打开这个页面之后)。<a href="">刷新页面</a>查看最新情况。</p>',
+            newest.label,
+        )
+    )

@@ -1,0 +1,79 @@
+"""Issue 14 in a real headless Chromium: a 天神 pastes a 30-post vote thread, the preview appears while pasting
+(htmx, no page load), one click stores it; the tally equals entering the posts one by one. Also the dawn dry-run."""
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from moderator import rules
+from moderator.console import dryrun
+from moderator.models import Message, Phase
+from moderator.parser.thread import split_posts
+from moderator.rules.scenario import DEFAULT_MANIFESTO
+from moderator.services import intake, play
+from tests.browser.test_gm_flow import shot
+from tests.intake.conftest import TABLE, corpus, day_one, table
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def tally(game):
+    return rules.close_phase(play.game_replay(game).state)[1].tally
+
+
+def login(page, django_user_model, game):
+    gm = django_user_model.objects.create_user("tianshen", password="direnjie-测试")
+    game.gms.add(gm)
+    page.goto("/accounts/login/")
+    page.fill("#id_username", "tianshen")
+    page.fill("#id_password", "direnjie-测试")
+    page.click("button[type=submit]")
+
+
+def test_a_gm_pastes_a_thirty_post_thread_and_confirms_it_in_one_step(page, django_user_model):
+    game = table()
+    day_one(game)
+    login(page, django_user_model, game)
+    page.goto(f"/gm/{game.pk}/bulk/")
+    loads = []
+    page.on("load", lambda: loads.append(1))
+    page.fill("#id_paste", corpus("discuz_day1_30.txt"))  # an input event: htmx previews after 0.5 s
+    page.wait_for_selector("#bulk-summary")
+    assert loads == [], "the preview came with a page load"
+    summary = page.inner_text("#bulk-summary")
+    assert "31 条帖子,将保存 25 条,跳过 6 条" in summary
+    assert "“吃瓜群众”不是本局的玩家" in page.inner_text("#bulk-preview")
+    assert not Message.objects.exists()
+    shot(page, "bulk_preview")
+    page.click("#bulk-confirm")
+    page.wait_for_selector(".flash .success")
+    assert "批量录入完成:保存了 25 条消息" in page.inner_text(".flash")
+    assert Message.objects.filter(game=game).count() == 25
+
+    by_hand = table("逐条录入局")
+    day_one(by_hand)
+    seats = {s.player_name: s for s in by_hand.seats.all()}
+    end = by_hand.phases.get(status=Phase.Status.OPEN).ends_at
+    seen = set()
+    for post in split_posts(corpus("discuz_day1_30.txt"), authors=list(TABLE)):
+        at = timezone.make_aware(post.at)
+        if post.author not in seats or at > end or (post.author, at, post.body) in seen:
+            continue
+        seen.add((post.author, at, post.body))
+        intake.pm_confirm(
+            game=by_hand, seat=seats[post.author], text=post.body, forum_at=at, vote_post=True, edited=post.edited
+        )
+    assert tally(game) == tally(by_hand) and tally(game)["李朗"] > 0
+
+
+def test_the_dawn_dry_run_reads_as_a_preview(page):
+    game = table()
+    night = game.phases.get(status=Phase.Status.OPEN)
+    attack = {"card": "杀手", "use": "普通攻击", "target": "李元芳", "manifesto": DEFAULT_MANIFESTO}
+    seat = game.seats.get(player_name="狄如燕")
+    play.action_submit(game=game, seat=seat, payload=attack, forum_at=night.starts_at + timezone.timedelta(hours=3))
+    html = render_to_string("console/_dryrun.html", {"game": game, "dryrun": dryrun.dawn_preview(game)})
+    page.set_content(render_to_string("base.html").replace("<main></main>", f"<main>{html}</main>"))
+    assert "这只是预览" in page.inner_text(".dryrun-mark")
+    assert "李元芳昨夜受到了攻击" in page.inner_text(".dryrun-post")
+    shot(page, "dawn_dry_run")

@@ -1,0 +1,56 @@
+"""A seven-seat table whose night 1 (2024-03-04 09:00 → 03-05 09:00, Beijing) and day 1 (→ 03-06 09:00) match the
+times of the pasted threads in corpus/."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+
+from bench.intake import TABLE
+from moderator.models import Phase
+from moderator.services import play, setup
+
+CORPUS = Path(__file__).parent / "corpus"
+NIGHT_1 = timezone.make_aware(datetime(2024, 3, 4, 9, 0))
+
+
+def corpus(name: str) -> str:
+    return (CORPUS / name).read_text(encoding="utf-8")
+
+
+def table(name: str = "第十二局"):
+    game = setup.table_create(name=name, players=[{"name": n, "camp": c, "hand": h} for n, (c, h) in TABLE.items()])
+    setup.game_start(game=game, at=NIGHT_1)
+    return game
+
+
+def day_one(game):
+    night = game.phases.get(status=Phase.Status.OPEN)
+    assert play.phase_close(phase=night, now=night.ends_at)
+    return game.phases.get(status=Phase.Status.OPEN)
+
+
+@pytest.fixture
+def night(db):
+    return table()
+
+
+@pytest.fixture
+def day(db):
+    game = table()
+    day_one(game)
+    return game
+
+
+@pytest.fixture
+def gm(django_user_model):
+    return django_user_model.objects.create_user("tianshen", password="pw-123456")
+
+
+@pytest.fixture
+def gm_client(client, gm):
+    client.force_login(gm)
+    return client

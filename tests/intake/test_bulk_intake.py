@@ -1,0 +1,113 @@
+"""Issue 14: a whole vote thread or a batch of PMs in one paste — one preview, inline fixes, one confirm."""
+
+import re
+
+import pytest
+from django.utils import timezone
+
+from bench.intake import form_fields
+from moderator import rules
+from moderator.models import AuditLog, Input, Message, UsedToken
+from moderator.parser.thread import split_posts
+from moderator.services import bulk, intake, play
+from moderator.services.once import Once, new_token, open_phase_id
+from tests.intake.conftest import TABLE, corpus, day_one, table
+
+pytestmark = pytest.mark.django_db
+PLAYERS = list(TABLE)
+
+
+def tally(game) -> dict:
+    return rules.close_phase(play.game_replay(game).state)[1].tally
+
+
+def posts(name):
+    return split_posts(corpus(name), authors=PLAYERS)
+
+
+def test_the_preview_says_what_each_post_would_do_and_stores_nothing(day):
+    preview = bulk.bulk_preview(game=day, posts=posts("discuz_day1.txt"), vote_post=True)
+    said = {(r.post.author, r.post.at.strftime("%H:%M")): [a["sentence"] for a in r.actions] for r in preview.rows}
+    assert said[("李元芳", "09:30")] == ["投票 → 曾泰"]
+    assert said[("曾泰", "09:41")] == ["投票 → 李元芳"]  # the quoted "投 曾泰" is 李元芳's, not his
+    assert said[("张环", "10:15")] == ["投票 → 李朗(原帖被编辑过)"]
+    assert said[("李元芳", "12:30")] == ["改票 → 李朗"]
+    assert said[("狄如燕", "10:02")] == []
+    assert not Message.objects.exists() and not Input.objects.exists()
+
+
+def test_unknown_authors_times_outside_the_phase_and_duplicates_are_shown_and_skipped(day):
+    preview = bulk.bulk_preview(game=day, posts=posts("discuz_day1_30.txt"), vote_post=True)
+    skipped = {(r.post.author, r.post.at.strftime("%d %H:%M")): r.skip for r in preview.skipped}
+    assert "不是本局的玩家" in skipped[("吃瓜群众", "05 09:40")]
+    assert "晚于第1天结束" in skipped[("张环", "06 09:20")]
+    assert "出现了两次" in skipped[("李元芳", "05 12:33")]
+    assert "不是本局的玩家" in skipped[("天神", "05 09:02")]
+    assert len(preview.kept) == 31 - 1 - 3 - 1 - 1
+
+
+def test_confirming_stores_each_post_once_as_its_own_message_with_one_token(day, gm):
+    once = Once(new_token(), open_phase_id(day))
+    result = bulk.bulk_confirm(game=day, posts=posts("discuz_day1_30.txt"), vote_post=True, user=gm, once=once)
+    assert Message.objects.filter(game=day).count() == len(result.stored) == 25
+    assert UsedToken.objects.filter(token=once.token, action="批量录入").count() == 1
+    assert AuditLog.objects.filter(action="批量录入").count() == 1
+    assert Message.objects.get(sender_name="曾泰", text__contains="凭什么").text.startswith("[quote]李元芳 发表于")
+    with pytest.raises(play.PlayError, match="已经提交过了"):
+        bulk.bulk_confirm(game=day, posts=posts("discuz_day1_30.txt"), vote_post=True, user=gm, once=once)
+    again = bulk.bulk_confirm(game=day, posts=posts("discuz_day1_30.txt"), vote_post=True, user=gm)
+    assert again.stored == [] and sum("已经录入过了" in r.skip for r in again.skipped) == 26  # 25 and the copy
+    assert Message.objects.filter(game=day).count() == 25
+
+
+def test_the_tally_equals_entering_the_posts_one_by_one_D4(day):
+    bulk.bulk_confirm(game=day, posts=posts("discuz_day1_30.txt"), vote_post=True)
+    by_hand = table("逐条录入局")
+    day_one(by_hand)
+    seats = {s.player_name: s for s in by_hand.seats.all()}
+    seen = set()
+    for post in posts("discuz_day1_30.txt"):
+        key = (post.author, post.at, post.body)
+        if post.author not in seats or (post.at.day == 6 and post.at.hour >= 9) or key in seen:
+            continue
+        seen.add(key)
+        at = timezone.make_aware(post.at)
+        intake.pm_confirm(
+            game=by_hand, seat=seats[post.author], text=post.body, forum_at=at, vote_post=True, edited=post.edited
+        )
+    assert tally(day) == tally(by_hand)
+    assert tally(day)["李朗"] > 0
+
+
+def test_a_batch_of_night_pms_is_read_with_each_senders_hand(night):
+    preview = bulk.bulk_preview(game=night, posts=split_posts(corpus("inbox.html"), authors=PLAYERS), vote_post=False)
+    said = [(r.post.author, [(a["label"], a["sentence"], a["accepted"]) for a in r.actions]) for r in preview.rows]
+    assert said[0] == ("李元芳", [("特权", "束魂 → 狄仁杰", True)])
+    assert said[1][1][0][:2] == ("特权", "巫医 → 狄如燕") or said[1][1][0][1].startswith("治疗")
+    assert said[2] == ("张环", [("空过", "空过(本时段不行动)", True)])
+
+
+def _once_fields(page: str) -> dict:
+    return {n: re.search(rf'name="{n}" value="([^"]*)"', page).group(1) for n in ("once", "phase")}
+
+
+def test_the_page_splits_previews_lets_the_gm_fix_a_row_and_confirms_once(gm_client, gm, day):
+    day.gms.add(gm)
+    url = f"/gm/{day.pk}/bulk/"
+    page = gm_client.get(url).content.decode()
+    paste = corpus("phpwind_day1.txt").replace("阿飞", "李朗").replace("小明", "曾泰").replace("老王", "张环")
+    paste = paste.replace("2024-03-05", "2024-03-05")
+    split = gm_client.post(url, {"mode": "votes", "paste": paste, "split": "1", **_once_fields(page)})
+    text = split.content.decode()
+    assert "将保存 3 条,跳过 1 条" in text and "“路人甲”不是本局的玩家" in text
+    data = {k: v for k, v in form_fields(text).items()}
+    data.update({"mode": "votes", "paste": paste, "refresh": "1", "row-3-author": "虎敬晖"})  # the 天神's fix
+    fixed = gm_client.post(url, data, HTTP_HX_REQUEST="true")
+    assert "<html" not in fixed.content.decode() and "将保存 4 条,跳过 0 条" in fixed.content.decode()
+    data.pop("refresh")
+    data["confirm"] = "1"
+    done = gm_client.post(url, data, follow=True).content.decode()
+    assert "批量录入完成:保存了 4 条消息" in done
+    assert Message.objects.filter(game=day, sender_name="虎敬晖", text="围观一下").exists()
+    assert gm_client.post(url, data, follow=True).status_code == 200
+    assert Message.objects.filter(game=day).count() == 4  # the repeated confirm stored nothing
