@@ -246,3 +246,11 @@ def test_a_substitute_takes_a_seat_and_the_phase_gets_twelve_more_hours(gm_clien
         follow=True,
     )
     assert "已经在这局游戏里了" in page.content.decode()
+
+
+def test_the_preview_marks_the_words_each_input_was_read_from(gm_client, game):
+    """Issue 15: the 天神 sees the evidence of each input in the pasted message."""
+    page = _pm(gm_client, game, "乙", "大家好。今晚束魂乙,谢谢").content.decode()
+    evidence = page.split('id="evidence"')[1].split("</pre>")[0]
+    marked = re.findall(r'<mark class="input">(.*?)</mark>', evidence)
+    assert marked and all("束魂" in m or "乙" in m for m in marked) and "大家好" not in "".join(marked)
