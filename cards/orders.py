@@ -62,6 +62,7 @@ def submit_order(state: GameState, order: Order) -> tuple[GameState, Verdict]:
             hand.append(card)
         if state.bottoms_fixed and seat.hand:  # keep the very 底牌 card, not just one of its name
             hand = [c for c in hand if c.uid != seat.hand[-1].uid] + [seat.hand[-1]]
-        return state.with_seat(replace(seat, hand=tuple(hand))), Verdict(True)
+        state = state.with_seat(replace(seat, hand=tuple(hand)))
+        return replace(state, ordered=state.ordered | {seat.name}), Verdict(True)
     except Refused as exc:
         return state, Verdict.refuse(str(exc))

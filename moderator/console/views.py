@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from moderator import rules
 from moderator.console import forms
 from moderator.console.sentences import audit_sentence
-from moderator.models import AuditLog, Game, Input, Message, Phase
+from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows
 from moderator.rules import codec, views
 from moderator.services import announce, corrections, intake, play, setup, transfer
@@ -50,8 +50,7 @@ def _with_order(game: Game, state: rules.GameState) -> set[str]:
     order and no 底牌 yet."""
     if game.hands_are_orders or state.bottoms_fixed:
         return {s.name for s in state.seats}
-    orders = Input.objects.filter(game=game, kind=Input.Kind.ORDER, void__isnull=True, verdict__accepted=True)
-    return set(orders.values_list("seat__player_name", flat=True))
+    return set(state.ordered)
 
 
 def _seat_rows(request, game: Game, state: rules.GameState) -> list[dict]:

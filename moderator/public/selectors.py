@@ -110,4 +110,5 @@ def seat_view(seat: Seat, snap: Snapshot) -> dict:
         "earlier": earlier,
         "earlier_inputs": phase_rows(earlier, names, seat) if earlier else [],
         "orders_open": view["orders_open"] and phase is not None and phase.status == Phase.Status.OPEN,
+        "ordered": view["ordered"] or game.hands_are_orders,
     }

@@ -208,6 +208,7 @@ class GameState:
     windows: int = 0  # O3: windows opened so far (0, 1 or 2)
     orders_open: bool = True  # O1 (night 1) or an O3 window: orders are accepted this phase
     bottoms_fixed: bool = False  # O2: the 底牌 is fixed once the first 24 hours are over
+    ordered: frozenset[str] = frozenset()  # O1: seats whose discard order exists (sent and accepted, or drawn)
     silence: bool = False  # T7 announced
     winner: str | None = None
     next_uid: int = 0

@@ -146,6 +146,7 @@ def seat_view(state: GameState, name: str) -> dict[str, Any]:
         "once": _once(me),
         "orders_open": state.orders_open and state.phase_open,
         "bottoms_fixed": state.bottoms_fixed,
+        "ordered": me.name in state.ordered or state.bottoms_fixed,  # O1: before it, no order and no 底牌 yet
         "saved": me.name in state.saved,
         "lost_total": state.lost_total,
         "marks": marks(state),

@@ -177,3 +177,15 @@ def test_before_the_start_a_seat_sees_its_camp_and_dealt_hand_s3(client, db):
     page = _page(client, seat)
     assert strong(page, "camp") == seat.camp and hand_shown(page) == seat.dealt_hand
     assert "游戏尚未开始" in page
+
+
+def test_before_an_order_exists_the_page_says_it_is_undecided_and_marks_no_bottom_card_O1(client, db):
+    from moderator.models import Game
+    from moderator.public.sample import SCRIPT
+
+    s = sample_game(upto=1)
+    Game.objects.filter(pk=s.game.pk).update(hands_are_orders=False)  # dealt, not entered in discard order
+    page = _page(client, s.seats["丁"])  # sent no order in the sample's night 1
+    assert "尚未决定" in page and "〔底牌〕" not in page
+    page = _page(client, s.seats[SCRIPT])  # sent one, accepted
+    assert "尚未决定" not in page and "〔底牌〕" in page
