@@ -163,7 +163,9 @@ def seat_sign_in(*, seat: Seat, at: datetime) -> Seat:
 @transaction.atomic
 def seat_substitute(*, seat: Seat, player_name: str, at: datetime, actor=None) -> SeatHolder:
     """S5/T4: a substitute takes the seat over (hand, order, AP and history stay with the seat) and the current phase
-    is extended by 12 hours (交替期) — the extension is logged like any other."""
+    is extended by 12 hours (交替期) — the extension is logged like any other. The seat gets a new private link: the
+    replaced player's link must not keep showing the substitute's hand."""
+    from moderator.public.services import seat_token_rotate
     from moderator.services import clock, play
 
     play.game_lock(seat.game)  # the one lock order: the game row first
@@ -177,6 +179,7 @@ def seat_substitute(*, seat: Seat, player_name: str, at: datetime, actor=None) -
     seat.player_name = player_name
     seat.save(update_fields=["player_name"])
     holder = SeatHolder.objects.create(seat=seat, player_name=player_name, since=at, reason="替补")
+    seat.token = seat_token_rotate(seat=seat, actor=actor).token
     if seat.game.phases.exists():
         play.snapshots_rebuild(seat.game)  # the stored states name the seat's holder: write them with the new name
     if seat.game.phases.filter(status=Phase.Status.OPEN).exists():
