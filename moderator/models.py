@@ -31,9 +31,10 @@ class Game(models.Model):
     hand_size = models.PositiveSmallIntegerField("每人张数", default=5)
     deck = models.JSONField("牌堆", default=list)
     left_out = models.JSONField("未发出的牌", default=list, blank=True)
-    camp_seed = models.BigIntegerField("阵营随机种子", null=True, blank=True)
-    deal_seed = models.BigIntegerField("发牌随机种子", null=True, blank=True)
-    order_seed = models.BigIntegerField("默认丢牌顺序随机种子")
+    # Seeds decide secrets: 128 bits (moderator.services.setup), stored as decimal digits (too big for a bigint).
+    camp_seed = models.CharField("阵营随机种子", max_length=40, null=True, blank=True)
+    deal_seed = models.CharField("发牌随机种子", max_length=40, null=True, blank=True)
+    order_seed = models.CharField("默认丢牌顺序随机种子", max_length=40)
     phase_seconds = models.PositiveIntegerField("每个时段秒数", default=24 * 3600)
     status = models.CharField("状态", max_length=10, choices=Status.choices, default=Status.SETUP)
     started_at = models.DateTimeField("《游戏者名单》发布时间", null=True, blank=True)

@@ -23,8 +23,23 @@ class SetupError(ValueError):
     """A refused setup request; the message (Chinese) says what was wrong and what would be accepted."""
 
 
-def _seed() -> int:
-    return secrets.randbits(48)
+SEED_BITS = 128
+
+
+def _seed() -> str:
+    """A seed decides secrets (camps, hands, default orders): 128 bits from the OS's CSPRNG, so that no player can
+    find it by trying seeds against their own hand. Stored as decimal digits (it does not fit a 64-bit column)."""
+    return str(secrets.randbits(SEED_BITS))
+
+
+def _recorded(seed: int | str | None) -> str | None:
+    """A given seed (a test, a replay), as the column stores it: decimal digits."""
+    if seed is None:
+        return None
+    text = str(seed).strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 40:
+        raise SetupError("随机种子必须是不超过 40 位的非负整数")
+    return text
 
 
 def _clean_names(player_names: Sequence[str]) -> list[str]:
@@ -41,22 +56,23 @@ def game_create(
     name: str,
     player_names: Sequence[str],
     camps: Sequence[str] | None = None,
-    camp_seed: int | None = None,
+    camp_seed: int | str | None = None,
     hands: Sequence[Sequence[str]] | None = None,
-    deal_seed: int | None = None,
-    order_seed: int | None = None,
+    deal_seed: int | str | None = None,
+    order_seed: int | str | None = None,
     hand_size: int = DEFAULT_HAND_SIZE,
     deck: Sequence[str] | None = None,
     phase_seconds: int | None = None,
     gm=None,
 ) -> Game:
     """S1–S3: seat the players, give out camps (by hand, or at random with a recorded seed) and deal (by hand,
-    validated against S3, or with a recorded seed)."""
+    validated against S3, or with a recorded seed). Seeds are drawn here; a given seed is for tests and replays."""
     names = _clean_names(player_names)
+    camp_seed, deal_seed, order_seed = _recorded(camp_seed), _recorded(deal_seed), _recorded(order_seed)
     deck = list(deck) if deck is not None else standard_deck()
     if camps is None:
         camp_seed = _seed() if camp_seed is None else camp_seed
-        camps = _default_camps(len(names), camp_seed)
+        camps = _default_camps(len(names), int(camp_seed))
     else:
         camp_seed = None
         camps = [c.strip() for c in camps]
@@ -68,7 +84,7 @@ def game_create(
     if hands is None:
         deal_seed = _seed() if deal_seed is None else deal_seed
         try:
-            dealt = deal(camps, deck, hand_size, deal_seed)
+            dealt = deal(camps, deck, hand_size, int(deal_seed))
         except DealError as exc:
             raise SetupError(str(exc)) from exc
         hands, left_out = dealt.hands, list(dealt.left_out)
