@@ -1,25 +1,73 @@
-"""Settings, all from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY, DEBUG, ALLOWED_HOSTS, PHASE_HOURS)."""
+"""Settings, all from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY, DEBUG, ALLOWED_HOSTS, PHASE_HOURS …).
+
+Safe by default: DEBUG is off unless DEBUG=true (`make run` sets it), and then SECRET_KEY is required and the site
+is HTTPS-only (HSTS, secure cookies, a Content-Security-Policy). README "Production" lists the environment under
+which `python manage.py check --deploy` is clean; tests use tests/settings.py."""
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+_DEV_KEY = "dev-only-insecure-key-do-not-use-in-production"
 
 
 def _flag(name: str, default: bool) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = _flag("DEBUG", True)
+def _list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DEBUG = _flag("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
-CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+if not DEBUG and SECRET_KEY in ("", _DEV_KEY):
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set when DEBUG is off: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
+SECRET_KEY = SECRET_KEY or _DEV_KEY
+ALLOWED_HOSTS = _list("ALLOWED_HOSTS", "127.0.0.1,localhost")
+CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS")  # e.g. https://direnjie.example.org (behind a proxy)
+
+# --- HTTPS (issue 16.4) ---
+# On whenever DEBUG is off; HTTPS=false turns it off (tests, a plain-HTTP benchmark on localhost).
+HTTPS = _flag("HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "31536000")) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS and _flag("HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = HTTPS and _flag("HSTS_PRELOAD", True)
+# Behind a TLS-terminating proxy (nginx, a PaaS router) that sets X-Forwarded-Proto itself and drops the client's:
+# TRUSTED_PROXY=true. Never without such a proxy: a client could then claim HTTPS over plain HTTP.
+if _flag("TRUSTED_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+# Scripts only from our own static files; styles may be inline (style="" attributes), never from elsewhere.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, "'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# The technical 500 page (DEBUG only) hides every setting whose name says it may hold a secret: broker and cache
+# URLs carry passwords (redis://:password@host) and their names do not say KEY or PASS.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "moderator.security.SecretSettingsFilter"
+# The demo account's password is published (README): the demo command refuses to make it unless DEBUG is on.
+DEMO_ACCOUNT = DEBUG
+# --- end HTTPS ---
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -28,6 +76,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "csp",
     "django_q",
     "moderator",
     "cards",
@@ -47,6 +96,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "moderator.urls"
