@@ -5,6 +5,7 @@ is HTTPS-only (HSTS, secure cookies, a Content-Security-Policy). README "Product
 which `python manage.py check --deploy` is clean; tests use tests/settings.py."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -43,7 +44,9 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS and _flag("HSTS_INCLUDE_SUBDOMAINS", True
 SECURE_HSTS_PRELOAD = HTTPS and _flag("HSTS_PRELOAD", True)
 # Behind a TLS-terminating proxy (nginx, a PaaS router) that sets X-Forwarded-Proto itself and drops the client's:
 # TRUSTED_PROXY=true. Never without such a proxy: a client could then claim HTTPS over plain HTTP.
-if _flag("TRUSTED_PROXY", False):
+TRUSTED_PROXY = _flag("TRUSTED_PROXY", False)
+PROXY_COUNT = max(1, int(os.environ.get("PROXY_COUNT", "1")))  # proxies in front that append to X-Forwarded-For
+if TRUSTED_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
@@ -77,6 +80,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "csp",
+    "axes",
     "django_q",
     "moderator",
     "cards",
@@ -97,7 +101,23 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "moderator.public.auth.SerialSignInMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as axes asks
 ]
+
+# --- sign-in throttle (issue 16.3): django-axes, failures stored in the database ---
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 5
+# Locked per address: a stranger's guesses lock the stranger's address, never the 天神 signing in from elsewhere.
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=15)  # a cool-off, then the right password works again
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # retrying while cooled off does not push the end back
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "moderator.public.auth.username_key"
+AXES_CLIENT_IP_CALLABLE = "moderator.public.auth.client_ip"
+AXES_LOCKOUT_CALLABLE = "moderator.public.auth.lockout_response"
+AXES_VERBOSE = False
+# --- end sign-in throttle ---
 
 ROOT_URLCONF = "moderator.urls"
 WSGI_APPLICATION = "moderator.wsgi.application"
