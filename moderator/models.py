@@ -114,6 +114,10 @@ class Phase(models.Model):
     announced_end = models.DateTimeField("原定结束时间", null=True, blank=True)
     # The state after the close (moderator.rules.codec): a write replays from here, not from night 1.
     snapshot = models.TextField("结算后状态快照", blank=True)
+    # The sweeper's failed attempts to close this phase (not the transient ones); at QUARANTINE_AFTER it stops
+    # retrying and the 天神's dashboard shows the last error (moderator.services.clock.close_each).
+    close_failures = models.PositiveSmallIntegerField("自动结算失败次数", default=0)
+    close_error = models.TextField("最近一次结算失败原因", blank=True)
 
     class Meta:
         verbose_name = verbose_name_plural = "时段"

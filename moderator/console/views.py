@@ -314,7 +314,7 @@ def import_game(request):
     form = forms.ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            data = json.loads(form.cleaned_data["file"].read().decode("utf-8"))
+            data = transfer.read_upload(form.cleaned_data["file"])  # size cap, strict JSON (issue 16.7)
             game = transfer.import_game(data, gm=request.user, name=form.cleaned_data["name"] or None)
         except (ValueError, KeyError, TypeError, IndexError, play.PlayError) as exc:
             form.add_error(None, f"无法导入:{exc}")
