@@ -101,6 +101,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "moderator.security.OutOfRangeMiddleware",
     "moderator.public.auth.SerialSignInMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as axes asks
 ]

@@ -369,7 +369,7 @@ def clock_control(request, game_id: int, action: str):
             messages.success(request, "游戏已继续。")
         else:
             raise Http404
-    except (play.PlayError, ValueError) as exc:
+    except (play.PlayError, ValueError, OverflowError) as exc:  # hours=inf
         messages.error(request, str(exc))
     return redirect("console_dashboard", game_id=game.pk)
 

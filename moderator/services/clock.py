@@ -23,6 +23,7 @@ from moderator.services.play import PlayError
 log = logging.getLogger(__name__)
 
 SUBSTITUTION_EXTENSION = timedelta(hours=12)  # T4: 交替期
+MAX_EXTENSION = timedelta(days=30)  # issue 16.5: hours=1e10 would overflow the end time
 QUARANTINE_AFTER = 3  # failed closes of one phase before the sweeper leaves it to the 天神
 
 
@@ -146,8 +147,8 @@ def _require(game: Game, status: str, doing: str) -> None:
 def phase_extend(*, game: Game, by: timedelta, actor=None, reason: str = "") -> Phase:
     """T4: lengthen the current phase — 12 hours when a substitute takes a seat (SUBSTITUTION_EXTENSION), or any
     amount the GM chooses. On a paused game the remaining time grows instead."""
-    if by <= timedelta(0):
-        raise PlayError("延长的时间必须大于零")
+    if not timedelta(0) < by <= MAX_EXTENSION:
+        raise PlayError("延长的时间必须大于零,且不超过 30 天")
     game = _lock(game)
     phase = _open_phase(game)
     if game.status == Game.Status.PAUSED:

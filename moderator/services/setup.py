@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 import secrets
+import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -14,9 +16,18 @@ from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
 
-from cards.catalogue import CAMPS, DEFAULT_CAMPS, DEFAULT_HAND_SIZE, standard_deck
+from cards.catalogue import (
+    CAMP_KILLER,
+    CAMP_SELF,
+    CAMP_WEREWOLF,
+    CAMPS,
+    DEFAULT_CAMPS,
+    DEFAULT_HAND_SIZE,
+    standard_deck,
+)
 from cards.dealing import DealError, check_hands, deal
 from moderator.models import Game, Phase, Seat, SeatHolder
+from moderator.parser.text import to_simplified
 
 
 class SetupError(ValueError):
@@ -24,6 +35,7 @@ class SetupError(ValueError):
 
 
 SEED_BITS = 128
+NAME_MAX = Seat._meta.get_field("player_name").max_length
 
 
 def _seed() -> str:
@@ -42,12 +54,41 @@ def _recorded(seed: int | str | None) -> str | None:
     return text
 
 
+def name_key(name: str) -> str:
+    """Two forum IDs that read alike are one name: NFKC (full-width, styled letters), case-folded, 繁→简."""
+    return to_simplified(unicodedata.normalize("NFKC", name)).casefold()
+
+
+def _check_name(name: str) -> None:
+    hidden = [c for c in name if unicodedata.category(c) in ("Cf", "Cc", "Co", "Cs")]
+    if hidden:
+        codes = "、".join(f"U+{ord(c):04X}" for c in dict.fromkeys(hidden))
+        raise SetupError(f"论坛ID“{name}”含有看不见的字符(零宽或改变文字方向的字符:{codes}),请删掉后再填")
+    if len(name) > NAME_MAX:
+        raise SetupError(f"论坛ID最长 {NAME_MAX} 个字:“{name[:20]}…”太长")
+
+
 def _clean_names(player_names: Sequence[str]) -> list[str]:
     names = [n.strip() for n in player_names if n.strip()]
+    for name in names:
+        _check_name(name)
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise SetupError(f"玩家论坛ID重复:{'、'.join(dupes)}")
+    seen: dict[str, str] = {}
+    for name in names:
+        if name_key(name) in seen:
+            raise SetupError(f"“{seen[name_key(name)]}”和“{name}”看起来是同一个ID(全角/大小写/繁简不同),请区分清楚")
+        seen[name_key(name)] = name
     return names
+
+
+def _check_camps(camps: Sequence[str]) -> None:
+    """S1 for camps entered by hand: one 杀手, one 狼人, at most one 自选, the rest 平民."""
+    count = Counter(camps)
+    if count[CAMP_KILLER] != 1 or count[CAMP_WEREWOLF] != 1 or count[CAMP_SELF] > 1:
+        got = "、".join(f"{camp} {n} 人" for camp, n in count.items())
+        raise SetupError(f"阵营不符合 S1:需要正好 1 个杀手、1 个狼人,最多 1 个自选,其余平民;现在是 {got}")
 
 
 @transaction.atomic
@@ -81,6 +122,7 @@ def game_create(
             raise SetupError(
                 f"阵营必须每人一个,可选:{'、'.join(CAMPS)}" + (f";不认识:{'、'.join(unknown)}" if unknown else "")
             )
+        _check_camps(camps)
     if hands is None:
         deal_seed = _seed() if deal_seed is None else deal_seed
         try:
@@ -97,8 +139,6 @@ def game_create(
         problems = check_hands(camps, hands, deck)
         if problems:
             raise SetupError(";".join(problems))
-        from collections import Counter
-
         left_out = list((Counter(deck) - Counter(c for h in hands for c in h)).elements())
     game = Game.objects.create(
         name=name.strip() or "神探狄仁杰",
@@ -189,8 +229,13 @@ def seat_substitute(*, seat: Seat, player_name: str, at: datetime, actor=None) -
     player_name = player_name.strip()
     if not player_name:
         raise SetupError("请填写替补的论坛ID")
-    if seat.game.seats.exclude(pk=seat.pk).filter(player_name=player_name).exists():
-        raise SetupError(f"“{player_name}”已经在这局游戏里了")
+    _check_name(player_name)
+    others = seat.game.seats.exclude(pk=seat.pk).values_list("player_name", flat=True)
+    alike = next((n for n in others if name_key(n) == name_key(player_name)), None)
+    if alike is not None:
+        raise SetupError(
+            f"“{player_name}”已经在这局游戏里了" + (f"(与“{alike}”看起来相同)" if alike != player_name else "")
+        )
     old = seat.player_name
     seat.player_name = player_name
     seat.save(update_fields=["player_name"])
