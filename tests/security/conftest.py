@@ -1,21 +1,3 @@
-"""Fixtures for the attack tests: the played sample game and a fresh cache (page bodies, sign-in counts)."""
+"""The attack tests use the page tests' fixtures: the played sample game and a fresh cache."""
 
-from __future__ import annotations
-
-import pytest
-from django.core.cache import cache
-
-from moderator.public.sample import sample_game
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def sample(db):
-    """The sample game with day 2 open."""
-    return sample_game()
+from tests.pages.conftest import _fresh_cache, sample  # noqa: F401 (fixtures)
