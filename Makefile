@@ -15,10 +15,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+# DEBUG=true: the development server, its dev key, plain HTTP and the demo GM (whose password is published).
 run: $(STAMP)
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py demo
-	$(PY) manage.py runall 127.0.0.1:8000
+	DEBUG=true $(PY) manage.py migrate --noinput
+	DEBUG=true $(PY) manage.py demo
+	DEBUG=true $(PY) manage.py runall 127.0.0.1:8000
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)

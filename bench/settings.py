@@ -5,6 +5,10 @@ BENCH_CACHE=dummy turns the page-body cache off (every request replays and rende
 
 import os
 
+# Served over plain HTTP on localhost with a throwaway key; set in the environment so gunicorn's workers read it too.
+os.environ.setdefault("SECRET_KEY", "bench-only-key-" + "x" * 40)
+os.environ.setdefault("HTTPS", "false")
+
 from moderator.settings import *  # noqa: F403
 
 DEBUG = False

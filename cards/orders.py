@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -30,7 +31,13 @@ def check_order(hand: Sequence[str], order: Sequence[str]) -> list[str]:
     return problems
 
 
-def random_order(hand: Sequence[str], seed: int) -> tuple[str, ...]:
+def seat_seed(game_seed: int | str, seat_number: int) -> str:
+    """O1: one seat's order seed, derived from the game's recorded order seed. A hash of "seed:seat": no two seats
+    or games share one, and a seat's seed (stored with its drawn order) does not give the game's seed away."""
+    return hashlib.sha256(f"{game_seed}:{seat_number}".encode()).hexdigest()
+
+
+def random_order(hand: Sequence[str], seed: int | str) -> tuple[str, ...]:
     """O1: the order drawn for a player who sent none: a seeded shuffle whose 底牌 is a privilege card."""
     rng = random.Random(seed)
     cards = list(hand)

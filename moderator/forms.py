@@ -26,12 +26,29 @@ class GameCreateForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 7}),
         help_text="每行一人,牌名用顿号或逗号分隔;留空则按发牌原则(S3)随机发牌(记录随机种子)",
     )
-    seed = forms.IntegerField(
-        label="随机种子(可选)",
+    seed = forms.RegexField(
+        label="随机种子(仅测试或复盘)",
         required=False,
-        min_value=0,
-        help_text="阵营、发牌和默认丢牌顺序都由它决定;留空则随机生成并记录",
+        regex=r"^[0-9]{1,40}$",
+        max_length=40,
+        error_messages={"invalid": "随机种子必须是不超过 40 位的非负整数"},
+        help_text="正式局请留空:系统生成 128 位随机种子并在游戏结束前保密。"
+        "手填的种子可以被玩家从自己的手牌倒推出来,从而看穿所有人的阵营和手牌",
     )
+    replay = forms.BooleanField(
+        label="这是测试或复盘局,我明白手填种子会泄露所有阵营和手牌",
+        required=False,
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("seed") and not data.get("replay"):
+            self.add_error(
+                "seed",
+                "正式局不能手填随机种子:玩家可以从自己的手牌倒推出它,看穿所有人的阵营和手牌。"
+                "请留空(系统生成 128 位种子),或勾选“测试或复盘局”",
+            )
+        return data
 
     def clean_players(self):
         names = _split(self.cleaned_data["players"])
@@ -41,6 +58,9 @@ class GameCreateForm(forms.Form):
 
     def clean_camps(self):
         return _split(self.cleaned_data["camps"]) or None
+
+    def clean_seed(self):
+        return self.cleaned_data["seed"] or None
 
     def clean_hands(self):
         lines = [ln for ln in self.cleaned_data["hands"].splitlines() if ln.strip()]

@@ -31,9 +31,10 @@ class Game(models.Model):
     hand_size = models.PositiveSmallIntegerField("每人张数", default=5)
     deck = models.JSONField("牌堆", default=list)
     left_out = models.JSONField("未发出的牌", default=list, blank=True)
-    camp_seed = models.BigIntegerField("阵营随机种子", null=True, blank=True)
-    deal_seed = models.BigIntegerField("发牌随机种子", null=True, blank=True)
-    order_seed = models.BigIntegerField("默认丢牌顺序随机种子")
+    # Seeds decide secrets: 128 bits (moderator.services.setup), stored as decimal digits (too big for a bigint).
+    camp_seed = models.CharField("阵营随机种子", max_length=40, null=True, blank=True)
+    deal_seed = models.CharField("发牌随机种子", max_length=40, null=True, blank=True)
+    order_seed = models.CharField("默认丢牌顺序随机种子", max_length=40)
     phase_seconds = models.PositiveIntegerField("每个时段秒数", default=24 * 3600)
     status = models.CharField("状态", max_length=10, choices=Status.choices, default=Status.SETUP)
     started_at = models.DateTimeField("《游戏者名单》发布时间", null=True, blank=True)
@@ -113,6 +114,10 @@ class Phase(models.Model):
     announced_end = models.DateTimeField("原定结束时间", null=True, blank=True)
     # The state after the close (moderator.rules.codec): a write replays from here, not from night 1.
     snapshot = models.TextField("结算后状态快照", blank=True)
+    # The sweeper's failed attempts to close this phase (not the transient ones); at QUARANTINE_AFTER it stops
+    # retrying and the 天神's dashboard shows the last error (moderator.services.clock.close_each).
+    close_failures = models.PositiveSmallIntegerField("自动结算失败次数", default=0)
+    close_error = models.TextField("最近一次结算失败原因", blank=True)
 
     class Meta:
         verbose_name = verbose_name_plural = "时段"

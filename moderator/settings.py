@@ -1,25 +1,76 @@
-"""Settings, all from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY, DEBUG, ALLOWED_HOSTS, PHASE_HOURS)."""
+"""Settings, all from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY, DEBUG, ALLOWED_HOSTS, PHASE_HOURS …).
+
+Safe by default: DEBUG is off unless DEBUG=true (`make run` sets it), and then SECRET_KEY is required and the site
+is HTTPS-only (HSTS, secure cookies, a Content-Security-Policy). README "Production" lists the environment under
+which `python manage.py check --deploy` is clean; tests use tests/settings.py."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+_DEV_KEY = "dev-only-insecure-key-do-not-use-in-production"
 
 
 def _flag(name: str, default: bool) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = _flag("DEBUG", True)
+def _list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DEBUG = _flag("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
-CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+if not DEBUG and SECRET_KEY in ("", _DEV_KEY):
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set when DEBUG is off: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
+SECRET_KEY = SECRET_KEY or _DEV_KEY
+ALLOWED_HOSTS = _list("ALLOWED_HOSTS", "127.0.0.1,localhost")
+CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS")  # e.g. https://direnjie.example.org (behind a proxy)
+
+# --- HTTPS (issue 16.4) ---
+# On whenever DEBUG is off; HTTPS=false turns it off (tests, a plain-HTTP benchmark on localhost).
+HTTPS = _flag("HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "31536000")) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS and _flag("HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = HTTPS and _flag("HSTS_PRELOAD", True)
+# Behind a TLS-terminating proxy (nginx, a PaaS router) that sets X-Forwarded-Proto itself and drops the client's:
+# TRUSTED_PROXY=true. Never without such a proxy: a client could then claim HTTPS over plain HTTP.
+TRUSTED_PROXY = _flag("TRUSTED_PROXY", False)
+PROXY_COUNT = max(1, int(os.environ.get("PROXY_COUNT", "1")))  # proxies in front that append to X-Forwarded-For
+if TRUSTED_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+# Scripts only from our own static files; styles may be inline (style="" attributes), never from elsewhere.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, "'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# The technical 500 page (DEBUG only) hides every setting whose name says it may hold a secret: broker and cache
+# URLs carry passwords (redis://:password@host) and their names do not say KEY or PASS.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "moderator.security.SecretSettingsFilter"
+# The demo account's password is published (README): the demo command refuses to make it unless DEBUG is on.
+DEMO_ACCOUNT = DEBUG
+# --- end HTTPS ---
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -28,6 +79,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "csp",
+    "axes",
     "django_q",
     "django_htmx",
     "moderator",
@@ -49,7 +102,25 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "moderator.security.OutOfRangeMiddleware",
+    "moderator.public.auth.SerialSignInMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as axes asks
 ]
+
+# --- sign-in throttle (issue 16.3): django-axes, failures stored in the database ---
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 5
+# Locked per address: a stranger's guesses lock the stranger's address, never the 天神 signing in from elsewhere.
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=15)  # a cool-off, then the right password works again
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # retrying while cooled off does not push the end back
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "moderator.public.auth.username_key"
+AXES_CLIENT_IP_CALLABLE = "moderator.public.auth.client_ip"
+AXES_LOCKOUT_CALLABLE = "moderator.public.auth.lockout_response"
+AXES_VERBOSE = False
+# --- end sign-in throttle ---
 
 ROOT_URLCONF = "moderator.urls"
 WSGI_APPLICATION = "moderator.wsgi.application"

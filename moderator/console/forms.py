@@ -17,6 +17,12 @@ class ForumTimeField(forms.DateTimeField):
         kwargs.setdefault("initial", lambda: timezone.localtime().strftime(LOCAL))
         super().__init__(**kwargs)
 
+    def clean(self, value):
+        at = super().clean(value)
+        if at is not None and not 2000 <= at.year <= 2100:  # issue 16.5: year 1 or 9999 overflows the arithmetic
+            raise forms.ValidationError("时间必须在 2000 年到 2100 年之间")
+        return at
+
 
 def seat_choices(game):
     return [(s.pk, f"{s.number}. {s.player_name}") for s in game.seats.order_by("number")]
@@ -45,7 +51,9 @@ class ActionForm(forms.Form):
     card = forms.ChoiceField(label="牌", choices=[("", "(自动)"), *[(c, c) for c in CARD_NAMES]], required=False)
     use = forms.ChoiceField(label="特权", choices=[("", "—"), *[(u, u) for u in USES]], required=False)
     target = forms.ChoiceField(label="对象", required=False)
-    position = forms.IntegerField(label="瞄准位置(2 = 第2张,-2 = 倒数第2张)", required=False)
+    position = forms.IntegerField(
+        label="瞄准位置(2 = 第2张,-2 = 倒数第2张)", required=False, min_value=-50, max_value=50
+    )
     into = forms.ChoiceField(label="变形为", choices=[("", "—"), *[(c, c) for c in AMOEBA_FORMS]], required=False)
     side = forms.ChoiceField(label="立场阵营", choices=[("", "—"), ("杀手", "杀手"), ("狼人", "狼人")], required=False)
     mode = forms.ChoiceField(

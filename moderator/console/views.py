@@ -444,7 +444,7 @@ def import_game(request):
     form = forms.ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            data = json.loads(form.cleaned_data["file"].read().decode("utf-8"))
+            data = transfer.read_upload(form.cleaned_data["file"])  # size cap, strict JSON (issue 16.7)
             game = transfer.import_game(data, gm=request.user, name=form.cleaned_data["name"] or None)
         except (ValueError, KeyError, TypeError, IndexError, play.PlayError) as exc:
             form.add_error(None, f"无法导入:{exc}")
@@ -518,7 +518,7 @@ def clock_control(request, game_id: int, action: str):
             messages.success(request, "游戏已继续。")
         else:
             raise Http404
-    except (play.PlayError, ValueError) as exc:
+    except (play.PlayError, ValueError, OverflowError) as exc:  # hours=inf
         messages.error(request, str(exc))
     return redirect("console_dashboard", game_id=game.pk)
 

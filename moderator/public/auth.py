@@ -1,59 +1,76 @@
-"""The 天神's sign-in with a throttle: repeated failures for one username, or from one address, lock further
-attempts for a while — checked before the password is, so a locked-out guesser learns nothing even when right.
+"""The 天神's sign-in under attack (issue 16.3), on django-axes: failed attempts are rows in the database (shared by
+every web process), the admin's sign-in is covered like ours, and a lock is a cool-off, not a hard lock.
 
-Counts live in Django's cache (fixed windows). With several server processes the cache must be shared (Redis or the
-database cache) for the limits to hold across processes; the per-process default only slows a guesser down.
+What this module adds to axes:
+- `username_key`: the name as Django reads it at sign-in (NFKC, so ｔｉａｎｓｈｅｎ is tianshen), casefolded, so that
+  styled variants of one name share one record.
+- `client_ip`: REMOTE_ADDR, or behind `TRUSTED_PROXY` the address our outermost proxy appended to X-Forwarded-For
+  (never a client-written one).
+- `SerialSignInMiddleware`: sign-in POSTs for one name or from one address run one after the other, so a burst of
+  concurrent guesses is counted before each check instead of all passing the check together.
 """
 
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 
-from django.contrib.auth.views import LoginView
-from django.core.cache import cache
+from axes.helpers import get_cool_off
+from django.conf import settings
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-
-WINDOW_SECONDS = 15 * 60
-LIMIT_PER_USERNAME = 5
-LIMIT_PER_ADDRESS = 20
+from django.urls import reverse
 
 
-def _key(kind: str, value: str) -> str:
-    return f"login-fail:{kind}:{hashlib.sha256(value.encode()).hexdigest()[:32]}"
+def username_key(request: HttpRequest, credentials: dict | None) -> str:
+    """AXES_USERNAME_CALLABLE: one key for every spelling of one name that signs in as the same account."""
+    name = (credentials or {}).get("username")
+    if name is None:
+        name = request.POST.get("username", "") if request is not None else ""
+    return unicodedata.normalize("NFKC", str(name)).strip().casefold()[:150]
 
 
-def _keys(request: HttpRequest) -> list[tuple[str, int]]:
-    username = request.POST.get("username", "").strip().casefold()
-    address = request.META.get("REMOTE_ADDR", "")
-    return [(_key("user", username), LIMIT_PER_USERNAME), (_key("addr", address), LIMIT_PER_ADDRESS)]
+def client_ip(request: HttpRequest) -> str:
+    """AXES_CLIENT_IP_CALLABLE. Without a trusted proxy X-Forwarded-For is the client's own words: ignored. Behind
+    PROXY_COUNT trusted proxies, each appended the address it saw; the outermost one's entry is the client."""
+    remote = request.META.get("REMOTE_ADDR", "")
+    if not settings.TRUSTED_PROXY:
+        return remote
+    hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+    return hops[-settings.PROXY_COUNT] if len(hops) >= settings.PROXY_COUNT else remote
 
 
-def throttled(request: HttpRequest) -> bool:
-    counts = cache.get_many([key for key, _ in _keys(request)])
-    return any(counts.get(key, 0) >= limit for key, limit in _keys(request))
+def lockout_response(request: HttpRequest, original_response=None, credentials: dict | None = None) -> HttpResponse:
+    """AXES_LOCKOUT_CALLABLE: the Chinese page, with the cool-off in minutes."""
+    cool_off = get_cool_off(request)
+    minutes = int(cool_off.total_seconds() // 60) if cool_off else 15
+    return render(request, "public/login_throttled.html", {"minutes": minutes}, status=429)
 
 
-def failure_record(request: HttpRequest) -> None:
-    for key, _ in _keys(request):
-        cache.add(key, 0, WINDOW_SECONDS)  # the window starts at the first failure
-        try:
-            cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, WINDOW_SECONDS)
+def _sign_in_paths() -> set[str]:
+    return {reverse("login"), reverse("admin:login")}
 
 
-class ThrottledLoginView(LoginView):
-    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if throttled(request):
-            minutes = WINDOW_SECONDS // 60
-            return render(request, "public/login_throttled.html", {"minutes": minutes}, status=429)
-        return super().post(request, *args, **kwargs)
+def _lock_key(kind: str, value: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"{kind}:{value}".encode()).digest()[:8], "big", signed=True)
 
-    def form_invalid(self, form):
-        failure_record(self.request)
-        return super().form_invalid(form)
 
-    def form_valid(self, form):
-        cache.delete(_keys(self.request)[0][0])  # the right password clears its username's count, not the address's
-        return super().form_valid(form)
+class SerialSignInMiddleware:
+    """Sign-in POSTs take a transaction-scoped lock on their name and their address (PostgreSQL advisory locks, in a
+    fixed order; SQLite's write transactions are serial already), so axes counts each failure before the next
+    attempt on that name or address is checked. Everything else passes untouched."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method != "POST" or request.path_info not in _sign_in_paths():
+            return self.get_response(request)
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                keys = sorted({_lock_key("name", username_key(request, None)), _lock_key("addr", client_ip(request))})
+                with connection.cursor() as cursor:
+                    for key in keys:
+                        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+            return self.get_response(request)

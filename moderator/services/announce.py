@@ -15,6 +15,8 @@ from moderator.rules.views import final_reveal
 
 NUMERALS = "零一两三四五六七八九十"
 BBCODE_TAG = re.compile(r"\[/?(?:b|i|u|quote|color|size|list|\*)(?:=[^\]]*)?\]")
+# A quote's text holds no bracket (templatetags.bbcode escapes every value), so it cannot close its quote early.
+QUOTE = re.compile(r"\[quote\](.*?)\[/quote\]", re.S)
 
 
 def count(n: int) -> str:
@@ -28,7 +30,10 @@ def cards_phrase(privilege: int, common: int) -> str:
 
 
 def plain(bbcode: str) -> str:
-    return BBCODE_TAG.sub("", bbcode)
+    """The plain-text twin of a draft. A quote (a 杀人宣言, written by a player) keeps a "> " on each of its lines,
+    so that a forged "…死亡。" inside it never reads like the 天神's own line."""
+    quoted = QUOTE.sub(lambda m: "\n".join(f"> {line}" for line in m.group(1).split("\n")), bbcode)
+    return BBCODE_TAG.sub("", quoted)
 
 
 def _losses(events: list[dict], causes: tuple[str, ...]) -> list[dict]:

@@ -11,7 +11,7 @@ import logging
 from datetime import datetime, timedelta
 
 from django.db import OperationalError, connection, transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.db.models.functions import Now
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -25,6 +25,8 @@ from moderator.services.play import PlayError
 log = logging.getLogger(__name__)
 
 SUBSTITUTION_EXTENSION = timedelta(hours=12)  # T4: 交替期
+MAX_EXTENSION = timedelta(days=30)  # issue 16.5: hours=1e10 would overflow the end time
+QUARANTINE_AFTER = 3  # failed closes of one phase before the sweeper leaves it to the 天神
 
 
 def db_now() -> datetime:
@@ -40,9 +42,13 @@ def db_now() -> datetime:
 
 
 def due_phases(now: datetime | None = None) -> QuerySet[Phase]:
-    """Open phases of running games whose end time has come, oldest deadline first (a paused game never is due)."""
+    """Open phases of running games whose end time has come, oldest deadline first (a paused game never is due, nor
+    a quarantined phase)."""
     return Phase.objects.filter(
-        status=Phase.Status.OPEN, ends_at__lte=now or Now(), game__status=Game.Status.RUNNING
+        status=Phase.Status.OPEN,
+        ends_at__lte=now or Now(),
+        game__status=Game.Status.RUNNING,
+        close_failures__lt=QUARANTINE_AFTER,
     ).order_by("ends_at", "pk")
 
 
@@ -97,16 +103,25 @@ def sweep(now: datetime | None = None) -> int:
 
 def close_each(phase_ids: list[int], *, now: datetime | None = None) -> int:
     """Close these phases if due, each in its own transaction, skipping a game another closer holds; returns how
-    many this call closed. A failure is logged and left for the next sweep."""
+    many this call closed. A transient failure is left for the next sweep; any other is counted on the phase, and
+    after QUARANTINE_AFTER of them the phase is quarantined: no sweep tries it again, the dashboard shows why."""
     closed = 0
     for phase_id in phase_ids:
         try:
             closed += phase_close_due(phase_id=phase_id, now=now, skip_locked=True)
         except OperationalError as exc:  # transient: SQLite's "database is locked", a dropped connection
             log.warning("phase %s: close failed (%s); the next sweep tries again", phase_id, exc)
-        except Exception:
-            log.exception("phase %s: close failed; the next sweep tries again", phase_id)
+        except Exception as exc:
+            log.exception("phase %s: close failed", phase_id)
+            _close_failed(phase_id, exc)
     return closed
+
+
+def _close_failed(phase_id: int, exc: Exception) -> None:
+    error = f"{type(exc).__name__}: {exc}"[:500]
+    Phase.objects.filter(pk=phase_id).update(close_failures=F("close_failures") + 1, close_error=error)
+    if Phase.objects.filter(pk=phase_id, close_failures__gte=QUARANTINE_AFTER).exists():
+        log.error("phase %s: quarantined after %s failed closes: %s", phase_id, QUARANTINE_AFTER, error)
 
 
 # --- the GM's controls (T4, T5, pause) ----------------------------------------------------------------------------
@@ -134,8 +149,8 @@ def _require(game: Game, status: str, doing: str) -> None:
 def phase_extend(*, game: Game, by: timedelta, actor=None, reason: str = "", once: Once | None = None) -> Phase:
     """T4: lengthen the current phase — 12 hours when a substitute takes a seat (SUBSTITUTION_EXTENSION), or any
     amount the GM chooses. On a paused game the remaining time grows instead."""
-    if by <= timedelta(0):
-        raise PlayError("延长的时间必须大于零")
+    if not timedelta(0) < by <= MAX_EXTENSION:
+        raise PlayError("延长的时间必须大于零,且不超过 30 天")
     game = _lock(game)
     spend(game, once, "延长时段")
     phase = _open_phase(game)
@@ -146,6 +161,9 @@ def phase_extend(*, game: Game, by: timedelta, actor=None, reason: str = "", onc
         _require(game, Game.Status.RUNNING, "延长时段")
         phase.ends_at += by
         phase.save(update_fields=["ends_at"])
+    if phase.close_failures:  # a quarantined phase: extending it gives the sweeper a fresh start at the new end
+        phase.close_failures, phase.close_error = 0, ""
+        phase.save(update_fields=["close_failures", "close_error"])
     _audit(
         game, "phase_extend", actor, phase=phase.label, by_s=by.total_seconds(), ends_at=phase.ends_at, reason=reason
     )

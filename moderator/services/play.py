@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q
 from django.db.models.functions import Now
 
-from cards.orders import random_order
+from cards.orders import random_order, seat_seed
 from moderator import rules
 from moderator.models import Game, Input, InputVerdict, Phase, Seat
 from moderator.rules import codec
@@ -325,7 +325,7 @@ def default_orders_assign(*, game: Game, phase: Phase) -> list[Input]:
     first = _next_seq(game, len(missing))
     made = []
     for i, seat in enumerate(missing):
-        seed = game.order_seed * 1000 + seat.number
+        seed = seat_seed(game.order_seed, seat.number)
         payload = {"order": list(random_order(seat.dealt_hand, seed)), "source": "random", "seed": seed}
         made.append(
             Input(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 import secrets
+import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -14,25 +16,79 @@ from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
 
-from cards.catalogue import CAMPS, DEFAULT_CAMPS, DEFAULT_HAND_SIZE, standard_deck
+from cards.catalogue import (
+    CAMP_KILLER,
+    CAMP_SELF,
+    CAMP_WEREWOLF,
+    CAMPS,
+    DEFAULT_CAMPS,
+    DEFAULT_HAND_SIZE,
+    standard_deck,
+)
 from cards.dealing import DealError, check_hands, deal
 from moderator.models import Game, Phase, Seat, SeatHolder
+from moderator.parser.text import to_simplified
 
 
 class SetupError(ValueError):
     """A refused setup request; the message (Chinese) says what was wrong and what would be accepted."""
 
 
-def _seed() -> int:
-    return secrets.randbits(48)
+SEED_BITS = 128
+NAME_MAX = Seat._meta.get_field("player_name").max_length
+
+
+def _seed() -> str:
+    """A seed decides secrets (camps, hands, default orders): 128 bits from the OS's CSPRNG, so that no player can
+    find it by trying seeds against their own hand. Stored as decimal digits (it does not fit a 64-bit column)."""
+    return str(secrets.randbits(SEED_BITS))
+
+
+def _recorded(seed: int | str | None) -> str | None:
+    """A given seed (a test, a replay), as the column stores it: decimal digits."""
+    if seed is None:
+        return None
+    text = str(seed).strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 40:
+        raise SetupError("随机种子必须是不超过 40 位的非负整数")
+    return text
+
+
+def name_key(name: str) -> str:
+    """Two forum IDs that read alike are one name: NFKC (full-width, styled letters), case-folded, 繁→简."""
+    return to_simplified(unicodedata.normalize("NFKC", name)).casefold()
+
+
+def _check_name(name: str) -> None:
+    hidden = [c for c in name if unicodedata.category(c) in ("Cf", "Cc", "Co", "Cs")]
+    if hidden:
+        codes = "、".join(f"U+{ord(c):04X}" for c in dict.fromkeys(hidden))
+        raise SetupError(f"论坛ID“{name}”含有看不见的字符(零宽或改变文字方向的字符:{codes}),请删掉后再填")
+    if len(name) > NAME_MAX:
+        raise SetupError(f"论坛ID最长 {NAME_MAX} 个字:“{name[:20]}…”太长")
 
 
 def _clean_names(player_names: Sequence[str]) -> list[str]:
     names = [n.strip() for n in player_names if n.strip()]
+    for name in names:
+        _check_name(name)
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise SetupError(f"玩家论坛ID重复:{'、'.join(dupes)}")
+    seen: dict[str, str] = {}
+    for name in names:
+        if name_key(name) in seen:
+            raise SetupError(f"“{seen[name_key(name)]}”和“{name}”看起来是同一个ID(全角/大小写/繁简不同),请区分清楚")
+        seen[name_key(name)] = name
     return names
+
+
+def _check_camps(camps: Sequence[str]) -> None:
+    """S1 for camps entered by hand: one 杀手, one 狼人, at most one 自选, the rest 平民."""
+    count = Counter(camps)
+    if count[CAMP_KILLER] != 1 or count[CAMP_WEREWOLF] != 1 or count[CAMP_SELF] > 1:
+        got = "、".join(f"{camp} {n} 人" for camp, n in count.items())
+        raise SetupError(f"阵营不符合 S1:需要正好 1 个杀手、1 个狼人,最多 1 个自选,其余平民;现在是 {got}")
 
 
 @transaction.atomic
@@ -41,22 +97,23 @@ def game_create(
     name: str,
     player_names: Sequence[str],
     camps: Sequence[str] | None = None,
-    camp_seed: int | None = None,
+    camp_seed: int | str | None = None,
     hands: Sequence[Sequence[str]] | None = None,
-    deal_seed: int | None = None,
-    order_seed: int | None = None,
+    deal_seed: int | str | None = None,
+    order_seed: int | str | None = None,
     hand_size: int = DEFAULT_HAND_SIZE,
     deck: Sequence[str] | None = None,
     phase_seconds: int | None = None,
     gm=None,
 ) -> Game:
     """S1–S3: seat the players, give out camps (by hand, or at random with a recorded seed) and deal (by hand,
-    validated against S3, or with a recorded seed)."""
+    validated against S3, or with a recorded seed). Seeds are drawn here; a given seed is for tests and replays."""
     names = _clean_names(player_names)
+    camp_seed, deal_seed, order_seed = _recorded(camp_seed), _recorded(deal_seed), _recorded(order_seed)
     deck = list(deck) if deck is not None else standard_deck()
     if camps is None:
         camp_seed = _seed() if camp_seed is None else camp_seed
-        camps = _default_camps(len(names), camp_seed)
+        camps = _default_camps(len(names), int(camp_seed))
     else:
         camp_seed = None
         camps = [c.strip() for c in camps]
@@ -65,10 +122,11 @@ def game_create(
             raise SetupError(
                 f"阵营必须每人一个,可选:{'、'.join(CAMPS)}" + (f";不认识:{'、'.join(unknown)}" if unknown else "")
             )
+        _check_camps(camps)
     if hands is None:
         deal_seed = _seed() if deal_seed is None else deal_seed
         try:
-            dealt = deal(camps, deck, hand_size, deal_seed)
+            dealt = deal(camps, deck, hand_size, int(deal_seed))
         except DealError as exc:
             raise SetupError(str(exc)) from exc
         hands, left_out = dealt.hands, list(dealt.left_out)
@@ -81,8 +139,6 @@ def game_create(
         problems = check_hands(camps, hands, deck)
         if problems:
             raise SetupError(";".join(problems))
-        from collections import Counter
-
         left_out = list((Counter(deck) - Counter(c for h in hands for c in h)).elements())
     game = Game.objects.create(
         name=name.strip() or "神探狄仁杰",
@@ -180,19 +236,24 @@ def seat_substitute(
     player_name = player_name.strip()
     if not player_name:
         raise SetupError("请填写替补的论坛ID")
-    if seat.game.seats.exclude(pk=seat.pk).filter(player_name=player_name).exists():
-        raise SetupError(f"“{player_name}”已经在这局游戏里了")
+    _check_name(player_name)
+    others = seat.game.seats.exclude(pk=seat.pk).values_list("player_name", flat=True)
+    alike = next((n for n in others if name_key(n) == name_key(player_name)), None)
+    if alike is not None:
+        raise SetupError(
+            f"“{player_name}”已经在这局游戏里了" + (f"(与“{alike}”看起来相同)" if alike != player_name else "")
+        )
     old = seat.player_name
     seat.player_name = player_name
     seat.save(update_fields=["player_name"])
     holder = SeatHolder.objects.create(seat=seat, player_name=player_name, since=at, reason="替补")
+    seat.token = seat_token_rotate(seat=seat, actor=actor).token  # the replaced player's link must not show the hand
     if seat.game.phases.exists():
         play.snapshots_rebuild(seat.game)  # the stored states name the seat's holder: write them with the new name
     if seat.game.phases.filter(status=Phase.Status.OPEN).exists():
         clock.phase_extend(
             game=seat.game, by=clock.SUBSTITUTION_EXTENSION, actor=actor, reason=f"替补:{player_name} 接替 {old}(T4)"
         )
-    seat = seat_token_rotate(seat=seat, actor=actor)  # the replaced player's link must not show the new hand
     game = seat.game
     if game.phases.exists():
         phase = game.phases.order_by("-starts_at", "-id").first()

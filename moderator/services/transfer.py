@@ -1,17 +1,22 @@
 """Export and import of a whole game as JSON: the table, its seeds and every input of the log — enough to replay to
 the same state (the derived verdicts, snapshots, results and announcement drafts are rebuilt on import).
 
-Format 2 stores each input as the codec's payload; format 1 (before the one input log) is still read."""
+Format 2 stores each input as the codec's payload; format 1 (before the one input log) is still read. An upload is
+checked against the declared schema (transfer_schema) before anything is written, and refused with its first problem
+named: a file of the wrong shape never reaches the database or the rules (issue 16.7)."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
+from pydantic import ValidationError
 
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat, SeatHolder
 from moderator.services import play
+from moderator.services import transfer_schema as schema
 from moderator.services.announce import write_announcements
 
 FORMAT = "direnjie-game/2"
@@ -35,6 +40,52 @@ GAME_FIELDS = (
     "input_seq",
 )
 ACTION_FIELDS = ("card", "use", "position", "into", "side", "mode", "manifesto", "change", "cost")
+
+
+class ImportRefused(play.PlayError):
+    """An import refused before anything was written; the message names the first problem."""
+
+
+def _no_constant(name: str):
+    raise ImportRefused(f"JSON 里不能有 {name}")
+
+
+def read_upload(upload) -> dict[str, Any]:
+    """An uploaded export, parsed: at most MAX_BYTES, UTF-8 JSON, no NaN/Infinity, nested at most MAX_DEPTH deep."""
+    if upload.size is not None and upload.size > schema.MAX_BYTES:
+        raise ImportRefused(f"文件太大:{upload.size // 1024} KB,最多 {schema.MAX_BYTES // 1024 // 1024} MB")
+    raw = upload.read(schema.MAX_BYTES + 1)
+    if len(raw) > schema.MAX_BYTES:
+        raise ImportRefused(f"文件太大:最多 {schema.MAX_BYTES // 1024 // 1024} MB")
+    return parse(raw)
+
+
+def parse(raw: bytes | str) -> dict[str, Any]:
+    try:
+        data = json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:
+        raise ImportRefused("JSON 嵌套太深") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        if isinstance(exc, ImportRefused):
+            raise
+        raise ImportRefused(f"这不是有效的 JSON 文件:{exc}") from None
+    if not isinstance(data, dict):
+        raise ImportRefused(f"这不是本系统导出的游戏文件(需要 format = {FORMAT})")
+    if schema.depth(data) > schema.MAX_DEPTH:
+        raise ImportRefused(f"JSON 嵌套太深(最多 {schema.MAX_DEPTH} 层)")
+    return data
+
+
+def validate(data: Any) -> schema.GameFile:
+    """The file against the declared schema; ImportRefused names the first problem."""
+    if not isinstance(data, dict) or data.get("format") not in FORMATS:
+        raise ImportRefused(f"这不是本系统导出的游戏文件(需要 format = {FORMAT})")
+    if schema.depth(data) > schema.MAX_DEPTH:
+        raise ImportRefused(f"JSON 嵌套太深(最多 {schema.MAX_DEPTH} 层)")
+    try:
+        return schema.GameFile.model_validate(data)
+    except ValidationError as exc:
+        raise ImportRefused(f"无法导入:{schema.first_problem(exc)}") from None
 
 
 def _t(value: datetime | None) -> str | None:
@@ -108,68 +159,84 @@ def export_game(game: Game) -> dict[str, Any]:
     }
 
 
-@transaction.atomic
-def import_game(data: dict[str, Any], *, gm=None, name: str | None = None) -> Game:
-    if not isinstance(data, dict) or data.get("format") not in FORMATS:
-        raise play.PlayError(f"这不是本系统导出的游戏文件(需要 format = {FORMAT})")
-    fields = {f: data["game"][f] for f in GAME_FIELDS if f in data["game"]}
+def import_game(data: Any, *, gm=None, name: str | None = None) -> Game:
+    """A whole game from an export (format 1 or 2), replayed; ImportRefused (nothing written) when the file does
+    not hold, or its inputs cannot be replayed."""
+    checked = validate(data)
+    try:
+        with transaction.atomic():
+            return _import(checked, gm=gm, name=name)
+    except (DatabaseError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        if isinstance(exc, play.PlayError):
+            raise
+        raise ImportRefused(f"无法导入:这些输入无法重放({type(exc).__name__}:{exc})") from None
+
+
+def _seed(value: int | str | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _import(data: schema.GameFile, *, gm, name: str | None) -> Game:
+    fields = data.game.model_dump(exclude={"started_at"})
+    fields |= {f: _seed(fields[f]) for f in ("camp_seed", "deal_seed", "order_seed")}
     if name:
         fields["name"] = name
-    game = Game.objects.create(**fields, started_at=_dt(data["game"].get("started_at")))
+    game = Game.objects.create(**fields, started_at=data.game.started_at)
     if gm is not None:
         game.gms.add(gm)
     seats = {}
-    for s in data["seats"]:
+    for s in data.seats:
         seat = Seat.objects.create(
             game=game,
-            number=s["number"],
-            player_name=s["player_name"],
-            camp=s["camp"],
-            dealt_hand=s["dealt_hand"],
-            signed_in_at=_dt(s.get("signed_in_at")),
+            number=s.number,
+            player_name=s.player_name,
+            camp=s.camp,
+            dealt_hand=s.dealt_hand,
+            signed_in_at=s.signed_in_at,
         )
-        for h in s.get("holders", []):
-            SeatHolder.objects.create(
-                seat=seat, player_name=h["player_name"], since=_dt(h["since"]), reason=h["reason"]
-            )
-        seats[s["number"]] = seat
+        for h in s.holders:
+            SeatHolder.objects.create(seat=seat, player_name=h.player_name, since=h.since, reason=h.reason)
+        seats[s.number] = seat
     phases = [
         Phase.objects.create(
             game=game,
-            kind=p["kind"],
-            number=p["number"],
-            starts_at=_dt(p["starts_at"]),
-            ends_at=_dt(p["ends_at"]),
-            status=p["status"],
-            closed_at=_dt(p.get("closed_at")),
-            announced_end=_dt(p.get("announced_end")),
+            kind=p.kind,
+            number=p.number,
+            starts_at=p.starts_at,
+            ends_at=p.ends_at,
+            status=p.status,
+            closed_at=p.closed_at,
+            announced_end=p.announced_end,
         )
-        for p in data["phases"]
+        for p in data.phases
     ]
     messages = {
-        m["id"]: Message.objects.create(
+        m.id: Message.objects.create(
             game=game,
-            seat=seats.get(m["seat"]),
-            sender_name=m["sender_name"],
-            text=m["text"],
-            parsed=m.get("parsed") or {},
-            forum_at=_dt(m["forum_at"]),
+            seat=seats.get(m.seat),
+            sender_name=m.sender_name,
+            text=m.text,
+            parsed=m.parsed or {},
+            forum_at=m.forum_at,
         )
-        for m in data.get("messages", [])
+        for m in data.messages
     }
-    for i in data["inputs"]:
-        kind, payload = _input(i) if data["format"] == FORMAT else _input_v1(i)
+    v2 = data.format == FORMAT
+    model = schema.InputV2 if v2 else schema.InputV1
+    for raw in data.inputs:
+        i = model.model_validate(raw)
+        kind, payload = (i.kind, raw["payload"]) if v2 else _input_v1(i.model_dump())
         rec = Input.objects.create(
             game=game,
-            phase=phases[i["phase"]],
-            seat=seats[i["seat"]],
+            phase=phases[i.phase],
+            seat=seats[i.seat],
             kind=kind,
             payload=payload,
-            forum_at=_dt(i["forum_at"]),
-            seq=i["seq"],
-            message=messages.get(i.get("message")),
+            forum_at=i.forum_at,
+            seq=i.seq,
+            message=messages.get(i.message),
         )
-        void = i.get("void") if data["format"] == FORMAT else (i["reason"] if i.get("status") == "voided" else None)
+        void = i.void if v2 else (i.reason or "" if i.status == "voided" else None)
         if void is not None:
             InputVoid.objects.create(input=rec, by=gm, reason=void)
     replay = play.snapshots_rebuild(game)
@@ -178,7 +245,7 @@ def import_game(data: dict[str, Any], *, gm=None, name: str | None = None) -> Ga
             state, result = replay.closed[phase.pk]
             nxt = next((p for p in phases if p.starts_at == phase.ends_at), None)
             write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
-    AuditLog.objects.create(game=game, actor=gm, action="导入游戏", detail={"inputs": len(data["inputs"])})
+    AuditLog.objects.create(game=game, actor=gm, action="导入游戏", detail={"inputs": len(data.inputs)})
     return game
 
 

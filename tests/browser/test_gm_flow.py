@@ -49,6 +49,7 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
     page.fill("#id_name", "浏览器测试局")
     page.fill("#id_players", "\n".join(PLAYERS))
     page.fill("#id_seed", "2014")
+    page.check("#id_replay")  # a typed seed is for tests and replays only (issue 16.2)
     page.click("button[type=submit]")
     page.wait_for_selector("text=《游戏者名单》帖")
     shot(page, "setup")

@@ -3,8 +3,9 @@
 import os
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from moderator import services
@@ -23,6 +24,8 @@ class Command(BaseCommand):
         parser.add_argument("--phase-minutes", type=float, default=float(os.environ.get("DEMO_PHASE_MINUTES", 0)))
 
     def handle(self, *args, phase_minutes: float = 0, **options):
+        if not settings.DEMO_ACCOUNT:  # the password below is published: never on a production site
+            raise CommandError("演示局和演示天神账号只用于 `make run`(DEBUG=true);生产环境不创建它们")
         user_model = get_user_model()
         gm, created = user_model.objects.get_or_create(username=GM_USERNAME, defaults={"is_staff": True})
         if created:

@@ -1,0 +1,261 @@
+"""The declared shape of an exported game (issue 16.7): every field typed and bounded to its column, card, camp,
+kind and phase names known, phases in order, references inside the file. An import is checked against this before
+a row is written, and refused with the first problem named.
+
+Format 2 stores an input as {kind, payload, phase, seat, forum_at, seq, message, void}; format 1 (before the one
+input log) as {kind: action|vote|order, per-kind fields, status, reason}."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from cards.catalogue import CAMPS, CARD_NAMES, USES
+from moderator.rules.codec import KINDS
+
+MAX_BYTES = 10 * 1024 * 1024  # a long real game is well under 1 MB
+MAX_DEPTH = 12  # nesting of any value (a parsed PM is 4 deep)
+MAX_INT = 2**31 - 1
+EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2200, 1, 1, tzinfo=UTC)
+
+
+def _in_range(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        raise ValueError("时间必须带时区")
+    if not EARLIEST <= value < LATEST:
+        raise ValueError("时间必须在 2000 年到 2200 年之间")
+    return value
+
+
+Time = Annotated[datetime, AfterValidator(_in_range)]
+Int = Annotated[int, Field(ge=0, le=MAX_INT, strict=True)]
+Small = Annotated[int, Field(ge=0, le=32767, strict=True)]
+SeatNo = Annotated[int, Field(ge=1, le=500, strict=True)]
+Name = Annotated[str, Field(min_length=1, max_length=60)]
+Card = Literal[CARD_NAMES]  # type: ignore[valid-type]
+Seed = Annotated[str, Field(pattern=r"^[0-9]{1,40}$")] | Annotated[int, Field(ge=0, lt=10**40, strict=True)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="ignore", strict=False, str_max_length=20000)
+
+
+class GameIn(Strict):
+    name: Annotated[str, Field(min_length=1, max_length=100)]
+    seats_count: SeatNo
+    hand_size: Annotated[int, Field(ge=1, le=50, strict=True)]
+    deck: Annotated[list[Card], Field(max_length=1000)]
+    left_out: Annotated[list[Card], Field(max_length=1000)] = []
+    camp_seed: Seed | None = None
+    deal_seed: Seed | None = None
+    order_seed: Seed
+    phase_seconds: Annotated[int, Field(ge=60, le=30 * 24 * 3600, strict=True)]
+    status: Literal["setup", "running", "paused", "finished"]
+    winner: Annotated[str, Field(max_length=10)] = ""
+    start_kind: Literal["night", "day"] = "night"
+    start_number: Annotated[int, Field(ge=1, le=1000, strict=True)] = 1
+    initial_ap: dict[Name, Annotated[int, Field(ge=0, le=10000, strict=True)]] = {}
+    hands_are_orders: bool = False
+    input_seq: Int = 0
+    started_at: Time | None = None
+
+
+class HolderIn(Strict):
+    player_name: Name
+    since: Time
+    reason: Annotated[str, Field(max_length=20)]
+
+
+class SeatIn(Strict):
+    number: SeatNo
+    player_name: Name
+    camp: Literal[CAMPS]  # type: ignore[valid-type]
+    dealt_hand: Annotated[list[Card], Field(max_length=50)]
+    signed_in_at: Time | None = None
+    holders: Annotated[list[HolderIn], Field(max_length=100)] = []
+
+
+class PhaseIn(Strict):
+    kind: Literal["night", "day"]
+    number: Annotated[int, Field(ge=1, le=1000, strict=True)]
+    starts_at: Time
+    ends_at: Time
+    status: Literal["open", "closed"]
+    closed_at: Time | None = None
+    announced_end: Time | None = None
+
+    @model_validator(mode="after")
+    def _ends_after_start(self) -> PhaseIn:
+        if self.ends_at <= self.starts_at:
+            raise ValueError("时段的结束时间必须晚于开始时间")
+        if self.ends_at - self.starts_at > timedelta(days=60):
+            raise ValueError("时段不能长于 60 天")
+        return self
+
+
+class MessageIn(Strict):
+    id: Int
+    seat: SeatNo | None = None
+    sender_name: Annotated[str, Field(max_length=60)]
+    text: Annotated[str, Field(max_length=20000)]
+    forum_at: Time
+    parsed: dict[str, Any] | None = None
+
+
+class ActionPayload(Strict):
+    model_config = ConfigDict(extra="forbid")
+    card: Card | None = None
+    use: Literal[USES]  # type: ignore[valid-type]
+    target: SeatNo | None = None
+    position: Annotated[int, Field(ge=-50, le=50, strict=True)] | None = None
+    into: Card | None = None
+    side: Literal["杀手", "狼人"] | None = None
+    mode: Annotated[str, Field(max_length=10)] | None = None
+    manifesto: Annotated[str, Field(max_length=20000)] | None = None
+    change: bool | None = None
+
+
+class VotePayload(Strict):
+    model_config = ConfigDict(extra="forbid")
+    for_: SeatNo | None = Field(None, alias="for")
+    change: SeatNo | None = None
+    edited: bool | None = None
+
+
+class OrderPayload(Strict):
+    model_config = ConfigDict(extra="forbid")
+    order: Annotated[list[Card], Field(max_length=50)]
+    source: Annotated[str, Field(max_length=20)] | None = None
+    seed: Seed | Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
+
+
+class PassPayload(Strict):
+    model_config = ConfigDict(extra="forbid")
+    pass_: Literal[True] = Field(alias="pass")
+
+
+PAYLOADS: dict[str, type[Strict]] = {
+    "action": ActionPayload,
+    "vote": VotePayload,
+    "order": OrderPayload,
+    "pass": PassPayload,
+}
+assert set(PAYLOADS) == set(KINDS)
+
+
+class InputCommon(Strict):
+    phase: Int
+    seat: SeatNo
+    forum_at: Time
+    seq: Int
+    message: Int | None = None
+
+
+class InputV2(InputCommon):
+    kind: Literal[KINDS]  # type: ignore[valid-type]
+    payload: dict[str, Any]
+    void: Annotated[str, Field(max_length=2000)] | None = None
+
+    @model_validator(mode="after")
+    def _payload_of_its_kind(self) -> InputV2:
+        PAYLOADS[self.kind].model_validate(self.payload)
+        return self
+
+
+class InputV1(InputCommon):
+    kind: Literal["action", "vote", "order"]
+    order: Annotated[list[Card], Field(max_length=50)] | None = None
+    source: Annotated[str, Field(max_length=20)] | None = None
+    seed: Seed | None = None
+    target: SeatNo | None = None
+    change: bool | None = None
+    edited: bool | None = None
+    card: Card | None = None
+    use: Literal[USES] | None = None  # type: ignore[valid-type]
+    position: Annotated[int, Field(ge=-50, le=50, strict=True)] | None = None
+    into: Card | None = None
+    side: Literal["杀手", "狼人", ""] | None = None
+    mode: Annotated[str, Field(max_length=10)] | None = None
+    manifesto: Annotated[str, Field(max_length=20000)] | None = None
+    cost: Annotated[int, Field(ge=0, le=1000)] | None = None
+    status: Annotated[str, Field(max_length=20)] | None = None
+    reason: Annotated[str, Field(max_length=2000)] | None = None
+
+    @model_validator(mode="after")
+    def _fields_of_its_kind(self) -> InputV1:
+        if self.kind == "order" and self.order is None:
+            raise ValueError("丢牌顺序缺少 order")
+        if self.kind == "vote" and (self.target is None or self.change is None or self.edited is None):
+            raise ValueError("投票需要 target、change 和 edited")
+        if self.kind == "action" and not self.use:
+            raise ValueError("特权行动缺少 use")
+        return self
+
+
+class GameFile(Strict):
+    format: Literal["direnjie-game/1", "direnjie-game/2"]
+    game: GameIn
+    seats: Annotated[list[SeatIn], Field(min_length=1, max_length=500)]
+    phases: Annotated[list[PhaseIn], Field(max_length=2000)]
+    messages: Annotated[list[MessageIn], Field(max_length=20000)] = []
+    inputs: Annotated[list[dict[str, Any]], Field(max_length=50000)]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GameFile:
+        numbers = [s.number for s in self.seats]
+        if sorted(numbers) != list(range(1, len(numbers) + 1)):
+            raise ValueError("座位号必须是 1 到人数,各一次")
+        if len(self.seats) != self.game.seats_count:
+            raise ValueError("座位数和 seats_count 不一致")
+        names = [s.player_name for s in self.seats]
+        if len(set(names)) != len(names):
+            raise ValueError("玩家论坛ID重复")
+        _phases_in_order(self.phases)
+        model = InputV2 if self.format == "direnjie-game/2" else InputV1
+        message_ids = {m.id for m in self.messages}
+        if len(message_ids) != len(self.messages):
+            raise ValueError("消息编号重复")
+        seqs = set()
+        for n, raw in enumerate(self.inputs, start=1):
+            try:
+                item = model.model_validate(raw)
+            except ValidationError as exc:
+                raise ValueError(f"第 {n} 条输入:{first_problem(exc)}") from None
+            if item.phase >= len(self.phases) or item.seat > len(numbers):
+                raise ValueError(f"第 {n} 条输入:时段或座位不存在")
+            if item.message is not None and item.message not in message_ids:
+                raise ValueError(f"第 {n} 条输入:引用的消息不存在")
+            if item.seq in seqs:
+                raise ValueError(f"第 {n} 条输入:录入序号 {item.seq} 重复")
+            seqs.add(item.seq)
+        return self
+
+
+def _phases_in_order(phases: list[PhaseIn]) -> None:
+    seen = set()
+    for i, p in enumerate(phases):
+        if (p.kind, p.number) in seen:
+            raise ValueError(f"时段重复:{p.kind} {p.number}")
+        seen.add((p.kind, p.number))
+        if i and p.starts_at < phases[i - 1].starts_at:
+            raise ValueError("时段必须按开始时间排列")
+        if p.status == "open" and i != len(phases) - 1:
+            raise ValueError("只有最后一个时段可以是进行中")
+
+
+def depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """How deep a JSON value nests (stops counting past `limit`)."""
+    if limit < 0 or not isinstance(value, dict | list):
+        return 0
+    items = value.values() if isinstance(value, dict) else value
+    return 1 + max((depth(v, limit - 1) for v in items), default=0)
+
+
+def first_problem(exc: ValidationError) -> str:
+    """The first error of a validation, in one sentence: where, and what was wrong."""
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    msg = err["msg"].removeprefix("Value error, ")
+    return f"{where}:{msg}" if where else msg

@@ -1,0 +1,12 @@
+"""Settings for pytest: the project's (DEBUG off, as in production) with a test-only key and plain HTTP.
+
+Set in the environment, not only here, so that subprocesses the tests start (a Celery worker) read the same."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "tests-only-key-" + "x" * 40)
+os.environ.setdefault("HTTPS", "false")
+
+from moderator.settings import *  # noqa: F403
+
+DEMO_ACCOUNT = True  # tests/commands loads the demo game
