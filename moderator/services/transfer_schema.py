@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from cards.catalogue import CAMPS, CARD_NAMES, USES
 from moderator.rules.codec import KINDS
@@ -182,6 +182,12 @@ class InputV1(InputCommon):
     cost: Annotated[int, Field(ge=0, le=1000)] | None = None
     status: Annotated[str, Field(max_length=20)] | None = None
     reason: Annotated[str, Field(max_length=2000)] | None = None
+
+    @field_validator("card", "into", "side", "mode", "manifesto", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: Any) -> Any:
+        """Format 1 wrote the action's unused text fields as "" (the old columns were blank, not null)."""
+        return None if value == "" else value
 
     @model_validator(mode="after")
     def _fields_of_its_kind(self) -> InputV1:

@@ -128,7 +128,11 @@ def _assert_no_secret(game, drafts) -> None:
     names = list(game.seats.values_list("player_name", flat=True))
     for a in drafts:
         where = f"{a.phase.label} {a.kind} {a.recipient}"
-        assert a.text == re.sub(r"\[/?[a-z*]+(=[^\]]*)?\]", "", a.bbcode), (
+        # The plain text is the BBCode untagged, a quoted line (a player's 杀人宣言) kept visibly quoted (16.8).
+        quoted = re.sub(
+            r"\[quote\](.*?)\[/quote\]", lambda m: re.sub(r"^", "> ", m.group(1), flags=re.M), a.bbcode, flags=re.S
+        )
+        assert a.text == re.sub(r"\[/?[a-z*]+(=[^\]]*)?\]", "", quoted), (
             f"{where}: the plain text is the BBCode untagged"
         )
         if a.kind in PUBLIC:
