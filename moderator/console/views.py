@@ -73,20 +73,6 @@ def _seat_rows(request, game: Game, state: rules.GameState) -> list[dict]:
     return rows
 
 
-def _executions(state: rules.GameState, result) -> list[dict]:
-    """D6: who would be executed if the day closed now, and the first card of their order, which they would lose."""
-    if result is None or state.phase_kind != "day":
-        return []
-    return [
-        {"name": name, "card": state.seat(name).hand[0].name if state.seat(name).hand else "—"}
-        for name in result.executed
-    ]
-
-
-def _sorted_tally(result) -> list[tuple[str, int]]:
-    return sorted((result.tally or {}).items(), key=lambda kv: (-kv[1], kv[0])) if result else []
-
-
 @login_required
 def dashboard(request, game_id: int):
     from moderator.console.draw import draw_context  # draw.py imports gm_game from here
@@ -107,8 +93,8 @@ def dashboard(request, game_id: int):
             "not_acted": views.not_acted(state) if phase else [],
             "alerts": views.alerts(state, result),
             "preview": result,
-            "tally": _sorted_tally(result),
-            "executions": _executions(state, result),
+            "tally": views.sorted_tally(result),
+            "executions": views.executions_preview(state),
             "closed": game.phases.filter(status=Phase.Status.CLOSED).order_by("-starts_at"),
             "now": timezone.now(),
             **draw_context(game),
@@ -271,7 +257,7 @@ def vote_intake(request, game_id: int):
             "phase": phase,
             "result": result,
             "ballots": ballots,
-            "tally": _sorted_tally(result),
+            "tally": views.sorted_tally(result),
             "records": records,
             "paste": forms.VotePostForm(game),
         },

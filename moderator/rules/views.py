@@ -253,3 +253,20 @@ def deadlock(state: GameState, recent_results: list[CloseResult] | list[dict[str
         return False
     days = [r for r in recent_results if _is_day(r)][-2:]
     return len(days) == 2 and all(_executed_nobody(r) for r in days)
+
+
+def sorted_tally(result: CloseResult | None) -> list[tuple[str, int]]:
+    """D2: a count's totals, highest first (ties by name), as the 天神 reads a tally."""
+    return sorted((result.tally or {}).items(), key=lambda kv: (-kv[1], kv[0])) if result else []
+
+
+def executions_preview(state: GameState) -> list[dict[str, str]]:
+    """D5, D6: who would be executed if the open day closed now, and the very card each would lose (taken out of
+    the hand until the end of the next night; N12 may give it back)."""
+    if not (state.phase_open and state.phase_kind == DAY):
+        return []
+    from moderator.rules.engine import close_phase  # the engine imports what this module's callers need
+
+    after, result = close_phase(state)
+    pending = after.pending_executions
+    return [{"name": n, "card": pending[n].card.name if n in pending else "—"} for n in result.executed]

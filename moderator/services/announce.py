@@ -279,7 +279,9 @@ def _vote_post_again(game: Game, day: Phase, state: GameState) -> Announcement:
     )
     for a in olds:
         Announcement.objects.filter(pk=a.pk).update(corrected_at=now, title=f"〔已更正〕{a.title}")
-    ctx = {"game": game, "phase": night, "next_phase": day, "alive": [s.name for s in state.alive]}
+    alive = [s.name for s in state.alive]
+    voters = [name for name in alive if name not in state.saved]  # N7/N8: the saved do not vote
+    ctx = {"game": game, "phase": night, "next_phase": day, "alive": alive, "voters": voters}
     ctx["no_vote"] = list(state.saved)
     title = f"【{game.name}】{day.label}投票帖(替补后)"
     return _draft(game, night, Announcement.Kind.VOTE_POST, title, "announcements/vote_post.bbcode", ctx, [])

@@ -58,6 +58,7 @@ def test_a_gm_plays_a_seven_player_game_through_the_console(page, django_user_mo
     page.fill("#id_name", "七人局")
     page.fill("#id_players", "\n".join(PLAYERS))
     page.fill("#id_seed", "2014")
+    page.check("#id_replay")  # a typed seed is for tests and replays only (16.2)
     page.click("button[type=submit]")
     page.wait_for_selector("#start-game")
     game = Game.objects.get(name="七人局")
