@@ -171,3 +171,23 @@ def test_ending_a_phase_early_asks_first_and_names_who_has_not_acted_t5(page, dj
     audit = page.inner_text("#audit")
     assert "第1夜提前结束" in audit and "甲、丙、丁" in audit
     assert "phase_end_early" not in audit and "{" not in audit
+
+
+def test_rotating_a_private_link_asks_first_and_a_no_changes_nothing(page, django_user_model):
+    """A player's link is replaced only after the 天神 says yes: the question comes from the site's own script (the
+    CSP allows no inline handler), and a "no" keeps the link."""
+    user = login(page, django_user_model)
+    game = table_game(user)
+    first = game.seats.order_by("number").first()
+    before = first.token
+    page.goto(f"/gm/{game.pk}/")
+    page.once("dialog", lambda d: d.dismiss())
+    page.locator("button.rotate").first.click()
+    page.wait_for_timeout(300)
+    first.refresh_from_db()
+    assert first.token == before
+    page.once("dialog", lambda d: d.accept())
+    page.locator("button.rotate").first.click()
+    page.wait_for_load_state()
+    first.refresh_from_db()
+    assert first.token != before

@@ -16,3 +16,8 @@ document.querySelectorAll(".countdown[data-end]").forEach(function (el) {
   }
   tick(); setInterval(tick, 1000);
 });
+// A form that changes something hard to undo asks first: <form data-confirm="…"> (no inline handlers under the CSP).
+document.addEventListener("submit", function (e) {
+  var question = e.target.getAttribute && e.target.getAttribute("data-confirm");
+  if (question && !window.confirm(question)) e.preventDefault();
+});
