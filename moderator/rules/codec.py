@@ -173,20 +173,30 @@ _TYPES: dict[str, type] = {
 }
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {t: tuple(f.name for f in dataclasses.fields(t)) for t in _TYPES.values()}
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def _pack(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {"~": type(value).__name__, **{f.name: _pack(getattr(value, f.name)) for f in dataclasses.fields(value)}}
-    if isinstance(value, tuple):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    names = _FIELDS.get(kind)
+    if names is not None:
+        packed = {name: _pack(getattr(value, name)) for name in names}
+        packed["~"] = kind.__name__
+        return packed
+    if kind is tuple:
         return {"~t": [_pack(v) for v in value]}
-    if isinstance(value, frozenset):
+    if kind is frozenset:
         return {"~s": sorted((_pack(v) for v in value), key=repr)}
-    if isinstance(value, dict):
-        if all(isinstance(k, str) and not k.startswith("~") for k in value):
+    if kind is dict:
+        if all(type(k) is str and not k.startswith("~") for k in value):
             return {k: _pack(v) for k, v in value.items()}
         return {"~d": [[_pack(k), _pack(v)] for k, v in value.items()]}
-    if isinstance(value, list):
+    if kind is list:
         return [_pack(v) for v in value]
-    return value
+    raise CodecError(f"快照里不能有 {kind.__name__}")
 
 
 def _unpack(value: Any) -> Any:

@@ -130,12 +130,12 @@ def write_announcements(
     made = []
     if phase.kind == Phase.Kind.NIGHT:
         title = f"【{game.name}】{phase.label}结束,天亮了"
-        made.append(_draft(game, phase, Announcement.Kind.DAWN, title, template, ctx, events))
+        made.append(_build(game, phase, Announcement.Kind.DAWN, title, template, ctx, events))
         if next_phase is not None:
             voters = [s.name for s in state.alive if s.name not in result.saved]  # N7/N8: the saved do not vote
             vote_ctx = {**ctx, "alive": [s.name for s in state.alive], "voters": voters, "no_vote": list(result.saved)}
             made.append(
-                _draft(
+                _build(
                     game,
                     phase,
                     Announcement.Kind.VOTE_POST,
@@ -147,16 +147,24 @@ def write_announcements(
             )
     else:
         title = f"【{game.name}】{phase.label}投票结果,天黑了"
-        made.append(_draft(game, phase, Announcement.Kind.DUSK, title, template, ctx, events))
+        made.append(_build(game, phase, Announcement.Kind.DUSK, title, template, ctx, events))
     made += _private_notices(game, phase, state, events)
+    made = Announcement.objects.bulk_create(made)  # one INSERT for every draft of the close
     if result.winner:
         made.append(final_summary(game=game, phase=phase, state=state, winner=result.winner))
     return made
 
 
 def _draft(game, phase, kind, title, template, ctx, events, recipient="") -> Announcement:
+    draft = _build(game, phase, kind, title, template, ctx, events, recipient)
+    draft.save()
+    return draft
+
+
+def _build(game, phase, kind, title, template, ctx, events, recipient="") -> Announcement:
+    """A draft, rendered and not yet saved."""
     bbcode = render_bbcode(template, ctx)
-    return Announcement.objects.create(
+    return Announcement(
         game=game,
         phase=phase,
         kind=kind,
@@ -174,7 +182,7 @@ def _private_notices(game, phase, state: GameState, events: list[dict]) -> list[
     for e in events:
         if e["type"] == "co_win" and e["partner"]:
             made.append(
-                _draft(
+                _build(
                     game,
                     phase,
                     Announcement.Kind.PRIVATE,
@@ -188,7 +196,7 @@ def _private_notices(game, phase, state: GameState, events: list[dict]) -> list[
         if e["type"] == "window":
             for seat in state.alive:
                 made.append(
-                    _draft(
+                    _build(
                         game,
                         phase,
                         Announcement.Kind.PRIVATE,
