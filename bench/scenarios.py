@@ -3,7 +3,7 @@
 `time python manage.py scenario var/generated/`.
 
 Each game is one of `bench.simulate`'s random games, written with the verdicts and results the pure engine gives
-(so every file passes on a correct engine). Games with a substitution's 12-hour extension (T4) or an early end (T5)
+(so every file passes on a correct engine; a game the format cannot state exactly is skipped). Games with a substitution's 12-hour extension (T4) or an early end (T5)
 are skipped: the first cannot be written in the scenario format, and the second is new in it.
 """
 
@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from bench.simulate import Violation, play_game, scenario
+from moderator.rules import scenario as rules_scenario
 
 
 def generate(games: int, seed: int, out: Path) -> int:
@@ -28,6 +29,8 @@ def generate(games: int, seed: int, out: Path) -> int:
         whole = Violation(kind="none", phase=-1, detail="整局")
         data = scenario(game, game.logs, whole)
         data["name"] = f"模拟整局(种子 {game.seed},{len(game.logs)} 个时段,{game.inputs} 条输入)"
+        if rules_scenario.play(rules_scenario.load(data)):
+            continue  # two messages of one sender in one minute read as one PM in the format (N-kill): skip it
         path = out / f"game_{game.seed:06d}.yaml"
         path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
         written += 1

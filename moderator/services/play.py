@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from django.db import transaction
-from django.db.models import BooleanField, ExpressionWrapper, F, Q
+from django.db import connection, transaction
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.db.models.functions import Now
 
 from cards.orders import random_order, seat_seed
@@ -40,6 +40,7 @@ class Replay:
     records: dict[int, list[Input]] = field(default_factory=dict)  # phase id -> its inputs, replay order
     open_events: dict[int, list[dict]] = field(default_factory=dict)  # phase id -> events of its start (arson …)
     names: dict[int, str] = field(default_factory=dict)  # seat number -> current name
+    fresh: set[int] = field(default_factory=set)  # inputs added after the replay read the log: no verdict stored yet
 
     @property
     def replayed(self) -> list[Phase]:
@@ -169,7 +170,7 @@ def replay_save(replay: Replay) -> None:
             verdict = replay.verdicts.get(rec.pk)
             if verdict is None:
                 continue
-            old = stored_verdict(rec)
+            old = None if rec.pk in replay.fresh else stored_verdict(rec)
             new = (verdict.accepted, verdict.reason, verdict.cost)
             if old is None or (old.accepted, old.reason, old.cost) != new:
                 changed.append(InputVerdict(input=rec, accepted=new[0], reason=new[1], cost=new[2]))
@@ -203,9 +204,12 @@ def game_lock(game: Game) -> Game:
 
 
 def _next_seq(game: Game, n: int = 1) -> int:
-    """Reserve `n` entry numbers; returns the first."""
-    Game.objects.filter(pk=game.pk).update(input_seq=F("input_seq") + n)
-    game.refresh_from_db(fields=["input_seq"])
+    """Reserve `n` entry numbers in one statement (the database adds and returns: safe whatever the caller's copy
+    of the row says); returns the first."""
+    with connection.cursor() as cursor:
+        table = Game._meta.db_table
+        cursor.execute(f"UPDATE {table} SET input_seq = input_seq + %s WHERE id = %s RETURNING input_seq", [n, game.pk])
+        game.input_seq = cursor.fetchone()[0]
     return game.input_seq - n + 1
 
 
@@ -217,21 +221,38 @@ def input_add(
     *, game: Game, phase: Phase, seat: Seat, item: dict, forum_at: datetime, message=None, entered_by=None
 ) -> Input:
     """Append one input to the log (the caller holds the game lock and replays). Unknown players are refused."""
+    return inputs_add(
+        game=game, phase=phase, seat=seat, items=[item], forum_at=forum_at, message=message, entered_by=entered_by
+    )[0]
+
+
+def inputs_add(
+    *,
+    game: Game,
+    phase: Phase,
+    seat: Seat,
+    items: list[dict],
+    forum_at: datetime,
+    message=None,
+    entered_by=None,
+    seat_of: dict[str, int] | None = None,
+) -> list[Input]:
+    """Append the inputs of one message to the log, in one insert (the caller holds the game lock and replays).
+    Unknown players are refused before anything is written."""
+    seat_of = seat_of if seat_of is not None else seat_numbers(game)
     try:
-        kind, payload = codec.encode(item, seat_numbers(game))
+        encoded = [codec.encode(item, seat_of) for item in items]
     except codec.CodecError as exc:
         raise PlayError(str(exc)) from exc
-    return Input.objects.create(
-        game=game,
-        phase=phase,
-        seat=seat,
-        kind=kind,
-        payload=payload,
-        forum_at=forum_at,
-        seq=_next_seq(game),
-        message=message,
-        entered_by=entered_by,
-    )
+    if not encoded:
+        return []
+    first = _next_seq(game, len(encoded))
+    common = {"game": game, "phase": phase, "seat": seat, "forum_at": forum_at, "message": message}
+    recs = [
+        Input(**common, kind=kind, payload=payload, seq=first + i, entered_by=entered_by)
+        for i, (kind, payload) in enumerate(encoded)
+    ]
+    return Input.objects.bulk_create(recs)
 
 
 @transaction.atomic
@@ -258,22 +279,30 @@ def inputs_submit(
         spend(game, once, "录入输入")
     if game.status == Game.Status.FINISHED:  # V4: a declared draw ends the game with its phase still open
         raise PlayError(f"这局游戏已经结束({game.winner}),不再接受输入")
-    phase = open_phase(game)
-    check_forum_time(phase, forum_at)
     replay = replay if replay is not None else game_replay(game)
+    phase = next((p for p in reversed(replay.phases) if p.status == Phase.Status.OPEN), None)
+    if phase is None:
+        raise PlayError("这局游戏现在没有进行中的时段")
+    check_forum_time(phase, forum_at)
     earlier = replay.records.setdefault(phase.pk, [])
     in_order = all(r.forum_at <= forum_at for r in earlier)
-    recs = [
-        input_add(
-            game=game, phase=phase, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=entered_by
-        )
-        for item in items
-    ]
+    seat_of = {name: number for number, name in replay.names.items()}
+    recs = inputs_add(
+        game=game,
+        phase=phase,
+        seat=seat,
+        items=items,
+        forum_at=forum_at,
+        message=message,
+        entered_by=entered_by,
+        seat_of=seat_of,
+    )
     if in_order:
         at, by = _minutes(phase, forum_at), seat.player_name
         inputs = [codec.to_engine(r.kind, r.payload, by=by, at=at, names=replay.names) for r in recs]
         replay.state, verdicts = rules.submit_message(replay.state, inputs)
         earlier.extend(recs)
+        replay.fresh.update(r.pk for r in recs)
         replay.verdicts.update(zip((r.pk for r in recs), verdicts, strict=True))
     else:
         replay = game_replay(game)
