@@ -15,6 +15,7 @@ from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.services import play
 from moderator.services.announce import correction_notice, write_announcements
+from moderator.services.intake import open_input
 from moderator.services.once import Once, spend
 
 COMPARED = ("lost", "saved", "executed", "tally", "died", "window", "silence", "winner")
@@ -218,23 +219,12 @@ class VoidPreview:
     changes: list[tuple[str, object, object]] = field(default_factory=list)  # if the phase closed now
 
 
-def _open_input(game: Game, pk: int) -> Input:
-    rec = Input.objects.filter(pk=pk, game=game).select_related("phase", "seat").first()
-    if rec is None:
-        raise play.PlayError("没有这条输入")
-    if rec.phase.status != Phase.Status.OPEN:
-        raise play.PlayError("这条输入属于已经结束的时段:请用更正功能")
-    if hasattr(rec, "void"):
-        raise play.PlayError("这条输入已经作废过了")
-    return rec
-
-
 def void_preview(*, game: Game, pk: int) -> VoidPreview:
     """What voiding one input of the open phase would change: every other input's verdict, and what a close now
     would give (a dry run of the rules before and after, inside a transaction that is rolled back)."""
     from moderator.rules import codec
 
-    rec = _open_input(game, pk)
+    rec = open_input(game, pk)
     before = play.game_replay(game)
     names, seat_of = before.names, seat_numbers_ever(game)
     preview = VoidPreview(rec, codec.describe(rec.kind, rec.payload, names))

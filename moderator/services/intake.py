@@ -154,18 +154,24 @@ def input_store(*, game: Game, seat: Seat, item: dict, forum_at: datetime, messa
     )
 
 
-@transaction.atomic
-def input_void(*, game: Game, pk: int, user=None, reason: str = "", once: Once | None = None) -> None:
-    """Void an input of the open phase (logged, append-only: a void row); the open phase is replayed without it."""
-    game = play.game_lock(game)
-    spend(game, once, "作废输入")
-    rec = Input.objects.filter(pk=pk, game=game).select_related("phase").first()
+def open_input(game: Game, pk: int) -> Input:
+    """An input of the open phase that can still be voided; else a refusal saying why."""
+    rec = Input.objects.filter(pk=pk, game=game).select_related("phase", "seat").first()
     if rec is None:
         raise play.PlayError("没有这条输入")
     if rec.phase.status != Phase.Status.OPEN:
         raise play.PlayError("这条输入属于已经结束的时段:请用更正功能")
     if hasattr(rec, "void"):
         raise play.PlayError("这条输入已经作废过了")
+    return rec
+
+
+@transaction.atomic
+def input_void(*, game: Game, pk: int, user=None, reason: str = "", once: Once | None = None) -> None:
+    """Void an input of the open phase (logged, append-only: a void row); the open phase is replayed without it."""
+    game = play.game_lock(game)
+    spend(game, once, "作废输入")
+    rec = open_input(game, pk)
     InputVoid.objects.create(input=rec, by=user, reason=reason)
     play.replay_save(play.game_replay(game))
     AuditLog.objects.create(game=game, actor=user, action="作废输入", detail={"id": pk, "reason": reason})
