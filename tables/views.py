@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from moderator.public.views import private_page
 from tables import services
 from tables.forms import CreateTableForm
 from tables.models import Table
@@ -49,14 +50,6 @@ PHASES = {
 }
 CREATE_LIMIT = 20  # tables per address per hour
 CREATE_WINDOW = 3600
-
-
-def no_store(response: HttpResponse) -> HttpResponse:
-    """The page holds a secret link: no proxy may keep it, no link may carry it away, no engine may index it."""
-    response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    return response
 
 
 def _too_many_tables(request: HttpRequest) -> bool:
@@ -93,7 +86,7 @@ def table_list(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, str(error))
             else:
                 context = {**_links(request, table), "private": True}
-                return no_store(render(request, "tables/created.html", context))
+                return private_page(render(request, "tables/created.html", context))
     tables = Table.objects.all()[:100]
     return render(request, "tables/list.html", {"form": form, "tables": tables}, status=status)
 
@@ -132,12 +125,12 @@ def table_private(request: HttpRequest, table_id: int, token: str) -> HttpRespon
     if seat is None:
         raise Http404("没有这个玩家链接。")
     if request.method == "GET":
-        return no_store(_page(request, table, seat))
+        return private_page(_page(request, table, seat))
     error = _post_action(request, table, seat)
     if error is None:
         return redirect("tables:private", table_id=table.pk, token=token)
     table.refresh_from_db()
-    return no_store(_page(request, table, seat, error=error, status=400))
+    return private_page(_page(request, table, seat, error=error, status=400))
 
 
 @csrf_exempt
@@ -150,9 +143,9 @@ def table_sheet(request: HttpRequest, table_id: int, token: str) -> HttpResponse
     try:
         cell = sheet.check_cell(request.POST.get("cell", ""), len(table.players))
     except RuleError as error:
-        return no_store(_page(request, table, seat, error=str(error), status=400))
+        return private_page(_page(request, table, seat, error=str(error), status=400))
     services.sheet_mark(table.pk, seat, cell)
-    return no_store(redirect(reverse("tables:private", args=[table.pk, token]) + "#sheet"))
+    return private_page(redirect(reverse("tables:private", args=[table.pk, token]) + "#sheet"))
 
 
 @csrf_exempt
@@ -162,12 +155,12 @@ def table_host(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     if not table.is_host(token):
         raise Http404("没有这个主持人链接。")
     if request.method == "GET":
-        return no_store(_page(request, table, None, host=True))
+        return private_page(_page(request, table, None, host=True))
     error = _host_post(request, table)
     if error is None:
         return redirect("tables:host", table_id=table.pk, token=token)
     table.refresh_from_db()
-    return no_store(_page(request, table, None, host=True, error=error, status=400))
+    return private_page(_page(request, table, None, host=True, error=error, status=400))
 
 
 def _host_post(request: HttpRequest, table: Table) -> str | None:

@@ -54,8 +54,9 @@ def _latest_phase(snap: Snapshot) -> int | None:
     return max((p.pk for p in snap.phases), default=None)
 
 
-def _private(response: HttpResponse) -> HttpResponse:
-    """The token is in the URL: no proxy may keep the page, no link may carry it away in a Referer."""
+def private_page(response: HttpResponse) -> HttpResponse:
+    """The token is in the URL: no proxy may keep the page, no link may carry it away in a Referer, no engine may
+    index it. Every page reached by a secret link (a seat's, a table's) goes through here."""
     response["Cache-Control"] = "private, no-store"
     response["Referrer-Policy"] = "no-referrer"
     response["X-Robots-Tag"] = "noindex, nofollow"
@@ -89,7 +90,7 @@ def game_public(request: HttpRequest, game_id: int) -> HttpResponse:
 def seat_private(request: HttpRequest, token: str) -> HttpResponse:
     found = seat_by_token(token)
     if found is None:
-        return _private(not_found(request))
+        return private_page(not_found(request))
     seat, snap = found
     key = f"pages:seat:{seat.pk}:{snap.key}"
 
@@ -97,4 +98,4 @@ def seat_private(request: HttpRequest, token: str) -> HttpResponse:
         body = _cached(key, lambda: render_to_string("public/_seat_body.html", selectors.seat_view(seat, snap)))
         return {"game": snap.game, "seat": seat, "body": body, "latest_phase": _latest_phase(snap)}
 
-    return _private(_page(request, key, "public/seat.html", context, snap))
+    return private_page(_page(request, key, "public/seat.html", context, snap))
