@@ -167,7 +167,7 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     game = Game.objects.get(name="七人局")
     first = game.seats.get(number=1)
     assert f"/p/{first.token}/" in page.input_value(f"#deal-{first.pk}")  # the deal PM carries the link (A5)
-    shot(page, "setup")
+    shot(page, "playthrough_setup")
     page.fill("#id_at", local(timezone.now() - timedelta(minutes=30)))
     page.click("#start-game")
     page.wait_for_selector("text=第1夜")
@@ -187,7 +187,7 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     _pm(page, game, "狄如燕", "反狙击")
     page.goto(f"/gm/{game.pk}/")
     assert page.inner_text("#seats").count("尚未决定") == 0
-    shot(page, "dashboard")
+    shot(page, "playthrough_dashboard")
     _end(page, game, "第1夜")
     posts = _posts(_gm_pages(page, game))
     assert "张环昨夜被救活了" in posts and "李朗昨夜被救活了" in posts  # N7, N8, A2
@@ -205,7 +205,7 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     assert "已接受" in vote(page, game, "李元芳", "狄仁杰", post="change")
     assert "已拒绝" in vote(page, game, "曾泰", "虎敬晖", post="change")
     _pm(page, game, "曾泰", "庇佑狄仁杰")
-    shot(page, "votes")
+    shot(page, "playthrough_votes")
     _end(page, game, "第1天", waiting=["狄如燕"])
     posts = _posts(_gm_pages(page, game))
     assert "李朗:10 票" in posts and "狄仁杰:9 票" in posts and "狄如燕:5 票" in posts
@@ -231,7 +231,7 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     page.wait_for_selector("#diff")
     diff = page.inner_text("#diff")
     assert "第1天" in diff and "狄仁杰" in diff and "第1夜" not in diff
-    shot(page, "correction")
+    shot(page, "playthrough_correction")
     page.click("#confirm")
     assert "更正已生效" in flash(page)
     assert Announcement.objects.filter(game=game, title__contains="更正公告").exists()
@@ -378,9 +378,11 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     for name, camp in [("狄仁杰", "杀手"), ("李元芳", "狼人"), ("曾泰", "自选"), ("狄如燕", "平民"), (SUB, "平民")]:
         assert name in final and camp in final
     assert "庶民、狙击手、禁锢/反狙击、绝杀/特赦" in final  # 狄如燕's hand, in her order
-    shot(page, "public_final")
+    shot(page, "playthrough_final")
+    page.goto(f"/p/{game.seats.get(player_name='狄如燕').token}/")
+    shot(page, "playthrough_private")
     page.goto(f"/gm/{game.pk}/announcements/")
-    shot(page, "announcements")
+    shot(page, "playthrough_announcements")
 
     # Every privilege of the catalogue was used and accepted at least once in this game.
     names = {s.number: s.player_name for s in game.seats.all()}
