@@ -56,6 +56,17 @@ def _vote(d: dict) -> str:
     return f"录入 {d.get('seat', '?')} 的{how} → {d.get('target', '?')}"
 
 
+def _drafts(d: dict | None) -> str:
+    if d is None:
+        return "(旧格式文件:重放出的公告草稿都算已发布)"
+    parts = [f"{d.get('marked', 0)} 篇草稿恢复了发布标记"]
+    if d.get("kept"):
+        parts.append(f"{d['kept']} 篇重放后写法不同或无法重写的公告按原文保留")
+    if d.get("dropped"):
+        parts.append(f"{d['dropped']} 篇未发布或私信草稿未导入")
+    return ";" + ",".join(parts)
+
+
 SENTENCES: dict[str, Callable[[dict], str]] = {
     "录入消息": _message,
     "录入特权": lambda d: f"表单录入 {d.get('seat', '?')}:{_item(d)}",
@@ -78,7 +89,7 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
     "seat_token_rotate": lambda d: f"更换 {d.get('seat', '?')} 号座位的私人链接(旧链接作废)",
     "标记公告已发布": lambda d: f"标记已发到论坛:{d.get('title', '')}",
     "撤回公告发布标记": lambda d: f"撤回已发布标记:{d.get('title', '')}",
-    "导入游戏": lambda d: "从导出的文件导入这局游戏,并从头重放",
+    "导入游戏": lambda d: "从导出的文件导入这局游戏,并从头重放" + _drafts(d.get("drafts")),
     "替补": lambda d: f"{d.get('seat', '?')} 号座位:{d.get('new', '?')} 接替 {d.get('old', '?')}",
 }
 

@@ -1,5 +1,6 @@
 """Export and import of a whole game as JSON: the table, its seeds and every input of the log — enough to replay to
-the same state (the derived verdicts, snapshots, results and announcement drafts are rebuilt on import).
+the same state (the derived verdicts, snapshots, results and announcement drafts are rebuilt on import) — and the
+drafts' posted and corrected marks, put back on the redrafts (moderator.services.transfer_drafts).
 
 Format 2 stores each input as the codec's payload; format 1 (before the one input log) is still read. An upload is
 checked against the declared schema (transfer_schema) before anything is written, and refused with its first problem
@@ -18,6 +19,7 @@ from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, S
 from moderator.services import play
 from moderator.services import transfer_schema as schema
 from moderator.services.announce import write_announcements
+from moderator.services.transfer_drafts import drafts_export, drafts_restore
 
 FORMAT = "direnjie-game/2"
 FORMATS = ("direnjie-game/1", FORMAT)
@@ -156,6 +158,7 @@ def export_game(game: Game) -> dict[str, Any]:
             for i, m in enumerate(msgs)
         ],
         "inputs": inputs,
+        "announcements": drafts_export(game, index),
     }
 
 
@@ -245,7 +248,9 @@ def _import(data: schema.GameFile, *, gm, name: str | None) -> Game:
             state, result = replay.closed[phase.pk]
             nxt = next((p for p in phases if p.starts_at == phase.ends_at), None)
             write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
-    AuditLog.objects.create(game=game, actor=gm, action="导入游戏", detail={"inputs": len(data.inputs)})
+    drafts = drafts_restore(game, phases, data.announcements)
+    detail = {"inputs": len(data.inputs), **({"drafts": drafts.detail()} if data.announcements is not None else {})}
+    AuditLog.objects.create(game=game, actor=gm, action="导入游戏", detail=detail)
     return game
 
 

@@ -3,7 +3,8 @@ kind and phase names known, phases in order, references inside the file. An impo
 a row is written, and refused with the first problem named.
 
 Format 2 stores an input as {kind, payload, phase, seat, forum_at, seq, message, void}; format 1 (before the one
-input log) as {kind: action|vote|order, per-kind fields, status, reason}."""
+input log) as {kind: action|vote|order, per-kind fields, status, reason}. Announcement drafts (with their posted
+and corrected marks) are optional: a file without them predates them."""
 
 from __future__ import annotations
 
@@ -200,6 +201,30 @@ class InputV1(InputCommon):
         return self
 
 
+DRAFT_KINDS = ("dawn", "dusk", "vote", "notice", "private")  # Announcement.Kind (checked in transfer_drafts)
+
+
+class DraftIn(Strict):
+    """An announcement draft: its identity, its marks and (unless a PM) its text (moderator.services.transfer_drafts)."""
+
+    phase: Int
+    kind: Literal[DRAFT_KINDS]  # type: ignore[valid-type]
+    recipient: Annotated[str, Field(max_length=60)] = ""
+    title: Annotated[str, Field(min_length=1, max_length=200)]
+    digest: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    created_at: Time | None = None
+    posted_at: Time | None = None
+    corrected_at: Time | None = None
+    bbcode: Annotated[str, Field(max_length=20000)] | None = None
+    text: Annotated[str, Field(max_length=20000)] | None = None
+
+    @model_validator(mode="after")
+    def _no_text_of_a_pm(self) -> DraftIn:
+        if self.kind == "private" and (self.text is not None or self.bbcode is not None):
+            raise ValueError("私信草稿不导出正文")
+        return self
+
+
 class GameFile(Strict):
     format: Literal["direnjie-game/1", "direnjie-game/2"]
     game: GameIn
@@ -207,6 +232,8 @@ class GameFile(Strict):
     phases: Annotated[list[PhaseIn], Field(max_length=2000)]
     messages: Annotated[list[MessageIn], Field(max_length=20000)] = []
     inputs: Annotated[list[dict[str, Any]], Field(max_length=50000)]
+    # None: a file from before drafts carried their posted mark (transfer_drafts says what that means)
+    announcements: Annotated[list[DraftIn], Field(max_length=20000)] | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> GameFile:
@@ -236,6 +263,9 @@ class GameFile(Strict):
             if item.seq in seqs:
                 raise ValueError(f"第 {n} 条输入:录入序号 {item.seq} 重复")
             seqs.add(item.seq)
+        for n, draft in enumerate(self.announcements or [], start=1):
+            if draft.phase >= len(self.phases):
+                raise ValueError(f"第 {n} 篇公告草稿:时段不存在")
         return self
 
 
