@@ -3,7 +3,9 @@ every draft but a PM — the text itself, so that an imported game keeps its pub
 
 The import replays the game and redrafts every close; the marks then go back onto the redrafts. A draft is the
 same post only if it is of the same phase, kind and recipient and its text is word for word the same (its sha256):
-a mark is never attached to a redraft that reads differently, even by one character, nor to two redrafts.
+a mark is never attached to a redraft that reads differently, even by one character, nor to two redrafts. The
+draft takes back its exported title (with its 〔已更正〕 or (更正后)): the title the forum has, under the game's old
+name if the copy was renamed.
 
 What an exported draft with no such redraft becomes:
 - a posted or corrected public draft, or a notice (substitution, 更正公告: the replay never writes those), is

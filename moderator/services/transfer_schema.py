@@ -19,6 +19,7 @@ from moderator.rules.codec import KINDS
 MAX_BYTES = 10 * 1024 * 1024  # a long real game is well under 1 MB
 MAX_DEPTH = 12  # nesting of any value (a parsed PM is 4 deep)
 MAX_INT = 2**31 - 1
+MAX_POST = 400_000  # a dawn quotes every 杀人宣言 of the night (each up to 20,000 characters)
 EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2200, 1, 1, tzinfo=UTC)
 
 
@@ -215,8 +216,8 @@ class DraftIn(Strict):
     created_at: Time | None = None
     posted_at: Time | None = None
     corrected_at: Time | None = None
-    bbcode: Annotated[str, Field(max_length=20000)] | None = None
-    text: Annotated[str, Field(max_length=20000)] | None = None
+    bbcode: Annotated[str, Field(max_length=MAX_POST)] | None = None
+    text: Annotated[str, Field(max_length=MAX_POST)] | None = None
 
     @model_validator(mode="after")
     def _no_text_of_a_pm(self) -> DraftIn:
