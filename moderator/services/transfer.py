@@ -67,10 +67,10 @@ def parse(raw: bytes | str) -> dict[str, Any]:
         data = json.loads(raw, parse_constant=_no_constant)
     except RecursionError:
         raise ImportRefused("JSON 嵌套太深") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        if isinstance(exc, ImportRefused):
-            raise
-        raise ImportRefused(f"这不是有效的 JSON 文件:{exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ImportRefused(f"这不是有效的 JSON 文件:第 {exc.lineno} 行第 {exc.colno} 列附近写错了") from None
+    except UnicodeDecodeError:
+        raise ImportRefused("这不是有效的 JSON 文件:不是 UTF-8 编码的文字") from None
     if not isinstance(data, dict):
         raise ImportRefused(f"这不是本系统导出的游戏文件(需要 format = {FORMAT})")
     if schema.depth(data) > schema.MAX_DEPTH:
@@ -87,7 +87,7 @@ def validate(data: Any) -> schema.GameFile:
     try:
         return schema.GameFile.model_validate(data)
     except ValidationError as exc:
-        raise ImportRefused(f"无法导入:{schema.first_problem(exc)}") from None
+        raise ImportRefused(schema.first_problem(exc)) from None
 
 
 def _t(value: datetime | None) -> str | None:
@@ -172,7 +172,9 @@ def import_game(data: Any, *, gm=None, name: str | None = None) -> Game:
     except (DatabaseError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         if isinstance(exc, play.PlayError):
             raise
-        raise ImportRefused(f"无法导入:这些输入无法重放({type(exc).__name__}:{exc})") from None
+        # the rules and the codec say what is wrong in Chinese; a Python message would read like data
+        said = f":{exc}" if isinstance(exc, ValueError) and not str(exc).isascii() else ""
+        raise ImportRefused(f"这些输入无法重放{said}") from None
 
 
 def _seed(value: int | str | None) -> str | None:

@@ -8,6 +8,7 @@ and corrected marks) are optional: a file without them predates them."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -291,8 +292,64 @@ def depth(value: Any, limit: int = MAX_DEPTH) -> int:
 
 
 def first_problem(exc: ValidationError) -> str:
-    """The first error of a validation, in one sentence: where, and what was wrong."""
+    """The first error of a validation, in one Chinese sentence: where in the file (its own keys, items counted
+    from 1), and what was wrong."""
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
-    msg = err["msg"].removeprefix("Value error, ")
-    return f"{where}:{msg}" if where else msg
+    where = _where(err["loc"])
+    what = _what(err)
+    return f"{where}:{what}" if where else what
+
+
+def _where(loc: tuple) -> str:
+    parts = []
+    for p in loc:
+        if isinstance(p, int):
+            parts.append(f"第 {p + 1} 项")
+        elif not (p in _TYPE_TAGS or "[" in p or p.startswith("constrained-")):  # a union's member, not a key
+            parts.append(p)
+    return " · ".join(parts)
+
+
+_TYPE_TAGS = {"str", "int", "bool", "float", "list", "dict", "datetime", "none"}
+_SAID = {
+    "missing": "缺少这一项",
+    "extra_forbidden": "多了不认识的一项",
+    "string_pattern_mismatch": "格式不对",
+    "string_type": "需要文字",
+    "int_type": "需要整数",
+    "int_parsing": "需要整数",
+    "int_from_float": "需要整数",
+    "bool_type": "需要 true 或 false",
+    "bool_parsing": "需要 true 或 false",
+    "dict_type": "需要一个 JSON 对象",
+    "model_type": "需要一个 JSON 对象",
+    "list_type": "需要一个 JSON 列表",
+    "datetime_type": "需要带时区的时间,如 2024-01-01T20:00:00+08:00",
+}
+_SAID_WITH = {
+    "string_too_long": "太长:最多 {max_length} 个字符",
+    "string_too_short": "太短:至少 {min_length} 个字符",
+    "too_long": "太多:最多 {max_length} 项",
+    "too_short": "太少:至少 {min_length} 项",
+    "greater_than_equal": "不能小于 {ge}",
+    "greater_than": "必须大于 {gt}",
+    "less_than_equal": "不能大于 {le}",
+    "less_than": "必须小于 {lt}",
+}
+
+
+def _what(err: dict) -> str:
+    kind, ctx = err["type"], err.get("ctx") or {}
+    if kind == "value_error":
+        return str(err["msg"]).removeprefix("Value error, ")  # our own validators speak Chinese
+    if kind == "literal_error":
+        allowed = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        return f"只能是 {'、'.join(allowed)} 之一" if allowed else "不是允许的值"
+    if kind.startswith("datetime"):
+        return _SAID["datetime_type"]
+    if kind in _SAID_WITH:
+        try:
+            return _SAID_WITH[kind].format(**ctx)
+        except KeyError:
+            pass
+    return _SAID.get(kind, "内容不对")
