@@ -216,3 +216,20 @@ def test_the_scan_sees_what_it_must_and_ignores_markup():
     assert problems("<td>None</td><td>refused</td>") == ["None", "refused"]
     assert problems("<p>复制 BBCode 发 PM(N12, N-kill)[b]粗体[/b]</p>") == []
     assert problems("<td>暂停游戏(第1天剩余 0.999814 小时)</td>") == ["0.999814"]
+
+
+def test_a_refused_form_answers_in_a_sentence_too(gm_client, gm):
+    """What a 天神 may type wrong — an extension of "abc", inf or 1e308 hours, a correction naming a phase that does
+    not exist — is answered in Chinese, never with Python's own words."""
+    game = setup.table_create(name="句子局", players=TABLE)
+    game.gms.add(gm)
+    setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
+    gm = Console(gm_client, game)
+    for hours in ("abc", "inf", "nan", "1e308", "-5", "0"):
+        page = gm.post("clock/extend/", {"hours": hours}, "")
+        assert "延长的时间请写小时数" in visible(page), hours
+    add = {"add-phase": "999", "add-seat": gm.seat("甲"), "add-use": "束魂", "add-forum_at": gm.at(0.5)}
+    page = gm.keep("更正", gm_client.post(gm.base + "correction/", {**add, "preview": "1"}))
+    assert "所选的时段、座位或输入不存在" in visible(page)
+    found = _read(gm)
+    assert found == [], "\n".join(found)
