@@ -20,7 +20,12 @@ def _time(value) -> str:
 
 
 def _hours(seconds) -> str:
-    return f"{float(seconds or 0) / 3600:g} 小时"
+    """A duration as a 天神 says it, to the minute: "2 小时", "59 分钟", "1 小时 30 分钟"."""
+    hours, minutes = divmod(round(float(seconds or 0) / 60), 60)
+    return (
+        " ".join(part for part in (f"{hours} 小时" if hours else "", f"{minutes} 分钟" if minutes else "") if part)
+        or "不到 1 分钟"
+    )
 
 
 def _item(d: dict) -> str:
@@ -56,6 +61,17 @@ def _vote(d: dict) -> str:
     return f"录入 {d.get('seat', '?')} 的{how} → {d.get('target', '?')}"
 
 
+def _drafts(d: dict | None) -> str:
+    if d is None:
+        return "(旧格式文件:重放出的公告草稿都算已发布)"
+    parts = [f"{d.get('marked', 0)} 篇草稿恢复了发布标记"]
+    if d.get("kept"):
+        parts.append(f"{d['kept']} 篇重放后写法不同或无法重写的公告按原文保留")
+    if d.get("dropped"):
+        parts.append(f"{d['dropped']} 篇未发布或私信草稿未导入")
+    return ";" + ",".join(parts)
+
+
 SENTENCES: dict[str, Callable[[dict], str]] = {
     "录入消息": _message,
     "录入特权": lambda d: f"表单录入 {d.get('seat', '?')}:{_item(d)}",
@@ -78,18 +94,32 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
     "seat_token_rotate": lambda d: f"更换 {d.get('seat', '?')} 号座位的私人链接(旧链接作废)",
     "标记公告已发布": lambda d: f"标记已发到论坛:{d.get('title', '')}",
     "撤回公告发布标记": lambda d: f"撤回已发布标记:{d.get('title', '')}",
-    "导入游戏": lambda d: "从导出的文件导入这局游戏,并从头重放",
+    "导入游戏": lambda d: "从导出的文件导入这局游戏,并从头重放" + _drafts(d.get("drafts")),
     "替补": lambda d: f"{d.get('seat', '?')} 号座位:{d.get('new', '?')} 接替 {d.get('old', '?')}",
+    "批量录入": lambda d: (
+        f"批量录入 {len(d.get('messages') or [])} 条消息"
+        + (f",跳过 {len(d['skipped'])} 条" if d.get("skipped") else "")
+    ),
+    "game_declare_draw": lambda d: (
+        f"{d.get('phase', '')}宣布平局(V4)"
+        + (f",存活:{'、'.join(d['alive'])}" if d.get("alive") else "")
+        + (";系统当时显示僵局" if d.get("deadlock_shown") else ";系统当时没有显示僵局,由天神判断")
+    ),
 }
 
 
+def _unknown(action: str) -> str:
+    return "其他操作" if action.isascii() else action
+
+
 def audit_sentence(row: AuditLog) -> str:
-    """One audit row as a sentence; an action this table does not know is shown by its name, with no detail dump."""
+    """One audit row as a sentence; an action this table does not know is shown by its name if it is Chinese, with no
+    detail dump (an internal English code never reaches the page)."""
     detail = row.detail if isinstance(row.detail, dict) else {}
     build = SENTENCES.get(row.action)
     if build is None:
-        return row.action
+        return _unknown(row.action)
     try:
         return build(detail)
     except (KeyError, TypeError, ValueError, AttributeError):
-        return row.action
+        return _unknown(row.action)

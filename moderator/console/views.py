@@ -395,8 +395,10 @@ def correction(request, game_id: int):
                     messages.success(request, f"更正已生效,重新结算了 {len(done)} 个时段的结果和公告。")
                     return redirect("console_dashboard", game_id=game.pk)
                 diffs = corrections.correction_preview(game=game, edits=edits)
-            except (play.PlayError, ObjectDoesNotExist, ValueError, KeyError) as exc:  # a message, never a 500
+            except play.PlayError as exc:
                 messages.error(request, f"无法更正:{exc}")
+            except (ObjectDoesNotExist, ValueError, KeyError):  # a message, never a 500 nor Python's words
+                messages.error(request, "无法更正:所选的时段、座位或输入不存在(页面可能已过期,请刷新后再选)")
     checked = set(request.POST.getlist("void"))
     phases = []
     for p in closed:
@@ -487,7 +489,7 @@ def clock_control(request, game_id: int, action: str):
             )
             messages.success(request, f"{phase.label}已提前结束并结算。")
         elif action == "extend":
-            hours = float(request.POST.get("hours") or 12)
+            hours = _hours(request.POST.get("hours"))
             phase = clock.phase_extend(
                 game=game,
                 by=timedelta(hours=hours),
@@ -504,9 +506,21 @@ def clock_control(request, game_id: int, action: str):
             messages.success(request, "游戏已继续。")
         else:
             raise Http404
-    except (play.PlayError, ValueError, OverflowError) as exc:  # hours=inf
+    except play.PlayError as exc:
         messages.error(request, str(exc))
     return redirect("console_dashboard", game_id=game.pk)
+
+
+def _hours(raw: str | None) -> float:
+    """The hours typed into the extend form: a number of hours up to 30 days, or a sentence saying what to type
+    (never Python's "could not convert string to float")."""
+    try:
+        hours = float(raw or 12)
+    except ValueError:
+        hours = float("nan")
+    if not 0 < hours <= 30 * 24:  # also NaN and infinity, which timedelta cannot hold
+        raise play.PlayError("延长的时间请写小时数,大于零且不超过 30 天(720 小时),如 12 或 1.5")
+    return hours
 
 
 @login_required

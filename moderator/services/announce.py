@@ -297,8 +297,10 @@ def _vote_post_again(game: Game, day: Phase, state: GameState) -> Announcement:
 
 def final_summary(*, game: Game, phase: Phase, state: GameState, winner: str) -> Announcement:
     """The end of the game: the winner, and every seat's camp and the cards it still held (nothing is secret now)."""
-    ctx = {"seats": final_reveal(state), "winner": winner}
-    return _notice(game, phase, f"【{game.name}】游戏结束:全体身份与手牌", "announcements/final_summary.bbcode", ctx)
+    ctx = {"game": game, "phase": phase, "seats": final_reveal(state), "winner": winner}
+    title = f"【{game.name}】游戏结束:全体身份与手牌"
+    events = [{"type": "victory", "winner": winner}]  # a draft of the close: a correction may supersede it
+    return _draft(game, phase, Announcement.Kind.NOTICE, title, "announcements/final_summary.bbcode", ctx, events)
 
 
 @transaction.atomic

@@ -136,15 +136,23 @@ def _edits_apply(game: Game, edits: list[dict]) -> tuple[list[PhaseDiff], play.R
     return _resolve(game, min(touched, key=lambda p: (p.starts_at, p.pk)))
 
 
+CLOSE_POSTS = (Announcement.Kind.DAWN, Announcement.Kind.DUSK, Announcement.Kind.VOTE_POST)
+
+
+def _of_the_close(draft: Announcement) -> bool:
+    """A draft the close wrote (its post, vote post, PMs and final summary: the redraft replaces it), not a notice the
+    天神 wrote by hand on the same phase (a substitution, its handover PM, an earlier 更正公告: still true). The
+    close's PMs and summary carry the events they tell; a hand notice carries none."""
+    return draft.kind in CLOSE_POSTS or bool(draft.events)
+
+
 def _rewrite(game: Game, diffs: list[PhaseDiff], replay: play.Replay) -> None:
     """New posts for the changed phases only; the old ones stay, marked 已更正; then one 更正公告."""
     now = timezone.now()
     for diff in diffs:
         phase = diff.phase
         state, result = replay.closed[phase.pk]
-        olds = list(phase.announcements.filter(corrected_at__isnull=True).order_by("id"))
-        old = next((a for a in reversed(olds) if a.kind != Announcement.Kind.PRIVATE), None)
-        diff.before_text = old.text if old else ""
+        olds = [a for a in phase.announcements.filter(corrected_at__isnull=True).order_by("id") if _of_the_close(a)]
         nxt = game.phases.filter(starts_at=phase.ends_at).first()
         if nxt is not None and nxt.announced_end:  # T5: the posts name the announced deadline, not the early end
             nxt.ends_at = nxt.announced_end
@@ -155,6 +163,8 @@ def _rewrite(game: Game, diffs: list[PhaseDiff], replay: play.Replay) -> None:
             Announcement.objects.filter(pk=a.pk).update(corrected_at=now, title=f"〔已更正〕{a.title}")
         public = [a for a in made if a.kind != Announcement.Kind.PRIVATE]
         diff.after_text = public[0].text if public else ""
+        old = next((a for a in olds if public and a.kind == public[0].kind), None)  # a dawn with a dawn
+        diff.before_text = old.text if old else ""
     if diffs:
         correction_notice(game=game, changes=[(d.phase.label, d.changes) for d in diffs])
     play.replay_save(replay)  # verdicts and snapshots from the corrected phase on; earlier ones are untouched

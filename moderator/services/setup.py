@@ -26,7 +26,7 @@ from cards.catalogue import (
     standard_deck,
 )
 from cards.dealing import DealError, check_hands, deal
-from moderator.models import Game, Phase, Seat, SeatHolder
+from moderator.models import AuditLog, Game, Phase, Seat, SeatHolder
 from moderator.parser.text import to_simplified
 
 
@@ -247,6 +247,8 @@ def seat_substitute(
     seat.player_name = player_name
     seat.save(update_fields=["player_name"])
     holder = SeatHolder.objects.create(seat=seat, player_name=player_name, since=at, reason="替补")
+    detail = {"seat": seat.number, "new": player_name, "old": old}
+    AuditLog.objects.create(game=seat.game, actor=actor, action="替补", detail=detail)
     seat.token = seat_token_rotate(seat=seat, actor=actor).token  # the replaced player's link must not show the hand
     if seat.game.phases.exists():
         play.snapshots_rebuild(seat.game)  # the stored states name the seat's holder: write them with the new name

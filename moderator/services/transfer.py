@@ -1,5 +1,6 @@
 """Export and import of a whole game as JSON: the table, its seeds and every input of the log — enough to replay to
-the same state (the derived verdicts, snapshots, results and announcement drafts are rebuilt on import).
+the same state (the derived verdicts, snapshots, results and announcement drafts are rebuilt on import) — and the
+drafts' posted and corrected marks, put back on the redrafts (moderator.services.transfer_drafts).
 
 Format 2 stores each input as the codec's payload; format 1 (before the one input log) is still read. An upload is
 checked against the declared schema (transfer_schema) before anything is written, and refused with its first problem
@@ -18,6 +19,7 @@ from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, S
 from moderator.services import play
 from moderator.services import transfer_schema as schema
 from moderator.services.announce import write_announcements
+from moderator.services.transfer_drafts import drafts_export, drafts_restore
 
 FORMAT = "direnjie-game/2"
 FORMATS = ("direnjie-game/1", FORMAT)
@@ -65,10 +67,10 @@ def parse(raw: bytes | str) -> dict[str, Any]:
         data = json.loads(raw, parse_constant=_no_constant)
     except RecursionError:
         raise ImportRefused("JSON 嵌套太深") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        if isinstance(exc, ImportRefused):
-            raise
-        raise ImportRefused(f"这不是有效的 JSON 文件:{exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ImportRefused(f"这不是有效的 JSON 文件:第 {exc.lineno} 行第 {exc.colno} 列附近写错了") from None
+    except UnicodeDecodeError:
+        raise ImportRefused("这不是有效的 JSON 文件:不是 UTF-8 编码的文字") from None
     if not isinstance(data, dict):
         raise ImportRefused(f"这不是本系统导出的游戏文件(需要 format = {FORMAT})")
     if schema.depth(data) > schema.MAX_DEPTH:
@@ -85,7 +87,7 @@ def validate(data: Any) -> schema.GameFile:
     try:
         return schema.GameFile.model_validate(data)
     except ValidationError as exc:
-        raise ImportRefused(f"无法导入:{schema.first_problem(exc)}") from None
+        raise ImportRefused(schema.first_problem(exc)) from None
 
 
 def _t(value: datetime | None) -> str | None:
@@ -156,6 +158,7 @@ def export_game(game: Game) -> dict[str, Any]:
             for i, m in enumerate(msgs)
         ],
         "inputs": inputs,
+        "announcements": drafts_export(game, index),
     }
 
 
@@ -169,7 +172,9 @@ def import_game(data: Any, *, gm=None, name: str | None = None) -> Game:
     except (DatabaseError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         if isinstance(exc, play.PlayError):
             raise
-        raise ImportRefused(f"无法导入:这些输入无法重放({type(exc).__name__}:{exc})") from None
+        # the rules and the codec say what is wrong in Chinese; a Python message would read like data
+        said = f":{exc}" if isinstance(exc, ValueError) and not str(exc).isascii() else ""
+        raise ImportRefused(f"这些输入无法重放{said}") from None
 
 
 def _seed(value: int | str | None) -> str | None:
@@ -245,7 +250,9 @@ def _import(data: schema.GameFile, *, gm, name: str | None) -> Game:
             state, result = replay.closed[phase.pk]
             nxt = next((p for p in phases if p.starts_at == phase.ends_at), None)
             write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
-    AuditLog.objects.create(game=game, actor=gm, action="导入游戏", detail={"inputs": len(data.inputs)})
+    drafts = drafts_restore(game, phases, data.announcements)
+    detail = {"inputs": len(data.inputs), **({"drafts": drafts.detail()} if data.announcements is not None else {})}
+    AuditLog.objects.create(game=game, actor=gm, action="导入游戏", detail=detail)
     return game
 
 

@@ -3,10 +3,12 @@ kind and phase names known, phases in order, references inside the file. An impo
 a row is written, and refused with the first problem named.
 
 Format 2 stores an input as {kind, payload, phase, seat, forum_at, seq, message, void}; format 1 (before the one
-input log) as {kind: action|vote|order, per-kind fields, status, reason}."""
+input log) as {kind: action|vote|order, per-kind fields, status, reason}. Announcement drafts (with their posted
+and corrected marks) are optional: a file without them predates them."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -18,6 +20,7 @@ from moderator.rules.codec import KINDS
 MAX_BYTES = 10 * 1024 * 1024  # a long real game is well under 1 MB
 MAX_DEPTH = 12  # nesting of any value (a parsed PM is 4 deep)
 MAX_INT = 2**31 - 1
+MAX_POST = 400_000  # a dawn quotes every 杀人宣言 of the night (each up to 20,000 characters)
 EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2200, 1, 1, tzinfo=UTC)
 
 
@@ -200,6 +203,30 @@ class InputV1(InputCommon):
         return self
 
 
+DRAFT_KINDS = ("dawn", "dusk", "vote", "notice", "private")  # Announcement.Kind (checked in transfer_drafts)
+
+
+class DraftIn(Strict):
+    """An announcement draft: its identity, its marks and (unless a PM) its text (moderator.services.transfer_drafts)."""
+
+    phase: Int
+    kind: Literal[DRAFT_KINDS]  # type: ignore[valid-type]
+    recipient: Annotated[str, Field(max_length=60)] = ""
+    title: Annotated[str, Field(min_length=1, max_length=200)]
+    digest: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    created_at: Time | None = None
+    posted_at: Time | None = None
+    corrected_at: Time | None = None
+    bbcode: Annotated[str, Field(max_length=MAX_POST)] | None = None
+    text: Annotated[str, Field(max_length=MAX_POST)] | None = None
+
+    @model_validator(mode="after")
+    def _no_text_of_a_pm(self) -> DraftIn:
+        if self.kind == "private" and (self.text is not None or self.bbcode is not None):
+            raise ValueError("私信草稿不导出正文")
+        return self
+
+
 class GameFile(Strict):
     format: Literal["direnjie-game/1", "direnjie-game/2"]
     game: GameIn
@@ -207,6 +234,8 @@ class GameFile(Strict):
     phases: Annotated[list[PhaseIn], Field(max_length=2000)]
     messages: Annotated[list[MessageIn], Field(max_length=20000)] = []
     inputs: Annotated[list[dict[str, Any]], Field(max_length=50000)]
+    # None: a file from before drafts carried their posted mark (transfer_drafts says what that means)
+    announcements: Annotated[list[DraftIn], Field(max_length=20000)] | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> GameFile:
@@ -236,6 +265,9 @@ class GameFile(Strict):
             if item.seq in seqs:
                 raise ValueError(f"第 {n} 条输入:录入序号 {item.seq} 重复")
             seqs.add(item.seq)
+        for n, draft in enumerate(self.announcements or [], start=1):
+            if draft.phase >= len(self.phases):
+                raise ValueError(f"第 {n} 篇公告草稿:时段不存在")
         return self
 
 
@@ -260,8 +292,64 @@ def depth(value: Any, limit: int = MAX_DEPTH) -> int:
 
 
 def first_problem(exc: ValidationError) -> str:
-    """The first error of a validation, in one sentence: where, and what was wrong."""
+    """The first error of a validation, in one Chinese sentence: where in the file (its own keys, items counted
+    from 1), and what was wrong."""
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
-    msg = err["msg"].removeprefix("Value error, ")
-    return f"{where}:{msg}" if where else msg
+    where = _where(err["loc"])
+    what = _what(err)
+    return f"{where}:{what}" if where else what
+
+
+def _where(loc: tuple) -> str:
+    parts = []
+    for p in loc:
+        if isinstance(p, int):
+            parts.append(f"第 {p + 1} 项")
+        elif not (p in _TYPE_TAGS or "[" in p or p.startswith("constrained-")):  # a union's member, not a key
+            parts.append(p)
+    return " · ".join(parts)
+
+
+_TYPE_TAGS = {"str", "int", "bool", "float", "list", "dict", "datetime", "none"}
+_SAID = {
+    "missing": "缺少这一项",
+    "extra_forbidden": "多了不认识的一项",
+    "string_pattern_mismatch": "格式不对",
+    "string_type": "需要文字",
+    "int_type": "需要整数",
+    "int_parsing": "需要整数",
+    "int_from_float": "需要整数",
+    "bool_type": "需要 true 或 false",
+    "bool_parsing": "需要 true 或 false",
+    "dict_type": "需要一个 JSON 对象",
+    "model_type": "需要一个 JSON 对象",
+    "list_type": "需要一个 JSON 列表",
+    "datetime_type": "需要带时区的时间,如 2024-01-01T20:00:00+08:00",
+}
+_SAID_WITH = {
+    "string_too_long": "太长:最多 {max_length} 个字符",
+    "string_too_short": "太短:至少 {min_length} 个字符",
+    "too_long": "太多:最多 {max_length} 项",
+    "too_short": "太少:至少 {min_length} 项",
+    "greater_than_equal": "不能小于 {ge}",
+    "greater_than": "必须大于 {gt}",
+    "less_than_equal": "不能大于 {le}",
+    "less_than": "必须小于 {lt}",
+}
+
+
+def _what(err: dict) -> str:
+    kind, ctx = err["type"], err.get("ctx") or {}
+    if kind == "value_error":
+        return str(err["msg"]).removeprefix("Value error, ")  # our own validators speak Chinese
+    if kind == "literal_error":
+        allowed = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        return f"只能是 {'、'.join(allowed)} 之一" if allowed else "不是允许的值"
+    if kind.startswith("datetime"):
+        return _SAID["datetime_type"]
+    if kind in _SAID_WITH:
+        try:
+            return _SAID_WITH[kind].format(**ctx)
+        except KeyError:
+            pass
+    return _SAID.get(kind, "内容不对")

@@ -6,7 +6,9 @@ a real export still import."""
 from __future__ import annotations
 
 import copy
+import html
 import json
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -145,3 +147,22 @@ def test_json_tricks_are_refused(gm_client, body):
 def test_an_oversize_upload_is_refused_before_it_is_read(gm_client):
     page = _refused(gm_client, b" " * (MAX_BYTES + 1))
     assert "文件太大" in page
+
+
+def _refusal(page: str) -> str:
+    """The refusal as the 天神 reads it: the form's error line, without tags."""
+    text = html.unescape(re.sub(r"<[^>]+>", "\n", page))
+    return next(line.strip() for line in text.splitlines() if "无法导入" in line)
+
+
+@pytest.mark.parametrize("attack", list(ATTACKS))
+def test_a_refusal_is_a_chinese_sentence_naming_the_files_own_words_only(gm_client, exported, attack):
+    """Only the file's own keys and values may appear in English (where the problem is); what is wrong is said in
+    Chinese — never pydantic's "Input should be …", a Python repr or the prefix twice."""
+    change, _ = ATTACKS[attack]
+    body = _with(exported, change)
+    said = _refusal(_refused(gm_client, body))
+    assert said.count("无法导入") == 1 and "'" not in said, said
+    words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9-]*", re.sub(r"\d{4}-\d\d-\d\dT[0-9:+]+", " ", said)))
+    own = set(re.findall(r"[A-Za-z_][A-Za-z_0-9-]*", body.decode()))
+    assert words <= own | {"JSON", "MB", "KB", "UTF-8"}, (said, words - own)
