@@ -91,11 +91,20 @@ def bulk_intake(request, game_id: int):
                 posts, ticked = _posts(formset)
             if "confirm" in request.POST:
                 kept = [p for i, p in enumerate(posts) if i not in ticked]
-                result = bulk.bulk_confirm(
-                    game=game, posts=kept, vote_post=vote_post, user=request.user, once=Once.from_post(request.POST)
-                )
-                messages.success(request, _summary(result))
-                return redirect("console_votes" if vote_post else "console_dashboard", game_id=game.pk)
+                try:
+                    result = bulk.bulk_confirm(
+                        game=game,
+                        posts=kept,
+                        vote_post=vote_post,
+                        user=request.user,
+                        once=Once.from_post(request.POST),
+                        seen=request.POST.get("seen", ""),
+                    )
+                except play.NotAsSeen as exc:  # not what the preview showed: nothing stored, preview again
+                    error = str(exc)
+                else:
+                    messages.success(request, _summary(result))
+                    return redirect("console_votes" if vote_post else "console_dashboard", game_id=game.pk)
             if posts:
                 preview = bulk.bulk_preview(game=game, posts=posts, vote_post=vote_post, ticked=frozenset(ticked))
             elif paste.cleaned_data["paste"].strip():

@@ -137,6 +137,7 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
                     user=request.user,
                     vote_post=vote_post,
                     once=Once.from_post(request.POST),
+                    seen=request.POST.get("seen", ""),
                 )
                 accepted = sum(i.accepted for i in items)
                 messages.success(
@@ -147,11 +148,24 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
             preview = intake.pm_preview(
                 game=game, seat=seat, text=data["text"], forum_at=data["forum_at"], vote_post=vote_post
             )
+        except play.NotAsSeen as exc:  # the confirm would not store what the preview showed: show it again
+            form.add_error(None, str(exc))
+            preview = _preview_or_error(form, game, seat, data, vote_post)
         except play.PlayError as exc:
             form.add_error(None, str(exc))
     return render(
         request, "console/intake.html", {"game": game, "form": form, "preview": preview, "vote_post": vote_post}
     )
+
+
+def _preview_or_error(form, game: Game, seat, data: dict, vote_post: bool):
+    try:
+        return intake.pm_preview(
+            game=game, seat=seat, text=data["text"], forum_at=data["forum_at"], vote_post=vote_post
+        )
+    except play.PlayError as exc:
+        form.add_error(None, str(exc))
+        return None
 
 
 @login_required
@@ -169,6 +183,7 @@ def action_form(request, game_id: int):
     """The structured alternative to pasting."""
     game = gm_game(request, game_id)
     form = forms.ActionForm(game, request.POST or None)
+    ripple = None
     if request.method == "POST" and form.is_valid():
         seat = _seat(game, form.cleaned_data["seat"])
         try:
@@ -179,7 +194,11 @@ def action_form(request, game_id: int):
                 forum_at=form.cleaned_data["forum_at"],
                 user=request.user,
                 once=Once.from_post(request.POST),
+                seen=request.POST.get("seen", ""),
             )
+        except play.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
+            form.add_error(None, str(exc))
+            ripple = _ripple(exc, codec.describe_item(form.item()))
         except play.PlayError as exc:
             form.add_error(None, str(exc))
         else:
@@ -188,7 +207,14 @@ def action_form(request, game_id: int):
             )  # the detail is the item: the audit page shows it as a sentence
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_dashboard", game_id=game.pk)
-    return render(request, "console/form.html", {"game": game, "form": form, "title": "录入特权(表单)"})
+    context = {"game": game, "form": form, "title": "录入特权(表单)", "ripple": ripple}
+    return render(request, "console/form.html", context)
+
+
+def _ripple(exc: play.NotAsSeen, sentence: str) -> dict:
+    """What a structured form's entry would do (its own verdict, the other verdicts it changes), to confirm."""
+    own = play.verdict_text(exc.outcome.verdicts[0]) if exc.outcome.verdicts else ""
+    return {"sentence": sentence, "own": own, "outcome": exc.outcome}
 
 
 def _sentence(game: Game, rec) -> str:
@@ -214,6 +240,7 @@ def vote_intake(request, game_id: int):
     replay = play.game_replay(game)
     alive = {s.name for s in replay.state.alive}
     form = forms.VoteForm(game, request.POST or None, alive=alive)
+    ripple = None
     if request.method == "POST" and form.is_valid():
         data, vote = form.cleaned_data, form.vote()
         seat, target = _seat(game, data["seat"]), _seat(game, vote["target"])
@@ -227,7 +254,12 @@ def vote_intake(request, game_id: int):
                 forum_at=data["forum_at"],
                 entered_by=request.user,
                 once=Once.from_post(request.POST),
+                seen=request.POST.get("seen", ""),
             )
+        except play.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
+            form.add_error(None, str(exc))
+            item = {("change" if vote["change"] else "for"): target.player_name, "edited": vote["edited"]}
+            ripple = _ripple(exc, codec.describe_item(item))
         except play.PlayError as exc:
             form.add_error(None, str(exc))
         else:
@@ -260,6 +292,7 @@ def vote_intake(request, game_id: int):
             "tally": views.sorted_tally(result),
             "records": records,
             "paste": forms.VotePostForm(game),
+            "ripple": ripple,
         },
     )
 

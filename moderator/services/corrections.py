@@ -199,18 +199,6 @@ def correction_apply(
 # --- a void of the open phase, previewed (bug: a void silently turned another vote into an accepted one) -----------
 
 
-def _verdict_text(verdict) -> str:
-    if verdict is None:
-        return "已作废"
-    if verdict.accepted:
-        return (
-            "接受"
-            + (f"(−{verdict.cost} 点)" if verdict.cost else "")
-            + (f":{verdict.reason}" if verdict.reason else "")
-        )
-    return f"拒绝:{verdict.reason}"
-
-
 @dataclass
 class VoidPreview:
     rec: Input
@@ -236,13 +224,8 @@ def void_preview(*, game: Game, pk: int) -> VoidPreview:
             raise _Preview
     except _Preview:
         pass
-    for other in before.records.get(rec.phase_id, []):
-        if other.pk == rec.pk:
-            continue
-        old, new = before.verdicts.get(other.pk), after.verdicts.get(other.pk)
-        if _verdict_text(old) != _verdict_text(new):
-            what = codec.describe(other.kind, other.payload, names)
-            preview.verdicts.append((names[other.seat.number], what, _verdict_text(old), _verdict_text(new)))
+    changes = play.verdict_changes(before, after, rec.phase_id, skip=frozenset({rec.pk}))
+    preview.verdicts = [(c.who, c.what, c.before, c.after) for c in changes]
     old_close = play.result_json(rules.close_phase(before.state)[1])
     new_close = play.result_json(rules.close_phase(after.state)[1])
     preview.changes = result_changes(old_close, new_close, seat_of, names)

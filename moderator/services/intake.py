@@ -43,6 +43,9 @@ class Preview:
     text: str
     items: list[Item] = field(default_factory=list)
     refusals: list[dict] = field(default_factory=list)
+    later: int = 0  # inputs of the phase already entered with a later forum time (judged in forum order, T3)
+    changes: list[play.VerdictChange] = field(default_factory=list)  # other inputs whose verdict would change
+    digest: str = ""  # play.Outcome.digest: the confirm stores only what this preview showed
 
     @property
     def cost(self) -> int:
@@ -94,19 +97,41 @@ def parse_message(
 
 
 def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_post: bool = False) -> Preview:
-    """What the parser understood and what each input would cost or why it would be refused — stores nothing."""
-    inputs, refusals, phase, state = parse_message(game=game, seat=seat, text=text, vote_post=vote_post)
+    """What the parser understood and what each input would cost or why it would be refused — stores nothing.
+
+    A message sent after every input already entered is judged on the state now (a pure dry run). One sent earlier
+    than some of them (entered out of forum order) is judged as the confirm will judge it: the phase replayed in
+    forum order with it, inside a transaction that is rolled back — its own verdicts, and every other input whose
+    verdict it would change (T3 target changes, AP4 shortfalls, N-kill counts)."""
+    replay = play.game_replay(game)
+    inputs, refusals, phase, state = parse_message(
+        game=game, seat=seat, text=text, vote_post=vote_post, state=replay.state
+    )
     play.check_forum_time(phase, forum_at)
     preview = Preview(seat, phase, forum_at, text, refusals=refusals)
-    at = play._minutes(phase, forum_at)
-    engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in inputs]
-    _, verdicts = rules.submit_message(state, engine_inputs)  # N-kill: the message is judged as one
-    preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, verdicts, strict=True)]
+    if play.later_inputs(replay, phase, forum_at):
+        try:
+            with transaction.atomic():
+                _message_store(
+                    game=play.game_lock(game),
+                    seat=seat,
+                    text=text,
+                    forum_at=forum_at,
+                    vote_post=vote_post,
+                    dry_run=True,
+                )
+        except play.DryRun as done:
+            outcome = done.outcome
+    else:
+        at = play._minutes(phase, forum_at)
+        engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in inputs]
+        outcome = play.Outcome(rules.submit_message(state, engine_inputs)[1])  # N-kill: the message is judged as one
+    preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, outcome.verdicts, strict=True)]
+    preview.later, preview.changes, preview.digest = outcome.later, outcome.changes, outcome.digest
     return preview
 
 
-@transaction.atomic
-def pm_confirm(
+def _message_store(
     *,
     game: Game,
     seat: Seat,
@@ -114,13 +139,11 @@ def pm_confirm(
     forum_at: datetime,
     user=None,
     vote_post: bool = False,
-    once: Once | None = None,
     edited: bool = False,
+    seen: str | None = None,
+    dry_run: bool = False,
 ) -> tuple[Message, list[Item], list[dict]]:
-    """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
-    repeated or stale confirm (`once`) stores nothing."""
-    game = play.game_lock(game)
-    spend(game, once, "录入消息")
+    """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its dry run)."""
     replay = play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
     inputs, refusals, _, _ = parse_message(
         game=game, seat=seat, text=text, vote_post=vote_post, edited=edited, state=replay.state
@@ -135,22 +158,61 @@ def pm_confirm(
         entered_by=user,
     )
     stored = play.inputs_submit(
-        game=game, seat=seat, items=inputs, forum_at=forum_at, message=message, entered_by=user, replay=replay
+        game=game,
+        seat=seat,
+        items=inputs,
+        forum_at=forum_at,
+        message=message,
+        entered_by=user,
+        replay=replay,
+        seen=seen,
+        dry_run=dry_run,
     )
     items = [Item(item, v.accepted, v.reason, v.cost) for item, (_, v) in zip(inputs, stored, strict=True)]
+    return message, items, refusals
+
+
+@transaction.atomic
+def pm_confirm(
+    *,
+    game: Game,
+    seat: Seat,
+    text: str,
+    forum_at: datetime,
+    user=None,
+    vote_post: bool = False,
+    once: Once | None = None,
+    edited: bool = False,
+    seen: str | None = None,
+) -> tuple[Message, list[Item], list[dict]]:
+    """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
+    repeated or stale confirm (`once`) stores nothing; nor does one whose outcome differs from the preview the
+    天神 saw (`seen`, the preview's digest: play.NotAsSeen)."""
+    game = play.game_lock(game)
+    spend(game, once, "录入消息")
+    message, items, refusals = _message_store(
+        game=game, seat=seat, text=text, forum_at=forum_at, user=user, vote_post=vote_post, edited=edited, seen=seen
+    )
     AuditLog.objects.create(
         game=game,
         actor=user,
         action="录入消息",
-        detail={"message": message.pk, "sender": seat.player_name, "inputs": inputs, "refusals": refusals},
+        detail={
+            "message": message.pk,
+            "sender": seat.player_name,
+            "inputs": message.parsed["inputs"],
+            "refusals": refusals,
+        },
     )
     return message, items, refusals
 
 
-def input_store(*, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, user=None, once=None):
-    """One input in the scenario vocabulary, stored through the play services."""
+def input_store(
+    *, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, user=None, once=None, seen=None
+):
+    """One input in the scenario vocabulary, stored through the play services (`seen`: see play.inputs_submit)."""
     return play.input_submit(
-        game=game, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=user, once=once
+        game=game, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=user, once=once, seen=seen
     )
 
 

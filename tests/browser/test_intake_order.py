@@ -1,0 +1,53 @@
+"""The PM intake page in Chromium: a PM entered out of forum order is previewed as the confirm will judge it (T3,
+AP4), and an unclear name's candidates are one-click choices (issue 15)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from moderator.models import Input, Message
+from moderator.services import intake, play
+from tests.browser.console_kit import flash, local, login, seat, shot, table_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def paste(page, game, who: str, text: str, forum_at) -> None:
+    page.goto(f"/gm/{game.pk}/pm/")
+    page.select_option("#id_seat", str(seat(game, who).pk))
+    page.fill("#id_forum_at", local(forum_at))
+    page.fill("#id_text", text)
+    page.click("button[name=preview]")
+    page.wait_for_selector("#preview")
+
+
+def verdicts(game) -> dict[str, str]:
+    names = dict(game.seats.values_list("number", "player_name"))
+    rows = Input.objects.filter(game=game).select_related("verdict")
+    return {intake.codec.describe(r.kind, r.payload, names): play.verdict_text(r.verdict) for r in rows}
+
+
+def test_an_earlier_pm_is_previewed_in_forum_order_and_the_confirm_stores_what_was_shown_t3_ap4(
+    page, django_user_model
+):
+    """乙 holds 3 AP. 束魂 丙 at +20 min is entered first (accepted, −2); then 禁锢 丁 stamped +10 min. In forum
+    order the 禁锢 comes first: the preview says the message is earlier than 1 input, the 禁锢 is accepted and the
+    束魂 becomes refused (1 AP left) — and after the confirm the stored verdicts are exactly those."""
+    game = table_game(login(page, django_user_model))
+    start = game.phases.get().starts_at
+    paste(page, game, "乙", "束魂 丙", start + timedelta(minutes=20))
+    page.click("#confirm")
+    assert "已保存" in flash(page)
+
+    paste(page, game, "乙", "禁锢 丁", start + timedelta(minutes=10))
+    assert "早于本时段已经录入的 1 条输入" in page.inner_text("#out-of-order")
+    row = page.inner_text("#verdict-changes")
+    assert "束魂 → 丙" in row and "接受(−2 点)" in row and "拒绝:" in row
+    shown_after = page.inner_text("#verdict-changes tr:nth-child(2) td:nth-child(4)")
+    shot(page, "intake-out-of-order")
+    assert Message.objects.filter(game=game).count() == 1
+    page.click("#confirm")
+    assert "已保存" in flash(page)
+    assert verdicts(game) == {"禁锢(禁锢/反狙击) → 丁": "接受(−2 点)", "束魂 → 丙": shown_after}
