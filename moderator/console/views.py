@@ -127,6 +127,7 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
     preview = None
     if request.method == "POST" and form.is_valid():
         seat, data = _seat(game, form.cleaned_data["seat"]), form.cleaned_data
+        choices = _choices(request.POST)
         try:
             if "confirm" in request.POST:
                 message, items, refusals = intake.pm_confirm(
@@ -138,19 +139,24 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
                     vote_post=vote_post,
                     once=Once.from_post(request.POST),
                     seen=request.POST.get("seen", ""),
+                    choices=choices,
                 )
                 accepted = sum(i.accepted for i in items)
+                unread = sum(not r.get("choice") for r in refusals)
+                chosen = "".join(f",天神选定:{r['choice']}" for r in refusals if r.get("choice"))
                 messages.success(
                     request,
-                    f"已保存 {seat.player_name} 的消息:{accepted} 项被接受,{len(items) - accepted} 项被拒绝,{len(refusals)} 处没有读懂。",
+                    f"已保存 {seat.player_name} 的消息:{accepted} 项被接受,{len(items) - accepted} 项被拒绝,"
+                    f"{unread} 处没有读懂{chosen}。",
                 )
                 return redirect("console_message", game_id=game.pk, message_id=message.pk)
-            preview = intake.pm_preview(
-                game=game, seat=seat, text=data["text"], forum_at=data["forum_at"], vote_post=vote_post
-            )
+            preview = _preview(game, seat, data, vote_post, choices)
         except play.NotAsSeen as exc:  # the confirm would not store what the preview showed: show it again
             form.add_error(None, str(exc))
-            preview = _preview_or_error(form, game, seat, data, vote_post)
+            try:
+                preview = _preview(game, seat, data, vote_post, choices)
+            except play.PlayError as again:
+                form.add_error(None, str(again))
         except play.PlayError as exc:
             form.add_error(None, str(exc))
     return render(
@@ -158,14 +164,23 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
     )
 
 
-def _preview_or_error(form, game: Game, seat, data: dict, vote_post: bool):
-    try:
-        return intake.pm_preview(
-            game=game, seat=seat, text=data["text"], forum_at=data["forum_at"], vote_post=vote_post
-        )
-    except play.PlayError as exc:
-        form.add_error(None, str(exc))
-        return None
+def _preview(game: Game, seat, data: dict, vote_post: bool, choices: dict[int, str]):
+    text, at = data["text"], data["forum_at"]
+    return intake.pm_preview(game=game, seat=seat, text=text, forum_at=at, vote_post=vote_post, choices=choices)
+
+
+def _choices(post) -> dict[int, str]:
+    """The 天神's choices among refusals' candidates the form carries ("k:name" for refusal k), with the candidate
+    just clicked (pick) or the choice just withdrawn (unpick). Only ever what a click put there."""
+    chosen: dict[int, str] = {}
+    for raw in [*post.getlist("chosen"), *post.getlist("pick")]:
+        k, sep, name = raw.partition(":")
+        if sep and k.isdigit() and len(k) < 6 and name.strip():
+            chosen[int(k)] = name.strip()[:100]
+    unpick = post.get("unpick", "")
+    if unpick.isdigit() and len(unpick) < 6:
+        chosen.pop(int(unpick), None)
+    return chosen
 
 
 @login_required

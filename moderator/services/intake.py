@@ -31,8 +31,14 @@ class Item:
 
     @property
     def sentence(self) -> str:
-        """The input as the 天神 reads it (`束魂 → 阿飞`)."""
-        return codec.describe_item(self.data)
+        """The input as the 天神 reads it (`束魂 → 阿飞`; `…(天神选定:阿飞)` when the 天神 chose the player)."""
+        return describe(self.data)
+
+
+def describe(item: dict) -> str:
+    """An item as a sentence, marked when the 天神 chose its player among a refusal's candidates."""
+    text = codec.describe_item(item)
+    return f"{text}(天神选定:{item['target']})" if item.get("chosen") and item.get("target") else text
 
 
 @dataclass
@@ -50,6 +56,11 @@ class Preview:
     @property
     def cost(self) -> int:
         return sum(i.cost for i in self.items if i.accepted)
+
+    @property
+    def choices(self) -> list[str]:
+        """The 天神's choices, as the form carries them ("refusal index:name")."""
+        return [f"{k}:{r['choice']}" for k, r in enumerate(self.refusals) if r.get("choice")]
 
     @property
     def evidence(self) -> list[tuple[str, str]]:
@@ -71,6 +82,36 @@ class Preview:
         return pieces
 
 
+UNPLACED = 10**9  # an input without a span (none today) keeps its place at the end
+
+
+def choices_apply(inputs: list[dict], refusals: list[dict], choices: dict[int, str]) -> tuple[list[dict], list[dict]]:
+    """The 天神's one-click choices (issue 15): refusal k → candidate name. Each turns that refusal into the input the
+    parser says it would give with that player, marked `chosen`, in the message's order; the refusal stays in the
+    record with its `choice`. The raw text is never rewritten. A choice that cannot be applied is refused, naming
+    why: never a silent guess."""
+    inputs, refusals = list(inputs), [dict(r) for r in refusals]
+    for k, name in sorted(choices.items()):
+        if not 0 <= k < len(refusals):
+            raise play.PlayError("要选定的那处拒绝已经不存在了(原文改过?):请重新预览。")
+        refusal = refusals[k]
+        if name not in refusal.get("candidates", []):
+            said = "、".join(refusal.get("candidates", [])) or "没有候选"
+            raise play.PlayError(f"“{name}”不是“{refusal['text']}”的候选({said}):没有选定,请重新预览。")
+        if not refusal.get("input"):
+            raise play.PlayError(
+                f"“{refusal['text']}”不能直接选定{name}:它不是只缺一个对象的特权(或还缺别的,如瞄准的位置),"
+                "请用表单录入,或请玩家说明。"
+            )
+        item = {**refusal["input"], "target": name, "chosen": True}
+        if refusal.get("span"):
+            item["span"] = refusal["span"]
+        inputs.append(item)
+        refusal["choice"] = name
+    inputs.sort(key=lambda item: (item.get("span") or [UNPLACED])[0])  # the order they were written in
+    return inputs, refusals
+
+
 def parse_message(
     *,
     game: Game,
@@ -79,8 +120,10 @@ def parse_message(
     vote_post: bool = False,
     edited: bool = False,
     state: rules.GameState | None = None,
+    choices: dict[int, str] | None = None,
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState]:
-    """What the parser reads in the message, against the sender's hand now (`state`, or a replay)."""
+    """What the parser reads in the message, against the sender's hand now (`state`, or a replay), with the
+    天神's choices among a refusal's candidates (`choices`, choices_apply)."""
     phase = play.open_phase(game)
     state = state if state is not None else play.game_replay(game).state
     names = list(game.seats.order_by("number").values_list("player_name", flat=True))
@@ -93,10 +136,21 @@ def parse_message(
     inputs = data["inputs"]
     if vote_post and edited:  # D3: the forum shows the vote post as edited ("本帖最后由 … 编辑")
         inputs = [{**i, "edited": True} for i in inputs]
-    return inputs, data["refusals"], phase, state
+    refusals = data["refusals"]
+    if choices:
+        inputs, refusals = choices_apply(inputs, refusals, choices)
+    return inputs, refusals, phase, state
 
 
-def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_post: bool = False) -> Preview:
+def pm_preview(
+    *,
+    game: Game,
+    seat: Seat,
+    text: str,
+    forum_at: datetime,
+    vote_post: bool = False,
+    choices: dict[int, str] | None = None,
+) -> Preview:
     """What the parser understood and what each input would cost or why it would be refused — stores nothing.
 
     A message sent after every input already entered is judged on the state now (a pure dry run). One sent earlier
@@ -105,7 +159,7 @@ def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_po
     verdict it would change (T3 target changes, AP4 shortfalls, N-kill counts)."""
     replay = play.game_replay(game)
     inputs, refusals, phase, state = parse_message(
-        game=game, seat=seat, text=text, vote_post=vote_post, state=replay.state
+        game=game, seat=seat, text=text, vote_post=vote_post, state=replay.state, choices=choices
     )
     play.check_forum_time(phase, forum_at)
     preview = Preview(seat, phase, forum_at, text, refusals=refusals)
@@ -118,6 +172,7 @@ def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_po
                     text=text,
                     forum_at=forum_at,
                     vote_post=vote_post,
+                    choices=choices,
                     dry_run=True,
                 )
         except play.DryRun as done:
@@ -125,7 +180,8 @@ def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_po
     else:
         at = play._minutes(phase, forum_at)
         engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in inputs]
-        outcome = play.Outcome(rules.submit_message(state, engine_inputs)[1])  # N-kill: the message is judged as one
+        verdicts = rules.submit_message(state, engine_inputs)[1]  # N-kill: the message is judged as one
+        outcome = play.Outcome(verdicts, what=play.sentences(inputs, replay.names))
     preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, outcome.verdicts, strict=True)]
     preview.later, preview.changes, preview.digest = outcome.later, outcome.changes, outcome.digest
     return preview
@@ -141,12 +197,13 @@ def _message_store(
     vote_post: bool = False,
     edited: bool = False,
     seen: str | None = None,
+    choices: dict[int, str] | None = None,
     dry_run: bool = False,
 ) -> tuple[Message, list[Item], list[dict]]:
     """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its dry run)."""
     replay = play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
     inputs, refusals, _, _ = parse_message(
-        game=game, seat=seat, text=text, vote_post=vote_post, edited=edited, state=replay.state
+        game=game, seat=seat, text=text, vote_post=vote_post, edited=edited, state=replay.state, choices=choices
     )
     message = Message.objects.create(
         game=game,
@@ -184,14 +241,24 @@ def pm_confirm(
     once: Once | None = None,
     edited: bool = False,
     seen: str | None = None,
+    choices: dict[int, str] | None = None,
 ) -> tuple[Message, list[Item], list[dict]]:
     """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
     repeated or stale confirm (`once`) stores nothing; nor does one whose outcome differs from the preview the
-    天神 saw (`seen`, the preview's digest: play.NotAsSeen)."""
+    天神 saw (`seen`, the preview's digest: play.NotAsSeen). `choices`: the 天神's choices among refusals'
+    candidates, exactly as the preview applied them (choices_apply); kept in the message's record and the audit."""
     game = play.game_lock(game)
     spend(game, once, "录入消息")
     message, items, refusals = _message_store(
-        game=game, seat=seat, text=text, forum_at=forum_at, user=user, vote_post=vote_post, edited=edited, seen=seen
+        game=game,
+        seat=seat,
+        text=text,
+        forum_at=forum_at,
+        user=user,
+        vote_post=vote_post,
+        edited=edited,
+        seen=seen,
+        choices=choices,
     )
     AuditLog.objects.create(
         game=game,
@@ -202,6 +269,7 @@ def pm_confirm(
             "sender": seat.player_name,
             "inputs": message.parsed["inputs"],
             "refusals": refusals,
+            "chosen": [{"text": r["text"], "choice": r["choice"]} for r in refusals if r.get("choice")],
         },
     )
     return message, items, refusals

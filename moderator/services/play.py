@@ -64,11 +64,12 @@ class Outcome:
     verdicts: list[Verdict]
     changes: list[VerdictChange] = field(default_factory=list)
     later: int = 0
+    what: list[str] = field(default_factory=list)  # the new inputs as sentences (what is stored, not just how judged)
 
     @property
     def digest(self) -> str:
         """A fingerprint of everything the 天神 is shown, so a confirm can check it stores what was seen."""
-        lines = [verdict_text(v) for v in self.verdicts] + [c.sentence for c in self.changes]
+        lines = self.what + [verdict_text(v) for v in self.verdicts] + [c.sentence for c in self.changes]
         return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
@@ -83,6 +84,15 @@ class NotAsSeen(PlayError):
             else "结果和预览时不同(其间有人录入或作废了输入):什么都没有保存,请看过新的预览后再确认。"
         )
         self.outcome = outcome
+
+
+def sentences(items: list[dict], names: dict[int, str]) -> list[str]:
+    """Items as the sentences their stored inputs will read (through the codec, as `inputs_submit` describes them)."""
+    seat_of = {name: number for number, name in names.items()}
+    try:
+        return [codec.describe(*codec.encode(item, seat_of), names) for item in items]
+    except codec.CodecError:  # an unknown player: the store refuses it with the reason
+        return [codec.describe_item(item) for item in items]
 
 
 def check_seen(outcome: Outcome, seen: str | None) -> None:
@@ -414,6 +424,7 @@ def inputs_submit(
         new = frozenset(r.pk for r in recs)
         changes = verdict_changes(before, replay, phase.pk, skip=new)
         outcome = Outcome([replay.verdicts[r.pk] for r in recs], changes, later_inputs(before, phase, forum_at))
+    outcome.what = [codec.describe(r.kind, r.payload, replay.names) for r in recs]
     if dry_run:
         raise DryRun(outcome)
     check_seen(outcome, seen)

@@ -9,7 +9,7 @@ import pytest
 
 from moderator.models import Input, Message
 from moderator.services import intake, play
-from tests.browser.console_kit import flash, local, login, seat, shot, table_game
+from tests.browser.console_kit import MANIFESTO, flash, local, login, seat, shot, table_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -51,3 +51,28 @@ def test_an_earlier_pm_is_previewed_in_forum_order_and_the_confirm_stores_what_w
     page.click("#confirm")
     assert "已保存" in flash(page)
     assert verdicts(game) == {"禁锢(禁锢/反狙击) → 丁": "接受(−2 点)", "束魂 → 丙": shown_after}
+
+
+def test_a_candidate_of_an_unclear_name_is_one_click_and_the_confirm_stores_that_input_issue_15(
+    page, django_user_model
+):
+    """ "今晚杀他" after two names: the refusal's candidates are buttons; a click previews the attack on the chosen
+    player (天神选定:乙) with its cost, the raw text unchanged; the confirm stores exactly that input."""
+    game = table_game(login(page, django_user_model))
+    text = f"乙和丙都很可疑,今晚杀他。杀人宣言:{MANIFESTO}"
+    paste(page, game, "甲", text, game.phases.get().starts_at + timedelta(minutes=10))
+    assert "没有读出任何行动" in page.inner_text("#preview ~ table")
+    assert page.locator("button.candidate").all_inner_texts() == ["丙", "乙"]
+    page.click("button.candidate:text-is('乙')")
+    page.wait_for_selector(".chosen")
+    assert "天神选定:乙" in page.inner_text(".chosen")
+    row = page.inner_text("#preview ~ table")
+    assert "→ 乙(天神选定:乙)" in row and "将被接受" in row
+    assert page.input_value("#id_text") == text
+    shot(page, "intake-candidate-chosen")
+    page.click("#confirm")
+    assert "天神选定:乙" in flash(page)
+    message = Message.objects.get(game=game)
+    assert message.text == text and message.parsed["refusals"][0]["choice"] == "乙"
+    rec = Input.objects.get(game=game)
+    assert rec.payload["target"] == seat(game, "乙").number and rec.verdict.accepted and rec.verdict.cost == 1
