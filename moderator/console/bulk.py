@@ -18,7 +18,7 @@ from moderator.console.forms import ForumTimeField
 from moderator.console.views import gm_game
 from moderator.models import Phase
 from moderator.parser.thread import Post, split_posts
-from moderator.services import bulk, play
+from moderator.services import bulk, play, verdicts
 from moderator.services.once import Once
 
 MODES = [("votes", "投票帖(整个投票楼)"), ("pms", "短消息(一批私信)")]
@@ -100,7 +100,7 @@ def bulk_intake(request, game_id: int):
                         once=Once.from_post(request.POST),
                         seen=request.POST.get("seen", ""),
                     )
-                except play.NotAsSeen as exc:  # not what the preview showed: nothing stored, preview again
+                except verdicts.NotAsSeen as exc:  # not what the preview showed: nothing stored, preview again
                     error = str(exc)
                 else:
                     messages.success(request, _summary(result))

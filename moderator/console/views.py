@@ -20,7 +20,7 @@ from moderator.console.sentences import audit_sentence
 from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows
 from moderator.rules import codec, views
-from moderator.services import announce, corrections, intake, play, setup, transfer
+from moderator.services import announce, corrections, intake, play, setup, transfer, verdicts
 from moderator.services.once import Once
 
 
@@ -151,7 +151,7 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
                 )
                 return redirect("console_message", game_id=game.pk, message_id=message.pk)
             preview = _preview(game, seat, data, vote_post, choices)
-        except play.NotAsSeen as exc:  # the confirm would not store what the preview showed: show it again
+        except verdicts.NotAsSeen as exc:  # the confirm would not store what the preview showed: show it again
             form.add_error(None, str(exc))
             try:
                 preview = _preview(game, seat, data, vote_post, choices)
@@ -211,7 +211,7 @@ def action_form(request, game_id: int):
                 once=Once.from_post(request.POST),
                 seen=request.POST.get("seen", ""),
             )
-        except play.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
+        except verdicts.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
             form.add_error(None, str(exc))
             ripple = _ripple(exc, codec.describe_item(form.item()))
         except play.PlayError as exc:
@@ -226,9 +226,9 @@ def action_form(request, game_id: int):
     return render(request, "console/form.html", context)
 
 
-def _ripple(exc: play.NotAsSeen, sentence: str) -> dict:
+def _ripple(exc: verdicts.NotAsSeen, sentence: str) -> dict:
     """What a structured form's entry would do (its own verdict, the other verdicts it changes), to confirm."""
-    own = play.verdict_text(exc.outcome.verdicts[0]) if exc.outcome.verdicts else ""
+    own = verdicts.verdict_text(exc.outcome.verdicts[0]) if exc.outcome.verdicts else ""
     return {"sentence": sentence, "own": own, "outcome": exc.outcome}
 
 
@@ -271,7 +271,7 @@ def vote_intake(request, game_id: int):
                 once=Once.from_post(request.POST),
                 seen=request.POST.get("seen", ""),
             )
-        except play.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
+        except verdicts.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
             form.add_error(None, str(exc))
             item = {("change" if vote["change"] else "for"): target.player_name, "edited": vote["edited"]}
             ripple = _ripple(exc, codec.describe_item(item))

@@ -23,7 +23,7 @@ from moderator.parser import parse_pm, parse_vote
 from moderator.parser.text import normalise_word
 from moderator.parser.thread import Post
 from moderator.rules import codec
-from moderator.services import intake, play
+from moderator.services import intake, play, verdicts
 from moderator.services.once import Once, spend
 
 KIND_LABELS = {codec.ACTION: "特权", codec.VOTE: "投票", codec.ORDER: "丢牌顺序", codec.PASS: "空过"}
@@ -58,8 +58,8 @@ class BulkPreview:
     phase: Phase
     rows: list[Row]
     later: int = 0  # inputs already entered that some post is earlier than (judged in forum order, T3)
-    changes: list[play.VerdictChange] = field(default_factory=list)  # other inputs whose verdict would change
-    digest: str = ""  # play.Outcome.digest of what this preview shows
+    changes: list[verdicts.VerdictChange] = field(default_factory=list)  # other inputs whose verdict would change
+    digest: str = ""  # verdicts.Outcome.digest of what this preview shows
 
     @property
     def kept(self) -> list[Row]:
@@ -140,7 +140,7 @@ def bulk_preview(
     rows = rows_triage(game=game, phase=phase, posts=posts, ticked=ticked)
     replay = play.game_replay(game)
     kept = _forum_order(rows)
-    if any(play.later_inputs(replay, phase, r.forum_at) for r in kept):
+    if any(verdicts.later_inputs(replay, phase, r.forum_at) for r in kept):
         return _dry_run(game, phase, rows, vote_post)
     state = replay.state
     names = list(game.seats.order_by("number").values_list("player_name", flat=True))
@@ -154,16 +154,16 @@ def bulk_preview(
         data = result.to_json()
         inputs = [{**i, "edited": True} for i in data["inputs"]] if vote_post and row.post.edited else data["inputs"]
         at = play._minutes(phase, row.forum_at)
-        state, verdicts = rules.submit_message(state, [codec.item_to_engine(i, by=sender, at=at) for i in inputs])
-        row.items = [intake.Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, verdicts, strict=True)]
+        state, judged = rules.submit_message(state, [codec.item_to_engine(i, by=sender, at=at) for i in inputs])
+        row.items = [intake.Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, judged, strict=True)]
         row.refusals = data["refusals"]
     preview = BulkPreview(phase, rows)
-    preview.digest = play.Outcome([i for r in kept for i in r.items]).digest
+    preview.digest = verdicts.Outcome([i for r in kept for i in r.items]).digest
     return preview
 
 
-class _BulkDryRun(play.DryRun):
-    def __init__(self, outcome: play.Outcome, stored: list):
+class _BulkDryRun(verdicts.DryRun):
+    def __init__(self, outcome: verdicts.Outcome, stored: list):
         super().__init__(outcome)
         self.stored = stored
 
@@ -235,7 +235,7 @@ def bulk_confirm(
         outcome = _outcome(game, phase, before, stored)
         if dry_run:
             raise _BulkDryRun(outcome, stored)
-        play.check_seen(outcome, seen)
+        verdicts.check_seen(outcome, seen)
     result = BulkResult(stored, [r for r in rows if not r.kept])
     AuditLog.objects.create(
         game=game,
@@ -246,13 +246,13 @@ def bulk_confirm(
     return result
 
 
-def _outcome(game: Game, phase: Phase, before: play.Replay, stored: list) -> play.Outcome:
+def _outcome(game: Game, phase: Phase, before: play.Replay, stored: list) -> verdicts.Outcome:
     """The batch's verdicts, and the inputs entered before it whose verdict it changed (only an out-of-order post
     can change one: a later input never changes an earlier one's verdict)."""
-    verdicts = [i for _, _, items in stored for i in items]
-    later = max((play.later_inputs(before, phase, row.forum_at) for row, _, _ in stored), default=0)
+    judged = [i for _, _, items in stored for i in items]
+    later = max((verdicts.later_inputs(before, phase, row.forum_at) for row, _, _ in stored), default=0)
     if not later:
-        return play.Outcome(verdicts)
+        return verdicts.Outcome(judged)
     after = play.game_replay(game)
-    changes = play.verdict_changes(before, after, phase.pk)
-    return play.Outcome(verdicts, changes, later)
+    changes = verdicts.verdict_changes(before, after, phase.pk)
+    return verdicts.Outcome(judged, changes, later)

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
-from moderator.services import play
+from moderator.services import play, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.intake import open_input
 from moderator.services.once import Once, spend
@@ -224,7 +224,7 @@ def void_preview(*, game: Game, pk: int) -> VoidPreview:
             raise _Preview
     except _Preview:
         pass
-    changes = play.verdict_changes(before, after, rec.phase_id, skip=frozenset({rec.pk}))
+    changes = verdicts.verdict_changes(before, after, rec.phase_id, skip=frozenset({rec.pk}))
     preview.verdicts = [(c.who, c.what, c.before, c.after) for c in changes]
     old_close = play.result_json(rules.close_phase(before.state)[1])
     new_close = play.result_json(rules.close_phase(after.state)[1])

@@ -12,7 +12,7 @@ from moderator import rules
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
 from moderator.parser import parse_pm, parse_vote
 from moderator.rules import codec
-from moderator.services import play
+from moderator.services import play, verdicts
 from moderator.services.once import Once, spend
 
 
@@ -50,8 +50,8 @@ class Preview:
     items: list[Item] = field(default_factory=list)
     refusals: list[dict] = field(default_factory=list)
     later: int = 0  # inputs of the phase already entered with a later forum time (judged in forum order, T3)
-    changes: list[play.VerdictChange] = field(default_factory=list)  # other inputs whose verdict would change
-    digest: str = ""  # play.Outcome.digest: the confirm stores only what this preview showed
+    changes: list[verdicts.VerdictChange] = field(default_factory=list)  # other inputs whose verdict would change
+    digest: str = ""  # verdicts.Outcome.digest: the confirm stores only what this preview showed
 
     @property
     def cost(self) -> int:
@@ -163,7 +163,7 @@ def pm_preview(
     )
     play.check_forum_time(phase, forum_at)
     preview = Preview(seat, phase, forum_at, text, refusals=refusals)
-    if play.later_inputs(replay, phase, forum_at):
+    if verdicts.later_inputs(replay, phase, forum_at):
         try:
             with transaction.atomic():
                 _message_store(
@@ -175,13 +175,13 @@ def pm_preview(
                     choices=choices,
                     dry_run=True,
                 )
-        except play.DryRun as done:
+        except verdicts.DryRun as done:
             outcome = done.outcome
     else:
         at = play._minutes(phase, forum_at)
         engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in inputs]
-        verdicts = rules.submit_message(state, engine_inputs)[1]  # N-kill: the message is judged as one
-        outcome = play.Outcome(verdicts, what=play.sentences(inputs, replay.names))
+        judged = rules.submit_message(state, engine_inputs)[1]  # N-kill: the message is judged as one
+        outcome = verdicts.Outcome(judged, what=verdicts.sentences(inputs, replay.names))
     preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, outcome.verdicts, strict=True)]
     preview.later, preview.changes, preview.digest = outcome.later, outcome.changes, outcome.digest
     return preview
@@ -245,7 +245,7 @@ def pm_confirm(
 ) -> tuple[Message, list[Item], list[dict]]:
     """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
     repeated or stale confirm (`once`) stores nothing; nor does one whose outcome differs from the preview the
-    天神 saw (`seen`, the preview's digest: play.NotAsSeen). `choices`: the 天神's choices among refusals'
+    天神 saw (`seen`, the preview's digest: verdicts.NotAsSeen). `choices`: the 天神's choices among refusals'
     candidates, exactly as the preview applied them (choices_apply); kept in the message's record and the audit."""
     game = play.game_lock(game)
     spend(game, once, "录入消息")

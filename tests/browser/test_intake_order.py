@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from moderator.models import Input, Message
-from moderator.services import intake, play
+from moderator.services import intake, verdicts
 from tests.browser.console_kit import MANIFESTO, flash, local, login, seat, shot, table_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,10 +23,10 @@ def paste(page, game, who: str, text: str, forum_at) -> None:
     page.wait_for_selector("#preview")
 
 
-def verdicts(game) -> dict[str, str]:
+def stored_verdicts(game) -> dict[str, str]:
     names = dict(game.seats.values_list("number", "player_name"))
     rows = Input.objects.filter(game=game).select_related("verdict")
-    return {intake.codec.describe(r.kind, r.payload, names): play.verdict_text(r.verdict) for r in rows}
+    return {intake.codec.describe(r.kind, r.payload, names): verdicts.verdict_text(r.verdict) for r in rows}
 
 
 def test_an_earlier_pm_is_previewed_in_forum_order_and_the_confirm_stores_what_was_shown_t3_ap4(
@@ -50,7 +50,7 @@ def test_an_earlier_pm_is_previewed_in_forum_order_and_the_confirm_stores_what_w
     assert Message.objects.filter(game=game).count() == 1
     page.click("#confirm")
     assert "已保存" in flash(page)
-    assert verdicts(game) == {"禁锢(禁锢/反狙击) → 丁": "接受(−2 点)", "束魂 → 丙": shown_after}
+    assert stored_verdicts(game) == {"禁锢(禁锢/反狙击) → 丁": "接受(−2 点)", "束魂 → 丙": shown_after}
 
 
 def test_a_candidate_of_an_unclear_name_is_one_click_and_the_confirm_stores_that_input_issue_15(

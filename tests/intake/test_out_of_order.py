@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from moderator.models import Input, Message
 from moderator.parser.thread import Post
-from moderator.services import bulk, intake, play, setup
+from moderator.services import bulk, intake, play, setup, verdicts
 from tests.browser.console_kit import TABLE
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ def stored_verdicts(game) -> dict[str, str]:
     names = dict(game.seats.values_list("number", "player_name"))
     rows = Input.objects.filter(game=game).select_related("verdict", "seat")
     return {
-        f"{r.seat.player_name} {intake.codec.describe(r.kind, r.payload, names)}": play.verdict_text(r.verdict)
+        f"{r.seat.player_name} {intake.codec.describe(r.kind, r.payload, names)}": verdicts.verdict_text(r.verdict)
         for r in rows
     }
 
@@ -71,7 +71,7 @@ def test_a_confirm_that_would_not_store_what_the_preview_showed_stores_nothing(g
     preview = intake.pm_preview(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30))
     assert preview.changes == []
     intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))  # entered meanwhile
-    with pytest.raises(play.NotAsSeen) as refused:
+    with pytest.raises(verdicts.NotAsSeen) as refused:
         intake.pm_confirm(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30), seen=preview.digest)
     assert [c.what for c in refused.value.outcome.changes] == ["束魂 → 丙"]
     assert Message.objects.count() == 1
@@ -80,7 +80,7 @@ def test_a_confirm_that_would_not_store_what_the_preview_showed_stores_nothing(g
 def test_a_confirm_without_a_preview_may_not_change_another_verdict(game):
     yi = seat(game, "乙")
     intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
-    with pytest.raises(play.NotAsSeen):
+    with pytest.raises(verdicts.NotAsSeen):
         intake.pm_confirm(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30), seen="")
     assert Input.objects.count() == 1
 
@@ -138,7 +138,7 @@ def test_the_bulk_preview_judges_an_earlier_post_in_forum_order_and_names_the_ch
     assert preview.later == 1 and [c.what for c in preview.changes] == ["束魂 → 丙"]
     assert [(i.sentence, i.accepted) for i in preview.rows[0].items] == [("禁锢(禁锢/反狙击) → 丁", True)]
     assert Input.objects.count() == 1
-    with pytest.raises(play.NotAsSeen):
+    with pytest.raises(verdicts.NotAsSeen):
         bulk.bulk_confirm(game=game, posts=posts, vote_post=False, seen="")
     bulk.bulk_confirm(game=game, posts=posts, vote_post=False, seen=preview.digest)
     assert stored_verdicts(game)["乙 束魂 → 丙"] == preview.changes[0].after
