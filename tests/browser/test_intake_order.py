@@ -76,3 +76,28 @@ def test_a_candidate_of_an_unclear_name_is_one_click_and_the_confirm_stores_that
     assert message.text == text and message.parsed["refusals"][0]["choice"] == "乙"
     rec = Input.objects.get(game=game)
     assert rec.payload["target"] == seat(game, "乙").number and rec.verdict.accepted and rec.verdict.cost == 1
+
+
+def test_the_action_form_shows_what_an_earlier_entry_would_change_and_asks_before_saving_t3_ap4(
+    page, django_user_model
+):
+    """The structured form has no preview: an entry stamped earlier than 乙's accepted 束魂 that would leave it
+    without AP is not saved on the first click; the page names the change and saves only on the confirm."""
+    game = table_game(login(page, django_user_model))
+    start = game.phases.get().starts_at
+    paste(page, game, "乙", "束魂 丙", start + timedelta(minutes=20))
+    page.click("#confirm")
+    flash(page)
+    page.goto(f"/gm/{game.pk}/action/")
+    page.select_option("#id_seat", str(seat(game, "乙").pk))
+    page.fill("#id_forum_at", local(start + timedelta(minutes=10)))
+    page.select_option("#id_use", "禁锢")
+    page.select_option("#id_target", "丁")
+    page.click("form button[type=submit]")
+    page.wait_for_selector("#ripple")
+    assert "早于本时段已经录入的 1 条输入" in page.inner_text("#ripple")
+    shown_after = page.inner_text("#verdict-changes tr:nth-child(2) td:nth-child(4)")
+    assert shown_after.startswith("拒绝:") and Input.objects.filter(game=game).count() == 1
+    page.click("#confirm-ripple")
+    assert "已接受" in flash(page)
+    assert stored_verdicts(game)["束魂 → 丙"] == shown_after
