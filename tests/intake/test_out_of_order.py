@@ -142,3 +142,20 @@ def test_the_bulk_preview_judges_an_earlier_post_in_forum_order_and_names_the_ch
         bulk.bulk_confirm(game=game, posts=posts, vote_post=False, seen="")
     bulk.bulk_confirm(game=game, posts=posts, vote_post=False, seen=preview.digest)
     assert stored_verdicts(game)["乙 束魂 → 丙"] == preview.changes[0].after
+
+
+def test_a_stale_preview_page_stores_nothing_and_shows_the_new_preview(client, django_user_model, game):
+    """The preview was shown; then another input of the same player was entered; the confirm of the old page would
+    change its verdict: nothing is stored, and the page shows the new preview with the change."""
+    gm = django_user_model.objects.create_user("tianshen", password="pw-123456")
+    game.gms.add(gm)
+    client.force_login(gm)
+    yi = seat(game, "乙")
+    local = timezone.localtime(at(game, 30)).strftime("%Y-%m-%dT%H:%M")
+    form = {"seat": yi.pk, "forum_at": local, "text": "禁锢 丁", "phase": game.phases.get().pk}
+    page = client.post(f"/gm/{game.pk}/pm/", {**form, "once": "p-1", "preview": "1"}).content.decode()
+    seen = page.split('name="seen" value="')[1].split('"')[0]
+    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))  # meanwhile, in another tab
+    page = client.post(f"/gm/{game.pk}/pm/", {**form, "once": "p-2", "confirm": "1", "seen": seen}).content.decode()
+    assert Message.objects.count() == 1
+    assert "这条输入会改变本时段其他输入的结果" in page and 'id="verdict-changes"' in page and "束魂 → 丙" in page
