@@ -18,7 +18,7 @@ from moderator.console.forms import ForumTimeField
 from moderator.console.views import gm_game
 from moderator.models import Phase
 from moderator.parser.thread import Post, split_posts
-from moderator.services import bulk, play
+from moderator.services import bulk, play, verdicts
 from moderator.services.once import Once
 
 MODES = [("votes", "投票帖(整个投票楼)"), ("pms", "短消息(一批私信)")]
@@ -91,11 +91,20 @@ def bulk_intake(request, game_id: int):
                 posts, ticked = _posts(formset)
             if "confirm" in request.POST:
                 kept = [p for i, p in enumerate(posts) if i not in ticked]
-                result = bulk.bulk_confirm(
-                    game=game, posts=kept, vote_post=vote_post, user=request.user, once=Once.from_post(request.POST)
-                )
-                messages.success(request, _summary(result))
-                return redirect("console_votes" if vote_post else "console_dashboard", game_id=game.pk)
+                try:
+                    result = bulk.bulk_confirm(
+                        game=game,
+                        posts=kept,
+                        vote_post=vote_post,
+                        user=request.user,
+                        once=Once.from_post(request.POST),
+                        seen=request.POST.get("seen", ""),
+                    )
+                except verdicts.NotAsSeen as exc:  # not what the preview showed: nothing stored, preview again
+                    error = str(exc)
+                else:
+                    messages.success(request, _summary(result))
+                    return redirect("console_votes" if vote_post else "console_dashboard", game_id=game.pk)
             if posts:
                 preview = bulk.bulk_preview(game=game, posts=posts, vote_post=vote_post, ticked=frozenset(ticked))
             elif paste.cleaned_data["paste"].strip():

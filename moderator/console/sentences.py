@@ -10,6 +10,7 @@ from django.utils.dateparse import parse_datetime
 
 from moderator.models import AuditLog
 from moderator.rules import codec
+from moderator.services import intake
 
 
 def _time(value) -> str:
@@ -31,7 +32,7 @@ def _hours(seconds) -> str:
 def _item(d: dict) -> str:
     item = {k: v for k, v in d.items() if k != "seat"}
     try:
-        return codec.describe_item(item)
+        return intake.describe(item)
     except (codec.CodecError, KeyError):
         return "一条输入"
 
@@ -39,7 +40,8 @@ def _item(d: dict) -> str:
 def _message(d: dict) -> str:
     inputs = d.get("inputs") or []
     what = ";".join(_item(i) for i in inputs) or "没有读出任何行动"
-    unread = f",{len(d['refusals'])} 处没有读懂" if d.get("refusals") else ""
+    left = [r for r in d.get("refusals") or [] if not (isinstance(r, dict) and r.get("choice"))]
+    unread = f",{len(left)} 处没有读懂" if left else ""
     return f"录入消息({d.get('sender', '?')}):{what}{unread}"
 
 

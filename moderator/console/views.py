@@ -20,7 +20,7 @@ from moderator.console.sentences import audit_sentence
 from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows
 from moderator.rules import codec, views
-from moderator.services import announce, corrections, intake, play, setup, transfer
+from moderator.services import announce, corrections, intake, play, setup, transfer, verdicts
 from moderator.services.once import Once
 
 
@@ -127,6 +127,7 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
     preview = None
     if request.method == "POST" and form.is_valid():
         seat, data = _seat(game, form.cleaned_data["seat"]), form.cleaned_data
+        choices = _choices(request.POST)
         try:
             if "confirm" in request.POST:
                 message, items, refusals = intake.pm_confirm(
@@ -137,21 +138,49 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
                     user=request.user,
                     vote_post=vote_post,
                     once=Once.from_post(request.POST),
+                    seen=request.POST.get("seen", ""),
+                    choices=choices,
                 )
                 accepted = sum(i.accepted for i in items)
+                unread = sum(not r.get("choice") for r in refusals)
+                chosen = "".join(f",天神选定:{r['choice']}" for r in refusals if r.get("choice"))
                 messages.success(
                     request,
-                    f"已保存 {seat.player_name} 的消息:{accepted} 项被接受,{len(items) - accepted} 项被拒绝,{len(refusals)} 处没有读懂。",
+                    f"已保存 {seat.player_name} 的消息:{accepted} 项被接受,{len(items) - accepted} 项被拒绝,"
+                    f"{unread} 处没有读懂{chosen}。",
                 )
                 return redirect("console_message", game_id=game.pk, message_id=message.pk)
-            preview = intake.pm_preview(
-                game=game, seat=seat, text=data["text"], forum_at=data["forum_at"], vote_post=vote_post
-            )
+            preview = _preview(game, seat, data, vote_post, choices)
+        except verdicts.NotAsSeen as exc:  # the confirm would not store what the preview showed: show it again
+            form.add_error(None, str(exc))
+            try:
+                preview = _preview(game, seat, data, vote_post, choices)
+            except play.PlayError as again:
+                form.add_error(None, str(again))
         except play.PlayError as exc:
             form.add_error(None, str(exc))
     return render(
         request, "console/intake.html", {"game": game, "form": form, "preview": preview, "vote_post": vote_post}
     )
+
+
+def _preview(game: Game, seat, data: dict, vote_post: bool, choices: dict[int, str]):
+    text, at = data["text"], data["forum_at"]
+    return intake.pm_preview(game=game, seat=seat, text=text, forum_at=at, vote_post=vote_post, choices=choices)
+
+
+def _choices(post) -> dict[int, str]:
+    """The 天神's choices among refusals' candidates the form carries ("k:name" for refusal k), with the candidate
+    just clicked (pick) or the choice just withdrawn (unpick). Only ever what a click put there."""
+    chosen: dict[int, str] = {}
+    for raw in [*post.getlist("chosen"), *post.getlist("pick")]:
+        k, sep, name = raw.partition(":")
+        if sep and k.isdigit() and len(k) < 6 and name.strip():
+            chosen[int(k)] = name.strip()[:100]
+    unpick = post.get("unpick", "")
+    if unpick.isdigit() and len(unpick) < 6:
+        chosen.pop(int(unpick), None)
+    return chosen
 
 
 @login_required
@@ -169,6 +198,7 @@ def action_form(request, game_id: int):
     """The structured alternative to pasting."""
     game = gm_game(request, game_id)
     form = forms.ActionForm(game, request.POST or None)
+    ripple = None
     if request.method == "POST" and form.is_valid():
         seat = _seat(game, form.cleaned_data["seat"])
         try:
@@ -179,7 +209,11 @@ def action_form(request, game_id: int):
                 forum_at=form.cleaned_data["forum_at"],
                 user=request.user,
                 once=Once.from_post(request.POST),
+                seen=request.POST.get("seen", ""),
             )
+        except verdicts.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
+            form.add_error(None, str(exc))
+            ripple = _ripple(exc, codec.describe_item(form.item()))
         except play.PlayError as exc:
             form.add_error(None, str(exc))
         else:
@@ -188,7 +222,14 @@ def action_form(request, game_id: int):
             )  # the detail is the item: the audit page shows it as a sentence
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_dashboard", game_id=game.pk)
-    return render(request, "console/form.html", {"game": game, "form": form, "title": "录入特权(表单)"})
+    context = {"game": game, "form": form, "title": "录入特权(表单)", "ripple": ripple}
+    return render(request, "console/form.html", context)
+
+
+def _ripple(exc: verdicts.NotAsSeen, sentence: str) -> dict:
+    """What a structured form's entry would do (its own verdict, the other verdicts it changes), to confirm."""
+    own = verdicts.verdict_text(exc.outcome.verdicts[0]) if exc.outcome.verdicts else ""
+    return {"sentence": sentence, "own": own, "outcome": exc.outcome}
 
 
 def _sentence(game: Game, rec) -> str:
@@ -214,6 +255,7 @@ def vote_intake(request, game_id: int):
     replay = play.game_replay(game)
     alive = {s.name for s in replay.state.alive}
     form = forms.VoteForm(game, request.POST or None, alive=alive)
+    ripple = None
     if request.method == "POST" and form.is_valid():
         data, vote = form.cleaned_data, form.vote()
         seat, target = _seat(game, data["seat"]), _seat(game, vote["target"])
@@ -227,7 +269,12 @@ def vote_intake(request, game_id: int):
                 forum_at=data["forum_at"],
                 entered_by=request.user,
                 once=Once.from_post(request.POST),
+                seen=request.POST.get("seen", ""),
             )
+        except verdicts.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
+            form.add_error(None, str(exc))
+            item = {("change" if vote["change"] else "for"): target.player_name, "edited": vote["edited"]}
+            ripple = _ripple(exc, codec.describe_item(item))
         except play.PlayError as exc:
             form.add_error(None, str(exc))
         else:
@@ -260,6 +307,7 @@ def vote_intake(request, game_id: int):
             "tally": views.sorted_tally(result),
             "records": records,
             "paste": forms.VotePostForm(game),
+            "ripple": ripple,
         },
     )
 

@@ -22,7 +22,7 @@ from . import pm
 __all__ = ["ParseResult", "parse_pm", "parse_vote"]
 
 PHASES = ("night", "day")
-REFUSAL_KEYS = ("text", "reason", "span", "candidates")
+REFUSAL_KEYS = ("text", "reason", "span", "candidates", "input")
 
 
 @dataclass(frozen=True)
@@ -33,14 +33,17 @@ class ParseResult:
     def to_json(self) -> dict:
         """The PARSER.md object. Additions (issue 15): each input and refusal may carry "span": [start, end], the
         characters of the text as passed to parse_pm that it was read from; a refusal may carry "candidates", the
-        players it could mean (a pronoun, an ambiguous or misspelt name, "A或B"); {"pass": true} is a pass."""
+        players it could mean (a pronoun, an ambiguous or misspelt name, "A或B"), and then "input", the input
+        choosing one of them gives, its player left null ({"card": …, "use": …, "target": null}), so the 天神 can
+        choose with one click; {"pass": true} is a pass."""
         return {
             "inputs": [dict(item) for item in self.inputs],
-            "refusals": [
-                {k: (list(v) if isinstance(v, list) else v) for k, v in r.items() if k in REFUSAL_KEYS}
-                for r in self.refusals
-            ],
+            "refusals": [{k: _copy(v) for k, v in r.items() if k in REFUSAL_KEYS} for r in self.refusals],
         }
+
+
+def _copy(value):
+    return list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
 
 
 def parse_pm(

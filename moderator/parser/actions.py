@@ -129,10 +129,16 @@ def build(tokens: list[Token]) -> Clause:
 # ---------------------------------------------------------------------------------------------- resolution
 
 
+def _split(reason: str | tuple[str, list[str]]) -> tuple[str, list[str]]:
+    return reason if isinstance(reason, tuple) else (reason, [])
+
+
 @dataclass
 class Outcome:
     inputs: list[dict]  # each with "_span": (start, end) in the normalised text
-    refusals: list[str | tuple[str, list[str]]]  # reasons, or (reason, candidates); the caller adds the fragment
+    # reasons, or (reason, candidates), or (reason, candidates, the input a chosen candidate would give, its player
+    # left as None); the caller adds the fragment
+    refusals: list[str | tuple[str, list[str]] | tuple[str, list[str], dict]]
     attack: bool = False  # produced at least one attack (carries a 杀人宣言, N-kill)
     tail: int | None = None  # start of unresolved text after an attack's target: manifesto material
     near_miss: bool = False  # an unresolved name that looks like a misspelt player
@@ -229,6 +235,7 @@ class Resolver:
             base_change = False
         if use == "变形":
             return self._transform(g, base, out)
+        unsure = self._unsure(g, base, base_change)
         pronoun = next((t for t in targets if t.kind == "PRON"), None)
         if pronoun is not None and use not in al.SELF_USES:
             who = self.candidates_before(pronoun.start)
@@ -237,7 +244,7 @@ class Resolver:
                 why = f"“{said}”指的是谁?前面提到的是:{'、'.join(who)};请写名字(如“{use} {who[0]}”),或由天神确认"
             else:
                 why = f"“{said}”指的是谁?请写名字(如“{use} 某某”)"
-            out.refusals.append((why, who))
+            out.refusals.append(unsure(why, who))
             return out
         if g.pos is not None and use != "瞄准狙击":
             out.refusals.append(f"只有瞄准狙击能指定第几张牌;“{use}”不用写位置")
@@ -273,7 +280,7 @@ class Resolver:
         bad = [(t, r) for t, r in resolved if not r.name]
         if g.alt and len(good) > 1:
             who = [r.name for _, r in good]
-            out.refusals.append((f"写了{'或'.join(who)},{use}要写明对其中哪一个用;不会替你选", who))
+            out.refusals.append(unsure(f"写了{'或'.join(who)},{use}要写明对其中哪一个用;不会替你选", who))
             return out
         if not good:
             if not bad:
@@ -281,7 +288,7 @@ class Resolver:
                 return out
             after = [(t, r) for t, r in bad if t.start >= g.verb_end] or bad
             t, r = after[0]
-            out.refusals.append(self.name_problem(t, r))
+            out.refusals.append(unsure(*_split(self.name_problem(t, r))))
             out.near_miss = any(self.looks_like_name(t, r) for t, r in bad)
             return out
         for t, r in good:
@@ -295,8 +302,27 @@ class Resolver:
         out.attack = use in al.ATTACK_USES
         for t, r in bad:
             if t.start >= g.verb_end:  # chatter before the privilege word is ignored
-                out.refusals.append(self.name_problem(t, r))
+                out.refusals.append(unsure(*_split(self.name_problem(t, r))))
         return out
+
+    def _unsure(self, g: Group, base: dict, change: bool):
+        """A refusal about whom the privilege is for: with its candidates, it also carries the input that choosing
+        one of them gives (the 天神's one-click choice, issue 15) — unless the group could not give one input
+        (repeated, or an aimed shot without a valid position)."""
+        partial: dict | None = dict(base, target=None)
+        if base["use"] == "瞄准狙击":
+            partial = None if self._position_problem(g.pos) else dict(partial, position=g.pos.value)
+        if partial is not None and change:
+            partial["change"] = True
+        if g.repeat != 1:
+            partial = None
+
+        def refusal(why: str, candidates: list[str] | tuple[str, ...] = ()):
+            if not candidates:
+                return why
+            return (why, list(candidates), dict(partial)) if partial else (why, list(candidates))
+
+        return refusal
 
     def looks_like_name(self, t: Token, r: Resolution) -> bool:
         """An unresolved target that is probably a misspelt player rather than chatter or a manifesto."""

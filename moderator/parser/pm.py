@@ -48,10 +48,12 @@ class Message:
     refusals: list[tuple[int, dict]] = field(default_factory=list)
     manifestos: list[tuple[int, str, bool]] = field(default_factory=list)  # 杀人宣言 (position, text, weak marker)
     notes: list[tuple[int, int, str]] = field(default_factory=list)  # clauses read as not an order (issue 15)
+    unsure_attacks: list[tuple[int, dict]] = field(default_factory=list)  # attacks refused for an unclear target
 
-    def refuse(self, start: int, end: int, reason: str | tuple[str, list[str]]) -> None:
-        """A refusal of norm[start:end]: the player's words, the reason, their span and any candidates."""
-        reason, candidates = reason if isinstance(reason, tuple) else (reason, [])
+    def refuse(self, start: int, end: int, reason: str | tuple) -> None:
+        """A refusal of norm[start:end]: the player's words, the reason, their span, any candidates and the input a
+        chosen candidate would give (its player None; an attack's 杀人宣言 attaches to it, N-kill)."""
+        reason, candidates, partial = (*reason, None)[:3] if isinstance(reason, tuple) else (reason, [], None)
         frag = self.text.fragment(start, end) or self.text.norm[start:end].strip()
         item: dict = {"text": frag, "reason": reason}
         span = self.text.raw_span(start, end)
@@ -59,6 +61,10 @@ class Message:
             item["span"] = span
         if candidates:
             item["candidates"] = list(candidates)
+        if partial:
+            item["input"] = partial
+            if partial.get("use") in al.ATTACK_USES:
+                self.unsure_attacks.append((start, partial))
         self.refusals.append((start, item))
 
     def add(self, start: int, end: int, item: dict) -> None:
@@ -178,6 +184,8 @@ def _manifestos(m: Message) -> None:
 
 def _attach_manifestos(m: Message) -> None:
     attacks = [(pos, d) for pos, d in m.inputs if d.get("use") in al.ATTACK_USES]
+    attacks = sorted(attacks + m.unsure_attacks, key=lambda pd: pd[0])  # a 杀人宣言 of an attack whose target is
+    # unclear stays with that attack's refusal: it is the attack's if the 天神 names the target
     for pos, body, weak, end in m.manifestos:
         before = [d for p, d in attacks if p <= pos]
         after = [d for p, d in attacks if p > pos]

@@ -23,7 +23,7 @@ from moderator.parser import parse_pm, parse_vote
 from moderator.parser.text import normalise_word
 from moderator.parser.thread import Post
 from moderator.rules import codec
-from moderator.services import intake, play
+from moderator.services import intake, play, verdicts
 from moderator.services.once import Once, spend
 
 KIND_LABELS = {codec.ACTION: "特权", codec.VOTE: "投票", codec.ORDER: "丢牌顺序", codec.PASS: "空过"}
@@ -57,6 +57,9 @@ class Row:
 class BulkPreview:
     phase: Phase
     rows: list[Row]
+    later: int = 0  # inputs already entered that some post is earlier than (judged in forum order, T3)
+    changes: list[verdicts.VerdictChange] = field(default_factory=list)  # other inputs whose verdict would change
+    digest: str = ""  # verdicts.Outcome.digest of what this preview shows
 
     @property
     def kept(self) -> list[Row]:
@@ -130,12 +133,18 @@ def _forum_order(rows: list[Row]) -> list[Row]:
 def bulk_preview(
     *, game: Game, posts: list[Post], vote_post: bool, ticked: frozenset[int] = frozenset()
 ) -> BulkPreview:
-    """What each post would do if confirmed now, judged in forum order on the current state — stores nothing."""
+    """What each post would do if confirmed now, judged in forum order on the current state — stores nothing. When a
+    post is earlier than inputs already entered (out of forum order), the batch is judged as the confirm will judge it
+    (stored and rolled back), with every other input of the phase whose verdict it would change."""
     phase = play.open_phase(game)
     rows = rows_triage(game=game, phase=phase, posts=posts, ticked=ticked)
-    state = play.game_replay(game).state
+    replay = play.game_replay(game)
+    kept = _forum_order(rows)
+    if any(verdicts.later_inputs(replay, phase, r.forum_at) for r in kept):
+        return _dry_run(game, phase, rows, vote_post)
+    state = replay.state
     names = list(game.seats.order_by("number").values_list("player_name", flat=True))
-    for row in _forum_order(rows):
+    for row in kept:
         sender = row.seat.player_name
         if vote_post:
             result = parse_vote(row.post.body, sender=sender, players=names)
@@ -145,10 +154,35 @@ def bulk_preview(
         data = result.to_json()
         inputs = [{**i, "edited": True} for i in data["inputs"]] if vote_post and row.post.edited else data["inputs"]
         at = play._minutes(phase, row.forum_at)
-        state, verdicts = rules.submit_message(state, [codec.item_to_engine(i, by=sender, at=at) for i in inputs])
-        row.items = [intake.Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, verdicts, strict=True)]
+        state, judged = rules.submit_message(state, [codec.item_to_engine(i, by=sender, at=at) for i in inputs])
+        row.items = [intake.Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, judged, strict=True)]
         row.refusals = data["refusals"]
-    return BulkPreview(phase, rows)
+    preview = BulkPreview(phase, rows)
+    preview.digest = verdicts.Outcome([i for r in kept for i in r.items]).digest
+    return preview
+
+
+class _BulkDryRun(verdicts.DryRun):
+    def __init__(self, outcome: verdicts.Outcome, stored: list):
+        super().__init__(outcome)
+        self.stored = stored
+
+
+def _dry_run(game: Game, phase: Phase, rows: list[Row], vote_post: bool) -> BulkPreview:
+    """The kept posts stored as the confirm stores them, then rolled back: each post's verdicts, the changes."""
+    kept = _forum_order(rows)
+    try:
+        with transaction.atomic():
+            bulk_confirm(game=game, posts=[r.post for r in kept], vote_post=vote_post, dry_run=True)
+    except _BulkDryRun as done:
+        by_post = {id(row.post): (message, items) for row, message, items in done.stored}
+        for row in kept:
+            message, row.items = by_post[id(row.post)]
+            row.refusals = message.parsed["refusals"]
+        preview = BulkPreview(phase, rows, later=done.outcome.later, changes=done.outcome.changes)
+        preview.digest = done.outcome.digest
+        return preview
+    raise AssertionError("a dry run always raises")  # pragma: no cover
 
 
 @dataclass
@@ -166,13 +200,25 @@ class BulkResult:
 
 
 @transaction.atomic
-def bulk_confirm(*, game: Game, posts: list[Post], vote_post: bool, user=None, once: Once | None = None) -> BulkResult:
+def bulk_confirm(
+    *,
+    game: Game,
+    posts: list[Post],
+    vote_post: bool,
+    user=None,
+    once: Once | None = None,
+    seen: str | None = None,
+    dry_run: bool = False,
+) -> BulkResult:
     """Store every kept post as its own message, in forum order, under one game lock; one token for the whole batch.
-    The skips are decided again under the lock, so a post stored meanwhile is skipped, never stored twice."""
+    The skips are decided again under the lock, so a post stored meanwhile is skipped, never stored twice. `seen`
+    (the preview's digest, or "" when none was shown) refuses a batch whose outcome differs from what the 天神 saw,
+    as play.inputs_submit does for one message; `dry_run` stores nothing and raises with the outcome."""
     game = play.game_lock(game)
     spend(game, once, "批量录入")
     phase = play.open_phase(game)
     rows = rows_triage(game=game, phase=phase, posts=posts)
+    before = play.game_replay(game) if seen is not None or dry_run else None
     stored = []
     for row in _forum_order(rows):
         message, items, _ = intake.pm_confirm(
@@ -185,6 +231,11 @@ def bulk_confirm(*, game: Game, posts: list[Post], vote_post: bool, user=None, o
             edited=row.post.edited,
         )
         stored.append((row, message, items))
+    if before is not None:
+        outcome = _outcome(game, phase, before, stored)
+        if dry_run:
+            raise _BulkDryRun(outcome, stored)
+        verdicts.check_seen(outcome, seen)
     result = BulkResult(stored, [r for r in rows if not r.kept])
     AuditLog.objects.create(
         game=game,
@@ -193,3 +244,15 @@ def bulk_confirm(*, game: Game, posts: list[Post], vote_post: bool, user=None, o
         detail={"messages": [m.pk for _, m, _ in stored], "skipped": [[r.post.author, r.skip] for r in result.skipped]},
     )
     return result
+
+
+def _outcome(game: Game, phase: Phase, before: play.Replay, stored: list) -> verdicts.Outcome:
+    """The batch's verdicts, and the inputs entered before it whose verdict it changed (only an out-of-order post
+    can change one: a later input never changes an earlier one's verdict)."""
+    judged = [i for _, _, items in stored for i in items]
+    later = max((verdicts.later_inputs(before, phase, row.forum_at) for row, _, _ in stored), default=0)
+    if not later:
+        return verdicts.Outcome(judged)
+    after = play.game_replay(game)
+    changes = verdicts.verdict_changes(before, after, phase.pk)
+    return verdicts.Outcome(judged, changes, later)

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
-from moderator.services import play
+from moderator.services import play, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.intake import open_input
 from moderator.services.once import Once, spend
@@ -209,18 +209,6 @@ def correction_apply(
 # --- a void of the open phase, previewed (bug: a void silently turned another vote into an accepted one) -----------
 
 
-def _verdict_text(verdict) -> str:
-    if verdict is None:
-        return "已作废"
-    if verdict.accepted:
-        return (
-            "接受"
-            + (f"(−{verdict.cost} 点)" if verdict.cost else "")
-            + (f":{verdict.reason}" if verdict.reason else "")
-        )
-    return f"拒绝:{verdict.reason}"
-
-
 @dataclass
 class VoidPreview:
     rec: Input
@@ -246,13 +234,8 @@ def void_preview(*, game: Game, pk: int) -> VoidPreview:
             raise _Preview
     except _Preview:
         pass
-    for other in before.records.get(rec.phase_id, []):
-        if other.pk == rec.pk:
-            continue
-        old, new = before.verdicts.get(other.pk), after.verdicts.get(other.pk)
-        if _verdict_text(old) != _verdict_text(new):
-            what = codec.describe(other.kind, other.payload, names)
-            preview.verdicts.append((names[other.seat.number], what, _verdict_text(old), _verdict_text(new)))
+    changes = verdicts.verdict_changes(before, after, rec.phase_id, skip=frozenset({rec.pk}))
+    preview.verdicts = [(c.who, c.what, c.before, c.after) for c in changes]
     old_close = play.result_json(rules.close_phase(before.state)[1])
     new_close = play.result_json(rules.close_phase(after.state)[1])
     preview.changes = result_changes(old_close, new_close, seat_of, names)

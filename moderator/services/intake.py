@@ -12,7 +12,7 @@ from moderator import rules
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
 from moderator.parser import parse_pm, parse_vote
 from moderator.rules import codec
-from moderator.services import play
+from moderator.services import play, verdicts
 from moderator.services.once import Once, spend
 
 
@@ -31,8 +31,14 @@ class Item:
 
     @property
     def sentence(self) -> str:
-        """The input as the 天神 reads it (`束魂 → 阿飞`)."""
-        return codec.describe_item(self.data)
+        """The input as the 天神 reads it (`束魂 → 阿飞`; `…(天神选定:阿飞)` when the 天神 chose the player)."""
+        return describe(self.data)
+
+
+def describe(item: dict) -> str:
+    """An item as a sentence, marked when the 天神 chose its player among a refusal's candidates."""
+    text = codec.describe_item(item)
+    return f"{text}(天神选定:{item['target']})" if item.get("chosen") and item.get("target") else text
 
 
 @dataclass
@@ -43,10 +49,18 @@ class Preview:
     text: str
     items: list[Item] = field(default_factory=list)
     refusals: list[dict] = field(default_factory=list)
+    later: int = 0  # inputs of the phase already entered with a later forum time (judged in forum order, T3)
+    changes: list[verdicts.VerdictChange] = field(default_factory=list)  # other inputs whose verdict would change
+    digest: str = ""  # verdicts.Outcome.digest: the confirm stores only what this preview showed
 
     @property
     def cost(self) -> int:
         return sum(i.cost for i in self.items if i.accepted)
+
+    @property
+    def choices(self) -> list[str]:
+        """The 天神's choices, as the form carries them ("refusal index:name")."""
+        return [f"{k}:{r['choice']}" for k, r in enumerate(self.refusals) if r.get("choice")]
 
     @property
     def evidence(self) -> list[tuple[str, str]]:
@@ -68,6 +82,36 @@ class Preview:
         return pieces
 
 
+UNPLACED = 10**9  # an input without a span (none today) keeps its place at the end
+
+
+def choices_apply(inputs: list[dict], refusals: list[dict], choices: dict[int, str]) -> tuple[list[dict], list[dict]]:
+    """The 天神's one-click choices (issue 15): refusal k → candidate name. Each turns that refusal into the input the
+    parser says it would give with that player, marked `chosen`, in the message's order; the refusal stays in the
+    record with its `choice`. The raw text is never rewritten. A choice that cannot be applied is refused, naming
+    why: never a silent guess."""
+    inputs, refusals = list(inputs), [dict(r) for r in refusals]
+    for k, name in sorted(choices.items()):
+        if not 0 <= k < len(refusals):
+            raise play.PlayError("要选定的那处拒绝已经不存在了(原文改过?):请重新预览。")
+        refusal = refusals[k]
+        if name not in refusal.get("candidates", []):
+            said = "、".join(refusal.get("candidates", [])) or "没有候选"
+            raise play.PlayError(f"“{name}”不是“{refusal['text']}”的候选({said}):没有选定,请重新预览。")
+        if not refusal.get("input"):
+            raise play.PlayError(
+                f"“{refusal['text']}”不能直接选定{name}:它不是只缺一个对象的特权(或还缺别的,如瞄准的位置),"
+                "请用表单录入,或请玩家说明。"
+            )
+        item = {**refusal["input"], "target": name, "chosen": True}
+        if refusal.get("span"):
+            item["span"] = refusal["span"]
+        inputs.append(item)
+        refusal["choice"] = name
+    inputs.sort(key=lambda item: (item.get("span") or [UNPLACED])[0])  # the order they were written in
+    return inputs, refusals
+
+
 def parse_message(
     *,
     game: Game,
@@ -76,8 +120,10 @@ def parse_message(
     vote_post: bool = False,
     edited: bool = False,
     state: rules.GameState | None = None,
+    choices: dict[int, str] | None = None,
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState]:
-    """What the parser reads in the message, against the sender's hand now (`state`, or a replay)."""
+    """What the parser reads in the message, against the sender's hand now (`state`, or a replay), with the
+    天神's choices among a refusal's candidates (`choices`, choices_apply)."""
     phase = play.open_phase(game)
     state = state if state is not None else play.game_replay(game).state
     names = list(game.seats.order_by("number").values_list("player_name", flat=True))
@@ -90,19 +136,97 @@ def parse_message(
     inputs = data["inputs"]
     if vote_post and edited:  # D3: the forum shows the vote post as edited ("本帖最后由 … 编辑")
         inputs = [{**i, "edited": True} for i in inputs]
-    return inputs, data["refusals"], phase, state
+    refusals = data["refusals"]
+    if choices:
+        inputs, refusals = choices_apply(inputs, refusals, choices)
+    return inputs, refusals, phase, state
 
 
-def pm_preview(*, game: Game, seat: Seat, text: str, forum_at: datetime, vote_post: bool = False) -> Preview:
-    """What the parser understood and what each input would cost or why it would be refused — stores nothing."""
-    inputs, refusals, phase, state = parse_message(game=game, seat=seat, text=text, vote_post=vote_post)
+def pm_preview(
+    *,
+    game: Game,
+    seat: Seat,
+    text: str,
+    forum_at: datetime,
+    vote_post: bool = False,
+    choices: dict[int, str] | None = None,
+) -> Preview:
+    """What the parser understood and what each input would cost or why it would be refused — stores nothing.
+
+    A message sent after every input already entered is judged on the state now (a pure dry run). One sent earlier
+    than some of them (entered out of forum order) is judged as the confirm will judge it: the phase replayed in
+    forum order with it, inside a transaction that is rolled back — its own verdicts, and every other input whose
+    verdict it would change (T3 target changes, AP4 shortfalls, N-kill counts)."""
+    replay = play.game_replay(game)
+    inputs, refusals, phase, state = parse_message(
+        game=game, seat=seat, text=text, vote_post=vote_post, state=replay.state, choices=choices
+    )
     play.check_forum_time(phase, forum_at)
     preview = Preview(seat, phase, forum_at, text, refusals=refusals)
-    at = play._minutes(phase, forum_at)
-    engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in inputs]
-    _, verdicts = rules.submit_message(state, engine_inputs)  # N-kill: the message is judged as one
-    preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, verdicts, strict=True)]
+    if verdicts.later_inputs(replay, phase, forum_at):
+        try:
+            with transaction.atomic():
+                _message_store(
+                    game=play.game_lock(game),
+                    seat=seat,
+                    text=text,
+                    forum_at=forum_at,
+                    vote_post=vote_post,
+                    choices=choices,
+                    dry_run=True,
+                )
+        except verdicts.DryRun as done:
+            outcome = done.outcome
+    else:
+        at = play._minutes(phase, forum_at)
+        engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in inputs]
+        judged = rules.submit_message(state, engine_inputs)[1]  # N-kill: the message is judged as one
+        outcome = verdicts.Outcome(judged, what=verdicts.sentences(inputs, replay.names))
+    preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, outcome.verdicts, strict=True)]
+    preview.later, preview.changes, preview.digest = outcome.later, outcome.changes, outcome.digest
     return preview
+
+
+def _message_store(
+    *,
+    game: Game,
+    seat: Seat,
+    text: str,
+    forum_at: datetime,
+    user=None,
+    vote_post: bool = False,
+    edited: bool = False,
+    seen: str | None = None,
+    choices: dict[int, str] | None = None,
+    dry_run: bool = False,
+) -> tuple[Message, list[Item], list[dict]]:
+    """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its dry run)."""
+    replay = play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
+    inputs, refusals, _, _ = parse_message(
+        game=game, seat=seat, text=text, vote_post=vote_post, edited=edited, state=replay.state, choices=choices
+    )
+    message = Message.objects.create(
+        game=game,
+        seat=seat,
+        sender_name=seat.player_name,
+        text=text,
+        parsed={"inputs": inputs, "refusals": refusals},
+        forum_at=forum_at,
+        entered_by=user,
+    )
+    stored = play.inputs_submit(
+        game=game,
+        seat=seat,
+        items=inputs,
+        forum_at=forum_at,
+        message=message,
+        entered_by=user,
+        replay=replay,
+        seen=seen,
+        dry_run=dry_run,
+    )
+    items = [Item(item, v.accepted, v.reason, v.cost) for item, (_, v) in zip(inputs, stored, strict=True)]
+    return message, items, refusals
 
 
 @transaction.atomic
@@ -116,41 +240,47 @@ def pm_confirm(
     vote_post: bool = False,
     once: Once | None = None,
     edited: bool = False,
+    seen: str | None = None,
+    choices: dict[int, str] | None = None,
 ) -> tuple[Message, list[Item], list[dict]]:
     """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
-    repeated or stale confirm (`once`) stores nothing."""
+    repeated or stale confirm (`once`) stores nothing; nor does one whose outcome differs from the preview the
+    天神 saw (`seen`, the preview's digest: verdicts.NotAsSeen). `choices`: the 天神's choices among refusals'
+    candidates, exactly as the preview applied them (choices_apply); kept in the message's record and the audit."""
     game = play.game_lock(game)
     spend(game, once, "录入消息")
-    replay = play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
-    inputs, refusals, _, _ = parse_message(
-        game=game, seat=seat, text=text, vote_post=vote_post, edited=edited, state=replay.state
-    )
-    message = Message.objects.create(
+    message, items, refusals = _message_store(
         game=game,
         seat=seat,
-        sender_name=seat.player_name,
         text=text,
-        parsed={"inputs": inputs, "refusals": refusals},
         forum_at=forum_at,
-        entered_by=user,
+        user=user,
+        vote_post=vote_post,
+        edited=edited,
+        seen=seen,
+        choices=choices,
     )
-    stored = play.inputs_submit(
-        game=game, seat=seat, items=inputs, forum_at=forum_at, message=message, entered_by=user, replay=replay
-    )
-    items = [Item(item, v.accepted, v.reason, v.cost) for item, (_, v) in zip(inputs, stored, strict=True)]
     AuditLog.objects.create(
         game=game,
         actor=user,
         action="录入消息",
-        detail={"message": message.pk, "sender": seat.player_name, "inputs": inputs, "refusals": refusals},
+        detail={
+            "message": message.pk,
+            "sender": seat.player_name,
+            "inputs": message.parsed["inputs"],
+            "refusals": refusals,
+            "chosen": [{"text": r["text"], "choice": r["choice"]} for r in refusals if r.get("choice")],
+        },
     )
     return message, items, refusals
 
 
-def input_store(*, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, user=None, once=None):
-    """One input in the scenario vocabulary, stored through the play services."""
+def input_store(
+    *, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, user=None, once=None, seen=None
+):
+    """One input in the scenario vocabulary, stored through the play services (`seen`: see play.inputs_submit)."""
     return play.input_submit(
-        game=game, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=user, once=once
+        game=game, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=user, once=once, seen=seen
     )
 
 

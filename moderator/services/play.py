@@ -266,12 +266,19 @@ def inputs_submit(
     entered_by=None,
     once=None,
     replay: Replay | None = None,
+    seen: str | None = None,
+    dry_run: bool = False,
 ) -> list[tuple[Input, Verdict]]:
     """The inputs of one message of the open phase, in the codec's vocabulary (actions, vote posts, discard
     orders, a pass), stored and judged. A message sent at or after every input already entered for the phase (the
     usual case) is judged by continuing the open phase's replay — `replay`, if the caller made one under this lock,
     or one replay from the last snapshot; a message entered out of forum order replays the phase again, since it
-    may change the verdicts after it. A repeated or stale submit (`once`) stores nothing."""
+    may change the verdicts after it (T3, AP4, N-kill). A repeated or stale submit (`once`) stores nothing.
+
+    Nothing changes a verdict the 天神 has not seen: `seen` is the `verdicts.Outcome.digest` the 天神 was shown, or "" when
+    nothing was shown (a form without a preview) — then the write is refused (`verdicts.NotAsSeen`, nothing stored) if the
+    outcome differs, or ("") if any other input's verdict would change. None checks nothing (scenarios, commands).
+    `dry_run` stores nothing and raises `DryRun` with the outcome."""
     game = game_lock(game)
     if once is not None:
         from moderator.services.once import spend
@@ -279,6 +286,8 @@ def inputs_submit(
         spend(game, once, "录入输入")
     if game.status == Game.Status.FINISHED:  # V4: a declared draw ends the game with its phase still open
         raise PlayError(f"这局游戏已经结束({game.winner}),不再接受输入")
+    from moderator.services.verdicts import DryRun, Outcome, check_seen, later_inputs, verdict_changes
+
     replay = replay if replay is not None else game_replay(game)
     phase = next((p for p in reversed(replay.phases) if p.status == Phase.Status.OPEN), None)
     if phase is None:
@@ -304,17 +313,34 @@ def inputs_submit(
         earlier.extend(recs)
         replay.fresh.update(r.pk for r in recs)
         replay.verdicts.update(zip((r.pk for r in recs), verdicts, strict=True))
+        outcome = Outcome(verdicts)
     else:
-        replay = game_replay(game)
+        before, replay = replay, game_replay(game)
+        new = frozenset(r.pk for r in recs)
+        changes = verdict_changes(before, replay, phase.pk, skip=new)
+        outcome = Outcome([replay.verdicts[r.pk] for r in recs], changes, later_inputs(before, phase, forum_at))
+    outcome.what = [codec.describe(r.kind, r.payload, replay.names) for r in recs]
+    if dry_run:
+        raise DryRun(outcome)
+    check_seen(outcome, seen)
     replay_save(replay)
     return [(rec, replay.verdicts[rec.pk]) for rec in recs]
 
 
 def input_submit(
-    *, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, entered_by=None, once=None
+    *,
+    game: Game,
+    seat: Seat,
+    item: dict,
+    forum_at: datetime,
+    message=None,
+    entered_by=None,
+    once=None,
+    seen: str | None = None,
+    dry_run: bool = False,
 ) -> tuple[Input, Verdict]:
     """One input of the open phase: `inputs_submit` with one item."""
-    kw = {"message": message, "entered_by": entered_by, "once": once}
+    kw = {"message": message, "entered_by": entered_by, "once": once, "seen": seen, "dry_run": dry_run}
     return inputs_submit(game=game, seat=seat, items=[item], forum_at=forum_at, **kw)[0]
 
 

@@ -45,7 +45,9 @@ def test_the_result_is_a_frozen_dataclass_whose_json_has_the_parser_md_keys_plus
         result.inputs = ()  # type: ignore[misc]
     data = result.to_json()
     assert set(data) == {"inputs", "refusals"}
-    assert all({"text", "reason"} <= set(r) <= {"text", "reason", "span", "candidates"} for r in data["refusals"])
+    assert all(
+        {"text", "reason"} <= set(r) <= {"text", "reason", "span", "candidates", "input"} for r in data["refusals"]
+    )
     json.dumps(data, ensure_ascii=False)
 
 

@@ -1,0 +1,125 @@
+"""What an entry does to the verdicts the 天神 has seen (T3: inputs are judged in forum order, not entry order).
+
+An input entered out of forum order replays its phase and may change the verdicts of inputs entered before it (an AP
+shortfall moves, a T3 change becomes a new submission, an N-kill count changes). Nothing may change a verdict the
+天神 did not see: a preview shows an `Outcome` (the new inputs' verdicts, every other verdict that changes, as
+sentences) and its `digest`; the write compares (`check_seen`) and stores nothing (`NotAsSeen`) if they differ. A
+dry run (`DryRun`) is the write itself, rolled back: the preview is the confirm.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from moderator.models import Phase, Seat
+from moderator.rules import codec
+from moderator.rules.state import Verdict
+from moderator.services.play import PlayError, Replay, voided
+
+
+def verdict_text(verdict: Verdict | None) -> str:
+    """A verdict as the 天神 reads it: 接受(−2 点) / 拒绝:原因 / 已作废."""
+    if verdict is None:
+        return "已作废"
+    if verdict.accepted:
+        return (
+            "接受"
+            + (f"(−{verdict.cost} 点)" if verdict.cost else "")
+            + (f":{verdict.reason}" if verdict.reason else "")
+        )
+    return f"拒绝:{verdict.reason}"
+
+
+@dataclass(frozen=True)
+class VerdictChange:
+    """Another input of the phase whose verdict a write would change (who, what, before → after)."""
+
+    who: str
+    what: str
+    before: str
+    after: str
+
+    @property
+    def sentence(self) -> str:
+        return f"{self.who} {self.what}:{self.before} → {self.after}"
+
+
+@dataclass
+class Outcome:
+    """What storing one message's inputs does: their own verdicts, the other inputs of the phase whose verdicts
+    change (an entry out of forum order, T3), and how many inputs already entered are later in forum time."""
+
+    verdicts: list[Verdict]
+    changes: list[VerdictChange] = field(default_factory=list)
+    later: int = 0
+    what: list[str] = field(default_factory=list)  # the new inputs as sentences (what is stored, not just how judged)
+
+    @property
+    def digest(self) -> str:
+        """A fingerprint of everything the 天神 is shown, so a confirm can check it stores what was seen."""
+        lines = self.what + [verdict_text(v) for v in self.verdicts] + [c.sentence for c in self.changes]
+        return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+class NotAsSeen(PlayError):
+    """The write would not do what the 天神 saw (other verdicts change, or the preview is out of date): nothing is
+    stored; `outcome` says what it would do now."""
+
+    def __init__(self, outcome: Outcome):
+        super().__init__(
+            "这条输入会改变本时段其他输入的结果,请看过差异后再确认。"
+            if outcome.changes
+            else "结果和预览时不同(其间有人录入或作废了输入):什么都没有保存,请看过新的预览后再确认。"
+        )
+        self.outcome = outcome
+
+
+def sentences(items: list[dict], names: dict[int, str]) -> list[str]:
+    """Items as the sentences their stored inputs will read (through the codec, as `inputs_submit` describes them)."""
+    seat_of = {name: number for number, name in names.items()}
+    try:
+        return [codec.describe(*codec.encode(item, seat_of), names) for item in items]
+    except codec.CodecError:  # an unknown player: the store refuses it with the reason
+        return [codec.describe_item(item) for item in items]
+
+
+def check_seen(outcome: Outcome, seen: str | None) -> None:
+    """Refuse a write the 天神 did not see: `seen` is the digest of the preview shown (it must match), "" when no
+    preview was shown (then no other input's verdict may change), None when nobody is watching (nothing checked)."""
+    if seen is None:
+        return
+    if (outcome.digest != seen) if seen else bool(outcome.changes):
+        raise NotAsSeen(outcome)
+
+
+class DryRun(Exception):
+    """Raised by a dry-run write to roll it back; carries what the write would have done."""
+
+    def __init__(self, outcome: Outcome):
+        super().__init__("dry run")
+        self.outcome = outcome
+
+
+def verdict_changes(before: Replay, after: Replay, phase_id: int, *, skip: frozenset[int] = frozenset()):
+    """The inputs of the phase (but `skip`) whose verdict differs between two replays, as sentences."""
+    changed = []
+    for rec in before.records.get(phase_id, []):
+        if rec.pk in skip or voided(rec):
+            continue
+        old, new = verdict_text(before.verdicts.get(rec.pk)), verdict_text(after.verdicts.get(rec.pk))
+        if old != new:
+            changed.append((rec, old, new))
+    if not changed:
+        return []
+    number = dict(Seat.objects.filter(pk__in={r.seat_id for r, _, _ in changed}).values_list("pk", "number"))
+    return [
+        VerdictChange(before.names[number[r.seat_id]], codec.describe(r.kind, r.payload, before.names), old, new)
+        for r, old, new in changed
+    ]
+
+
+def later_inputs(replay: Replay, phase: Phase, forum_at: datetime) -> int:
+    """How many inputs of the phase, already entered and not voided, carry a later forum time than `forum_at`."""
+    return sum(1 for r in replay.records.get(phase.pk, []) if r.forum_at > forum_at and not voided(r))

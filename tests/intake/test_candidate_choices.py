@@ -1,0 +1,92 @@
+"""Issue 15: a refusal's candidates are one-click choices. A choice turns that refusal into the input the parser says
+it would give, marked 天神选定; the raw text is never rewritten; the choice is kept in the message's record and the
+audit log; nothing is chosen without a click, and a choice that cannot be applied says why."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from moderator.models import AuditLog, Input, Message
+from moderator.services import intake, play, setup
+from tests.browser.console_kit import MANIFESTO, TABLE
+
+pytestmark = pytest.mark.django_db
+UNCLEAR = f"乙和丙都很可疑,今晚杀他。杀人宣言:{MANIFESTO}"
+
+
+@pytest.fixture
+def game():
+    g = setup.table_create(name="选定局", players=TABLE)
+    setup.game_start(game=g, at=timezone.now() - timedelta(hours=3))
+    return g
+
+
+def jia(game):
+    return game.seats.get(player_name="甲")
+
+
+def at(game):
+    return game.phases.get().starts_at + timedelta(minutes=30)
+
+
+def test_without_a_click_the_unclear_name_stays_a_refusal_with_its_candidates(game):
+    preview = intake.pm_preview(game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game))
+    assert preview.items == [] and preview.refusals[0]["candidates"] == ["丙", "乙"]
+    assert preview.choices == []
+
+
+def test_a_chosen_candidate_becomes_the_attack_with_its_manifesto_and_is_stored_as_previewed_n1_nkill(game):
+    preview = intake.pm_preview(game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={0: "乙"})
+    [item] = preview.items
+    assert item.sentence.startswith("普通攻击") and item.sentence.endswith("→ 乙(天神选定:乙)")
+    assert (item.accepted, item.cost) == (True, 1)
+    assert preview.refusals[0]["choice"] == "乙" and preview.choices == ["0:乙"]
+
+    message, items, _ = intake.pm_confirm(
+        game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={0: "乙"}, seen=preview.digest
+    )
+    assert message.text == UNCLEAR  # the raw text is never altered
+    assert [(i.sentence, i.accepted, i.cost) for i in items] == [(item.sentence, True, 1)]
+    rec = Input.objects.get(message=message)
+    assert rec.payload["target"] == game.seats.get(player_name="乙").number and rec.payload["manifesto"] == MANIFESTO
+    assert message.parsed["refusals"][0]["choice"] == "乙" and message.parsed["inputs"][0]["chosen"] is True
+    audit = AuditLog.objects.get(action="录入消息")
+    assert audit.detail["chosen"] == [{"text": "今晚杀他", "choice": "乙"}]
+
+
+def test_a_choice_that_is_not_a_candidate_or_not_about_a_privilege_is_refused_and_says_why(game):
+    with pytest.raises(play.PlayError, match=r"不是.*的候选"):
+        intake.pm_preview(game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={0: "丁"})
+    with pytest.raises(play.PlayError, match="不能直接选定"):  # B3: an aimed shot without its position
+        intake.pm_preview(game=game, seat=jia(game), text="乙很可疑,瞄准狙击他", forum_at=at(game), choices={0: "乙"})
+    with pytest.raises(play.PlayError, match="不存在"):
+        intake.pm_preview(game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={5: "乙"})
+    assert Message.objects.count() == 0
+
+
+def test_the_page_turns_a_click_on_a_candidate_into_the_input_and_the_confirm_stores_it(
+    client, django_user_model, game
+):
+    gm = django_user_model.objects.create_user("tianshen", password="pw-123456")
+    game.gms.add(gm)
+    client.force_login(gm)
+    form = {
+        "seat": jia(game).pk,
+        "forum_at": timezone.localtime(at(game)).strftime("%Y-%m-%dT%H:%M"),
+        "text": UNCLEAR,
+        "once": "c-1",
+        "phase": game.phases.get().pk,
+    }
+    page = client.post(f"/gm/{game.pk}/pm/", {**form, "preview": "1"}).content.decode()
+    assert 'name="pick" value="0:乙"' in page and "天神选定" not in page
+    page = client.post(f"/gm/{game.pk}/pm/", {**form, "pick": "0:乙"}).content.decode()
+    assert "天神选定:乙" in page and 'name="chosen" value="0:乙"' in page
+    seen = page.split('name="seen" value="')[1].split('"')[0]
+    done = client.post(f"/gm/{game.pk}/pm/", {**form, "confirm": "1", "chosen": "0:乙", "seen": seen}, follow=True)
+    assert "天神选定:乙" in done.content.decode()
+    assert Input.objects.get().payload["target"] == game.seats.get(player_name="乙").number
+    audit = client.get(f"/gm/{game.pk}/audit/").content.decode()
+    assert "天神选定:乙" in audit

@@ -1,0 +1,161 @@
+"""A PM entered out of forum order (T3: inputs are judged by their forum time, not their time of entry): the preview
+judges it as the confirm will — the phase replayed in forum order — and names every other verdict it changes; the
+structured forms and the bulk paste ask before such a change; nothing changes a verdict the 天神 did not see."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from moderator.models import Input, Message
+from moderator.parser.thread import Post
+from moderator.services import bulk, intake, play, setup, verdicts
+from tests.browser.console_kit import TABLE
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game():
+    g = setup.table_create(name="乱序局", players=TABLE)
+    setup.game_start(game=g, at=timezone.now() - timedelta(hours=3))
+    return g
+
+
+def at(game, minutes: int):
+    return game.phases.get().starts_at + timedelta(minutes=minutes)
+
+
+def seat(game, name):
+    return game.seats.get(player_name=name)
+
+
+def stored_verdicts(game) -> dict[str, str]:
+    names = dict(game.seats.values_list("number", "player_name"))
+    rows = Input.objects.filter(game=game).select_related("verdict", "seat")
+    return {
+        f"{r.seat.player_name} {intake.codec.describe(r.kind, r.payload, names)}": verdicts.verdict_text(r.verdict)
+        for r in rows
+    }
+
+
+def test_it_previews_an_earlier_pm_in_forum_order_and_names_the_verdict_it_changes(game):
+    """AP4: 乙 holds 3 AP. The 20:00 束魂 (2) is entered first and accepted; then the 19:00 禁锢 (2): in forum order
+    the 禁锢 comes first, and the 束魂 is left with 1 AP — refused. The preview says so before anything is stored."""
+    yi = seat(game, "乙")
+    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
+    preview = intake.pm_preview(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30))
+    assert preview.later == 1
+    assert [(i.sentence, i.accepted, i.cost) for i in preview.items] == [("禁锢(禁锢/反狙击) → 丁", True, 2)]
+    [change] = preview.changes
+    assert (change.who, change.what, change.before) == ("乙", "束魂 → 丙", "接受(−2 点)")
+    assert change.after.startswith("拒绝:") and "点" in change.after
+    assert Message.objects.count() == 1 and Input.objects.count() == 1  # the dry run was rolled back
+
+    intake.pm_confirm(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30), seen=preview.digest)
+    assert stored_verdicts(game) == {"乙 禁锢(禁锢/反狙击) → 丁": "接受(−2 点)", "乙 束魂 → 丙": change.after}
+
+
+def test_an_in_order_pm_changes_nothing_else_and_says_nothing_about_order(game):
+    yi = seat(game, "乙")
+    intake.pm_confirm(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30))
+    preview = intake.pm_preview(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
+    assert preview.later == 0 and preview.changes == [] and not preview.items[0].accepted
+    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60), seen=preview.digest)
+
+
+def test_a_confirm_that_would_not_store_what_the_preview_showed_stores_nothing(game):
+    yi = seat(game, "乙")
+    preview = intake.pm_preview(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30))
+    assert preview.changes == []
+    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))  # entered meanwhile
+    with pytest.raises(verdicts.NotAsSeen) as refused:
+        intake.pm_confirm(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30), seen=preview.digest)
+    assert [c.what for c in refused.value.outcome.changes] == ["束魂 → 丙"]
+    assert Message.objects.count() == 1
+
+
+def test_a_confirm_without_a_preview_may_not_change_another_verdict(game):
+    yi = seat(game, "乙")
+    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
+    with pytest.raises(verdicts.NotAsSeen):
+        intake.pm_confirm(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30), seen="")
+    assert Input.objects.count() == 1
+
+
+def test_the_action_form_shows_the_change_and_stores_only_on_a_second_confirmed_click(client, django_user_model, game):
+    """The structured form has no preview: an out-of-order entry that changes another verdict is shown first (T3);
+    the confirm carries a new one-time token, and a repeated click changes nothing."""
+    gm = django_user_model.objects.create_user("tianshen", password="pw-123456")
+    game.gms.add(gm)
+    client.force_login(gm)
+    yi = seat(game, "乙")
+    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
+    phase = game.phases.get().pk
+    local = timezone.localtime(at(game, 30)).strftime("%Y-%m-%dT%H:%M")
+    form = {"seat": yi.pk, "forum_at": local, "use": "禁锢", "target": "丁", "once": "t-1", "phase": phase}
+    page = client.post(f"/gm/{game.pk}/action/", form).content.decode()
+    assert Input.objects.count() == 1
+    assert "早于本时段已经录入的 1 条输入" in page and "束魂 → 丙" in page and "拒绝:" in page
+    seen = page.split('name="seen" value="')[1].split('"')[0]
+    confirm = {**form, "once": "t-2", "seen": seen}
+    assert client.post(f"/gm/{game.pk}/action/", confirm).status_code == 302
+    assert Input.objects.count() == 2
+    assert stored_verdicts(game)["乙 束魂 → 丙"].startswith("拒绝:")
+    again = client.post(f"/gm/{game.pk}/action/", confirm, follow=True).content.decode()
+    assert "已经提交过了" in again and Input.objects.count() == 2
+
+
+def test_the_vote_form_asks_before_an_earlier_post_changes_a_vote_verdict(client, django_user_model, game):
+    """D3: a change post is judged against the original by forum time; an original vote entered after its own
+    change (but stamped earlier) turns the change into an accepted one, and the form says so first."""
+    gm = django_user_model.objects.create_user("tianshen", password="pw-123456")
+    game.gms.add(gm)
+    client.force_login(gm)
+    night = game.phases.get()
+    assert play.phase_close(phase=night, now=night.ends_at)
+    day = game.phases.get(status="open")
+    yi, bing = seat(game, "乙"), seat(game, "丙")
+    play.vote_submit(game=game, seat=yi, target=bing, change=True, forum_at=day.starts_at + timedelta(hours=3))
+    local = timezone.localtime(day.starts_at + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    form = {"seat": yi.pk, "forum_at": local, "post": "original", "target": seat(game, "丁").pk}
+    page = client.post(f"/gm/{game.pk}/votes/", {**form, "once": "v-1", "phase": day.pk}).content.decode()
+    assert Input.objects.filter(phase=day).count() == 1
+    assert "早于本时段已经录入的 1 条输入" in page and 'id="verdict-changes"' in page, page
+    seen = page.split('name="seen" value="')[1].split('"')[0]
+    client.post(f"/gm/{game.pk}/votes/", {**form, "once": "v-2", "phase": day.pk, "seen": seen})
+    assert Input.objects.filter(phase=day).count() == 2
+
+
+def test_the_bulk_preview_judges_an_earlier_post_in_forum_order_and_names_the_change(game):
+    yi = seat(game, "乙")
+    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
+    naive = timezone.localtime(at(game, 30)).replace(tzinfo=None)
+    posts = [Post("乙", naive, "禁锢 丁", False, 1)]
+    preview = bulk.bulk_preview(game=game, posts=posts, vote_post=False)
+    assert preview.later == 1 and [c.what for c in preview.changes] == ["束魂 → 丙"]
+    assert [(i.sentence, i.accepted) for i in preview.rows[0].items] == [("禁锢(禁锢/反狙击) → 丁", True)]
+    assert Input.objects.count() == 1
+    with pytest.raises(verdicts.NotAsSeen):
+        bulk.bulk_confirm(game=game, posts=posts, vote_post=False, seen="")
+    bulk.bulk_confirm(game=game, posts=posts, vote_post=False, seen=preview.digest)
+    assert stored_verdicts(game)["乙 束魂 → 丙"] == preview.changes[0].after
+
+
+def test_a_stale_preview_page_stores_nothing_and_shows_the_new_preview(client, django_user_model, game):
+    """The preview was shown; then another input of the same player was entered; the confirm of the old page would
+    change its verdict: nothing is stored, and the page shows the new preview with the change."""
+    gm = django_user_model.objects.create_user("tianshen", password="pw-123456")
+    game.gms.add(gm)
+    client.force_login(gm)
+    yi = seat(game, "乙")
+    local = timezone.localtime(at(game, 30)).strftime("%Y-%m-%dT%H:%M")
+    form = {"seat": yi.pk, "forum_at": local, "text": "禁锢 丁", "phase": game.phases.get().pk}
+    page = client.post(f"/gm/{game.pk}/pm/", {**form, "once": "p-1", "preview": "1"}).content.decode()
+    seen = page.split('name="seen" value="')[1].split('"')[0]
+    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))  # meanwhile, in another tab
+    page = client.post(f"/gm/{game.pk}/pm/", {**form, "once": "p-2", "confirm": "1", "seen": seen}).content.decode()
+    assert Message.objects.count() == 1
+    assert "这条输入会改变本时段其他输入的结果" in page and 'id="verdict-changes"' in page and "束魂 → 丙" in page
