@@ -31,14 +31,14 @@ class Item:
 
     @property
     def sentence(self) -> str:
-        """The input as the 天神 reads it (`束魂 → 阿飞`; `…(天神选定:阿飞)` when the 天神 chose the player)."""
+        """The input as the 天神 reads it (`束魂 → 阿飞`; `束魂 → 阿飞(由天神选定)` when the 天神 chose the player)."""
         return describe(self.data)
 
 
 def describe(item: dict) -> str:
     """An item as a sentence, marked when the 天神 chose its player among a refusal's candidates."""
     text = codec.describe_item(item)
-    return f"{text}(天神选定:{item['target']})" if item.get("chosen") and item.get("target") else text
+    return f"{text}(由天神选定)" if item.get("chosen") and item.get("target") else text
 
 
 @dataclass

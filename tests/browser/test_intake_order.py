@@ -67,7 +67,7 @@ def test_a_candidate_of_an_unclear_name_is_one_click_and_the_confirm_stores_that
     page.wait_for_selector(".chosen")
     assert "天神选定:乙" in page.inner_text(".chosen")
     row = page.inner_text("#preview ~ table")
-    assert "→ 乙(天神选定:乙)" in row and "将被接受" in row
+    assert "→ 乙(由天神选定)" in row and "将被接受" in row
     assert page.input_value("#id_text") == text
     shot(page, "intake-candidate-chosen")
     page.click("#confirm")

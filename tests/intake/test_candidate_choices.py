@@ -41,7 +41,7 @@ def test_without_a_click_the_unclear_name_stays_a_refusal_with_its_candidates(ga
 def test_a_chosen_candidate_becomes_the_attack_with_its_manifesto_and_is_stored_as_previewed_n1_nkill(game):
     preview = intake.pm_preview(game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={0: "乙"})
     [item] = preview.items
-    assert item.sentence.startswith("普通攻击") and item.sentence.endswith("→ 乙(天神选定:乙)")
+    assert item.sentence.startswith("普通攻击") and item.sentence.endswith("→ 乙(由天神选定)")
     assert (item.accepted, item.cost) == (True, 1)
     assert preview.refusals[0]["choice"] == "乙" and preview.choices == ["0:乙"]
 
@@ -89,4 +89,4 @@ def test_the_page_turns_a_click_on_a_candidate_into_the_input_and_the_confirm_st
     assert "天神选定:乙" in done.content.decode()
     assert Input.objects.get().payload["target"] == game.seats.get(player_name="乙").number
     audit = client.get(f"/gm/{game.pk}/audit/").content.decode()
-    assert "天神选定:乙" in audit
+    assert "→ 乙(由天神选定)" in audit
