@@ -14,21 +14,23 @@ from django.utils import timezone
 
 from moderator import rules
 from moderator.models import Game, Phase
-from moderator.services import announce, play
+from moderator.services import announce, play, verdicts
 
 
 def _open(game: Game, kind: str) -> Phase | None:
     return game.phases.filter(status=Phase.Status.OPEN, kind=kind).order_by("-starts_at").first()
 
 
-def _preview(game: Game, phase: Phase) -> dict:
+def _preview(game: Game, phase: Phase, ends_at=None) -> dict:
+    """`ends_at`: when the phase would end (its deadline, or now for an early end, T5): the next phase starts then."""
     state = play.game_replay(game).state
     after, result = rules.close_phase(state)
+    ends_at = ends_at or phase.ends_at
     next_phase = None
     if not result.winner:
         kind, number = after.phase
         length = timedelta(seconds=game.phase_seconds)
-        next_phase = Phase(game=game, kind=kind, number=number, starts_at=phase.ends_at, ends_at=phase.ends_at + length)
+        next_phase = Phase(game=game, kind=kind, number=number, starts_at=ends_at, ends_at=ends_at + length)
     seats = [s.name for s in after.seats]
     template, ctx = announce.public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats)
     bbcode = announce.render_bbcode(template, ctx)
@@ -43,6 +45,7 @@ def _preview(game: Game, phase: Phase) -> dict:
         "executed": list(result.executed),
         "died": list(result.died),
         "window": result.window,
+        "digest": verdicts.close_digest(state),
     }
 
 
@@ -61,3 +64,10 @@ def dusk_preview(game: Game) -> dict | None:
 def close_preview(game: Game) -> dict | None:
     """Whichever of the two the open phase has."""
     return dawn_preview(game) or dusk_preview(game)
+
+
+def end_preview(game: Game) -> dict | None:
+    """T5: the post the open phase would draft if the 天神 ended it now (the next phase then starts now), with the
+    digest of that close, which the end-early confirmation carries (clock.phase_end_early(seen=…))."""
+    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    return _preview(game, phase, ends_at=timezone.now()) if phase else None

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from moderator import rules
 from moderator.console import forms
+from moderator.console.dryrun import end_preview
 from moderator.console.sentences import audit_sentence
 from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows
@@ -517,7 +518,8 @@ def end_confirm(request, game_id: int):
         messages.error(request, "现在没有进行中的时段。")
         return redirect("console_dashboard", game_id=game.pk)
     waiting = views.not_acted(play.game_replay(game).state)
-    return render(request, "console/end_confirm.html", {"game": game, "phase": phase, "waiting": waiting})
+    context = {"game": game, "phase": phase, "waiting": waiting, "dryrun": end_preview(game)}
+    return render(request, "console/end_confirm.html", context)
 
 
 @login_required
@@ -532,9 +534,8 @@ def clock_control(request, game_id: int, action: str):
     once = Once.from_post(request.POST)
     try:
         if action == "end":
-            phase = clock.phase_end_early(
-                game=game, actor=request.user, force=bool(request.POST.get("force")), once=once
-            )
+            force, seen = bool(request.POST.get("force")), request.POST.get("seen")
+            phase = clock.phase_end_early(game=game, actor=request.user, force=force, once=once, seen=seen)
             messages.success(request, f"{phase.label}已提前结束并结算。")
         elif action == "extend":
             hours = _hours(request.POST.get("hours"))

@@ -21,6 +21,7 @@ from moderator.rules import views
 from moderator.services import play
 from moderator.services.once import Once, spend
 from moderator.services.play import PlayError
+from moderator.services.verdicts import close_digest
 
 log = logging.getLogger(__name__)
 
@@ -171,14 +172,23 @@ def phase_extend(*, game: Game, by: timedelta, actor=None, reason: str = "", onc
 
 
 @transaction.atomic
-def phase_end_early(*, game: Game, actor=None, force: bool = False, once: Once | None = None) -> Phase:
+def phase_end_early(
+    *, game: Game, actor=None, force: bool = False, once: Once | None = None, seen: str | None = None
+) -> Phase:
     """T5: end the current phase now, once every living player has acted (`not_acted` names who has not; `force`
-    ends it anyway and the log says so). The phase then closes like any other, its end time set to now."""
+    ends it anyway and the log says so). The phase then closes like any other, its end time set to now. `seen`: the
+    `verdicts.close_digest` of the close the confirmation page showed; if an input entered or voided since would
+    make the close differ, nothing ends and the 天神 is asked to look again."""
     game = _lock(game)
     spend(game, once, "提前结束")
     _require(game, Game.Status.RUNNING, "提前结束时段")
     phase = _open_phase(game)
-    waiting = not_acted(game)
+    state = play.game_replay(game).state
+    if seen is not None and close_digest(state) != seen:
+        raise PlayError(
+            f"{phase.label}的结算结果和确认页上显示的不同(其间有输入被录入或作废):什么都没有结束,请看过新的预览后再确认。"
+        )
+    waiting = views.not_acted(state)
     if waiting and not force:
         raise PlayError(f"还有人没有行动:{'、'.join(waiting)}(T5)")
     now = db_now()

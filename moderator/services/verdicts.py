@@ -10,13 +10,15 @@ dry run (`DryRun`) is the write itself, rolled back: the preview is the confirm.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from moderator import rules
 from moderator.models import Phase, Seat
 from moderator.rules import codec
 from moderator.rules.state import Verdict
-from moderator.services.play import PlayError, Replay, voided
+from moderator.services.play import PlayError, Replay, result_json, voided
 
 
 def verdict_text(verdict: Verdict | None) -> str:
@@ -123,3 +125,10 @@ def verdict_changes(before: Replay, after: Replay, phase_id: int, *, skip: froze
 def later_inputs(replay: Replay, phase: Phase, forum_at: datetime) -> int:
     """How many inputs of the phase, already entered and not voided, carry a later forum time than `forum_at`."""
     return sum(1 for r in replay.records.get(phase.pk, []) if r.forum_at > forum_at and not voided(r))
+
+
+def close_digest(state: rules.GameState) -> str:
+    """A fingerprint of what closing the open phase now gives (losses, saves, executions, tally, deaths, windows,
+    winner, the post's events): the end-early page shows that close, and the end is refused if it would differ (T5)."""
+    result = result_json(rules.close_phase(state)[1])
+    return hashlib.sha256(json.dumps(result, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()[:16]

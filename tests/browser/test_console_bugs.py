@@ -173,6 +173,35 @@ def test_ending_a_phase_early_asks_first_and_names_who_has_not_acted_t5(page, dj
     assert "phase_end_early" not in audit and "{" not in audit
 
 
+def test_the_end_early_page_shows_the_post_it_will_draft_and_a_stale_page_ends_nothing_t5(page, django_user_model):
+    """An early end shows what it will change before it is saved: the dawn post as the close will draft it. If an
+    input is entered after the page was shown (another tab, another 天神), its confirm ends nothing and says why."""
+    user = login(page, django_user_model)
+    game = table_game(user)
+    page.goto(f"/gm/{game.pk}/end/")
+    page.wait_for_selector("#confirm-end")
+    assert "第1夜结束,天亮了" in page.inner_text("#dryrun") and "昨夜平安无事" in page.inner_text("#dryrun")
+    play.action_submit(  # meanwhile 甲 attacks 乙, entered elsewhere: the close would now differ
+        game=game,
+        seat=seat(game, "甲"),
+        payload={"card": "杀手", "use": "普通攻击", "target": "乙", "manifesto": MANIFESTO},
+        forum_at=game.phases.get().starts_at,
+    )
+    page.check("input[name=force]")
+    page.click("#confirm-end")
+    assert "和确认页上显示的不同" in flash(page)
+    assert game.phases.get(kind="night", number=1).status == Phase.Status.OPEN
+    page.goto(f"/gm/{game.pk}/end/")
+    shown = page.inner_text("#dryrun .dryrun-post")
+    assert "乙昨夜受到了攻击" in shown
+    page.check("input[name=force]")
+    page.click("#confirm-end")
+    assert "第1夜已提前结束并结算" in flash(page)
+    dawn = Announcement.objects.get(game=game, kind=Announcement.Kind.DAWN)
+    deadline = "现在是第1天"  # the next phase's deadline: minutes apart if the click crossed a minute
+    assert dawn.text.split(deadline)[0].strip() == shown.split(deadline)[0].strip()
+
+
 def test_rotating_a_private_link_asks_first_and_a_no_changes_nothing(page, django_user_model):
     """A player's link is replaced only after the 天神 says yes: the question comes from the site's own script (the
     CSP allows no inline handler), and a "no" keeps the link."""
