@@ -575,21 +575,26 @@ def _hours(raw: str | None) -> float:
 @login_required
 @require_POST
 def substitute(request, game_id: int):
-    """S5, T4: a substitute takes a seat over; the current phase gets its 12-hour 交替期."""
+    """S5, T4: a substitute takes a seat over; the current phase gets its 12-hour 交替期. The first post shows what
+    it would change (the new deadline, the drafts: handover PM, notice, vote post); the confirm saves it."""
     game = gm_game(request, game_id)
     seat_id = request.POST.get("seat", "")
     seat = game.seats.filter(pk=int(seat_id)).first() if seat_id.isdigit() else None
     if seat is None:
         messages.error(request, "请选择要替补的座位")
         return redirect("console_dashboard", game_id=game.pk)
+    name, base = request.POST.get("player_name", ""), request.build_absolute_uri("/")
     try:
+        if "confirm" not in request.POST:  # first what it would change; nothing is saved yet
+            preview = setup.substitute_preview(seat=seat, player_name=name, at=timezone.now(), link_base=base)
+            return render(request, "console/substitute.html", {"game": game, "seat": seat, "preview": preview})
         setup.seat_substitute(
             seat=seat,
-            player_name=request.POST.get("player_name", ""),
+            player_name=name,
             at=timezone.now(),
             actor=request.user,
             once=Once.from_post(request.POST),
-            link_base=request.build_absolute_uri("/"),
+            link_base=base,
         )
         messages.success(
             request,

@@ -10,6 +10,7 @@ import secrets
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -243,6 +244,8 @@ def seat_substitute(
         raise SetupError(
             f"“{player_name}”已经在这局游戏里了" + (f"(与“{alike}”看起来相同)" if alike != player_name else "")
         )
+    if seat.game.status == Game.Status.FINISHED:
+        raise SetupError("这局游戏已经结束,不能再替补")
     old = seat.player_name
     seat.player_name = player_name
     seat.save(update_fields=["player_name"])
@@ -263,6 +266,49 @@ def seat_substitute(
         link = seat_link(seat, link_base) if link_base else ""
         announce.substitution_drafts(game=game, seat=seat, old=old, state=state, phase=phase, link=link)
     return holder
+
+
+@dataclass
+class SubstitutionPreview:
+    """What a substitution would change, shown before it is saved: who takes which seat, the open phase's end before
+    and after (T4), and every draft it would write (title, text)."""
+
+    number: int
+    old: str
+    new: str
+    phase: str = ""
+    ends_before: datetime | None = None
+    ends_after: datetime | None = None
+    drafts: list[tuple[str, str]] = field(default_factory=list)
+
+
+class _Rollback(Exception):
+    def __init__(self, preview: SubstitutionPreview):
+        super().__init__("preview")
+        self.preview = preview
+
+
+def substitute_preview(*, seat: Seat, player_name: str, at: datetime, link_base: str = "") -> SubstitutionPreview:
+    """The substitution itself, rolled back (nothing is stored, no link changes): what the 天神 sees before the
+    confirm. The handover PM's new private link is not shown: the confirm makes a different one."""
+    from moderator.models import Announcement
+
+    try:
+        with transaction.atomic():
+            last = Announcement.objects.filter(game=seat.game).order_by("-id").values_list("id", flat=True).first()
+            phase = seat.game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+            old = seat.player_name
+            seat_substitute(seat=seat, player_name=player_name, at=at, link_base=link_base)
+            fresh = Seat.objects.get(pk=seat.pk)
+            preview = SubstitutionPreview(fresh.number, old, fresh.player_name)
+            if phase is not None:
+                preview.phase, preview.ends_before = phase.label, phase.ends_at
+                preview.ends_after = Phase.objects.get(pk=phase.pk).ends_at
+            made = Announcement.objects.filter(game=seat.game, id__gt=last or 0).order_by("id")
+            preview.drafts = [(a.title, a.text.replace(fresh.token, "〔确认后生成的新链接〕")) for a in made]
+            raise _Rollback(preview)
+    except _Rollback as done:
+        return done.preview
 
 
 @transaction.atomic

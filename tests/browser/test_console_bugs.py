@@ -116,6 +116,13 @@ def test_a_substitution_rotates_the_link_and_drafts_the_handover_and_a_new_vote_
     page.select_option("#substitute select[name=seat]", str(seat(game, "乙").pk))
     page.fill("#substitute input[name=player_name]", "风清扬")
     page.click("#substitute button")
+    page.wait_for_selector("#confirm-substitute")  # first what it would change; nothing is saved yet
+    shown = page.inner_text("#substitution-preview")
+    assert "风清扬 接替 乙" in shown and "延长到" in shown and "交接" in shown and "投票帖" in shown
+    shot(page, "substitute_preview")
+    assert page.goto(old_link).status == 200
+    page.go_back()
+    page.click("#confirm-substitute")
     assert "旧的私人链接已失效" in flash(page)
     assert page.goto(old_link).status == 404
     substitute = seat(game, "风清扬")

@@ -244,6 +244,9 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     page.select_option("#substitute select[name=seat]", str(game.seats.get(player_name="张环").pk))
     page.fill("#substitute input[name=player_name]", SUB)
     page.click("#substitute button")
+    page.wait_for_selector("#confirm-substitute")  # the new deadline and the drafts, before anything is saved
+    assert f"{SUB} 接替 张环" in page.inner_text("#substitution-preview")
+    page.click("#confirm-substitute")
     assert "旧的私人链接已失效" in flash(page)
     assert page.goto(f"/p/{old_token}/").status == 404
     _pm(page, game, "李朗", "诅咒狄仁杰")

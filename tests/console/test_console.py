@@ -4,6 +4,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Input, Message, Phase
 from moderator.services import play, transfer
@@ -235,7 +236,12 @@ def test_a_substitute_takes_a_seat_and_the_phase_gets_twelve_more_hours(gm_clien
     phase = game.phases.get(status=Phase.Status.OPEN)
     end = phase.ends_at
     form = {"seat": _seat(game, "丙").pk, "player_name": "替补丙", **once(gm_client, f"/gm/{game.pk}/")}
-    gm_client.post(f"/gm/{game.pk}/substitute/", form)
+    page = gm_client.post(f"/gm/{game.pk}/substitute/", form).content.decode()  # first what it would change
+    later = timezone.localtime(end + timedelta(hours=12)).strftime("%Y-%m-%d %H:%M")
+    assert f"延长到 <strong>{later}</strong>" in page and "替补公告" in page and "交接" in page
+    phase.refresh_from_db()
+    assert phase.ends_at == end and not game.seats.filter(player_name="替补丙").exists()  # nothing saved yet
+    gm_client.post(f"/gm/{game.pk}/substitute/", {**form, "confirm": "1"})
     phase.refresh_from_db()
     assert phase.ends_at - end == timedelta(hours=12)  # T4
     assert game.seats.filter(player_name="替补丙").exists()

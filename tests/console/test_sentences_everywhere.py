@@ -143,7 +143,8 @@ def _day_1(gm: Console) -> None:
     gm.post("clock/extend/", {"hours": "2", "reason": "有人请假"}, "")
     gm.post("clock/pause/", {}, "")
     gm.post("clock/resume/", {}, "")
-    gm.post("substitute/", {"seat": gm.seat("丙"), "player_name": "戊"}, "")
+    gm.post("substitute/", {"seat": gm.seat("丙"), "player_name": "戊"}, "")  # what it would change: nothing saved
+    gm.post("substitute/", {"seat": gm.seat("丙"), "player_name": "戊", "confirm": "1"}, "")
     gm.get("votes/")
     gm.get("end/")
     gm.post("clock/end/", {"force": "1"}, "end/")  # T5: before the (extended) deadline

@@ -67,7 +67,7 @@ def test_a_name_of_61_characters_is_refused_with_a_sentence(gm_client, game):
     page = gm_client.post("/games/new/", {"name": "x", "players": "\n".join([*PLAYERS[:6], "名" * 61])})
     assert page.status_code == 200 and "论坛ID最长 60 个字" in page.content.decode()
     seat = game.seats.get(number=1)
-    gm_client.post(f"/gm/{game.pk}/substitute/", {"seat": str(seat.pk), "player_name": "名" * 61})
+    gm_client.post(f"/gm/{game.pk}/substitute/", {"seat": str(seat.pk), "player_name": "名" * 61, "confirm": "1"})
     seat.refresh_from_db()
     assert seat.player_name == "张三"
 
