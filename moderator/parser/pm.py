@@ -182,14 +182,21 @@ def _manifestos(m: Message) -> None:
         i = j
 
 
+def _nearest(attacks: list[tuple[int, dict]], pos: int) -> dict | None:
+    """The attack a 杀人宣言 at `pos` belongs to: the last one written before it, else the first after it."""
+    before = [d for p, d in attacks if p <= pos]
+    after = [d for p, d in attacks if p > pos]
+    return before[-1] if before else (after[0] if after else None)
+
+
 def _attach_manifestos(m: Message) -> None:
-    attacks = [(pos, d) for pos, d in m.inputs if d.get("use") in al.ATTACK_USES]
-    attacks = sorted(attacks + m.unsure_attacks, key=lambda pd: pd[0])  # a 杀人宣言 of an attack whose target is
-    # unclear stays with that attack's refusal: it is the attack's if the 天神 names the target
+    """N-kill: each 杀人宣言 goes to an attack the message reads. Only a message with no clear attack gives it to an
+    attack refused for an unclear target (it is that attack's if the 天神 names the target): a clear attack never
+    loses its 宣言 to a refusal."""
+    attacks = sorted(((pos, d) for pos, d in m.inputs if d.get("use") in al.ATTACK_USES), key=lambda pd: pd[0])
+    unsure = sorted(m.unsure_attacks, key=lambda pd: pd[0])
     for pos, body, weak, end in m.manifestos:
-        before = [d for p, d in attacks if p <= pos]
-        after = [d for p, d in attacks if p > pos]
-        target = before[-1] if before else (after[0] if after else None)
+        target = _nearest(attacks, pos) or _nearest(unsure, pos)
         if target is None and weak:
             continue  # "他的宣言很可疑": chatter, not a 杀人宣言
         if target is None:
@@ -494,6 +501,15 @@ def _note(m: Message, why: str, start: int, end: int) -> None:
         m.refuse(start, end, reasons[why])
 
 
+IN_MANIFESTO = "(这段写在攻击后面,已算作杀人宣言;如果玩家是要用这个特权,请问清楚后选定或用表单录入)"
+
+
+def _in_manifesto(reason: str | tuple) -> str | tuple:
+    if isinstance(reason, tuple):
+        return (reason[0] + IN_MANIFESTO, *reason[1:])
+    return reason + IN_MANIFESTO
+
+
 def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[Token], quiet: bool = False) -> None:
     start, end = toks[0].start, toks[-1].end
     mean = meaningful(toks)
@@ -534,6 +550,9 @@ def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[To
         if in_manifesto and not any(o.inputs or o.near_miss for _, o in taken):
             st.mf_start = start if st.mf_start is None else st.mf_start
             st.mf_end = end
+            for _, o in taken:  # a privilege in the free text after an attack, its target unclear: kept in the
+                for reason in o.refusals:  # 宣言 as written, and shown, never silently dropped
+                    m.refuse(start, end, _in_manifesto(reason))
             return
         _close_manifesto(m, st)
         for g, o in results:
