@@ -158,8 +158,20 @@ def bulk_preview(
         row.items = [intake.Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, judged, strict=True)]
         row.refusals = data["refusals"]
     preview = BulkPreview(phase, rows)
-    preview.digest = verdicts.Outcome([i for r in kept for i in r.items]).digest
+    lines = [(row, row.refusals, row.items) for row in kept]
+    preview.digest = verdicts.Outcome([i for r in kept for i in r.items], **_shown(lines)).digest
     return preview
+
+
+def _shown(rows: list[tuple[Row, list[dict], list[intake.Item]]]) -> dict[str, list[str]]:
+    """What the preview table shows of each kept post besides its verdicts (author, minute, words, refusals, inputs),
+    for the digest: a confirm of an edited row is not what was seen."""
+    context = [
+        line
+        for row, refusals, _ in rows
+        for line in verdicts.message_context(row.seat.player_name, row.forum_at, row.post.body, refusals)
+    ]
+    return {"context": context, "what": [i.sentence for _, _, items in rows for i in items]}
 
 
 class _BulkDryRun(verdicts.DryRun):
@@ -250,9 +262,10 @@ def _outcome(game: Game, phase: Phase, before: play.Replay, stored: list) -> ver
     """The batch's verdicts, and the inputs entered before it whose verdict it changed (only an out-of-order post
     can change one: a later input never changes an earlier one's verdict)."""
     judged = [i for _, _, items in stored for i in items]
+    shown = _shown([(row, message.parsed["refusals"], items) for row, message, items in stored])
     later = max((verdicts.later_inputs(before, phase, row.forum_at) for row, _, _ in stored), default=0)
     if not later:
-        return verdicts.Outcome(judged)
+        return verdicts.Outcome(judged, **shown)
     after = play.game_replay(game)
     changes = verdicts.verdict_changes(before, after, phase.pk)
-    return verdicts.Outcome(judged, changes, later)
+    return verdicts.Outcome(judged, changes, later, **shown)

@@ -181,7 +181,8 @@ def pm_preview(
         at = play._minutes(phase, forum_at)
         engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in inputs]
         judged = rules.submit_message(state, engine_inputs)[1]  # N-kill: the message is judged as one
-        outcome = verdicts.Outcome(judged, what=verdicts.sentences(inputs, replay.names))
+        context = verdicts.message_context(seat.player_name, forum_at, text, refusals)
+        outcome = verdicts.Outcome(judged, what=verdicts.sentences(inputs, replay.names), context=context)
     preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, outcome.verdicts, strict=True)]
     preview.later, preview.changes, preview.digest = outcome.later, outcome.changes, outcome.digest
     return preview
@@ -224,6 +225,7 @@ def _message_store(
         replay=replay,
         seen=seen,
         dry_run=dry_run,
+        context=verdicts.message_context(seat.player_name, forum_at, text, refusals),
     )
     items = [Item(item, v.accepted, v.reason, v.cost) for item, (_, v) in zip(inputs, stored, strict=True)]
     return message, items, refusals

@@ -268,6 +268,7 @@ def inputs_submit(
     replay: Replay | None = None,
     seen: str | None = None,
     dry_run: bool = False,
+    context: list[str] | None = None,
 ) -> list[tuple[Input, Verdict]]:
     """The inputs of one message of the open phase, in the codec's vocabulary (actions, vote posts, discard
     orders, a pass), stored and judged. A message sent at or after every input already entered for the phase (the
@@ -278,7 +279,8 @@ def inputs_submit(
     Nothing changes a verdict the 天神 has not seen: `seen` is the `verdicts.Outcome.digest` the 天神 was shown, or "" when
     nothing was shown (a form without a preview) — then the write is refused (`verdicts.NotAsSeen`, nothing stored) if the
     outcome differs, or ("") if any other input's verdict would change. None checks nothing (scenarios, commands).
-    `dry_run` stores nothing and raises `DryRun` with the outcome."""
+    `dry_run` stores nothing and raises `DryRun` with the outcome. `context`: what the message is besides its inputs
+    (`verdicts.message_context`), part of the digest."""
     game = game_lock(game)
     if once is not None:
         from moderator.services.once import spend
@@ -320,6 +322,7 @@ def inputs_submit(
         changes = verdict_changes(before, replay, phase.pk, skip=new)
         outcome = Outcome([replay.verdicts[r.pk] for r in recs], changes, later_inputs(before, phase, forum_at))
     outcome.what = [codec.describe(r.kind, r.payload, replay.names) for r in recs]
+    outcome.context = list(context or [])
     if dry_run:
         raise DryRun(outcome)
     check_seen(outcome, seen)

@@ -57,12 +57,23 @@ class Outcome:
     changes: list[VerdictChange] = field(default_factory=list)
     later: int = 0
     what: list[str] = field(default_factory=list)  # the new inputs as sentences (what is stored, not just how judged)
+    context: list[str] = field(
+        default_factory=list
+    )  # whose message, when, its words, what was not read (message_context)
 
     @property
     def digest(self) -> str:
         """A fingerprint of everything the 天神 is shown, so a confirm can check it stores what was seen."""
-        lines = self.what + [verdict_text(v) for v in self.verdicts] + [c.sentence for c in self.changes]
+        lines = self.context + self.what + [verdict_text(v) for v in self.verdicts] + [c.sentence for c in self.changes]
         return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+def message_context(sender: str, forum_at: datetime, text: str, refusals: list[dict]) -> list[str]:
+    """What a message is besides its inputs, for the digest: who sent it, its forum minute, its words (hashed) and what
+    was not understood or was chosen among candidates. A confirm with another sender, time or text is not what the
+    preview showed."""
+    lines = [f"{sender} {forum_at:%Y-%m-%d %H:%M}", hashlib.sha256(text.encode()).hexdigest()[:16]]
+    return lines + [f"{r.get('text', '')}:{r.get('reason', '')}→{r.get('choice', '')}" for r in refusals]
 
 
 class NotAsSeen(PlayError):
@@ -73,7 +84,7 @@ class NotAsSeen(PlayError):
         super().__init__(
             "这条输入会改变本时段其他输入的结果,请看过差异后再确认。"
             if outcome.changes
-            else "结果和预览时不同(其间有人录入或作废了输入):什么都没有保存,请看过新的预览后再确认。"
+            else "要保存的内容或结果和预览时不同:什么都没有保存,请看过新的预览后再确认。"
         )
         self.outcome = outcome
 

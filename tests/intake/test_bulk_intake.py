@@ -104,6 +104,7 @@ def test_the_page_splits_previews_lets_the_gm_fix_a_row_and_confirms_once(gm_cli
     data.update({"mode": "votes", "paste": paste, "refresh": "1", "row-3-author": "虎敬晖"})  # the 天神's fix
     fixed = gm_client.post(url, data, HTTP_HX_REQUEST="true")
     assert "<html" not in fixed.content.decode() and "将保存 4 条,跳过 0 条" in fixed.content.decode()
+    data["seen"] = form_fields(fixed.content.decode())["seen"]  # htmx swaps the preview in, with its digest
     data.pop("refresh")
     data["confirm"] = "1"
     done = gm_client.post(url, data, follow=True).content.decode()

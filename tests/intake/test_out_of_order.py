@@ -159,3 +159,33 @@ def test_a_stale_preview_page_stores_nothing_and_shows_the_new_preview(client, d
     page = client.post(f"/gm/{game.pk}/pm/", {**form, "once": "p-2", "confirm": "1", "seen": seen}).content.decode()
     assert Message.objects.count() == 1
     assert "这条输入会改变本时段其他输入的结果" in page and 'id="verdict-changes"' in page and "束魂 → 丙" in page
+
+
+def test_a_confirm_with_another_sender_time_or_text_than_the_preview_stores_nothing(game):
+    """Review finding: the digest covered only the inputs' sentences and verdicts, so a confirm with the sender
+    switched (丁 sending 乙's 束魂) stored it under 丁. What the preview showed — sender, forum minute, words,
+    refusals — is what the confirm stores, or nothing."""
+    yi, ding = seat(game, "乙"), seat(game, "丁")
+    preview = intake.pm_preview(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 30))
+    for changed in (
+        {"seat": ding, "text": "束魂 丙", "forum_at": at(game, 30)},
+        {"seat": yi, "text": "束魂 丙", "forum_at": at(game, 40)},
+        {"seat": yi, "text": "束魂 丙。谢谢天神", "forum_at": at(game, 30)},
+    ):
+        with pytest.raises(verdicts.NotAsSeen):
+            intake.pm_confirm(game=game, seen=preview.digest, **changed)
+    assert not Message.objects.exists() and not Input.objects.exists()
+    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 30), seen=preview.digest)
+    assert stored_verdicts(game) == {"乙 束魂 → 丙": "接受(−2 点)"}
+
+
+def test_a_bulk_confirm_of_an_edited_row_is_not_what_the_preview_showed(game):
+    """Review finding: the bulk digest held no sentence, so a row edited after the preview (乙 束魂 丙 → 束魂 丁)
+    was stored with the old preview's digest."""
+    naive = timezone.make_naive(at(game, 30)).replace(second=0, microsecond=0)
+    shown = bulk.bulk_preview(game=game, posts=[Post("乙", naive, "束魂 丙")], vote_post=False)
+    with pytest.raises(verdicts.NotAsSeen):
+        bulk.bulk_confirm(game=game, posts=[Post("乙", naive, "束魂 丁")], vote_post=False, seen=shown.digest)
+    assert not Message.objects.exists()
+    bulk.bulk_confirm(game=game, posts=[Post("乙", naive, "束魂 丙")], vote_post=False, seen=shown.digest)
+    assert stored_verdicts(game) == {"乙 束魂 → 丙": "接受(−2 点)"}
