@@ -176,10 +176,10 @@ def _choices(post) -> dict[int, str]:
     chosen: dict[int, str] = {}
     for raw in [*post.getlist("chosen"), *post.getlist("pick")]:
         k, sep, name = raw.partition(":")
-        if sep and k.isdigit() and len(k) < 6 and name.strip():
+        if sep and k.isascii() and k.isdigit() and len(k) < 6 and name.strip():
             chosen[int(k)] = name.strip()[:100]
     unpick = post.get("unpick", "")
-    if unpick.isdigit() and len(unpick) < 6:
+    if unpick.isascii() and unpick.isdigit() and len(unpick) < 6:
         chosen.pop(int(unpick), None)
     return chosen
 
@@ -404,11 +404,11 @@ def audit(request, game_id: int):
 def _edits_from(request, game: Game) -> list[dict]:
     edits = []
     for key in request.POST.getlist("void"):
-        if key.isdigit():
+        if key.isascii() and key.isdigit():
             edits.append({"op": "void", "id": int(key)})
     add = forms.ActionForm(game, request.POST, prefix="add")
     phase_id = request.POST.get("add-phase")
-    if phase_id and phase_id.isdigit() and add.is_valid():
+    if phase_id and phase_id.isascii() and phase_id.isdigit() and add.is_valid():
         edits.append(
             {
                 "op": "add",
@@ -461,7 +461,7 @@ def correction(request, game_id: int):
         "diffs": diffs,
         "add_form": add_form,
         "checked": checked,
-        "add_phase": int(add_phase) if add_phase.isdigit() else None,
+        "add_phase": int(add_phase) if add_phase.isascii() and add_phase.isdigit() else None,
         "reason": request.POST.get("reason", ""),
     }
     return render(request, "console/correction.html", context)
@@ -579,7 +579,7 @@ def substitute(request, game_id: int):
     it would change (the new deadline, the drafts: handover PM, notice, vote post); the confirm saves it."""
     game = gm_game(request, game_id)
     seat_id = request.POST.get("seat", "")
-    seat = game.seats.filter(pk=int(seat_id)).first() if seat_id.isdigit() else None
+    seat = game.seats.filter(pk=int(seat_id)).first() if seat_id.isascii() and seat_id.isdigit() else None
     if seat is None:
         messages.error(request, "请选择要替补的座位")
         return redirect("console_dashboard", game_id=game.pk)

@@ -50,7 +50,7 @@ _DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4,
 
 def chinese_number(s: str) -> int | None:
     """'2' / '二' / '十二' / '二十' → int; None when it is not a number."""
-    if s.isdigit():
+    if s.isdecimal():  # int() reads any decimal digits; "²" is a digit but no decimal
         return int(s) if len(s) < 6 else None
     if "十" in s:
         head, _, tail = s.partition("十")

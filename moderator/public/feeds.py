@@ -62,7 +62,7 @@ def phase_watch(request: HttpRequest, game_id: int) -> HttpResponse:
     naming the new phase (its label is public)."""
     since = request.GET.get("since", "")
     newest = Phase.objects.filter(game_id=game_id).order_by("-starts_at", "-id").first()
-    if newest is None or not since.isdigit() or newest.pk <= int(since):
+    if newest is None or not (since.isascii() and since.isdigit()) or newest.pk <= int(since):
         return HttpResponse("")
     return HttpResponse(
         format_html(

@@ -117,7 +117,7 @@ def minutes(value: Any, where: str) -> int:
 def _phase_id(text: Any) -> tuple[str, int]:
     kind, _, number = str(text).partition(" ")
     kinds = {"night": NIGHT, "day": DAY}
-    if kind not in kinds or not number.strip().isdigit():
+    if kind not in kinds or not (number.strip().isascii() and number.strip().isdigit()):
         raise ScenarioError(f'start: expected e.g. "night 1" or "day 2", got {text!r}')
     return kinds[kind], int(number)
 

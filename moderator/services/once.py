@@ -23,7 +23,7 @@ class Once:
     @classmethod
     def from_post(cls, post) -> Once:
         raw = post.get("phase", "")
-        return cls(post.get("once", "")[:64], int(raw) if raw.isdigit() and len(raw) < 18 else None)
+        return cls(post.get("once", "")[:64], int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 18 else None)
 
 
 def new_token() -> str:

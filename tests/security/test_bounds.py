@@ -85,6 +85,8 @@ def test_an_aimed_position_out_of_range_is_a_form_error(gm_client, game, positio
 NASTY = st.sampled_from(
     [
         "",
+        "²",
+        "٣",
         HUGE,
         str(2**63),
         "-1",
@@ -110,7 +112,7 @@ VALUE = st.one_of(NASTY, st.text(max_size=80), st.integers().map(str), st.floats
 FORMS = {
     "new": ("/games/new/", ["name", "players", "camps", "hands", "seed", "replay"]),
     "start": ("/gm/{g}/start/", ["at"]),
-    "pm": ("/gm/{g}/pm/", ["seat", "forum_at", "text", "confirm"]),
+    "pm": ("/gm/{g}/pm/", ["seat", "forum_at", "text", "confirm", "pick", "chosen", "unpick", "seen", "phase"]),
     "vote_post": ("/gm/{g}/vote-post/", ["seat", "forum_at", "text", "confirm"]),
     "action": (
         "/gm/{g}/action/",
@@ -120,8 +122,8 @@ FORMS = {
     "void": ("/gm/{g}/void/1/", ["reason"]),
     "correction": ("/gm/{g}/correction/", ["void", "reason", "add_phase", "phase_id", "confirm"]),
     "extend": ("/gm/{g}/clock/extend/", ["hours", "reason"]),
-    "end": ("/gm/{g}/clock/end/", ["force"]),
-    "substitute": ("/gm/{g}/substitute/", ["seat", "player_name"]),
+    "end": ("/gm/{g}/clock/end/", ["force", "seen", "phase"]),
+    "substitute": ("/gm/{g}/substitute/", ["seat", "player_name", "confirm", "phase"]),
     "login": ("/accounts/login/", ["username", "password"]),
 }
 
@@ -133,6 +135,29 @@ def test_no_value_posted_to_any_form_gives_a_500(gm_client, game, form, values):
     data = dict(zip(fields, values, strict=False))
     response = gm_client.post(url.format(g=game.pk), data, REMOTE_ADDR="10.1.2.3")
     assert response.status_code < 500, (form, data)
+
+
+@pytest.mark.parametrize(
+    "url, field",
+    [
+        ("/gm/{g}/pm/", "chosen"),
+        ("/gm/{g}/pm/", "pick"),
+        ("/gm/{g}/pm/", "unpick"),
+        ("/gm/{g}/pm/", "phase"),
+        ("/gm/{g}/substitute/", "seat"),
+        ("/gm/{g}/correction/", "void"),
+        ("/gm/{g}/correction/", "phase_id"),
+        ("/gm/{g}/correction/", "add_phase"),
+        ("/games/{g}/phase/", "since"),
+    ],
+)
+@pytest.mark.parametrize("digits", ["²", "٣", "²:丙", "①"])
+def test_a_number_field_with_digits_int_cannot_read_is_no_500(gm_client, game, url, field, digits):
+    """Review finding: "²" passes str.isdigit() but int("²") raises; every numeric field now reads ASCII digits only."""
+    path = url.format(g=game.pk)
+    data = {"seat": str(game.seats.first().pk), "text": "束魂 乙", "forum_at": "2026-01-01T00:00", field: digits}
+    response = gm_client.get(path, data) if "/phase/" in path else gm_client.post(path, data)
+    assert response.status_code < 500
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
