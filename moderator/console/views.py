@@ -534,7 +534,7 @@ def clock_control(request, game_id: int, action: str):
     once = Once.from_post(request.POST)
     try:
         if action == "end":
-            force, seen = bool(request.POST.get("force")), request.POST.get("seen")
+            force, seen = bool(request.POST.get("force")), request.POST.get("seen", "")  # no digest: nothing seen
             phase = clock.phase_end_early(game=game, actor=request.user, force=force, once=once, seen=seen)
             messages.success(request, f"{phase.label}已提前结束并结算。")
         elif action == "extend":

@@ -177,13 +177,16 @@ def phase_end_early(
 ) -> Phase:
     """T5: end the current phase now, once every living player has acted (`not_acted` names who has not; `force`
     ends it anyway and the log says so). The phase then closes like any other, its end time set to now. `seen`: the
-    `verdicts.close_digest` of the close the confirmation page showed; if an input entered or voided since would
-    make the close differ, nothing ends and the 天神 is asked to look again."""
+    `verdicts.close_digest` of the close the confirmation page showed ("" when none was shown: refused); if an input
+    entered or voided since would make the close differ, nothing ends and the 天神 is asked to look again. None (the
+    services' own callers: tests, scenarios) checks nothing."""
     game = _lock(game)
     spend(game, once, "提前结束")
     _require(game, Game.Status.RUNNING, "提前结束时段")
     phase = _open_phase(game)
     state = play.game_replay(game).state
+    if seen == "":
+        raise PlayError(f"提前结束{phase.label}请从确认页操作:它先显示结束后会发出的公告(T5)。")
     if seen is not None and close_digest(state) != seen:
         raise PlayError(
             f"{phase.label}的结算结果和确认页上显示的不同(其间有输入被录入或作废):什么都没有结束,请看过新的预览后再确认。"

@@ -28,9 +28,11 @@ def _seat(game, name):
 
 
 def once(client, url) -> dict:
-    """The one-time token and phase of the first form on the page, as a browser would send them back."""
+    """The one-time token and phase of the first form on the page (and the digest of what it shows, if it carries
+    one), as a browser would send them back."""
     page = client.get(url).content.decode()
-    return {name: re.search(rf'name="{name}" value="([^"]*)"', page).group(1) for name in ("once", "phase")}
+    fields = {name: re.search(rf'name="{name}" value="([^"]*)"', page) for name in ("once", "phase", "seen")}
+    return {name: found.group(1) for name, found in fields.items() if found}
 
 
 def _pm(client, game, sender, text, hours=1, confirm=False):
@@ -260,3 +262,14 @@ def test_the_preview_marks_the_words_each_input_was_read_from(gm_client, game):
     evidence = page.split('id="evidence"')[1].split("</pre>")[0]
     marked = re.findall(r'<mark class="input">(.*?)</mark>', evidence)
     assert marked and all("束魂" in m or "乙" in m for m in marked) and "大家好" not in "".join(marked)
+
+
+def test_an_early_end_not_sent_from_its_confirmation_page_ends_nothing_t5(gm_client, game):
+    """Review finding: an end-early POST without the digest of the close it showed skipped the check; now the end
+    comes only from the confirmation page, which shows the post the close will draft."""
+    form = {"force": "1", **once(gm_client, f"/gm/{game.pk}/")}
+    page = gm_client.post(f"/gm/{game.pk}/clock/end/", form, follow=True).content.decode()
+    assert "请从确认页操作" in page
+    assert game.phases.get(kind="night", number=1).status == Phase.Status.OPEN
+    page = gm_client.post(f"/gm/{game.pk}/clock/end/", {"force": "1", **once(gm_client, f"/gm/{game.pk}/end/")})
+    assert game.phases.get(kind="night", number=1).status == Phase.Status.CLOSED
