@@ -279,7 +279,13 @@ class SubstitutionPreview:
     phase: str = ""
     ends_before: datetime | None = None
     ends_after: datetime | None = None
+    paused: tuple[str, str] | None = None  # a paused game: the time left before and after (the clock is stopped)
     drafts: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _left(left: timedelta) -> str:
+    minutes = int(left.total_seconds() // 60)
+    return f"{minutes // 60} 小时 {minutes % 60} 分"
 
 
 class _Rollback(Exception):
@@ -302,8 +308,10 @@ def substitute_preview(*, seat: Seat, player_name: str, at: datetime, link_base:
             fresh = Seat.objects.get(pk=seat.pk)
             preview = SubstitutionPreview(fresh.number, old, fresh.player_name)
             if phase is not None:
-                preview.phase, preview.ends_before = phase.label, phase.ends_at
-                preview.ends_after = Phase.objects.get(pk=phase.pk).ends_at
+                after = Phase.objects.get(pk=phase.pk)
+                preview.phase, preview.ends_before, preview.ends_after = phase.label, phase.ends_at, after.ends_at
+                if phase.paused_remaining is not None and after.paused_remaining is not None:
+                    preview.paused = (_left(phase.paused_remaining), _left(after.paused_remaining))
             made = Announcement.objects.filter(game=seat.game, id__gt=last or 0).order_by("id")
             preview.drafts = [(a.title, a.text.replace(fresh.token, "〔确认后生成的新链接〕")) for a in made]
             raise _Rollback(preview)

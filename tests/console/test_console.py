@@ -273,3 +273,13 @@ def test_an_early_end_not_sent_from_its_confirmation_page_ends_nothing_t5(gm_cli
     assert game.phases.get(kind="night", number=1).status == Phase.Status.OPEN
     page = gm_client.post(f"/gm/{game.pk}/clock/end/", {"force": "1", **once(gm_client, f"/gm/{game.pk}/end/")})
     assert game.phases.get(kind="night", number=1).status == Phase.Status.CLOSED
+
+
+def test_the_substitution_preview_of_a_paused_game_says_the_time_left_t4(gm_client, game):
+    """Review finding: paused, the extension grows the time left, not the end; the preview said "从 14:08 延长到 14:08"."""
+    gm_client.post(f"/gm/{game.pk}/clock/pause/", once(gm_client, f"/gm/{game.pk}/"))
+    form = {"seat": _seat(game, "丙").pk, "player_name": "替补丙", **once(gm_client, f"/gm/{game.pk}/")}
+    page = gm_client.post(f"/gm/{game.pk}/substitute/", form).content.decode()
+    left = game.phases.get(status=Phase.Status.OPEN).paused_remaining
+    hours = int(left.total_seconds() // 3600) + 12
+    assert "游戏暂停中" in page and f"延长到 <strong>{hours} 小时" in page
