@@ -4,6 +4,7 @@ structured forms and the bulk paste ask before such a change; nothing changes a 
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -64,6 +65,8 @@ def test_an_in_order_pm_changes_nothing_else_and_says_nothing_about_order(game):
     preview = intake.pm_preview(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
     assert preview.later == 0 and preview.changes == [] and not preview.items[0].accepted
     intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60), seen=preview.digest)
+    shown = verdicts.verdict_text(preview.items[0])
+    assert stored_verdicts(game) == {"乙 禁锢(禁锢/反狙击) → 丁": "接受(−2 点)", "乙 束魂 → 丙": shown}
 
 
 def test_a_confirm_that_would_not_store_what_the_preview_showed_stores_nothing(game):
@@ -124,9 +127,14 @@ def test_the_vote_form_asks_before_an_earlier_post_changes_a_vote_verdict(client
     page = client.post(f"/gm/{game.pk}/votes/", {**form, "once": "v-1", "phase": day.pk}).content.decode()
     assert Input.objects.filter(phase=day).count() == 1
     assert "早于本时段已经录入的 1 条输入" in page and 'id="verdict-changes"' in page, page
+    table = page.split('id="verdict-changes"')[1].split("</table>")[0]
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td>(.*?)</td>", table, re.S)]
+    assert cells[0] == "乙" and "改票" in cells[1] and cells[2].startswith("拒绝")  # the change, refused before
     seen = page.split('name="seen" value="')[1].split('"')[0]
     client.post(f"/gm/{game.pk}/votes/", {**form, "once": "v-2", "phase": day.pk, "seen": seen})
     assert Input.objects.filter(phase=day).count() == 2
+    changed = stored_verdicts(game)["乙 改票 → 丙"]
+    assert changed == cells[3] and changed.startswith("接受")  # stored as the page said it would be
 
 
 def test_the_bulk_preview_judges_an_earlier_post_in_forum_order_and_names_the_change(game):
