@@ -72,8 +72,14 @@ def message_context(sender: str, forum_at: datetime, text: str, refusals: list[d
     """What a message is besides its inputs, for the digest: who sent it, its forum minute, its words (hashed) and what
     was not understood or was chosen among candidates. A confirm with another sender, time or text is not what the
     preview showed."""
-    lines = [f"{sender} {forum_at:%Y-%m-%d %H:%M}", hashlib.sha256(text.encode()).hexdigest()[:16]]
-    return lines + [f"{r.get('text', '')}:{r.get('reason', '')}→{r.get('choice', '')}" for r in refusals]
+    minute = int(forum_at.timestamp()) // 60  # the instant, whatever time zone the datetime was read in
+    lines = [f"{sender} {minute}", hashlib.sha256(_words(text).encode()).hexdigest()[:16]]
+    return lines + [_words(f"{r.get('text', '')}:{r.get('reason', '')}→{r.get('choice', '')}") for r in refusals]
+
+
+def _words(text: str) -> str:
+    """The words, whatever the white space: a browser sends a textarea back with CRLF line ends."""
+    return " ".join(text.split())
 
 
 class NotAsSeen(PlayError):
