@@ -1,7 +1,9 @@
 """Following a game without reloading (issue 14): an Atom feed of its public posts, and the new-phase notice.
 
-The feed lists only what the forum shows everyone — dawn (A2), dusk (A3) and vote posts — never a private draft (A5:
-deal PMs, co-win notices, order reminders). Django's syndication framework writes the Atom.
+The feed lists exactly the public page's announcement archive (`selectors.public_announcements`): what the 天神 marked
+posted — dawn (A2), dusk (A3), vote posts, notices (substitutions, 更正公告, the final summary) — never an unposted
+draft (issue 22: a feed reader learnt the night's deaths before the post) nor a private one (A5: deal PMs, co-win
+notices, order reminders). Django's syndication framework writes the Atom.
 """
 
 from __future__ import annotations
@@ -15,8 +17,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_safe
 
 from moderator.models import Announcement, Game, Phase
-
-PUBLIC_KINDS = (Announcement.Kind.DAWN, Announcement.Kind.DUSK, Announcement.Kind.VOTE_POST)
+from moderator.public.selectors import public_announcements
 
 
 class GameFeed(Feed):
@@ -32,13 +33,13 @@ class GameFeed(Feed):
         return f"{game.name} · 神探狄仁杰 公告"
 
     def subtitle(self, game: Game) -> str:
-        return "天亮公告、天黑公告和投票帖(与论坛上公开的一样)"
+        return "天亮公告、天黑公告、投票帖和公告(与公开页面的公告存档一样)"
 
     def link(self, game: Game) -> str:
         return reverse("game_public", args=[game.pk])
 
     def items(self, game: Game):
-        return game.announcements.filter(kind__in=PUBLIC_KINDS).order_by("-created_at", "-id")[:50]
+        return public_announcements(game)[:50]
 
     def item_title(self, item: Announcement) -> str:
         return item.title

@@ -31,6 +31,17 @@ PUBLIC_KINDS = (
 # --- the public page -----------------------------------------------------------------------------------------------
 
 
+def public_announcements(game: Game):
+    """The announcement archive of the public page, newest first: what the 天神 marked posted on the forum (dawn,
+    dusk, vote posts, notices — a substitution, a 更正公告, the final summary), a superseded one under its 〔已更正〕
+    title. Every side door (the Atom feed) reads this and nothing else: an unposted draft is not public yet (A1–A5)."""
+    return (
+        Announcement.objects.filter(game=game, kind__in=PUBLIC_KINDS, posted_at__isnull=False)
+        .only("game_id", "title", "text", "created_at")
+        .order_by("-created_at", "-id")
+    )
+
+
 def _dead(phases: list[Phase]) -> list[dict]:
     """V5: who died at which close, as the rules' public view of each stored result says."""
     return [
@@ -71,16 +82,13 @@ def public_view(snap: Snapshot) -> dict:
     phase = snap.current
     if phase is None or phase.status != Phase.Status.OPEN:
         view["tally"] = None
-    announcements = Announcement.objects.filter(game=game, kind__in=PUBLIC_KINDS, posted_at__isnull=False).only(
-        "title", "text", "created_at"
-    )
     return {
         **view,
         "game": game,
         "phase": phase,
         "started": bool(snap.phases),
         "dead": _dead(snap.phases),
-        "announcements": list(announcements.order_by("-created_at", "-id")),
+        "announcements": list(public_announcements(game)),
         "chart": _chart(game, snap.phases, seats) if snap.phases else None,
         "winner": game.winner or view["winner"],
     }
