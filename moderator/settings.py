@@ -111,8 +111,10 @@ MIDDLEWARE = [
 # --- sign-in throttle (issue 16.3): django-axes, failures stored in the database ---
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = 5
-# Locked per address: a stranger's guesses lock the stranger's address, never the 天神 signing in from elsewhere.
-AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+# Locked per account AND address (issue 22.3): a stranger's guesses lock that name from the stranger's address only,
+# never the 天神 signing in from elsewhere; and a success on another account from the same address (reset on success)
+# clears only that account's count, never the attacked one's (per address alone, 4 wrong + 1 right gave 155,000/day).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_COOLOFF_TIME = timedelta(minutes=15)  # a cool-off, then the right password works again
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # retrying while cooled off does not push the end back
 AXES_RESET_ON_SUCCESS = True

@@ -125,3 +125,30 @@ def test_a_concurrent_burst_gets_no_more_tries_than_the_limit():
         codes = [f.result()[0] for f in wrong]
         assert right.result() == (429, False)
     assert codes.count(200) == 4 and codes.count(429) == 10, codes
+
+
+def test_a_success_on_another_account_never_clears_the_attacked_accounts_count(client, gm):
+    """Issue 22.3: 4 wrong passwords for the 天神 + 1 right sign-in to the attacker's own account, repeated. Locked by
+    address alone with reset on success, this gave ≈ 155,000 guesses a day; per account and address the 天神's
+    count keeps growing and the fifth wrong password locks the name."""
+    get_user_model().objects.create_user("attacker", password="attacker-pw")
+    for round_ in range(2):
+        for _ in range(4 if round_ == 0 else 1):
+            assert _login(client, "wrong").status_code in (200, 429)
+        assert _login(client, "attacker-pw", username="attacker").status_code == 302
+        client.logout()
+    assert _login(client, "wrong").status_code == 429
+    assert _login(client, PASSWORD).status_code == 429 and not _signed_in(client)
+    assert _login(client, "attacker-pw", username="attacker").status_code == 302  # the other account is not locked
+
+
+def test_the_attack_loop_gets_five_guesses_per_cool_off_not_more(client, gm):
+    get_user_model().objects.create_user("attacker", password="attacker-pw")
+    refused = 0
+    for _ in range(5):  # 25 guesses, a success on the other account after every fourth
+        for _ in range(4):
+            refused += _login(client, "wrong").status_code == 429
+        assert _login(client, "attacker-pw", username="attacker").status_code == 302
+        client.logout()
+    assert refused == 20 - 4  # only the first four were checked; everything after is refused
+    assert AccessAttempt.objects.get(username="tianshen").failures_since_start >= 5
