@@ -75,8 +75,12 @@ def _try_deal(camps: list[str], deck: list[str], hand_size: int, rng: random.Ran
     return hands
 
 
-def check_hands(camps: Sequence[str], hands: Sequence[Sequence[str]], deck: Sequence[str]) -> list[str]:
-    """S3 for hands entered by hand: every problem, in Chinese, one line each (empty list: the deal is valid)."""
+def check_hands(
+    camps: Sequence[str], hands: Sequence[Sequence[str]], deck: Sequence[str], *, mid_game: bool = False
+) -> list[str]:
+    """S3 for hands entered by hand: every problem, in Chinese, one line each (empty list: the deal is valid).
+    `mid_game`: a table taken over mid-way (hands in discard order, cards already lost): only what no loss can
+    undo — no card beyond the deck, 杀手/狼人 only in their camp's hand, no privilege twice in one hand."""
     problems: list[str] = []
     over = Counter(c for h in hands for c in h) - Counter(deck)
     for card, n in over.items():
@@ -86,12 +90,12 @@ def check_hands(camps: Sequence[str], hands: Sequence[Sequence[str]], deck: Sequ
         for card, owner_camp in ((KILLER, CAMP_KILLER), (WEREWOLF, CAMP_WEREWOLF)):
             if card in hand and camp != owner_camp:
                 problems.append(f"{who}不是{owner_camp},不能拿“{card}”牌(S3)")
-            if card not in hand and camp == owner_camp and card in deck:
+            if card not in hand and camp == owner_camp and card in deck and not mid_game:
                 problems.append(f"{who}是{owner_camp},必须拿到“{card}”牌(S3)")
         doubled = [c for c, n in Counter(hand).items() if n > 1 and is_privilege(c)]
         for card in doubled:
             problems.append(f"{who}有两张“{card}”:同一种特权牌不能发给同一人(S3)")
         commoners = list(hand).count(COMMONER)
-        if not MIN_COMMONERS <= commoners <= MAX_COMMONERS:
+        if not mid_game and not MIN_COMMONERS <= commoners <= MAX_COMMONERS:
             problems.append(f"{who}有 {commoners} 张庶民牌:每人必须有 1 到 2 张(S3)")
     return problems

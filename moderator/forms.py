@@ -3,6 +3,12 @@ import re
 from django import forms
 
 from cards.catalogue import CAMPS
+from moderator.services.setup import NAME_MAX, SEATS_MAX
+
+# The text a full table can need (SEATS_MAX names of NAME_MAX characters, a separator each): anything longer is
+# refused by its length before it is split (issue 22.4).
+PLAYERS_CHARS = SEATS_MAX * (NAME_MAX + 2)
+HANDS_CHARS = SEATS_MAX * 200
 
 
 def _split(text: str) -> list[str]:
@@ -12,11 +18,19 @@ def _split(text: str) -> list[str]:
 class GameCreateForm(forms.Form):
     name = forms.CharField(label="游戏名称", max_length=100, initial="神探狄仁杰")
     players = forms.CharField(
-        label="玩家论坛ID", widget=forms.Textarea(attrs={"rows": 7}), help_text="每行一个,按座位顺序(默认 7 人)"
+        label="玩家论坛ID",
+        widget=forms.Textarea(attrs={"rows": 7}),
+        help_text=f"每行一个,按座位顺序(默认 7 人,最多 {SEATS_MAX} 人)",
+        max_length=PLAYERS_CHARS,
+        error_messages={
+            "max_length": f"玩家论坛ID一共最多 {PLAYERS_CHARS} 个字({SEATS_MAX} 人,每人最多 {NAME_MAX} 字)"
+        },
     )
     camps = forms.CharField(
         label="阵营(可选)",
         required=False,
+        max_length=SEATS_MAX * 8,
+        error_messages={"max_length": f"阵营一共最多 {SEATS_MAX * 8} 个字({SEATS_MAX} 人)"},
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=f"按座位顺序,逗号分隔,可选:{'、'.join(CAMPS)};留空则随机分配(记录随机种子)",
     )
@@ -24,6 +38,8 @@ class GameCreateForm(forms.Form):
         label="手牌(可选)",
         required=False,
         widget=forms.Textarea(attrs={"rows": 7}),
+        max_length=HANDS_CHARS,
+        error_messages={"max_length": f"手牌一共最多 {HANDS_CHARS} 个字({SEATS_MAX} 人)"},
         help_text="每行一人,牌名用顿号或逗号分隔;留空则按发牌原则(S3)随机发牌(记录随机种子)",
     )
     seed = forms.RegexField(
@@ -40,6 +56,11 @@ class GameCreateForm(forms.Form):
         required=False,
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():  # a browser cuts a paste at maxlength without a word: the server says it
+            field.widget.attrs.pop("maxlength", None)
+
     def clean(self):
         data = super().clean()
         if data.get("seed") and not data.get("replay"):
@@ -54,6 +75,8 @@ class GameCreateForm(forms.Form):
         names = _split(self.cleaned_data["players"])
         if len(names) < 3:
             raise forms.ValidationError("至少需要 3 名玩家")
+        if len(names) > SEATS_MAX:
+            raise forms.ValidationError(f"一局最多 {SEATS_MAX} 名玩家(标准局 7 人),现在填了 {len(names)} 个")
         return names
 
     def clean_camps(self):

@@ -37,6 +37,9 @@ class SetupError(ValueError):
 
 SEED_BITS = 128
 NAME_MAX = Seat._meta.get_field("player_name").max_length
+# Limits no real game reaches (issue 22.4): S1's table seats 7 and the standard deck deals at most 7 hands of 5; a
+# forum game of 30 would already be unplayable. Beyond them a request is refused in a sentence before any work.
+SEATS_MAX = 30
 
 
 def _seed() -> str:
@@ -60,6 +63,11 @@ def name_key(name: str) -> str:
     return to_simplified(unicodedata.normalize("NFKC", name)).casefold()
 
 
+def name_check(name: str) -> None:
+    """A forum ID the forms accept: no invisible (format, control, private-use) characters, at most NAME_MAX long."""
+    _check_name(name)
+
+
 def _check_name(name: str) -> None:
     hidden = [c for c in name if unicodedata.category(c) in ("Cf", "Cc", "Co", "Cs")]
     if hidden:
@@ -70,10 +78,13 @@ def _check_name(name: str) -> None:
 
 
 def _clean_names(player_names: Sequence[str]) -> list[str]:
+    """The seats' forum IDs, checked in one pass each (60,000 names took 49 s when every name was counted)."""
     names = [n.strip() for n in player_names if n.strip()]
+    if len(names) > SEATS_MAX:
+        raise SetupError(f"一局最多 {SEATS_MAX} 名玩家(标准局 7 人),现在填了 {len(names)} 个论坛ID")
     for name in names:
         _check_name(name)
-    dupes = sorted({n for n in names if names.count(n) > 1})
+    dupes = sorted(n for n, k in Counter(names).items() if k > 1)
     if dupes:
         raise SetupError(f"玩家论坛ID重复:{'、'.join(dupes)}")
     seen: dict[str, str] = {}
@@ -90,6 +101,30 @@ def _check_camps(camps: Sequence[str]) -> None:
     if count[CAMP_KILLER] != 1 or count[CAMP_WEREWOLF] != 1 or count[CAMP_SELF] > 1:
         got = "、".join(f"{camp} {n} 人" for camp, n in count.items())
         raise SetupError(f"阵营不符合 S1:需要正好 1 个杀手、1 个狼人,最多 1 个自选,其余平民;现在是 {got}")
+
+
+def table_check(
+    *,
+    names: Sequence[str],
+    camps: Sequence[str],
+    hands: Sequence[Sequence[str]],
+    deck: Sequence[str],
+    hand_size: int,
+    mid_game: bool = False,
+) -> None:
+    """What the new-game form checks, for a table that arrives whole (an import, issue 22): the forum IDs (count,
+    invisible characters, length, duplicates and look-alikes), S1 camps entered by hand, S3 hands (of a table taken
+    over mid-way — hands in discard order — only what no loss can undo: cards.dealing.check_hands)."""
+    if [n.strip() for n in names if n.strip()] != list(names):
+        raise SetupError("论坛ID不能为空,前后不能有空格")
+    _clean_names(names)
+    _check_camps(camps)
+    bad_size = [i for i, h in enumerate(hands, start=1) if len(h) > hand_size or (len(h) != hand_size and not mid_game)]
+    if bad_size:
+        raise SetupError(f"每人必须正好 {hand_size} 张牌:{'、'.join(map(str, bad_size))} 号座位不对")
+    problems = check_hands(camps, hands, deck, mid_game=mid_game)
+    if problems:
+        raise SetupError(";".join(problems))
 
 
 @transaction.atomic

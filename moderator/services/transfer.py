@@ -16,7 +16,7 @@ from django.db import DatabaseError, transaction
 from pydantic import ValidationError
 
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat, SeatHolder
-from moderator.services import play
+from moderator.services import play, setup
 from moderator.services import transfer_schema as schema
 from moderator.services.announce import write_announcements
 from moderator.services.transfer_drafts import drafts_export, drafts_restore
@@ -84,6 +84,10 @@ def validate(data: Any) -> schema.GameFile:
         raise ImportRefused(f"这不是本系统导出的游戏文件(需要 format = {FORMAT})")
     if schema.depth(data) > schema.MAX_DEPTH:
         raise ImportRefused(f"JSON 嵌套太深(最多 {schema.MAX_DEPTH} 层)")
+    for key, limit, what in schema.LIMITS:  # counted before any item is read (issue 22.4)
+        items = data.get(key)
+        if isinstance(items, list) and len(items) > limit:
+            raise ImportRefused(f"一局游戏最多 {limit} {what},这个文件有 {len(items)} {what}(真实的游戏远远到不了)")
     try:
         return schema.GameFile.model_validate(data)
     except ValidationError as exc:
@@ -166,6 +170,7 @@ def import_game(data: Any, *, gm=None, name: str | None = None) -> Game:
     """A whole game from an export (format 1 or 2), replayed; ImportRefused (nothing written) when the file does
     not hold, or its inputs cannot be replayed."""
     checked = validate(data)
+    _table_check(checked)
     try:
         with transaction.atomic():
             return _import(checked, gm=gm, name=name)
@@ -175,6 +180,26 @@ def import_game(data: Any, *, gm=None, name: str | None = None) -> Game:
         # the rules and the codec say what is wrong in Chinese; a Python message would read like data
         said = f":{exc}" if isinstance(exc, ValueError) and not str(exc).isascii() else ""
         raise ImportRefused(f"这些输入无法重放{said}") from None
+
+
+def _table_check(data: schema.GameFile) -> None:
+    """An import passes the new-game form's checks (S1, S3, names), and every former holder's name is one the
+    substitution form would take: a file cannot seat what the form refuses (issue 22)."""
+    seats = sorted(data.seats, key=lambda s: s.number)
+    try:
+        setup.table_check(
+            names=[s.player_name for s in seats],
+            camps=[s.camp for s in seats],
+            hands=[s.dealt_hand for s in seats],
+            deck=data.game.deck,
+            hand_size=data.game.hand_size,
+            mid_game=data.game.hands_are_orders,
+        )
+        for s in seats:
+            for h in s.holders:
+                setup.name_check(h.player_name)
+    except setup.SetupError as exc:
+        raise ImportRefused(f"座位表通不过新建游戏时的检查:{exc}") from None
 
 
 def _seed(value: int | str | None) -> str | None:

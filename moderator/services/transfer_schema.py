@@ -16,8 +16,23 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from cards.catalogue import CAMPS, CARD_NAMES, USES
 from moderator.rules.codec import KINDS
+from moderator.services.setup import SEATS_MAX
 
-MAX_BYTES = 10 * 1024 * 1024  # a long real game is well under 1 MB
+# Limits no real game reaches (issue 22.4: 500 seats and 50,000 inputs in 8.3 MB ran past the worker's 60 s). A
+# played 7-seat game of 30 phases has a few hundred inputs and PMs and is well under 1 MB; 3,000 inputs import in
+# about 3 s and their dashboard renders in about 3 s on a loaded 2-core machine.
+MAX_BYTES = 2 * 1024 * 1024
+MAX_PHASES = 200  # 100 days and nights
+MAX_INPUTS = 3000
+MAX_MESSAGES = 3000
+MAX_DRAFTS = 3000
+LIMITS = (  # the file's key, its limit, what one item is
+    ("seats", SEATS_MAX, "名玩家"),
+    ("phases", MAX_PHASES, "个时段"),
+    ("inputs", MAX_INPUTS, "条输入"),
+    ("messages", MAX_MESSAGES, "条私信"),
+    ("announcements", MAX_DRAFTS, "篇公告草稿"),
+)
 MAX_DEPTH = 12  # nesting of any value (a parsed PM is 4 deep)
 MAX_INT = 2**31 - 1
 MAX_POST = 400_000  # a dawn quotes every 杀人宣言 of the night (each up to 20,000 characters)
@@ -35,7 +50,7 @@ def _in_range(value: datetime) -> datetime:
 Time = Annotated[datetime, AfterValidator(_in_range)]
 Int = Annotated[int, Field(ge=0, le=MAX_INT, strict=True)]
 Small = Annotated[int, Field(ge=0, le=32767, strict=True)]
-SeatNo = Annotated[int, Field(ge=1, le=500, strict=True)]
+SeatNo = Annotated[int, Field(ge=1, le=SEATS_MAX, strict=True)]
 Name = Annotated[str, Field(min_length=1, max_length=60)]
 Card = Literal[CARD_NAMES]  # type: ignore[valid-type]
 Seed = Annotated[str, Field(pattern=r"^[0-9]{1,40}$")] | Annotated[int, Field(ge=0, lt=10**40, strict=True)]
@@ -230,12 +245,12 @@ class DraftIn(Strict):
 class GameFile(Strict):
     format: Literal["direnjie-game/1", "direnjie-game/2"]
     game: GameIn
-    seats: Annotated[list[SeatIn], Field(min_length=1, max_length=500)]
-    phases: Annotated[list[PhaseIn], Field(max_length=2000)]
-    messages: Annotated[list[MessageIn], Field(max_length=20000)] = []
-    inputs: Annotated[list[dict[str, Any]], Field(max_length=50000)]
+    seats: Annotated[list[SeatIn], Field(min_length=1, max_length=SEATS_MAX)]
+    phases: Annotated[list[PhaseIn], Field(max_length=MAX_PHASES)]
+    messages: Annotated[list[MessageIn], Field(max_length=MAX_MESSAGES)] = []
+    inputs: Annotated[list[dict[str, Any]], Field(max_length=MAX_INPUTS)]
     # None: a file from before drafts carried their posted mark (transfer_drafts says what that means)
-    announcements: Annotated[list[DraftIn], Field(max_length=20000)] | None = None
+    announcements: Annotated[list[DraftIn], Field(max_length=MAX_DRAFTS)] | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> GameFile:

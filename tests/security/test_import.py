@@ -113,7 +113,7 @@ ATTACKS = {
     "phases_out_of_order": (lambda d: d["phases"].reverse(), ["时段"]),
     "year_one": (lambda d: d["phases"][0].update(starts_at="0001-01-01T00:00:00+00:00"), ["2000"]),
     "naive_time": (lambda d: d["inputs"][0].update(forum_at="2024-01-01T00:00:00"), ["时区"]),
-    "input_of_a_missing_seat": (lambda d: d["inputs"][0].update(seat=99), ["座位"]),
+    "input_of_a_missing_seat": (lambda d: d["inputs"][0].update(seat=9), ["座位"]),
     "input_of_a_missing_phase": (lambda d: d["inputs"][0].update(phase=99), ["时段"]),
     "long_name": (lambda d: d["seats"][0].update(player_name="名" * 61), ["player_name"]),
     "unknown_format": (lambda d: d.update(format="direnjie-game/9"), ["format"]),
