@@ -51,8 +51,20 @@ class AnnouncementAdmin(admin.ModelAdmin):
 
 @admin.register(AuditLog)
 class AuditLogAdmin(admin.ModelAdmin):
+    """Who did what, when: nobody edits or deletes it, not even with admin rights (issue 22) — the admin reads it."""
+
     list_display = ("game", "actor", "action", "at")
     list_filter = ("action",)
+    readonly_fields = [f.name for f in AuditLog._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Input)
