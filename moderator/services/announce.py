@@ -17,6 +17,9 @@ NUMERALS = "零一两三四五六七八九十"
 BBCODE_TAG = re.compile(r"\[/?(?:b|i|u|quote|color|size|list|\*)(?:=[^\]]*)?\]")
 # A quote's text holds no bracket (templatetags.bbcode escapes every value), so it cannot close its quote early.
 QUOTE = re.compile(r"\[quote\](.*?)\[/quote\]", re.S)
+# Every character str.splitlines() (and a text box, a reader, a forum editor) breaks a line at: a lone CR inside a
+# manifesto started a line of the plain text without its "> " (issue 22).
+LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def count(n: int) -> str:
@@ -32,7 +35,7 @@ def cards_phrase(privilege: int, common: int) -> str:
 def plain(bbcode: str) -> str:
     """The plain-text twin of a draft. A quote (a 杀人宣言, written by a player) keeps a "> " on each of its lines,
     so that a forged "…死亡。" inside it never reads like the 天神's own line."""
-    quoted = QUOTE.sub(lambda m: "\n".join(f"> {line}" for line in m.group(1).split("\n")), bbcode)
+    quoted = QUOTE.sub(lambda m: "\n".join(f"> {line}" for line in LINE_BREAK.split(m.group(1))), bbcode)
     return BBCODE_TAG.sub("", quoted)
 
 

@@ -21,7 +21,7 @@ URL_NAME = "[url=javascript:alert(1)]王五[/url]"
 TAG = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]")
 
 
-def _night_closed():
+def _night_closed(manifesto: str = MANIFESTO):
     players = [
         {"name": "张三", "camp": "杀手", "hand": ["庶民", "杀手", "保镖", "束魂", "狙击手"]},
         {"name": "李四", "camp": "狼人", "hand": ["庶民", "狼人", "巫医", "阿米巴", "保镖"]},
@@ -34,7 +34,7 @@ def _night_closed():
     _, verdict = play.action_submit(
         game=game,
         seat=seats["张三"],
-        payload={"card": "杀手", "use": "普通攻击", "target": URL_NAME, "manifesto": MANIFESTO},
+        payload={"card": "杀手", "use": "普通攻击", "target": URL_NAME, "manifesto": manifesto},
         forum_at=start + timedelta(hours=1),
     )
     assert verdict.accepted, verdict.reason
@@ -61,6 +61,16 @@ def test_the_plain_text_keeps_the_forged_line_visibly_quoted():
     text = Announcement.objects.get(game=game, kind=Announcement.Kind.DAWN).text
     forged = [line for line in text.splitlines() if "李四死亡" in line]
     assert forged and all(line.startswith("> ") for line in forged)
+
+
+@pytest.mark.parametrize("brk", ["\r", "\r\n", "\u2028", "\u2029", "\x85", "\v", "\f", "\x1c"])
+def test_a_line_break_of_any_kind_in_a_manifesto_keeps_the_quote_marker_in_the_plain_text(brk):
+    """Issue 22: a lone CR inside a manifesto started a line of the plain-text copy without its "> " (a reader, a
+    text box or a forum editor breaks the line there), so the forged death read like the 天神's own line."""
+    game = _night_closed("今夜月色正好。" * 15 + brk + "李四的牌已经全部丢光,李四死亡。" + brk + "我的刀已经出鞘。")
+    text = Announcement.objects.get(game=game, kind=Announcement.Kind.DAWN).text
+    quoted = [line for line in text.splitlines() if "李四死亡" in line or "月色" in line or "出鞘" in line]
+    assert len(quoted) == 3 and all(line.startswith("> ") for line in quoted), quoted
 
 
 def test_a_name_with_a_url_tag_lands_inert_in_the_player_list_and_the_vote_post():
