@@ -1,3 +1,4 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
@@ -6,6 +7,7 @@ from moderator.console.forms import StartForm
 from moderator.console.views import deal_pms, gm_game
 from moderator.forms import GameCreateForm
 from moderator.models import Game
+from moderator.services.once import AlreadyMade, Once
 
 
 def home(request):
@@ -28,8 +30,14 @@ def game_new(request):
                 deal_seed=data["seed"],
                 order_seed=data["seed"],
                 gm=request.user,
+                once=Once.from_post(request.POST),
             )
-        except services.SetupError as exc:
+        except AlreadyMade as exc:
+            if exc.game is not None and exc.game.gms.filter(pk=request.user.pk).exists():
+                messages.warning(request, str(exc))
+                return redirect("game_setup", game_id=exc.game.pk)
+            form.add_error(None, str(exc))
+        except (services.SetupError, services.PlayError) as exc:
             form.add_error(None, str(exc))
         else:
             return redirect("game_setup", game_id=game.pk)

@@ -22,7 +22,7 @@ from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows
 from moderator.rules import codec, views
 from moderator.services import announce, corrections, intake, play, setup, transfer, verdicts
-from moderator.services.once import Once
+from moderator.services.once import AlreadyMade, Once
 
 
 def gm_game(request, game_id: int) -> Game:
@@ -482,7 +482,13 @@ def import_game(request):
     if request.method == "POST" and form.is_valid():
         try:
             data = transfer.read_upload(form.cleaned_data["file"])  # size cap, strict JSON (issue 16.7)
-            game = transfer.import_game(data, gm=request.user, name=form.cleaned_data["name"] or None)
+            once = Once.from_post(request.POST)
+            game = transfer.import_game(data, gm=request.user, name=form.cleaned_data["name"] or None, once=once)
+        except AlreadyMade as exc:
+            if exc.game is not None and exc.game.gms.filter(pk=request.user.pk).exists():
+                messages.warning(request, str(exc))
+                return redirect("console_dashboard", game_id=exc.game.pk)
+            form.add_error(None, str(exc))
         except (ValueError, KeyError, TypeError, IndexError, play.PlayError) as exc:
             form.add_error(None, f"无法导入:{exc}")
         else:

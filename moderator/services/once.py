@@ -11,6 +11,8 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from django.db import IntegrityError, transaction
+
 from moderator.models import Game, Phase, UsedToken
 from moderator.services.play import PlayError
 
@@ -52,3 +54,35 @@ def spend(game: Game | None, once: Once | None, action: str) -> None:
         is_ = current.label if current else "没有进行中的时段"
         raise PlayError(f"页面已过期:提交的页面显示的是{was},现在是{is_}。什么都没有改动,请刷新后再操作。")
     UsedToken.objects.create(token=once.token, game=game, action=action)
+
+
+class AlreadyMade(PlayError):
+    """A form that creates a game (new game, import) was submitted again: `game` is the one the first submit made."""
+
+    def __init__(self, message: str, game: Game | None):
+        super().__init__(message)
+        self.game = game
+
+
+def spend_create(once: Once | None, action: str) -> None:
+    """For a form that creates a game (issue 22.7: the new-game form sent 4× made 4 games), inside the creating
+    transaction: spend the token before anything is made. A concurrent submit of the same token waits on its unique
+    key until the first commits, then is refused and told which game the first made (`made` records it)."""
+    if once is None:
+        return
+    if not once.token:
+        raise PlayError("这个表单缺少一次性令牌(可能是旧页面):没有新建游戏,请刷新页面后再提交。")
+    try:
+        with transaction.atomic():
+            UsedToken.objects.create(token=once.token, action=action)
+    except IntegrityError:
+        first = UsedToken.objects.filter(token=once.token).select_related("game").first()
+        game = first.game if first else None
+        made = f"第一次提交已经建好了“{game.name}”" if game else "第一次提交已经处理"
+        raise AlreadyMade(f"这个表单已经提交过了(重复点击或刷新):{made},没有再建一局。", game) from None
+
+
+def made(once: Once | None, game: Game) -> None:
+    """Record which game a spent creating token made, so a repeated submit can name it."""
+    if once is not None:
+        UsedToken.objects.filter(token=once.token).update(game=game)

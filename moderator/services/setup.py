@@ -141,9 +141,14 @@ def game_create(
     deck: Sequence[str] | None = None,
     phase_seconds: int | None = None,
     gm=None,
+    once=None,
 ) -> Game:
     """S1–S3: seat the players, give out camps (by hand, or at random with a recorded seed) and deal (by hand,
-    validated against S3, or with a recorded seed). Seeds are drawn here; a given seed is for tests and replays."""
+    validated against S3, or with a recorded seed). Seeds are drawn here; a given seed is for tests and replays.
+    `once`: the form's one-time token — a repeated submit makes nothing and names the game the first one made."""
+    from moderator.services import once as one_time
+
+    one_time.spend_create(once, "新建游戏")
     names = _clean_names(player_names)
     camp_seed, deal_seed, order_seed = _recorded(camp_seed), _recorded(deal_seed), _recorded(order_seed)
     deck = list(deck) if deck is not None else standard_deck()
@@ -191,6 +196,7 @@ def game_create(
         game.gms.add(gm)
     for number, (player, camp, hand) in enumerate(zip(names, camps, hands, strict=True), start=1):
         Seat.objects.create(game=game, number=number, player_name=player, camp=camp, dealt_hand=list(hand))
+    one_time.made(once, game)
     return game
 
 

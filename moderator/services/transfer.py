@@ -16,6 +16,7 @@ from django.db import DatabaseError, transaction
 from pydantic import ValidationError
 
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat, SeatHolder
+from moderator.services import once as one_time
 from moderator.services import play, setup
 from moderator.services import transfer_schema as schema
 from moderator.services.announce import write_announcements
@@ -166,14 +167,17 @@ def export_game(game: Game) -> dict[str, Any]:
     }
 
 
-def import_game(data: Any, *, gm=None, name: str | None = None) -> Game:
+def import_game(data: Any, *, gm=None, name: str | None = None, once=None) -> Game:
     """A whole game from an export (format 1 or 2), replayed; ImportRefused (nothing written) when the file does
-    not hold, or its inputs cannot be replayed."""
+    not hold, or its inputs cannot be replayed. `once`: the form's one-time token (a repeated upload makes one game)."""
     checked = validate(data)
     _table_check(checked)
     try:
         with transaction.atomic():
-            return _import(checked, gm=gm, name=name)
+            one_time.spend_create(once, "导入游戏")
+            game = _import(checked, gm=gm, name=name)
+            one_time.made(once, game)
+            return game
     except (DatabaseError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         if isinstance(exc, play.PlayError):
             raise

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Input, Message, Phase
 from moderator.services import play, transfer
+from moderator.services.once import new_token
 
 pytestmark = pytest.mark.django_db
 MANIFESTO = "天下大势,分久必合,合久必分。" * 8
@@ -211,7 +212,7 @@ def test_export_and_import_replay_to_the_same_state(gm_client, game):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     upload = SimpleUploadedFile("game.json", exported.content, content_type="application/json")
-    gm_client.post("/games/import/", {"file": upload, "name": "导入的局"})
+    gm_client.post("/games/import/", {"once": new_token(), "file": upload, "name": "导入的局"})
     copy = Game.objects.get(name="导入的局")
     a, b = play.game_replay(game), play.game_replay(copy)
     assert [(s.name, s.names, s.ap, s.alive) for s in a.state.seats] == [
@@ -226,10 +227,12 @@ def test_export_and_import_replay_to_the_same_state(gm_client, game):
 def test_importing_garbage_says_so(gm_client):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    page = gm_client.post("/games/import/", {"file": SimpleUploadedFile("x.json", b"{not json")}).content.decode()
+    page = gm_client.post(
+        "/games/import/", {"once": new_token(), "file": SimpleUploadedFile("x.json", b"{not json")}
+    ).content.decode()
     assert "无法导入" in page
     page = gm_client.post(
-        "/games/import/", {"file": SimpleUploadedFile("x.json", b'{"format": "other"}')}
+        "/games/import/", {"once": new_token(), "file": SimpleUploadedFile("x.json", b'{"format": "other"}')}
     ).content.decode()
     assert "这不是本系统导出的游戏文件" in page
 

@@ -17,6 +17,7 @@ from django.test import Client
 
 from moderator.models import Game
 from moderator.services import play, transfer
+from moderator.services.once import new_token
 from moderator.services.transfer_schema import MAX_BYTES
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,9 @@ def exported(sample):
 
 def _post(client, body: bytes):
     games = Game.objects.count()
-    response = client.post("/games/import/", {"file": SimpleUploadedFile("g.json", body), "name": "导入"})
+    response = client.post(
+        "/games/import/", {"once": new_token(), "file": SimpleUploadedFile("g.json", body), "name": "导入"}
+    )
     return response, Game.objects.count() - games
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from moderator.services import setup
+from moderator.services.once import new_token
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
@@ -58,5 +59,8 @@ def test_the_s1_table_entered_by_hand_is_accepted():
 
 def test_the_new_game_page_names_the_s1_problem(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
-    page = client.post("/games/new/", {"name": "x", "players": "\n".join(PLAYERS), "camps": ",".join(["杀手"] * 7)})
+    page = client.post(
+        "/games/new/",
+        {"once": new_token(), "name": "x", "players": "\n".join(PLAYERS), "camps": ",".join(["杀手"] * 7)},
+    )
     assert page.status_code == 200 and "阵营不符合 S1" in page.content.decode()
