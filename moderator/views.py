@@ -28,6 +28,7 @@ def game_new(request):
                 deal_seed=data["seed"],
                 order_seed=data["seed"],
                 gm=request.user,
+                self_entry=data["self_entry"],
             )
         except services.SetupError as exc:
             form.add_error(None, str(exc))
