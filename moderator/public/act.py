@@ -110,13 +110,21 @@ def _submission(kind: str, form, post) -> selfentry.Submission:
     return selfentry.Submission(kind, items=[form.item()])
 
 
+def _private(response: HttpResponse) -> HttpResponse:
+    """`private_page`, but the page's own forms must post back: under `no-referrer` Chromium sends `Origin: null`,
+    which CSRF refuses. `same-origin` still never lets the token leave the site in a Referer."""
+    response = private_page(response)
+    response["Referrer-Policy"] = "same-origin"
+    return response
+
+
 def seat_act(request: HttpRequest, token: str) -> HttpResponse:
     """GET: what this seat can do now and what is still missing; POST: preview, or confirm what was previewed."""
     if request.method not in ("GET", "HEAD", "POST"):
-        return private_page(HttpResponse(status=405))
+        return _private(HttpResponse(status=405))
     seat = Seat.objects.filter(token=token).select_related("game").first() if 22 <= len(token) <= 64 else None
     if seat is None:
-        return private_page(not_found(request))
+        return _private(not_found(request))
     game = seat.game
     now = timezone.now()
     replay = play.game_replay(game)
@@ -145,7 +153,7 @@ def seat_act(request: HttpRequest, token: str) -> HttpResponse:
                         + ";".join(f"{i.sentence} — {'接受' if i.accepted else '拒绝:' + i.reason}" for i in done.items)
                         + (f"。共 {accepted} 项被接受。" if done.items else "。没有读出任何行动。"),
                     )
-                    return private_page(redirect("seat_act", token=token))
+                    return _private(redirect("seat_act", token=token))
                 shown = selfentry.preview(seat=seat, token=token, sub=sub)
             except selfentry.Changed as exc:
                 error, shown = str(exc), exc.preview
@@ -173,4 +181,4 @@ def seat_act(request: HttpRequest, token: str) -> HttpResponse:
         "orders_open": state.orders_open and state.phase_open and bool(me.hand),
         "can_vote": phase is not None and phase.kind == Phase.Kind.DAY and me.name not in state.saved,
     }
-    return private_page(render(request, "public/act.html", context))
+    return _private(render(request, "public/act.html", context))

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from moderator.models import SelfEntry
 from moderator.rules.validate import manifesto_length
-from moderator.services import selfentry, setup
+from moderator.services import intake, selfentry, setup
 
 register = template.Library()
 
@@ -37,6 +37,16 @@ def selfentry_panel(context, game, phase, state) -> dict:
 @register.filter
 def manifesto_chars(text) -> int:
     return manifesto_length(str(text or ""))
+
+
+@register.filter
+def items_text(raw) -> str:
+    """A form submission as the 天神 reads it: its items as sentences."""
+    items = raw.get("items") if isinstance(raw, dict) else None
+    try:
+        return ";".join(intake.describe(i) for i in items or [])
+    except (KeyError, TypeError, ValueError):
+        return "(无法显示)"
 
 
 @register.filter
