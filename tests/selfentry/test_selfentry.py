@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.test import Client
 from django.urls import reverse
 from selfentry_kit import MANIFESTO, act_url, confirm_data, preview, seat
 
@@ -187,3 +190,51 @@ def test_a_dead_player_sees_why_he_cannot_act_and_his_post_stores_nothing(client
     assert Input.objects.count() == before
     alive = client.get(act_url(s.seats["甲"])).content.decode()
     assert 'id="form-vote"' in alive and "你已经死亡" not in alive
+
+
+def test_an_unclear_name_is_refused_naming_the_candidates_and_a_click_chooses_one(game, client):
+    """PARSER.md: 'A或B' is never guessed; the player's own click on a candidate previews that input, the confirm
+    stores it marked as chosen, and the raw text is kept as written."""
+    b = seat(game, "乙")
+    html = preview(client, b, "text", {"t-text": "束魂乙或丙"})
+    assert "不会替你选" in html and 'name="pick" value="0:乙"' in html and 'name="pick" value="0:丙"' in html
+    assert Input.objects.count() == 0
+    form = html.split('id="form-text"', 1)[1].split("</form>", 1)[0]
+    data = dict(re.findall(r'<input type="hidden" name="(once|phase|kind)" value="([^"]*)"', form))
+    chosen = client.post(act_url(b), {**data, "t-text": "束魂乙或丙", "pick": "0:丙"}).content.decode()
+    assert "你选定了:丙" in chosen and "束魂 → 丙" in chosen and "将被接受" in chosen
+    assert client.post(act_url(b), confirm_data(chosen, {})).status_code == 302
+    rec = Input.objects.get()
+    assert rec.seat == b and rec.message.text == "束魂乙或丙" and rec.message.parsed["refusals"][0]["choice"] == "丙"
+    assert rec.verdict.accepted and rec.verdict.cost == 2
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_three_concurrent_confirms_of_one_preview_store_once(game, client):
+    """A double tap on a phone: the same confirm three times at once (PostgreSQL row locks): one stores, the others
+    are told it was already submitted, and nothing is stored twice."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    a = seat(game, "甲")
+    html = preview(
+        client, a, "form", {"a-use": "普通攻击", "a-card": "杀手", "a-target": "乙", "a-manifesto": MANIFESTO}
+    )
+    data = confirm_data(html, {})
+    cookies = client.cookies
+
+    def post(_):
+        c = Client()
+        c.cookies = cookies
+        try:
+            response = c.post(act_url(a), data)
+            return response.status_code, "已经提交过了" in response.content.decode()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(3) as pool:
+        codes = sorted(pool.map(post, range(3)))
+    assert codes == [(200, True), (200, True), (302, False)]
+    assert Input.objects.count() == 1 and SelfEntry.objects.count() == 1
