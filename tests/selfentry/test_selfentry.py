@@ -238,3 +238,28 @@ def test_three_concurrent_confirms_of_one_preview_store_once(game, client):
         codes = sorted(pool.map(post, range(3)))
     assert codes == [(200, True), (200, True), (302, False)]
     assert Input.objects.count() == 1 and SelfEntry.objects.count() == 1
+
+
+def test_the_forum_time_is_the_confirms_and_a_change_in_the_last_hour_is_refused_d3(game, client):
+    """D3 from the page: the vote is stored at the server's time of the confirm; with 30 minutes left a change
+    post previews as refused (the last hour before the announced end) and is stored refused, as a PM would be."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from moderator.models import Phase
+    from moderator.services import clock
+
+    clock.phase_end_early(game=game, force=True)
+    day = Phase.objects.get(game=game, status="open")
+    a = seat(game, "甲")
+    html = preview(client, a, "vote", {"v-post": "for", "v-target": "丁"})
+    before = timezone.now()
+    assert client.post(act_url(a), confirm_data(html, {})).status_code == 302
+    vote = Input.objects.get(seat=a, kind="vote")
+    assert before <= vote.forum_at <= timezone.now() and vote.verdict.accepted
+    Phase.objects.filter(pk=day.pk).update(ends_at=timezone.now() + timedelta(minutes=30))
+    html = preview(client, a, "vote", {"v-post": "change", "v-target": "乙"})
+    assert "改票 → 乙" in html and "将被拒绝" in html
+    reason = html.split("将被拒绝:", 1)[1].split("<", 1)[0]
+    assert "D3" in reason, reason
