@@ -102,6 +102,7 @@ def _night_act(tab, token: str, how: str, what, screenshots: bool = False) -> No
     tab.click("#act-link")
     tab.wait_for_selector("#missing")
     assert "今晚的行动:还没有提交" in tab.inner_text("#missing")
+    assert _fits(tab), f"the action page scrolls sideways on a 390 px phone: {tab.evaluate(WIDE)}"
     if how == "text":
         tab.fill("#id_t-text", what)
         tab.click("#form-text button[name=preview]")
@@ -130,6 +131,8 @@ def _night_act(tab, token: str, how: str, what, screenshots: bool = False) -> No
 
 def _vote(tab, token: str, target: str, change: bool = False) -> None:
     tab.goto(f"/p/{token}/act/")
+    if not change:
+        assert "今天的投票:还没有投" in tab.inner_text("#missing") and _fits(tab)
     tab.check("#id_v-post_1" if change else "#id_v-post_0")
     tab.select_option("#id_v-target", target)
     tab.click("#form-vote button[name=preview]")
