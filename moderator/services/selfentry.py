@@ -264,6 +264,10 @@ def confirm(
             choices=sub.choices,
         )
         recs = list(message.inputs.order_by("seq"))
+        logged = AuditLog.objects.filter(game=game, action="录入消息", detail__message=message.pk).first()
+        if logged is not None:  # pm_confirm's row: entered by the player from his page, not by the 天神
+            logged.detail = {**logged.detail, "via": "私人页面", "link": link_mark(token)}
+            logged.save(update_fields=["detail"])
     else:
         shown = _structured(game, seat, sub, now)
         if shown.seen != seen:

@@ -118,3 +118,19 @@ def test_reminders_without_self_entry_ask_for_a_pm(game):
     drafts = selfentry.reminders(game, play.game_replay(game).state, {}, timezone.now())
     assert [d["name"] for d in drafts] == ["甲", "乙", "丙", "丁"]
     assert all("请用短消息寄给天神" in d["text"] and "/p/" not in d["text"] for d in drafts)
+
+
+def test_free_text_from_the_page_is_logged_as_the_players_own_and_the_setting_survives_export(game, client, gm_client):
+    from moderator.services import transfer
+
+    b = seat(game, "乙")
+    html = preview(client, b, "text", {"t-text": "束魂丙"})
+    assert client.post(act_url(b), confirm_data(html, {})).status_code == 302
+    rows = AuditLog.objects.filter(game=game, action__in=["录入消息", "玩家自行提交"])
+    assert sorted(r.action for r in rows) == ["录入消息", "玩家自行提交"] and all(r.actor is None for r in rows)
+    audit = gm_client.get(reverse("console_audit", args=[game.pk])).content.decode()
+    assert audit.count("乙(玩家本人,私人页面)") == 2 and "录入消息(乙):束魂 → 丙" in audit
+    data = transfer.export_game(game)
+    assert data["game"]["self_entry"] is True
+    copy = transfer.import_game(data, name="导入的自助局")
+    assert copy.self_entry and copy.inputs.count() == 1
