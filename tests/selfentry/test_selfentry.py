@@ -263,3 +263,35 @@ def test_the_forum_time_is_the_confirms_and_a_change_in_the_last_hour_is_refused
     assert "改票 → 乙" in html and "将被拒绝" in html
     reason = html.split("将被拒绝:", 1)[1].split("<", 1)[0]
     assert "D3" in reason, reason
+
+
+def test_nothing_of_another_seat_shows_on_the_page_or_in_a_preview(game, client):
+    """Four players act; each one's page and each preview name only his own inputs (A: a seat sees only itself)."""
+    plans = {
+        "甲": ("form", {"a-use": "普通攻击", "a-card": "杀手", "a-target": "乙", "a-manifesto": MANIFESTO}),
+        "乙": ("form", {"a-use": "束魂", "a-target": "乙"}),
+        "丙": ("text", {"t-text": "治疗丙"}),
+        "丁": ("form", {"a-passes": "on"}),
+    }
+    sentences = {"甲": "普通攻击(杀手) → 乙", "乙": "束魂 → 乙", "丙": "治疗(巫医) → 丙", "丁": "空过(本时段不行动)"}
+    phones = {name: Client() for name in plans}  # each player on his own phone
+    for name, (kind, fields) in plans.items():
+        html = preview(phones[name], seat(game, name), kind, fields)
+        assert sentences[name] in html
+        assert not [s for other, s in sentences.items() if other != name and s in html]
+        assert phones[name].post(act_url(seat(game, name)), confirm_data(html, {})).status_code == 302
+    for name in plans:
+        s = seat(game, name)
+        for url in (act_url(s), reverse("seat_private", args=[s.token])):
+            page = phones[name].get(url).content.decode()
+            assert sentences[name] in page, (name, url)
+            assert not [x for other, x in sentences.items() if other != name and x in page], (name, url)
+            assert not [o.token for o in game.seats.exclude(pk=s.pk) if o.token in page]
+
+
+def test_only_get_and_post_and_a_wrong_token_is_the_silent_404(game, client):
+    a = seat(game, "甲")
+    assert client.put(act_url(a)).status_code == 405
+    assert client.get(reverse("seat_act", args=["x" * 43])).status_code == 404
+    response = client.get(act_url(a))
+    assert response["Cache-Control"] == "private, no-store" and response["Referrer-Policy"] == "same-origin"
