@@ -51,6 +51,12 @@ class GameCreateForm(forms.Form):
         help_text="正式局请留空:系统生成 128 位随机种子并在游戏结束前保密。"
         "手填的种子可以被玩家从自己的手牌倒推出来,从而看穿所有人的阵营和手牌",
     )
+    self_entry = forms.BooleanField(
+        label="玩家可在私人页面提交",
+        required=False,
+        help_text="打开后玩家在自己的私人页面提交行动、丢牌顺序和投票(先看预览再确认),天神只需在截止时结算;"
+        "不打开则照旧由天神录入短消息。开局后也可以在总览页更改",
+    )
     replay = forms.BooleanField(
         label="这是测试或复盘局,我明白手填种子会泄露所有阵营和手牌",
         required=False,

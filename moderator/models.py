@@ -45,6 +45,8 @@ class Game(models.Model):
     initial_ap = models.JSONField("开局行动点数", default=dict, blank=True)
     hands_are_orders = models.BooleanField("手牌已按丢牌顺序录入", default=False)
     input_seq = models.PositiveIntegerField("录入计数", default=0)  # orders inputs of equal forum time by entry
+    # Issue 29: players enter their own actions, orders and votes on their private page (the PM path stays).
+    self_entry = models.BooleanField("玩家可在私人页面提交", default=False)
 
     class Meta:
         verbose_name = verbose_name_plural = "游戏"
@@ -288,4 +290,25 @@ class AuditLog(models.Model):
 
     class Meta:
         verbose_name = verbose_name_plural = "操作记录"
+        ordering = ["game", "at", "id"]
+
+
+class SelfEntry(models.Model):
+    """Issue 29: inputs a player entered on his own private page (moderator.services.selfentry) — who, when, from
+    which link (a fingerprint of the token, never the token), and the raw submission as typed. The inputs themselves
+    are ordinary rows of the one input log, voidable and correctable like any other."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="self_entries", verbose_name="游戏")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="+", verbose_name="时段")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", verbose_name="座位")
+    player_name = models.CharField("提交时的论坛ID", max_length=60)
+    link = models.CharField("私人链接指纹", max_length=16)
+    kind = models.CharField("方式", max_length=8)  # form | order | vote | text
+    raw = models.JSONField("原始提交", default=dict)
+    message = models.ForeignKey(Message, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    inputs = models.ManyToManyField(Input, related_name="self_entries", verbose_name="输入")
+    at = models.DateTimeField("提交时间", auto_now_add=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "玩家自行提交"
         ordering = ["game", "at", "id"]

@@ -31,6 +31,7 @@ def game_new(request):
                 order_seed=data["seed"],
                 gm=request.user,
                 once=Once.from_post(request.POST),
+                self_entry=data["self_entry"],
             )
         except AlreadyMade as exc:
             if exc.game is not None and exc.game.gms.filter(pk=request.user.pk).exists():

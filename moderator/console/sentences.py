@@ -102,6 +102,11 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
         f"批量录入 {len(d.get('messages') or [])} 条消息"
         + (f",跳过 {len(d['skipped'])} 条" if d.get("skipped") else "")
     ),
+    "玩家自行提交": lambda d: (
+        f"{d.get('sender', '?')} 在自己的私人页面(链接 #{d.get('link', '?')})提交:"
+        + (";".join(_item(i) for i in d.get("inputs") or []) or "没有读出任何行动")
+    ),
+    "玩家自行提交设置": lambda d: "打开玩家在私人页面提交" if d.get("on") else "关闭玩家在私人页面提交(改由天神录入)",
     "game_declare_draw": lambda d: (
         f"{d.get('phase', '')}宣布平局(V4)"
         + (f",存活:{'、'.join(d['alive'])}" if d.get("alive") else "")

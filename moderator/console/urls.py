@@ -1,7 +1,7 @@
 from django.urls import path
 
 from moderator import views
-from moderator.console import bulk, draw
+from moderator.console import bulk, draw, selfentry
 from moderator.console import views as console
 
 urlpatterns = [
@@ -28,4 +28,5 @@ urlpatterns = [
     path("gm/<int:game_id>/clock/<str:action>/", console.clock_control, name="console_clock"),
     path("gm/<int:game_id>/substitute/", console.substitute, name="console_substitute"),
     path("gm/<int:game_id>/draw/", draw.declare_draw, name="console_draw"),
+    path("gm/<int:game_id>/self-entry/", selfentry.setting, name="console_self_entry"),
 ]

@@ -18,6 +18,7 @@ from moderator.public.chart import Chart, card_chart
 from moderator.public.replay import phase_rows
 from moderator.public.snapshot import Snapshot
 from moderator.rules import views
+from moderator.services import selfentry
 from moderator.services.play import closed_states, game_replay, initial_state
 
 PUBLIC_KINDS = (
@@ -119,4 +120,6 @@ def seat_view(seat: Seat, snap: Snapshot) -> dict:
         "earlier_inputs": phase_rows(earlier, names, seat) if earlier else [],
         "orders_open": view["orders_open"] and phase is not None and phase.status == Phase.Status.OPEN,
         "ordered": view["ordered"] or game.hands_are_orders,
+        "self_entry": game.self_entry,  # issue 29: the link to the action page, and what is still missing
+        "missing": selfentry.missing(game, seat, state) if game.self_entry and phase is not None else [],
     }

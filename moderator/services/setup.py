@@ -142,6 +142,7 @@ def game_create(
     phase_seconds: int | None = None,
     gm=None,
     once=None,
+    self_entry: bool = False,
 ) -> Game:
     """S1–S3: seat the players, give out camps (by hand, or at random with a recorded seed) and deal (by hand,
     validated against S3, or with a recorded seed). Seeds are drawn here; a given seed is for tests and replays.
@@ -191,6 +192,7 @@ def game_create(
         deal_seed=deal_seed,
         order_seed=_seed() if order_seed is None else order_seed,
         phase_seconds=phase_seconds or settings.PHASE_SECONDS,
+        self_entry=self_entry,  # issue 29: players enter their own inputs on their private page
     )
     if gm is not None:
         game.gms.add(gm)

@@ -41,6 +41,7 @@ GAME_FIELDS = (
     "initial_ap",
     "hands_are_orders",
     "input_seq",
+    "self_entry",  # issue 29: how the game is played (an older file: off)
 )
 ACTION_FIELDS = ("card", "use", "position", "into", "side", "mode", "manifesto", "change", "cost")
 

@@ -77,6 +77,7 @@ class GameIn(Strict):
     initial_ap: dict[Name, Annotated[int, Field(ge=0, le=10000, strict=True)]] = {}
     hands_are_orders: bool = False
     input_seq: Int = 0
+    self_entry: bool = False  # issue 29
     started_at: Time | None = None
 
 

@@ -1,0 +1,30 @@
+"""Issue 29 in the 天神's console: the per-game setting, the inputs players entered themselves (who, when, from which
+link) and the reminders (one PM draft per player who has not acted, with the time left)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from moderator.console.views import gm_game
+from moderator.services import play, selfentry
+from moderator.services.once import Once
+
+
+@login_required
+@require_POST
+def setting(request, game_id: int):
+    """Turn players' self-entry on or off for this game (logged)."""
+    game = gm_game(request, game_id)
+    on = request.POST.get("on") == "1"
+    try:
+        selfentry.setting_change(game=game, on=on, actor=request.user, once=Once.from_post(request.POST))
+        messages.success(
+            request,
+            "已打开:玩家可以在自己的私人页面提交。" if on else "已关闭:玩家的私人页面只用来查看,由天神录入。",
+        )
+    except play.PlayError as exc:
+        messages.error(request, str(exc))
+    return redirect("console_dashboard", game_id=game.pk)

@@ -1,0 +1,184 @@
+"""Issue 29: a player's own action page, /p/<token>/act/ — thin views over moderator.services.selfentry.
+
+The seat is the link's, never the form's: no field names a seat, and a field that tries is ignored. Every form
+carries the one-time token (`{% once game %}`); a submit first previews (the console's preview: cost, verdict, the
+reason for a refusal, what it changes) and stores only on confirm. Nothing of another seat is shown.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from moderator.console.forms import ActionForm
+from moderator.console.views import _choices
+from moderator.models import Phase, Seat
+from moderator.public.replay import phase_rows
+from moderator.public.views import not_found, private_page
+from moderator.rules import views
+from moderator.services import play, selfentry
+from moderator.services.once import Once
+
+
+class PlayerActionForm(ActionForm):
+    """The console's action form (issue 6) without the sender and the forum time: the sender is the link's seat,
+    the time the server's at the confirm."""
+
+    def __init__(self, game, hand: list[str], *args, **kwargs):
+        super().__init__(game, *args, **kwargs)
+        del self.fields["seat"], self.fields["forum_at"]
+        self.fields["passes"].label = "本时段空过(不行动;天神不再等我)"
+        self.fields["change"].label = "更换我先前同一特权的对象(T3)"
+        cards = list(dict.fromkeys(hand))
+        self.fields["card"].choices = [("", "(自动:按特权选我手里的牌)"), *[(c, c) for c in cards]]
+
+
+class OrderForm(forms.Form):
+    """O1–O3: the discard order, first card first; the last is the 底牌."""
+
+    def __init__(self, hand: list[str], *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(c, c) for c in dict.fromkeys(hand)]
+        for i, card in enumerate(hand):
+            label = "底牌(最后一张)" if i == len(hand) - 1 else f"第{i + 1}张丢"
+            self.fields[f"pos{i}"] = forms.ChoiceField(label=label, choices=choices, initial=card)
+        self.size = len(hand)
+
+    def item(self) -> dict:
+        return {"order": [self.cleaned_data[f"pos{i}"] for i in range(self.size)]}
+
+
+class PlayerVoteForm(forms.Form):
+    """D1–D3: a vote, or the one change (another post, not in the last hour)."""
+
+    post = forms.ChoiceField(
+        label="这是",
+        widget=forms.RadioSelect,
+        initial="for",
+        choices=[("for", "投票"), ("change", "改票(只能改一次,截止前最后一小时内不能改)")],
+    )
+    target = forms.ChoiceField(label="投给")
+
+    def __init__(self, living: list[str], *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["target"].choices = [("", "—"), *[(n, n) for n in living]]  # D4: never the dead
+
+    def item(self) -> dict:
+        return {self.cleaned_data["post"]: self.cleaned_data["target"]}
+
+
+class TextForm(forms.Form):
+    text = forms.CharField(
+        label="像写短消息一样写给天神(系统读懂后先给你看预览)",
+        widget=forms.Textarea(attrs={"rows": 4}),
+        max_length=5000,
+    )
+
+
+KINDS = (selfentry.FORM, selfentry.ORDER, selfentry.VOTE, selfentry.TEXT)
+PREFIX = {selfentry.FORM: "a", selfentry.ORDER: "o", selfentry.VOTE: "v", selfentry.TEXT: "t"}
+
+
+def _resubmit(kind: str, post) -> list[tuple[str, str]]:
+    """The previewed submission's fields, carried by the confirm form exactly as they were previewed."""
+    start = PREFIX[kind] + "-"
+    return [(k, v) for k in post if k.startswith(start) for v in post.getlist(k)]
+
+
+def _forms(game, state, seat: Seat, data=None, kind: str = "") -> dict:
+    me = state.seat(seat.player_name)
+    hand = list(me.names)
+    living = [s.name for s in state.alive]
+
+    def bound(k):
+        return data if kind == k else None
+
+    return {
+        selfentry.FORM: PlayerActionForm(game, hand, bound(selfentry.FORM), prefix="a"),
+        selfentry.ORDER: OrderForm(hand, bound(selfentry.ORDER), prefix="o"),
+        selfentry.VOTE: PlayerVoteForm(living, bound(selfentry.VOTE), prefix="v"),
+        selfentry.TEXT: TextForm(bound(selfentry.TEXT), prefix="t"),
+    }
+
+
+def _submission(kind: str, form, post) -> selfentry.Submission:
+    if kind == selfentry.TEXT:
+        return selfentry.Submission(kind, text=form.cleaned_data["text"], choices=_choices(post))
+    return selfentry.Submission(kind, items=[form.item()])
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """`private_page`, but the page's own forms must post back: under `no-referrer` Chromium sends `Origin: null`,
+    which CSRF refuses. `same-origin` still never lets the token leave the site in a Referer."""
+    response = private_page(response)
+    response["Referrer-Policy"] = "same-origin"
+    return response
+
+
+def seat_act(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: what this seat can do now and what is still missing; POST: preview, or confirm what was previewed."""
+    if request.method not in ("GET", "HEAD", "POST"):
+        return _private(HttpResponse(status=405))
+    seat = Seat.objects.filter(token=token).select_related("game").first() if 22 <= len(token) <= 64 else None
+    if seat is None:
+        return _private(not_found(request))
+    game = seat.game
+    now = timezone.now()
+    replay = play.game_replay(game)
+    state = replay.state
+    kind = request.POST.get("kind", "") if request.method == "POST" else ""
+    kind = kind if kind in KINDS else ""
+    page_forms = _forms(game, state, seat, request.POST if kind else None, kind)
+    shown, error = None, ""
+    if kind:
+        form = page_forms[kind]
+        if form.is_valid():
+            sub = _submission(kind, form, request.POST)
+            try:
+                if "confirm" in request.POST:
+                    entry, done = selfentry.confirm(
+                        seat=seat,
+                        token=token,
+                        sub=sub,
+                        seen=request.POST.get("seen", ""),
+                        once=Once.from_post(request.POST),
+                    )
+                    accepted = sum(i.accepted for i in done.items)
+                    messages.success(
+                        request,
+                        f"已提交({timezone.localtime(entry.at):%m-%d %H:%M}):"
+                        + ";".join(f"{i.sentence} — {'接受' if i.accepted else '拒绝:' + i.reason}" for i in done.items)
+                        + (f"。共 {accepted} 项被接受。" if done.items else "。没有读出任何行动。"),
+                    )
+                    return _private(redirect("seat_act", token=token))
+                shown = selfentry.preview(seat=seat, token=token, sub=sub)
+            except selfentry.Changed as exc:
+                error, shown = str(exc), exc.preview
+            except play.PlayError as exc:
+                error = str(exc)
+    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    me = state.seat(seat.player_name)
+    names = dict(game.seats.values_list("number", "player_name"))
+    context = {
+        "game": game,
+        "seat": seat,
+        "phase": phase,
+        "me": me,
+        "view": views.seat_view(state, seat.player_name),
+        "why_not": selfentry.why_not(game, seat, state, now),
+        "missing": selfentry.missing(game, seat, state) if phase else [],
+        "time_left": selfentry.time_left(phase, now) if phase else "",
+        "forms": page_forms,
+        "kind": kind,
+        "shown": shown,
+        "resubmit": _resubmit(kind, request.POST) if shown else [],
+        "error": error,
+        "rows": phase_rows(phase, names, seat) if phase else [],
+        "night": phase is not None and phase.kind == Phase.Kind.NIGHT,
+        "orders_open": state.orders_open and state.phase_open and bool(me.hand),
+        "can_vote": phase is not None and phase.kind == Phase.Kind.DAY and me.name not in state.saved,
+    }
+    return _private(render(request, "public/act.html", context))

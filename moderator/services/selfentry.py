@@ -1,0 +1,314 @@
+"""Issue 29: players enter their own actions, discard orders and votes on their private page (/p/<token>/act/).
+
+Nothing new decides anything here: a player's submission goes through the same services as the 天神's console —
+a structured form through `play.inputs_submit` (its preview is that write rolled back, `verdicts.DryRun`), free text
+through `intake.pm_preview` / `intake.pm_confirm` (the parser, candidates as buttons). The forum time is the server's
+time of the confirm (T3, D3 cutoffs measured from the announced end, as for a PM). The confirm takes the game lock,
+spends the one-time token (`once`), checks that the link is still the seat's own (a rotation or a substitution ends
+the old link's rights at once) and that the outcome is the one the preview showed; otherwise nothing is stored.
+
+Each stored submission leaves a `SelfEntry` (who, when, from which link — a fingerprint, never the token — and the
+raw submission) and an audit row: the 天神 sees them on the dashboard as the player's own and voids or corrects them
+as any other input.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from moderator import rules
+from moderator.models import AuditLog, Game, Phase, Seat, SelfEntry
+from moderator.rules import views
+from moderator.rules.state import NIGHT
+from moderator.services import intake, play, verdicts
+from moderator.services.once import Once, spend
+
+FORM, ORDER, VOTE, TEXT = "form", "order", "vote", "text"
+KIND_LABELS = {FORM: "特权表单", ORDER: "丢牌顺序", VOTE: "投票", TEXT: "自由文字"}
+
+
+class Refused(play.PlayError):
+    """The player may not act now (the link, the game, the phase, the seat): the message says why."""
+
+
+class Changed(play.PlayError):
+    """The confirm would not store what the preview showed: nothing stored; `preview` is what it would do now."""
+
+    def __init__(self, preview: Preview):
+        super().__init__(
+            "结果和你看到的预览不同了(这期间有别的输入,或时间到了新的限制):什么都没有保存。请看新的预览后再确认。"
+        )
+        self.preview = preview
+
+
+def link_mark(token: str) -> str:
+    """Which link an entry came from, shown to the 天神: a fingerprint of the token (never the token itself)."""
+    return hashlib.sha256(token.encode()).hexdigest()[:8]
+
+
+@dataclass
+class Submission:
+    """What the player sent: structured items (form, order, vote) or free text with choices among candidates."""
+
+    kind: str
+    items: list[dict] = field(default_factory=list)
+    text: str = ""
+    choices: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def raw(self) -> dict:
+        if self.kind == TEXT:
+            return {"text": self.text, "choices": {str(k): v for k, v in self.choices.items()}}
+        return {"items": self.items}
+
+
+@dataclass
+class Preview:
+    """What the confirm would store, as the console's preview shows it."""
+
+    submission: Submission
+    items: list[intake.Item]
+    refusals: list[dict] = field(default_factory=list)
+    changes: list[verdicts.VerdictChange] = field(default_factory=list)
+    later: int = 0
+    seen: str = ""  # what the confirm compares: the verdicts shown, not the minute they were shown in
+    digest: str = ""  # the services' own digest of this outcome (verdicts.Outcome.digest), checked by the write
+    text_preview: intake.Preview | None = None
+
+    @property
+    def cost(self) -> int:
+        return sum(i.cost for i in self.items if i.accepted)
+
+    @property
+    def choices(self) -> list[str]:
+        return [f"{k}:{v}" for k, v in sorted(self.submission.choices.items())]
+
+
+def _seen(items: list[intake.Item], refusals: list[dict], changes, text: str) -> str:
+    lines = [f"{i.sentence}|{i.accepted}|{i.reason}|{i.cost}" for i in items]
+    lines += [f"{r.get('text', '')}:{r.get('reason', '')}→{r.get('choice', '')}" for r in refusals]
+    lines += [c.sentence for c in changes] + [" ".join(text.split())]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+# --- who may act ----------------------------------------------------------------------------------------------------
+
+
+def why_not(game: Game, seat: Seat, state: rules.GameState | None, now: datetime) -> str:
+    """Why this seat cannot enter anything now ("" when it can), as the player reads it."""
+    if not game.self_entry:
+        return "本局由天神录入:请用论坛短消息把行动、丢牌顺序寄给天神,投票在投票帖里发。这个页面只用来查看。"
+    if game.status == Game.Status.SETUP:
+        return "游戏还没有开始:《游戏者名单》发布后第1夜开始,到时就可以在这里提交。"
+    if game.status == Game.Status.PAUSED:
+        return "天神暂停了游戏:恢复之后才能提交。"
+    if game.status == Game.Status.FINISHED or (state is not None and state.winner):
+        return "游戏已经结束,不再接受输入。"
+    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    if phase is None:
+        return "现在没有进行中的时段。"
+    if state is not None and not state.seat(seat.player_name).alive:
+        return "你已经死亡:死者不能再行动、投票或改丢牌顺序(可以继续看自己的页面)。"
+    if phase.ends_at <= now:
+        return f"{phase.label}已于 {timezone.localtime(phase.ends_at):%m-%d %H:%M} 截止,正在等待结算:不能再提交。"
+    return ""
+
+
+def current_seat(seat_id: int, token: str) -> Seat:
+    """The seat, read again under the game lock: a link that is no longer the seat's own acts for nobody."""
+    seat = Seat.objects.filter(pk=seat_id, token=token).select_related("game").first()
+    if seat is None:
+        raise Refused("这个私人链接已经失效(天神更换了链接,或座位已由替补接替):什么都没有保存。")
+    return seat
+
+
+# --- what is still missing ---------------------------------------------------------------------------------------------
+
+
+def missing(game: Game, seat: Seat, state: rules.GameState) -> list[str]:
+    """What this seat still has to send this phase (the player's page), or may still send."""
+    if not state.phase_open or not state.seat(seat.player_name).alive:
+        return []
+    me = state.seat(seat.player_name)
+    out = []
+    if state.phase_kind == NIGHT:
+        if me.name not in state.passed and not me.actions:
+            out.append("今晚的行动:还没有提交(不行动也可以提交“空过”,天神就不再等你)。")
+        if state.phase == (NIGHT, 1) and not (game.hands_are_orders or state.bottoms_fixed or me.name in state.ordered):
+            out.append("丢牌顺序:还没有提交(第1夜结束前不交,由系统随机决定,底牌是一张特权牌,O1)。")
+    else:
+        if me.name in state.saved:
+            out.append("你昨夜被救:今天不能投票(N7/N8),不用投。")
+        elif me.name not in state.votes and me.name not in state.passed:
+            out.append("今天的投票:还没有投(不投按投自己计,D1)。")
+    if state.orders_open and state.phase != (NIGHT, 1) and me.hand:
+        out.append("改顺序期(O3):可以提交新的丢牌顺序(底牌不能改),不交则保持原顺序。")
+    return out
+
+
+def time_left(phase: Phase, now: datetime) -> str:
+    """The time left before the phase's deadline, as a player says it."""
+    left = max(phase.ends_at - now, timedelta(0))
+    hours, rest = divmod(int(left.total_seconds()) // 60, 60)
+    return f"{hours} 小时 {rest} 分钟" if hours else f"{rest} 分钟"
+
+
+def reminders(game: Game, state: rules.GameState, link_of: dict[str, str], now: datetime) -> list[dict]:
+    """The 天神's `prod`: one PM draft per living player who has not acted this phase (T5), with the time left."""
+    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    if phase is None or game.status != Game.Status.RUNNING:
+        return []
+    seats = {s.player_name: s for s in game.seats.all()}
+    out = []
+    for name in views.not_acted(state):
+        seat = seats[name]
+        what = "今晚的行动(或空过)" if phase.kind == Phase.Kind.NIGHT else "今天的投票"
+        how = (
+            f"请在你的私人页面提交:{link_of.get(name, '')}"
+            if game.self_entry
+            else "请用短消息寄给天神" + ("。" if phase.kind == Phase.Kind.NIGHT else "(投票请在投票帖里发)。")
+        )
+        text = (
+            f"{name},你好!《{game.name}》{phase.label}还剩 {time_left(phase, now)}"
+            f"(到 {timezone.localtime(phase.ends_at):%m-%d %H:%M} 截止),天神还没有收到你{what}。{how}"
+        )
+        out.append({"seat": seat, "name": name, "text": text})
+    return out
+
+
+# --- preview and confirm --------------------------------------------------------------------------------------------
+
+
+def _own(preview: Preview, seat: Seat) -> Preview:
+    """A player sees only his own inputs: an entry that would change another seat's verdict (inputs entered with a
+    forum time later than now, out of order) is for the 天神 to enter, never shown here."""
+    if any(c.who != seat.player_name for c in preview.changes):
+        raise Refused("本时段有论坛时间晚于现在的输入,这条提交会改变别人的结果:请改用短消息寄给天神,由天神录入。")
+    return preview
+
+
+def _structured(game: Game, seat: Seat, sub: Submission, now: datetime, replay=None) -> Preview:
+    try:
+        play.inputs_submit(game=game, seat=seat, items=sub.items, forum_at=now, replay=replay, dry_run=True)
+    except verdicts.DryRun as done:
+        outcome = done.outcome
+    else:  # pragma: no cover - a dry run always raises
+        raise AssertionError("dry run stored")
+    items = [
+        intake.Item(item, v.accepted, v.reason, v.cost) for item, v in zip(sub.items, outcome.verdicts, strict=True)
+    ]
+    preview = Preview(sub, items, changes=outcome.changes, later=outcome.later, digest=outcome.digest)
+    preview.seen = _seen(items, [], outcome.changes, "")
+    return _own(preview, seat)
+
+
+def _text(game: Game, seat: Seat, sub: Submission, now: datetime) -> Preview:
+    pv = intake.pm_preview(game=game, seat=seat, text=sub.text, forum_at=now, choices=sub.choices)
+    preview = Preview(
+        sub, pv.items, refusals=pv.refusals, changes=pv.changes, later=pv.later, digest=pv.digest, text_preview=pv
+    )
+    preview.seen = _seen(pv.items, pv.refusals, pv.changes, sub.text)
+    return _own(preview, seat)
+
+
+def _check(game: Game, seat: Seat, sub: Submission, now: datetime) -> rules.GameState:
+    replay = play.game_replay(game)
+    reason = why_not(game, seat, replay.state, now)
+    if reason:
+        raise Refused(reason)
+    if sub.kind == TEXT and not sub.text.strip():
+        raise Refused("请先写下要寄给天神的内容。")
+    if sub.kind != TEXT and not sub.items:
+        raise Refused("没有要提交的内容。")
+    return replay.state
+
+
+@transaction.atomic
+def preview(*, seat: Seat, token: str, sub: Submission, now: datetime | None = None) -> Preview:
+    """What the confirm would store now: the console's preview (cost, verdict, the reason for a refusal, what it
+    changes). Stores nothing (a structured preview is the write rolled back)."""
+    now = now or timezone.now()
+    seat = current_seat(seat.pk, token)
+    game = seat.game
+    _check(game, seat, sub, now)
+    return _text(game, seat, sub, now) if sub.kind == TEXT else _structured(game, seat, sub, now)
+
+
+@transaction.atomic
+def confirm(
+    *, seat: Seat, token: str, sub: Submission, seen: str, once: Once | None, now: datetime | None = None
+) -> tuple[SelfEntry, Preview]:
+    """Store the submission exactly as its preview showed it, at the server's time of the confirm, or nothing:
+    a repeated or stale confirm (`once`), a link no longer the seat's own, a player who may no longer act, or an
+    outcome that differs from the preview (`Changed`, carrying the new preview) stores nothing."""
+    now = now or timezone.now()
+    game = play.game_lock(seat.game)  # the one lock order: the game row first
+    spend(game, once, "玩家自行提交")
+    seat = current_seat(seat.pk, token)
+    _check(game, seat, sub, now)
+    if sub.kind == TEXT:
+        shown = _text(game, seat, sub, now)
+        if shown.seen != seen:
+            raise Changed(shown)
+        message, _, _ = intake.pm_confirm(
+            game=game,
+            seat=seat,
+            text=sub.text,
+            forum_at=now,
+            seen=shown.digest,
+            choices=sub.choices,
+        )
+        recs = list(message.inputs.order_by("seq"))
+        logged = AuditLog.objects.filter(game=game, action="录入消息", detail__message=message.pk).first()
+        if logged is not None:  # pm_confirm's row: entered by the player from his page, not by the 天神
+            logged.detail = {**logged.detail, "via": "私人页面", "link": link_mark(token)}
+            logged.save(update_fields=["detail"])
+    else:
+        shown = _structured(game, seat, sub, now)
+        if shown.seen != seen:
+            raise Changed(shown)
+        stored = play.inputs_submit(game=game, seat=seat, items=sub.items, forum_at=now, seen=shown.digest)
+        recs, message = [rec for rec, _ in stored], None
+    entry = SelfEntry.objects.create(
+        game=game,
+        phase=recs[0].phase if recs else play.open_phase(game),
+        seat=seat,
+        player_name=seat.player_name,
+        link=link_mark(token),
+        kind=sub.kind,
+        raw=sub.raw,
+        message=message,
+    )
+    entry.inputs.set(recs)
+    AuditLog.objects.create(
+        game=game,
+        actor=None,
+        action="玩家自行提交",
+        detail={
+            "seat": seat.number,
+            "sender": seat.player_name,
+            "link": entry.link,
+            "via": sub.kind,
+            "inputs": [i.data for i in shown.items],
+            "ids": [r.pk for r in recs],
+            "message": message.pk if message else None,
+            "raw": sub.raw,
+        },
+    )
+    return entry, shown
+
+
+@transaction.atomic
+def setting_change(*, game: Game, on: bool, actor=None, once: Once | None = None) -> Game:
+    """The 天神 turns self-entry on or off for a game (logged; the pages show which way the game is played)."""
+    game = play.game_lock(game)
+    spend(game, once, "玩家自行提交设置")
+    game.self_entry = on
+    game.save(update_fields=["self_entry"])
+    AuditLog.objects.create(game=game, actor=actor, action="玩家自行提交设置", detail={"on": on})
+    return game

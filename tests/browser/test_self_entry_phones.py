@@ -1,0 +1,238 @@
+"""Issue 29: seven players, each on his own 390-pixel phone in real Chromium, play a night and a day from their
+private pages (/p/<token>/act/): the privilege form, free text through the parser, the S4 stance, a pass, the day's
+vote and one change (D3), a player saved at night (N7) who sees why he cannot vote. The 天神 only watches the
+dashboard (the self-entered inputs, the reminders) and ends each phase (T5). The same game played the old way — the
+天神 pasting each PM and vote post with the forum time the player sent it — gives the same state after each phase
+(the stored snapshots are equal) and the same dawn and dusk posts."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from moderator.models import Announcement, Game, Input, Phase, SelfEntry
+from moderator.services import clock, intake, play, setup
+from tests.browser.console_kit import MANIFESTO, login, shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+NAME = "七人自助局"
+TABLE = [  # hands entered in discard order (the last card is the 底牌)
+    ("狄仁杰", "杀手", "庶民、庶民、狙击手、保镖、杀手"),
+    ("李元芳", "狼人", "庶民、庶民、束魂、巫医、狼人"),
+    ("曾泰", "自选", "庶民、诅咒/庇佑、庶民、防弹衣/狼毒、阿米巴"),
+    ("狄如燕", "平民", "保镖、庶民、狙击手、禁锢/反狙击、绝杀/特赦"),
+    ("张环", "平民", "庶民、阿米巴、庶民、纵火/圣人、束魂"),
+    ("李朗", "平民", "庶民、保镖、巫医、诅咒/庇佑、绝杀/特赦"),
+    ("虎敬晖", "平民", "庶民、阿米巴、防弹衣/狼毒、禁锢/反狙击、纵火/圣人"),
+]
+# Night 1 as each player enters it on his page ("form" fields, or "text" as he would write the PM), and the PM the
+# 天神 pastes for the same player in the game played the old way.
+NIGHT = {
+    "狄仁杰": ("form", {"use": "普通攻击", "card": "杀手", "target": "李朗", "manifesto": MANIFESTO}),
+    "李元芳": ("text", "用狼人普通攻击狄如燕。杀人宣言:" + MANIFESTO),
+    "曾泰": ("form", {"use": "立场", "side": "杀手", "mode": "共赢"}),
+    "狄如燕": ("form", {"passes": True}),
+    "张环": ("form", {"use": "束魂", "target": "李朗"}),
+    "李朗": ("text", "治疗李朗"),
+    "虎敬晖": ("form", {"use": "防弹衣"}),
+}
+NIGHT_PM = {
+    "狄仁杰": "用杀手普通攻击李朗。杀人宣言:" + MANIFESTO,
+    "李元芳": NIGHT["李元芳"][1],
+    "曾泰": "立场:杀手,共赢",
+    "狄如燕": "今晚空过",
+    "张环": "束魂李朗",
+    "李朗": "治疗李朗",
+    "虎敬晖": "防弹衣",
+}
+VOTES = {"狄仁杰": "狄如燕", "李元芳": "李朗", "曾泰": "李元芳", "狄如燕": "李元芳", "张环": "李元芳"}
+VOTES |= {"李朗": "李元芳", "虎敬晖": "李元芳"}
+CHANGE = ("狄仁杰", "李元芳")  # D3: one change post
+
+
+def _table_game(user=None) -> Game:
+    players = [{"name": n, "camp": c, "hand": h.split("、")} for n, c, h in TABLE]
+    game = setup.table_create(name=NAME, players=players)
+    if user is not None:
+        game.gms.add(user)
+    return game
+
+
+def _phones(browser, live_server, game):
+    tabs = {}
+    for seat in game.seats.order_by("number"):
+        context = browser.new_context(
+            base_url=live_server.url,
+            locale="zh-CN",
+            viewport=PHONE,
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+        )
+        tab = context.new_page()
+        tab.set_default_timeout(20_000)
+        tabs[seat.player_name] = (tab, seat.token)
+    return tabs
+
+
+def _fits(tab) -> bool:
+    return tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+WIDE = """() => [document.documentElement.scrollWidth, innerWidth, ...[...document.querySelectorAll('body *')]
+    .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth - 2)
+    .map(e => e.tagName + '#' + e.id + '.' + e.className + ':' + e.scrollWidth + '/' + e.clientWidth).slice(0, 12)]"""
+
+
+def _confirm(tab, expect: str) -> None:
+    """The preview is shown (nothing stored yet); confirm it; the page says it was stored."""
+    tab.wait_for_selector("#preview")
+    assert expect in tab.inner_text("#preview-items"), tab.inner_text("#preview")
+    assert _fits(tab), f"the preview scrolls sideways on a 390 px phone: {tab.evaluate(WIDE)}"
+    tab.click("#confirm")
+    tab.wait_for_selector(".flash li.success")
+
+
+def _night_act(tab, token: str, how: str, what, screenshots: bool = False) -> None:
+    tab.goto(f"/p/{token}/")
+    tab.click("#act-link")
+    tab.wait_for_selector("#missing")
+    assert "今晚的行动:还没有提交" in tab.inner_text("#missing")
+    assert _fits(tab), f"the action page scrolls sideways on a 390 px phone: {tab.evaluate(WIDE)}"
+    if how == "text":
+        tab.fill("#id_t-text", what)
+        tab.click("#form-text button[name=preview]")
+    elif what.get("passes"):
+        tab.check("#id_a-passes")
+        tab.click("#form-form button[name=preview]")
+    else:
+        for field in ("use", "card", "target"):
+            if what.get(field):
+                tab.select_option(f"#id_a-{field}", what[field])
+        if what.get("manifesto"):
+            tab.fill("#id_a-manifesto", what["manifesto"])
+        if what.get("side"):
+            tab.click("#privilege summary")
+            tab.select_option("#id_a-side", what["side"])
+            tab.select_option("#id_a-mode", what["mode"])
+        if screenshots:
+            shot(tab, "self_entry_form")
+        tab.click("#form-form button[name=preview]")
+    tab.wait_for_selector("#preview")
+    if screenshots:
+        shot(tab, "self_entry_preview")
+    _confirm(tab, "将被接受")
+    assert "本时段需要你交的都已经交了" in tab.inner_text("#missing")
+
+
+def _vote(tab, token: str, target: str, change: bool = False) -> None:
+    tab.goto(f"/p/{token}/act/")
+    if not change:
+        assert "今天的投票:还没有投" in tab.inner_text("#missing") and _fits(tab)
+    tab.check("#id_v-post_1" if change else "#id_v-post_0")
+    tab.select_option("#id_v-target", target)
+    tab.click("#form-vote button[name=preview]")
+    _confirm(tab, ("改票" if change else "投票") + " → " + target)
+
+
+def _end(gm, game) -> None:
+    """The 天神 ends the phase from the dashboard (T5), after its confirmation page."""
+    gm.goto(f"/gm/{game.pk}/end/")
+    gm.click("#confirm-end")
+    gm.wait_for_selector(".flash li")
+
+
+def _snapshots(game) -> list[str]:
+    return list(game.phases.filter(status=Phase.Status.CLOSED).order_by("starts_at").values_list("snapshot", flat=True))
+
+
+def _posts(game) -> list[tuple[str, str]]:
+    return list(
+        Announcement.objects.filter(game=game).order_by("id").values_list("kind", "text").exclude(kind="private")
+    )
+
+
+def _paste(game, name: str, text: str, at, vote_post: bool = False) -> None:
+    seat = game.seats.get(player_name=name)
+    intake.pm_confirm(game=game, seat=seat, text=text, forum_at=at, vote_post=vote_post)
+
+
+def test_seven_phones_play_a_night_and_a_day_and_the_pm_game_gives_the_same_state(
+    browser, live_server, django_user_model
+):
+    gm_context = browser.new_context(base_url=live_server.url, locale="zh-CN", viewport={"width": 1280, "height": 900})
+    gm = gm_context.new_page()
+    gm.set_default_timeout(20_000)
+    user = login(gm, django_user_model)
+    start = timezone.now() - timedelta(minutes=30)
+    game = _table_game(user)
+    game.self_entry = True
+    game.save(update_fields=["self_entry"])
+    setup.game_start(game=game, at=start)
+    tabs = _phones(browser, live_server, game)
+
+    # Night 1: every player from his own phone; the 天神 watches the reminders and the self-entered inputs.
+    for i, (name, (how, what)) in enumerate(NIGHT.items()):
+        tab, token = tabs[name]
+        _night_act(tab, token, how, what, screenshots=(name == "狄仁杰"))
+        if i == 2:
+            gm.goto(f"/gm/{game.pk}/")
+            assert "4 人还没有行动" in gm.inner_text("#reminders summary")
+            drafts = gm.eval_on_selector_all("textarea.reminder", "els => els.map(e => e.value)")
+            assert [d.split(",")[0] for d in drafts] == ["狄如燕", "张环", "李朗", "虎敬晖"]
+            assert all("第1夜还剩 23 小时" in d and "/p/" in d for d in drafts)
+            shot(gm, "self_entry_reminders")
+    gm.goto(f"/gm/{game.pk}/")
+    assert "所有活着的玩家都已行动" in gm.inner_text("#not-acted")
+    assert gm.locator("#self-entries tr").count() == 1 + 7
+    assert gm.locator("#inputs .self-entered").count() == 7
+    _end(gm, game)
+    night_inputs = {r.seat.player_name: r.forum_at for r in Input.objects.filter(game=game).select_related("seat")}
+    assert SelfEntry.objects.filter(game=game).count() == 7 and len(night_inputs) == 7
+
+    # Day 1: the saved player sees why he cannot vote; the others vote, one changes his vote once (D3).
+    state = play.game_replay(game).state
+    assert state.saved == frozenset({"李朗"}), state.saved  # N7: 张环's 束魂 caught 狄仁杰's attack on 李朗
+    for name, target in VOTES.items():
+        tab, token = tabs[name]
+        if name in state.saved:
+            tab.goto(f"/p/{token}/act/")
+            assert "你昨夜被救:今天可以发言,但不能投票" in tab.inner_text("#no-vote")
+            continue
+        _vote(tab, token, target)
+    tab, token = tabs[CHANGE[0]]
+    _vote(tab, token, CHANGE[1], change=True)
+    assert _fits(tab)
+    tab.goto(f"/p/{token}/act/")
+    assert tab.locator("#form-vote").count() == 1  # the page still offers the form; a second change is refused
+    _end(gm, game)
+    day_inputs = [
+        (r.seat.player_name, r.payload, r.forum_at)
+        for r in Input.objects.filter(game=game, kind="vote").select_related("seat").order_by("forum_at", "seq")
+    ]
+
+    # The same game played the old way: the 天神 pastes each PM and vote post with the time the player sent it.
+    pm_game = _table_game()
+    setup.game_start(game=pm_game, at=start)
+    for name, text in NIGHT_PM.items():
+        _paste(pm_game, name, text, night_inputs[name])
+    clock.phase_end_early(game=pm_game, force=True)
+    numbers = dict(pm_game.seats.values_list("number", "player_name"))
+    for name, payload, at in day_inputs:
+        text = f"改票:投{numbers[payload['change']]}" if "change" in payload else f"投{numbers[payload['for']]}"
+        _paste(pm_game, name, text, at, vote_post=True)
+    clock.phase_end_early(game=pm_game, force=True)
+
+    snapshots, pm_snapshots = _snapshots(game), _snapshots(pm_game)
+    assert len(snapshots) == 2 and all(snapshots)
+    assert snapshots == pm_snapshots
+    posts, pm_posts = _posts(game), _posts(pm_game)
+    assert [k for k, _ in posts] == ["dawn", "vote", "dusk", "vote"][: len(posts)]
+    assert posts == pm_posts
+    dawn, dusk = posts[0][1], posts[2][1]
+    assert "李朗昨夜被救活了。他今天可以参加讨论,但不能投票。" in dawn
+    assert "李元芳" in dusk and "处决" in dusk
