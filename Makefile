@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+PORT ?= 8000
 # The pure parts (no Django): tests/engine/test_purity.py lists the same.
 PURE := moderator/rules nights/resolve.py nights/bodyguard.py nights/arson.py votes/count.py cards/catalogue.py \
 	cards/dealing.py cards/orders.py
@@ -18,8 +19,8 @@ $(STAMP): pyproject.toml
 # DEBUG=true: the development server, its dev key, plain HTTP and the demo GM (whose password is published).
 run: $(STAMP)
 	DEBUG=true $(PY) manage.py migrate --noinput
-	DEBUG=true $(PY) manage.py demo
-	DEBUG=true $(PY) manage.py runall 127.0.0.1:8000
+	DEBUG=true PORT=$(PORT) $(PY) manage.py demo
+	DEBUG=true PORT=$(PORT) $(PY) manage.py runall 127.0.0.1:$(PORT)
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -92,6 +92,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "moderator.health.HealthMiddleware",  # /healthz: any Host, plain HTTP (moderator/health.py)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -159,6 +160,9 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "zh-hans"
+# Chinese only: an English browser (Accept-Language: en) still gets Django's own words (the sign-in form's
+# 用户名/密码, the admin) in Chinese, like every page of ours.
+LANGUAGES = [("zh-hans", "简体中文")]
 TIME_ZONE = "Asia/Shanghai"  # times are shown in Beijing time; stored in UTC
 USE_I18N = True
 USE_TZ = True
@@ -201,6 +205,10 @@ Q_CLUSTER = {
 # --- phase clock (issue 4) ---
 # Beat sweeps every CLOCK_SWEEP_SECONDS on the `clock` queue; each sweep expires after one interval so none pile up.
 CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
+# /healthz fails the clock when its last sweep is older than this (the embedded django-q2 clock sweeps once a
+# minute); CLOCK_CELERY: the Celery clock stamps its sweeps in Redis (on when REDIS_URL is set).
+CLOCK_STALE_SECONDS = float(os.environ.get("CLOCK_STALE_SECONDS", "180"))
+CLOCK_CELERY = _flag("CLOCK_CELERY", "REDIS_URL" in os.environ)
 CLOCK_SWEEP_INLINE = 20  # a sweep closes this many overdue phases itself and fans the rest out to the pool
 CLOCK_SWEEP_LIMIT = 20_000
 CLOCK_FAN_OUT_TTL_SECONDS = 30  # an overdue phase is fanned out again (if still open) after this

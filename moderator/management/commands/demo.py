@@ -27,8 +27,8 @@ class Command(BaseCommand):
     def handle(self, *args, phase_minutes: float = 0, **options):
         if not settings.DEMO_ACCOUNT:  # the password below is published: never on a production site
             raise CommandError(
-                "演示局和演示天神账号(密码公开)只用于开发:`DEBUG=true .venv/bin/python manage.py demo`"
-                "(`make run` 就是这样做的);生产环境不创建它们"
+                "演示局和演示天神账号(密码公开)只用于 `make run` 或 `DEBUG=true .venv/bin/python manage.py demo`;"
+                "生产环境不创建它们"
             )
         ensure_migrated(self)
         user_model = get_user_model()
@@ -50,7 +50,7 @@ class Command(BaseCommand):
                 gm=gm,
             )
             services.game_start(game=game, at=timezone.now() - timedelta(minutes=1))
-        base = "http://127.0.0.1:8000"
+        base = f"http://127.0.0.1:{os.environ.get('PORT') or 8000}"
         self.stdout.write(f"天神账号:{GM_USERNAME} / 密码:{GM_PASSWORD}")
         self.stdout.write(f"  首页:      {base}/")
         self.stdout.write(f"  公开页:    {base}/games/{game.pk}/")
