@@ -168,8 +168,19 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "var" / "static"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "var" / "static")
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missing root
+# Production (DEBUG off): `collectstatic` writes each file under a content-hashed name, gzip and brotli beside it, and
+# WhiteNoise serves them with a far-future expiry; pages link the hashed names. Needs collectstatic before serving
+# (the image does it at build); STATIC_MANIFEST=false serves the plain names (tests, benchmarks).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG and _flag("STATIC_MANIFEST", True)
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
 
 # The game clock (T1): a night or a day lasts PHASE_HOURS real hours.
 PHASE_SECONDS = int(float(os.environ.get("PHASE_HOURS", "24")) * 3600)
@@ -179,6 +190,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
+# A task stuck on a lock or a dead connection never holds a worker for good: SoftTimeLimitExceeded inside it after
+# the soft limit (its transaction rolls back; a close is retried by the next sweep), the process killed at the hard one.
+CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "60"))
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT", "90"))
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
