@@ -3,23 +3,31 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+PORT ?= 8000
 # The pure parts (no Django): tests/engine/test_purity.py lists the same.
 PURE := moderator/rules nights/resolve.py nights/bodyguard.py nights/arson.py votes/count.py cards/catalogue.py \
 	cards/dealing.py cards/orders.py
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean clean-db lock
 
-$(STAMP): pyproject.toml
+# The versions CI tested: requirements/dev.txt is the lock (uv pip compile of pyproject.toml; `make lock` renews it).
+$(STAMP): pyproject.toml requirements/dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -r requirements/dev.txt
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# After a change of pyproject.toml's dependencies: pin them again (requirements/base.txt: production, the image).
+lock: $(STAMP)
+	$(VENV)/bin/uv pip compile pyproject.toml --python-version 3.11 --quiet -o requirements/base.txt
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --python-version 3.11 --quiet -o requirements/dev.txt
 
 # DEBUG=true: the development server, its dev key, plain HTTP and the demo GM (whose password is published).
 run: $(STAMP)
 	DEBUG=true $(PY) manage.py migrate --noinput
-	DEBUG=true $(PY) manage.py demo
-	DEBUG=true $(PY) manage.py runall 127.0.0.1:8000
+	DEBUG=true PORT=$(PORT) $(PY) manage.py demo
+	DEBUG=true PORT=$(PORT) $(PY) manage.py runall 127.0.0.1:$(PORT)
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)
@@ -29,5 +37,15 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --ignore-missing-imports $(PURE)
 
+# Caches and the virtualenv; never the games: var/db.sqlite3 is kept (`make clean-db` deletes it after asking).
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	@if [ -d var ]; then find var -mindepth 1 -maxdepth 1 ! -name 'db.sqlite3*' -exec rm -rf {} +; fi
+	@if [ -e var/db.sqlite3 ]; then echo "var/db.sqlite3 (your games) is kept; make clean-db deletes it after asking"; fi
+
+clean-db:
+	@if [ ! -e var/db.sqlite3 ]; then echo "no var/db.sqlite3"; exit 0; fi; \
+	printf 'Delete var/db.sqlite3 and every game in it (make backup first: manage.py backup FILE)? Type yes: '; \
+	read answer || answer=; \
+	if [ "$$answer" = yes ]; then rm -f var/db.sqlite3 var/db.sqlite3-journal var/db.sqlite3-wal var/db.sqlite3-shm; \
+	echo deleted; else echo "kept var/db.sqlite3"; fi

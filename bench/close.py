@@ -1,4 +1,5 @@
-"""What a write costs as a game grows: `python -m bench.close [--games N]`, on the database of DATABASE_URL.
+"""What a write costs as a game grows: `python -m bench.close [--games N]`, on the database of DATABASE_URL (migrated
+first; without it a throwaway SQLite file).
 
 Plays N 7-player games through the real services (each PM confirmed through the intake, as the console does) up to
 their 9th phase (night 5, with ≥ 100 inputs entered by then), and measures, in-process:
@@ -19,12 +20,15 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 import time
 from datetime import timedelta
 
 import django
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moderator.settings")
+from bench import local_settings
+
+local_settings()
 
 PLAYERS = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
 HANDS = [
@@ -126,8 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     args = parser.parse_args(argv)
+    if not os.environ.get("DATABASE_URL"):  # never the developer's var/db.sqlite3: a throwaway file
+        os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp(prefix='bench-close-')}/db.sqlite3"
     django.setup()
+    from django.core.management import call_command
     from django.db import connection
+
+    call_command("migrate", verbosity=0)
 
     runs = [one_game(i) for i in range(args.games)]
     first = statistics.median(r["close_first"] for r in runs) * 1000

@@ -7,6 +7,7 @@ per player from 50 to 200 (1.0 = linear).
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -95,7 +96,9 @@ def run(seats, acts, repeat: int) -> tuple[float, float, int]:
 
 
 def main(argv: list[str]) -> None:
-    repeat = int(argv[1]) if len(argv) > 1 else 21
+    parser = argparse.ArgumentParser(prog="python -m bench.engine", description=__doc__.splitlines()[0])
+    parser.add_argument("repeat", nargs="?", type=int, default=21, help="runs per night (the median is printed)")
+    repeat = parser.parse_args(argv[1:]).repeat
     rows = [("standard 7", *standard())] + [(f"synthetic {n}", *synthetic(n)) for n in (50, 200)]
     results = {}
     print(f"{'night':<14}{'players':>8}{'actions':>9}{'accepted':>10}{'close ms':>11}{'submit+close ms':>17}")

@@ -17,6 +17,9 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from bench import local_settings
+from bench.forms import form_data, swap
+
 THREAD = Path(__file__).resolve().parents[1] / "tests" / "intake" / "corpus" / "discuz_day1_30.txt"
 TABLE = {
     "狄仁杰": ("平民", ["庶民", "束魂", "巫医", "诅咒/庇佑", "保镖"]),
@@ -31,7 +34,7 @@ TABLE = {
 
 def setup_django(db_url: str) -> None:
     os.environ["DATABASE_URL"] = db_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moderator.settings")
+    local_settings()
     import django
 
     django.setup()
@@ -55,20 +58,6 @@ def day_one_game(n: int, gm):
     return game
 
 
-def form_fields(page: str) -> dict:
-    import re
-
-    data = {}
-    for m in re.finditer(r'<input[^>]*name="([^"]+)"[^>]*>', page):
-        tag, value = m.group(0), re.search(r'value="([^"]*)"', m.group(0))
-        if 'type="checkbox"' in tag and "checked" not in tag:
-            continue
-        data[m.group(1)] = value.group(1) if value else ""
-    for m in re.finditer(r'<textarea[^>]*name="(row-[^"]+)"[^>]*>(.*?)</textarea>', page, re.S):
-        data[m.group(1)] = m.group(2).strip("\n").replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">")
-    return data
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -89,14 +78,16 @@ def main() -> None:
         game = day_one_game(n, gm)
         url = f"/gm/{game.pk}/bulk/"
         page = client.get(url).content.decode()
+        data = form_data(page, "bulk")  # the form as the browser has it, then the paste htmx sends while typing
+        data.update(paste=[paste], split=["1"])
         start = time.perf_counter()
-        response = client.post(
-            url, {"mode": "votes", "paste": paste, "split": "1", **form_fields(page)}, HTTP_HX_REQUEST="true"
-        )
+        response = client.post(url, data, HTTP_HX_REQUEST="true")
         previews.append(time.perf_counter() - start)
         text = response.content.decode()
         assert "将保存 25 条" in text, text[:2000]
-        data = {**form_fields(page), **form_fields(text), "mode": "votes", "paste": paste, "confirm": "1"}
+        page = swap(page, "bulk-preview", text)
+        data = form_data(page, "bulk", submit=("confirm", "1"))  # the preview swapped in; the 天神 clicks 确认
+        data["paste"] = [paste]
         start = time.perf_counter()
         client.post(url, data)
         confirms.append(time.perf_counter() - start)

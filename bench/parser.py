@@ -6,6 +6,7 @@ misreading, goal 0), refusals, and the median parse time per message. `-v` lists
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -14,6 +15,9 @@ from tests.parser.cases import all_cases, wrong_inputs
 
 
 def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.parser", description=__doc__.splitlines()[0])
+    parser.add_argument("-v", action="store_true", help="list every wrong input")
+    verbose = parser.parse_args(argv).v
     cases = all_cases()
     inputs = wrong = refusals = 0
     times: list[float] = []
@@ -27,7 +31,7 @@ def main(argv: list[str]) -> int:
         inputs += len(got["inputs"])
         refusals += len(got["refusals"])
         wrong += len(bad)
-        if bad and "-v" in argv:
+        if bad and verbose:
             print(f"WRONG {case.id}: {case.text!r} -> {bad}", file=sys.stderr)
     p50 = statistics.median(times)
     print(f"messages={len(cases)} inputs={inputs} wrong_inputs={wrong} refusals={refusals} p50_ms={p50:.2f}")

@@ -8,6 +8,7 @@ import os
 # Served over plain HTTP on localhost with a throwaway key; set in the environment so gunicorn's workers read it too.
 os.environ.setdefault("SECRET_KEY", "bench-only-key-" + "x" * 40)
 os.environ.setdefault("HTTPS", "false")
+os.environ.setdefault("STATIC_MANIFEST", "false")  # static files by their plain names: no collectstatic first
 
 from moderator.settings import *  # noqa: F403
 

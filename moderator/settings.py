@@ -92,6 +92,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "moderator.health.HealthMiddleware",  # /healthz: any Host, plain HTTP (moderator/health.py)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -161,13 +162,27 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "zh-hans"
+# Chinese only: an English browser (Accept-Language: en) still gets Django's own words (the sign-in form's
+# 用户名/密码, the admin) in Chinese, like every page of ours.
+LANGUAGES = [("zh-hans", "简体中文")]
 TIME_ZONE = "Asia/Shanghai"  # times are shown in Beijing time; stored in UTC
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "var" / "static"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "var" / "static")
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missing root
+# Production (DEBUG off): `collectstatic` writes each file under a content-hashed name, gzip and brotli beside it, and
+# WhiteNoise serves them with a far-future expiry; pages link the hashed names. Needs collectstatic before serving
+# (the image does it at build); STATIC_MANIFEST=false serves the plain names (tests, benchmarks).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG and _flag("STATIC_MANIFEST", True)
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
 
 # The game clock (T1): a night or a day lasts PHASE_HOURS real hours.
 PHASE_SECONDS = int(float(os.environ.get("PHASE_HOURS", "24")) * 3600)
@@ -177,6 +192,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
+# A task stuck on a lock or a dead connection never holds a worker for good: SoftTimeLimitExceeded inside it after
+# the soft limit (its transaction rolls back; a close is retried by the next sweep), the process killed at the hard one.
+CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "60"))
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT", "90"))
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
@@ -203,6 +222,10 @@ Q_CLUSTER = {
 # --- phase clock (issue 4) ---
 # Beat sweeps every CLOCK_SWEEP_SECONDS on the `clock` queue; each sweep expires after one interval so none pile up.
 CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
+# /healthz fails the clock when its last sweep is older than this (the embedded django-q2 clock sweeps once a
+# minute); CLOCK_CELERY: the Celery clock stamps its sweeps in Redis (on when REDIS_URL is set).
+CLOCK_STALE_SECONDS = float(os.environ.get("CLOCK_STALE_SECONDS", "180"))
+CLOCK_CELERY = _flag("CLOCK_CELERY", "REDIS_URL" in os.environ)
 CLOCK_SWEEP_INLINE = 20  # a sweep closes this many overdue phases itself and fans the rest out to the pool
 CLOCK_SWEEP_LIMIT = 20_000
 CLOCK_FAN_OUT_TTL_SECONDS = 30  # an overdue phase is fanned out again (if still open) after this

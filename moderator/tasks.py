@@ -20,6 +20,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import connection
 
+from moderator.health import last_sweep_key
 from moderator.services import clock
 
 RELIABLE = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -54,6 +55,7 @@ def sweep_phases() -> int:
     closed = clock.close_each(inline)
     _fan_out(backlog)
     _arm_etas()
+    _redis().set(last_sweep_key(), time.time(), ex=86400)  # what /healthz reads as the clock's last sweep
     return closed
 
 

@@ -1,6 +1,10 @@
+from pathlib import Path
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
 
 from moderator import services
 from moderator.console.forms import StartForm
@@ -8,6 +12,14 @@ from moderator.console.views import deal_pms, gm_game
 from moderator.forms import GameCreateForm
 from moderator.models import Game
 from moderator.services.once import AlreadyMade, Once
+
+FAVICON = Path(__file__).resolve().parent / "static" / "moderator" / "favicon.svg"
+
+
+@cache_control(max_age=86400, public=True)
+def favicon(request):
+    """/favicon.ico, which browsers and feed readers ask for whatever the page's <link rel="icon"> says."""
+    return HttpResponse(FAVICON.read_bytes(), content_type="image/svg+xml")
 
 
 def home(request):

@@ -6,6 +6,7 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "tests-only-key-" + "x" * 40)
 os.environ.setdefault("HTTPS", "false")
+os.environ.setdefault("STATIC_MANIFEST", "false")  # static files by their plain names: no collectstatic first
 
 from moderator.settings import *  # noqa: F403
 

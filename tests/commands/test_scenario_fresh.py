@@ -1,4 +1,4 @@
-"""The README's `python manage.py scenario ../shared/scenarios` works in a fresh clone: its database has no tables
+"""The README's `.venv/bin/python manage.py scenario tests/scenarios/shared` works in a fresh clone: its database has no tables
 yet (make run has not migrated it), so the command migrates first and says so; the scenarios leave no data."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIO = ROOT / "tests" / "scenarios"
+SCENARIO = ROOT / "tests" / "scenarios" / "shared"
 
 
 def test_the_scenario_command_runs_on_a_database_without_tables(tmp_path):

@@ -1,11 +1,9 @@
 """Issue 14: a whole vote thread or a batch of PMs in one paste — one preview, inline fixes, one confirm."""
 
-import re
-
 import pytest
 from django.utils import timezone
 
-from bench.intake import form_fields
+from bench.forms import check, form_data, swap
 from moderator import rules
 from moderator.models import AuditLog, Input, Message, UsedToken
 from moderator.parser.thread import split_posts
@@ -87,28 +85,45 @@ def test_a_batch_of_night_pms_is_read_with_each_senders_hand(night):
     assert said[2] == ("张环", [("空过", "空过(本时段不行动)", True)])
 
 
-def _once_fields(page: str) -> dict:
-    return {n: re.search(rf'name="{n}" value="([^"]*)"', page).group(1) for n in ("once", "phase")}
-
-
 def test_the_page_splits_previews_lets_the_gm_fix_a_row_and_confirms_once(gm_client, gm, day):
     day.gms.add(gm)
     url = f"/gm/{day.pk}/bulk/"
     page = gm_client.get(url).content.decode()
     paste = corpus("phpwind_day1.txt").replace("阿飞", "李朗").replace("小明", "曾泰").replace("老王", "张环")
-    paste = paste.replace("2024-03-05", "2024-03-05")
-    split = gm_client.post(url, {"mode": "votes", "paste": paste, "split": "1", **_once_fields(page)})
-    text = split.content.decode()
-    assert "将保存 3 条,跳过 1 条" in text and "“路人甲”不是本局的玩家" in text
-    data = {k: v for k, v in form_fields(text).items()}
-    data.update({"mode": "votes", "paste": paste, "refresh": "1", "row-3-author": "虎敬晖"})  # the 天神's fix
-    fixed = gm_client.post(url, data, HTTP_HX_REQUEST="true")
-    assert "<html" not in fixed.content.decode() and "将保存 4 条,跳过 0 条" in fixed.content.decode()
-    data["seen"] = form_fields(fixed.content.decode())["seen"]  # htmx swaps the preview in, with its digest
-    data.pop("refresh")
-    data["confirm"] = "1"
+    data = form_data(page, "bulk")
+    data.update(paste=[paste], split=["1"])
+    page = gm_client.post(url, data).content.decode()  # without htmx: the whole page, the preview in it
+    assert "将保存 3 条,跳过 1 条" in page and "“路人甲”不是本局的玩家" in page
+    data = form_data(page, "bulk")
+    assert data["paste"] == [paste.replace("\r\n", "\n")]  # the textarea gives back what was pasted
+    data.update({"refresh": ["1"], "row-3-author": ["虎敬晖"]})  # the 天神's fix; htmx posts the whole form
+    fixed = gm_client.post(url, data, HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in fixed and "将保存 4 条,跳过 0 条" in fixed
+    page = swap(page, "bulk-preview", fixed)  # htmx swaps the preview in, with its digest
+    data = form_data(page, "bulk", submit=("confirm", "1"))
     done = gm_client.post(url, data, follow=True).content.decode()
     assert "批量录入完成:保存了 4 条消息" in done
     assert Message.objects.filter(game=day, sender_name="虎敬晖", text="围观一下").exists()
     assert gm_client.post(url, data, follow=True).status_code == 200
     assert Message.objects.filter(game=day).count() == 4  # the repeated confirm stored nothing
+
+
+def test_a_ticked_skip_box_is_sent_as_a_browser_sends_it_and_that_post_is_not_stored(gm_client, gm, day):
+    """The 天神 ticks 跳过 on a row: the browser sends the box as "on" (it has no value attribute); the preview then
+    skips that post and the confirm stores the others only."""
+    day.gms.add(gm)
+    url = f"/gm/{day.pk}/bulk/"
+    page = gm_client.get(url).content.decode()
+    paste = corpus("phpwind_day1.txt").replace("阿飞", "李朗").replace("小明", "曾泰").replace("老王", "张环")
+    data = form_data(page, "bulk")
+    data.update(paste=[paste], split=["1"])
+    page = gm_client.post(url, data).content.decode()
+    assert "将保存 3 条,跳过 1 条" in page
+    page = check(page, "row-0-skip")
+    data = form_data(page, "bulk")
+    assert data["row-0-skip"] == ["on"]
+    fixed = gm_client.post(url, {**data, "refresh": ["1"]}, HTTP_HX_REQUEST="true").content.decode()
+    assert "将保存 2 条,跳过 2 条" in fixed
+    data = form_data(swap(page, "bulk-preview", fixed), "bulk", submit=("confirm", "1"))
+    assert "批量录入完成:保存了 2 条消息" in gm_client.post(url, data, follow=True).content.decode()
+    assert Message.objects.filter(game=day).count() == 2

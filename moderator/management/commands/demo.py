@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from moderator import services
+from moderator.management.migrated import ensure_migrated
 from moderator.models import Game
 
 DEMO_NAME = "演示局 · 神探狄仁杰"
@@ -25,7 +26,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, phase_minutes: float = 0, **options):
         if not settings.DEMO_ACCOUNT:  # the password below is published: never on a production site
-            raise CommandError("演示局和演示天神账号只用于 `make run`(DEBUG=true);生产环境不创建它们")
+            raise CommandError(
+                "演示局和演示天神账号(密码公开)只用于 `make run` 或 `DEBUG=true .venv/bin/python manage.py demo`;"
+                "生产环境不创建它们"
+            )
+        ensure_migrated(self)
         user_model = get_user_model()
         gm, created = user_model.objects.get_or_create(username=GM_USERNAME, defaults={"is_staff": True})
         if created:
@@ -45,7 +50,7 @@ class Command(BaseCommand):
                 gm=gm,
             )
             services.game_start(game=game, at=timezone.now() - timedelta(minutes=1))
-        base = "http://127.0.0.1:8000"
+        base = f"http://127.0.0.1:{os.environ.get('PORT') or 8000}"
         self.stdout.write(f"天神账号:{GM_USERNAME} / 密码:{GM_PASSWORD}")
         self.stdout.write(f"  首页:      {base}/")
         self.stdout.write(f"  公开页:    {base}/games/{game.pk}/")

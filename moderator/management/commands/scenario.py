@@ -1,10 +1,8 @@
-"""python manage.py scenario PATH [PATH ...] — run rule scenarios (../shared/SCENARIOS.md)."""
+"""python manage.py scenario PATH [PATH ...] — run rule scenarios (docs/scenarios.md)."""
 
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
+from moderator.management.migrated import ensure_migrated
 from moderator.scenarios import collect, run_file
 
 
@@ -16,10 +14,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, paths: list[str], **options):
         files = collect(paths)
-        executor = MigrationExecutor(connection)
-        if executor.migration_plan(executor.loader.graph.leaf_nodes()):  # a fresh clone: no tables yet
-            self.stderr.write("数据库还没有建好表:先执行 migrate(和 make run 一样),情景本身不会留下任何数据。")
-            call_command("migrate", verbosity=0, interactive=False)
+        ensure_migrated(self, ",情景本身不会留下任何数据")  # a fresh clone: no tables yet
         passed = failed = 0
         for path in files:
             outcome = run_file(path)

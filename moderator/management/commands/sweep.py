@@ -3,6 +3,7 @@ django-q2 schedule that sweeps for the embedded scheduler (`make run`)."""
 
 from django.core.management.base import BaseCommand
 
+from moderator.management.migrated import ensure_migrated
 from moderator.services import clock
 from moderator.tasks import ensure_q_schedule
 
@@ -14,6 +15,7 @@ class Command(BaseCommand):
         parser.add_argument("--install-schedule", action="store_true", help="create or update the django-q2 schedule")
 
     def handle(self, *args, install_schedule: bool, **options):
+        ensure_migrated(self)
         if install_schedule:
             schedule = ensure_q_schedule()
             self.stdout.write(f"django-q2 schedule “{schedule.name}”: {schedule.func} every minute")
