@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 
 import psycopg
 import pytest
@@ -18,7 +17,6 @@ from clockkit import (
     assert_closed_once,
     closes_of,
     publish_close,
-    redis_start,
     redis_up,
     running_game,
     wait_for,
@@ -132,8 +130,7 @@ def test_a_phase_overdue_while_redis_is_down_closes_within_one_sweep_after_redis
     celery_worker, redis_restored
 ):
     worker = celery_worker(beat=True)
-    subprocess.run(["redis-cli", "flushall"], check=True)
-    subprocess.run(["redis-cli", "shutdown", "nosave"], check=False)
+    redis_restored.stop()  # the test run's own redis-server: nothing saved, it comes back empty
     assert wait_for(lambda: not redis_up(), 10)
     phase = running_game(ends_in=-1)
     failed_ticks = worker.output().count("beat: Connection error")
@@ -141,7 +138,7 @@ def test_a_phase_overdue_while_redis_is_down_closes_within_one_sweep_after_redis
     assert wait_for(lambda: worker.output().count("beat: Connection error") > failed_ticks, 30), worker.output()
     assert _status(phase) == Phase.Status.OPEN
     before = set(worker.tasks("sweep_phases"))
-    redis_start()  # empty: --save "" and the data was flushed
+    redis_restored.start()  # the same port, empty: --save "" and no append-only file
     # The worker reconnects on its own retry schedule (kombu: after 2 s, then 4 s more …); the first sweep it
     # runs then closes the phase — nothing armed before the outage survived to do it.
     assert wait_for(lambda: _closed(phase), 60), worker.output()
