@@ -177,7 +177,8 @@ class Worker:
 
     def __init__(self, log: Path, *, beat: bool, concurrency: int):
         cmd = [sys.executable, "-m", "celery", "-A", "moderator", "worker", "-Q", "celery,clock"]
-        cmd += ["-c", str(concurrency), "-P", "prefork", "-n", f"clocktest-{uuid.uuid4().hex[:8]}@%h"]
+        self.name = f"clocktest-{uuid.uuid4().hex[:8]}"
+        cmd += ["-c", str(concurrency), "-P", "prefork", "-n", f"{self.name}@%h"]
         cmd += ["--without-gossip", "--without-mingle", "--loglevel", "INFO"]
         if beat:
             cmd += ["-B", "-s", str(log.with_suffix(".beat"))]
@@ -186,6 +187,7 @@ class Worker:
             "DATABASE_URL": _database_url(),
             "REDIS_URL": broker_url(),
             "CLOCK_SWEEP_SECONDS": str(SWEEP_SECONDS),
+            "PGAPPNAME": self.name,  # its sessions in pg_stat_activity (libpq reads it)
         }
         self.log = log
         self.proc = subprocess.Popen(
@@ -233,6 +235,14 @@ class Worker:
         assert result is not None, f"no sweep ran within {timeout}s:\n{self.output()}"
         assert wait_for(self.idle, timeout), f"the worker did not go idle:\n{self.output()}"
         return result
+
+    def sessions(self) -> list[tuple[int, object]]:
+        """This worker's database sessions now: (backend pid, when it started)."""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid, backend_start FROM pg_stat_activity WHERE application_name = %s ORDER BY pid", [self.name]
+            )
+            return cursor.fetchall()
 
     def pool_children(self) -> list[int]:
         path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")

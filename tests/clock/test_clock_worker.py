@@ -146,3 +146,20 @@ def test_a_phase_overdue_while_redis_is_down_closes_within_one_sweep_after_redis
     assert first_sweep == "1", worker.output()
     worker.sweep_cycle(beat=True)
     assert_closed_once(phase)
+
+
+def test_a_worker_process_keeps_its_database_session_from_one_close_to_the_next(celery_worker):
+    """Celery's Django fixup closed the session around every task, so every close paid for a new PostgreSQL session;
+    now the pool process keeps it (CONN_MAX_AGE, health-checked before each task)."""
+    worker = celery_worker(concurrency=1)
+    phases = [running_game(ends_in=-1, seed=i) for i in range(6)]
+    publish_close(phases[0].pk)
+    assert wait_for(lambda: worker.results("close_phase") == ["True"], 30), worker.output()
+    (session,) = worker.sessions()
+    for phase in phases[1:]:
+        publish_close(phase.pk)
+    assert wait_for(lambda: len(worker.results("close_phase")) == 6, 30), worker.output()
+    assert worker.results("close_phase") == ["True"] * 6
+    assert worker.sessions() == [session]  # the same backend, started before the first close
+    for phase in phases:
+        assert_closed_once(phase)
