@@ -207,6 +207,7 @@ Q_CLUSTER = {
 # Beat sweeps every CLOCK_SWEEP_SECONDS on the `clock` queue; each sweep expires after one interval so none pile up.
 CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
 CLOCK_SWEEP_INLINE = 20  # a sweep closes this many overdue phases itself and fans the rest out to the pool
+CLOCK_BATCH_SIZE = int(os.environ.get("CLOCK_BATCH_SIZE", "50"))  # phases closed in one transaction (one task)
 CLOCK_SWEEP_LIMIT = 20_000
 CLOCK_FAN_OUT_TTL_SECONDS = 30  # an overdue phase is fanned out again (if still open) after this
 CLOCK_ETA_WINDOW_SECONDS = 60  # phases ending this soon also get a close_phase task with an ETA at their end

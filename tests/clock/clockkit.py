@@ -215,7 +215,8 @@ class Worker:
 
     def idle(self) -> bool:
         """Nothing left to do: the broker's queues are empty and every task this worker received has finished."""
-        pending = [r for name in ("close_phase", "sweep_phases") for r in self.tasks(name).values() if r is None]
+        names = ("close_phase", "close_phases", "sweep_phases")
+        pending = [r for name in names for r in self.tasks(name).values() if r is None]
         return not pending and queued() == 0
 
     def sweep_cycle(self, *, beat: bool, timeout: float = 30) -> str:

@@ -62,20 +62,20 @@ def test_a_sweep_skips_a_paused_game():
 
 def test_one_failing_game_does_not_stop_the_sweep_and_is_logged(monkeypatch, caplog):
     broken, fine = running_game(ends_in=-10, seed=1), running_game(ends_in=-5, seed=2)
-    real = play.phase_close
+    real = play.phase_close_locked
 
-    def phase_close(*, phase, now=None):
+    def phase_close_locked(*, game, phase, now=None):
         if phase.pk == broken.pk:
             raise RuntimeError("engine exploded")
-        return real(phase=phase, now=now)
+        return real(game=game, phase=phase, now=now)
 
-    monkeypatch.setattr(play, "phase_close", phase_close)
+    monkeypatch.setattr(play, "phase_close_locked", phase_close_locked)
     assert clock.sweep() == 1
     assert_closed_once(fine)
     broken.refresh_from_db()
     assert broken.status == Phase.Status.OPEN and closes_of(broken) == 0
     assert f"phase {broken.pk}: close failed" in caplog.text
-    monkeypatch.setattr(play, "phase_close", real)
+    monkeypatch.setattr(play, "phase_close_locked", real)
     assert clock.sweep() == 1  # the next sweep tries again
     assert_closed_once(broken)
 
