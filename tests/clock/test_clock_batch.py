@@ -23,7 +23,9 @@ from moderator.services import clock, play, setup
 
 pytestmark = pytest.mark.django_db
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-GENERATED = int(os.environ.get("BATCH_TEST_GAMES", "12"))  # 200 for the run; 12 keep `make test` short
+GENERATED = int(
+    os.environ.get("BATCH_TEST_GAMES", "3")
+)  # BATCH_TEST_GAMES=200: the run; 3 keep `make test` short
 
 
 def _play_all(scenarios, start_at, *, batched: bool) -> dict[str, list]:
