@@ -122,6 +122,12 @@ def publish_close(phase_id: int) -> None:
         tasks.close_phase.apply_async((phase_id,), connection=conn)
 
 
+def publish_batch(phase_ids: list[int]) -> None:
+    """close_phases (one batch, one transaction) on the test workers' broker."""
+    with Connection(broker_url()) as conn:
+        tasks.close_phases.apply_async((phase_ids,), connection=conn)
+
+
 def publish_sweep() -> str:
     """One sweep_phases on the test workers' broker (the `clock` queue, as beat sends it); returns its task id."""
     task_id = str(uuid.uuid4())

@@ -16,6 +16,7 @@ import pytest
 from clockkit import (
     assert_closed_once,
     closes_of,
+    publish_batch,
     publish_close,
     redis_up,
     running_game,
@@ -161,5 +162,26 @@ def test_a_worker_process_keeps_its_database_session_from_one_close_to_the_next(
     assert wait_for(lambda: len(worker.results("close_phase")) == 6, 30), worker.output()
     assert worker.results("close_phase") == ["True"] * 6
     assert worker.sessions() == [session]  # the same backend, started before the first close
+    for phase in phases:
+        assert_closed_once(phase)
+
+
+def test_a_worker_killed_mid_batch_rolls_the_whole_batch_back_and_the_redelivered_batch_closes_each_phase_once(
+    celery_worker,
+):
+    worker = celery_worker(concurrency=1)
+    phases = [running_game(ends_in=-1, seed=i) for i in range(5)]
+    with _raw_connection() as holder:
+        holder.execute("LOCK TABLE moderator_announcement IN EXCLUSIVE MODE")  # the batch's first close waits here
+        publish_batch([p.pk for p in phases])
+        stuck = wait_for(_close_stuck_before_commit, 20)
+        assert stuck, worker.output()
+        (child,) = worker.pool_children()
+        os.kill(child, signal.SIGKILL)
+        holder.rollback()
+        assert wait_for(lambda: _backend_gone(stuck), 20)
+    assert wait_for(lambda: all(_closed(p) for p in phases), 30), worker.output()
+    assert worker.results("close_phases") == ["5"]  # the one batch, run again, closed all five
+    assert worker.sweep_cycle(beat=False) == "0"
     for phase in phases:
         assert_closed_once(phase)
