@@ -145,10 +145,9 @@ DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}",
-        # A process keeps its session (a web request, a Celery task: see CELERY_DB_REUSE_MAX) up to CONN_MAX_AGE
-        # seconds, checked before its first query of each request or task (one `SELECT 1`) and replaced if broken.
+        # A process keeps its session (web requests; Celery tasks, see CELERY_DB_REUSE_MAX) up to CONN_MAX_AGE
+        # seconds. A worker checks it before each task (moderator/celery.py); a page pays no extra round trip.
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "600")),
-        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -225,8 +224,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False  # a close in flight finishes; a redelivery no-ops
 # Celery's Django fixup closes every database session before and after each task unless DB_REUSE_MAX is set (then
 # once every 2 × DB_REUSE_MAX tasks): a close would open a new PostgreSQL session each time (≈ 6 ms of server CPU).
-# With this the session is kept; moderator/celery.py applies CONN_MAX_AGE and the health check around each task as
-# Django does around each request (close_old_connections). docs/scaling.md: sessions, max_connections, pgbouncer.
+# With this the session is kept; moderator/celery.py applies CONN_MAX_AGE around each task as Django does around each
+# request (close_old_connections) and checks the session's health before each task. docs/scaling.md: sessions,
+# max_connections, pgbouncer.
 CELERY_DB_REUSE_MAX = 1_000_000
 # --- end phase clock ---
 

@@ -185,3 +185,20 @@ def test_a_worker_killed_mid_batch_rolls_the_whole_batch_back_and_the_redelivere
     assert worker.sweep_cycle(beat=False) == "0"
     for phase in phases:
         assert_closed_once(phase)
+
+
+def test_a_worker_whose_database_session_was_dropped_between_tasks_closes_on_a_new_one(celery_worker):
+    """The kept session is checked before each task: a server restart or a pooler that dropped it costs nothing."""
+    worker = celery_worker(concurrency=1)
+    first, second = running_game(ends_in=-1, seed=1), running_game(ends_in=-1, seed=2)
+    publish_close(first.pk)
+    assert wait_for(lambda: worker.results("close_phase") == ["True"], 30), worker.output()
+    ((pid, _),) = worker.sessions()
+    _activity("SELECT pg_terminate_backend(%s)", [pid])  # the test database's own session: ours to end
+    assert wait_for(lambda: _backend_gone(pid), 10)
+    publish_close(second.pk)
+    assert wait_for(lambda: len(worker.results("close_phase")) == 2, 30), worker.output()
+    assert worker.results("close_phase") == ["True", "True"], worker.output()
+    assert [p for p, _ in worker.sessions()] != [pid]
+    assert_closed_once(first)
+    assert_closed_once(second)
