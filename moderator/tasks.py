@@ -2,7 +2,8 @@
 
 Production: Celery beat publishes `sweep_phases` every CLOCK_SWEEP_SECONDS on the `clock` queue (expiring after one
 interval, so sweeps never pile up behind an outage); a worker closes what is overdue and arms a short ETA
-(`close_phase`) for what ends within the next CLOCK_ETA_WINDOW_SECONDS. The deadline itself is a column: an ETA
+(`close_phases`, one task per batch of deadlines in the same instant) for what ends within the next
+CLOCK_ETA_WINDOW_SECONDS. The deadline itself is a column: an ETA
 lost with a worker or a flushed Redis costs at most one sweep. `acks_late`, `reject_on_worker_lost` and prefetch 1
 mean a task can run twice — safe only because closing is idempotent (play.phase_close's compare-and-set).
 
@@ -52,21 +53,26 @@ def sweep_phases() -> int:
     """Close every overdue phase: a few inline, a backlog fanned out to the whole pool; then arm the short ETAs."""
     due = list(clock.due_phases().values_list("pk", flat=True)[: settings.CLOCK_SWEEP_LIMIT])
     inline, backlog = due[: settings.CLOCK_SWEEP_INLINE], due[settings.CLOCK_SWEEP_INLINE :]
-    closed = clock.close_each(inline)
+    closed = clock.close_batch(inline)
     _fan_out(backlog)
     _arm_etas()
     _redis().set(last_sweep_key(), time.time(), ex=86400)  # what /healthz reads as the clock's last sweep
     return closed
 
 
+def _batches(phase_ids: list[int]) -> list[list[int]]:
+    size = settings.CLOCK_BATCH_SIZE
+    return [phase_ids[i : i + size] for i in range(0, len(phase_ids), size)]
+
+
 def _fan_out(phase_ids: list[int]) -> None:
-    """One close_phase per overdue phase, at most once per CLOCK_FAN_OUT_TTL_SECONDS. No `expires` on close tasks:
-    a late close is still wanted (a stale one finds nothing to do), and a worker that finds hundreds of expired
-    tasks at once revokes them recursively until Celery 5.7 dies of a RecursionError."""
+    """Each overdue phase, at most once per CLOCK_FAN_OUT_TTL_SECONDS, in a close_phases task of up to
+    CLOCK_BATCH_SIZE phases (one transaction each). No `expires` on close tasks: a late close is still wanted (a
+    stale one finds nothing to do), and a worker that finds hundreds of expired tasks at once revokes them
+    recursively until Celery 5.7 dies of a RecursionError."""
     claims = _claimed([_key("close", pk) for pk in phase_ids], settings.CLOCK_FAN_OUT_TTL_SECONDS)
-    for pk, mine in zip(phase_ids, claims, strict=True):
-        if mine:
-            close_phase.delay(pk)
+    for batch in _batches([pk for pk, mine in zip(phase_ids, claims, strict=True) if mine]):
+        close_phases.delay(batch)
 
 
 def _arm_etas() -> None:
@@ -85,14 +91,25 @@ def _arm_etas() -> None:
         for pk, ends_at in armed:
             pipe.set(_key("close", pk), 1, px=int(((ends_at - now).total_seconds() + grace) * 1000))
         pipe.execute()
+    by_end: dict = {}
     for pk, ends_at in armed:
-        close_phase.apply_async((pk,), eta=ends_at)
+        by_end.setdefault(ends_at, []).append(pk)
+    for ends_at, pks in by_end.items():  # the deadlines of one instant: one task per batch, not one per phase
+        for batch in _batches(pks):
+            close_phases.apply_async((batch,), eta=ends_at)
 
 
 @shared_task(name="moderator.tasks.close_phase", **RELIABLE)
 def close_phase(phase_id: int) -> bool:
-    """Close one phase if it is due (an ETA at its end time, or a sweep's fan-out); early or twice does nothing."""
+    """Close one phase if it is due; early or twice does nothing."""
     return clock.phase_close_due(phase_id=phase_id)
+
+
+@shared_task(name="moderator.tasks.close_phases", **RELIABLE)
+def close_phases(phase_ids: list[int]) -> int:
+    """Close the due ones of these phases in one transaction (clock.close_batch: an ETA at their common end time,
+    or a sweep's fan-out); early or twice does nothing. Returns how many it closed."""
+    return clock.close_batch(phase_ids)
 
 
 # --- django-q2 (embedded, ORM broker) -----------------------------------------------------------------------------

@@ -121,12 +121,20 @@ def parse_message(
     edited: bool = False,
     state: rules.GameState | None = None,
     choices: dict[int, str] | None = None,
+    replay: play.Replay | None = None,
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState]:
     """What the parser reads in the message, against the sender's hand now (`state`, or a replay), with the
-    天神's choices among a refusal's candidates (`choices`, choices_apply)."""
-    phase = play.open_phase(game)
-    state = state if state is not None else play.game_replay(game).state
-    names = list(game.seats.order_by("number").values_list("player_name", flat=True))
+    天神's choices among a refusal's candidates (`choices`, choices_apply). A caller that has replayed the game
+    passes its `replay` (its state, open phase and names: no query here)."""
+    if replay is not None:
+        phase = next((p for p in reversed(replay.phases) if p.status == Phase.Status.OPEN), None)
+        if phase is None:
+            raise play.PlayError("这局游戏现在没有进行中的时段")
+        state, names = replay.state, [replay.names[n] for n in sorted(replay.names)]
+    else:
+        phase = play.open_phase(game)
+        state = state if state is not None else play.game_replay(game).state
+        names = list(game.seats.order_by("number").values_list("player_name", flat=True))
     if vote_post:
         result = parse_vote(text, sender=seat.player_name, players=names)
     else:
@@ -204,7 +212,7 @@ def _message_store(
     """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its dry run)."""
     replay = play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
     inputs, refusals, _, _ = parse_message(
-        game=game, seat=seat, text=text, vote_post=vote_post, edited=edited, state=replay.state, choices=choices
+        game=game, seat=seat, text=text, vote_post=vote_post, edited=edited, choices=choices, replay=replay
     )
     message = Message.objects.create(
         game=game,
@@ -215,7 +223,7 @@ def _message_store(
         forum_at=forum_at,
         entered_by=user,
     )
-    stored = play.inputs_submit(
+    stored = play.inputs_submit_locked(  # the caller's lock and transaction
         game=game,
         seat=seat,
         items=inputs,

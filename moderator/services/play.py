@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.db import connection, transaction
-from django.db.models import BooleanField, ExpressionWrapper, Q
+from django.db.models import BooleanField, Case, ExpressionWrapper, F, Q, Subquery, TextField, Value, When
 from django.db.models.functions import Now
 
 from cards.orders import random_order, seat_seed
@@ -99,16 +99,26 @@ def game_replay(
     that phase (a correction); `full` from night 1 (a check that snapshots change nothing). A page that has read the
     seats and phases already passes them: the replay then costs one query (the inputs it replays)."""
     seats = seats if seats is not None else list(game.seats.order_by("number"))
-    # Every phase's row but its snapshot: only the one the replay starts from is read (one more query).
+    # Every phase's row but its snapshot, except the last closed phase's (where a write's replay starts): the other
+    # snapshots are read only when the replay starts earlier (one more query).
     if phases is None:
         stored = ExpressionWrapper(~Q(snapshot=""), output_field=BooleanField())
-        phases = list(game.phases.defer("snapshot").annotate(has_snapshot=stored).order_by("starts_at", "id"))
+        last = game.phases.filter(status=Phase.Status.CLOSED).exclude(snapshot="").order_by("-starts_at", "-id")[:1]
+        latest = Case(
+            When(pk=Subquery(last.values("pk")), then=F("snapshot")), default=Value(""), output_field=TextField()
+        )
+        phases = list(
+            game.phases.defer("snapshot")
+            .annotate(has_snapshot=stored, last_snapshot=latest)
+            .order_by("starts_at", "id")
+        )
     start = 0 if full else _first_to_replay(phases, from_phase)
     if start == 0:
         state = initial_state(game, seats)
         events: list[dict] = []
     else:
-        state, events = codec.state_load(phases[start - 1].snapshot), []
+        before = phases[start - 1]
+        state, events = codec.state_load(getattr(before, "last_snapshot", "") or before.snapshot), []
         if start < len(phases):  # a phase follows the last snapshot (none follows a game's final close)
             state, events = rules.open_phase(state)
     replay = Replay(state, phases, start, names={s.number: s.player_name for s in seats})
@@ -286,6 +296,35 @@ def inputs_submit(
         from moderator.services.once import spend
 
         spend(game, once, "录入输入")
+    return inputs_submit_locked(
+        game=game,
+        seat=seat,
+        items=items,
+        forum_at=forum_at,
+        message=message,
+        entered_by=entered_by,
+        replay=replay,
+        seen=seen,
+        dry_run=dry_run,
+        context=context,
+    )
+
+
+def inputs_submit_locked(
+    *,
+    game: Game,
+    seat: Seat,
+    items: list[dict],
+    forum_at: datetime,
+    message=None,
+    entered_by=None,
+    replay: Replay | None = None,
+    seen: str | None = None,
+    dry_run: bool = False,
+    context: list[str] | None = None,
+) -> list[tuple[Input, Verdict]]:
+    """`inputs_submit` for a caller that already holds the game lock (`game` is the row it locked) in its own
+    transaction, as intake.pm_confirm does: no second lock, no savepoint. Raises before writing anything else."""
     if game.status == Game.Status.FINISHED:  # V4: a declared draw ends the game with its phase still open
         raise PlayError(f"这局游戏已经结束({game.winner}),不再接受输入")
     from moderator.services.verdicts import DryRun, Outcome, check_seen, later_inputs, verdict_changes
@@ -404,33 +443,39 @@ def phase_close(*, phase: Phase, now: datetime | None = None) -> bool:
     clock), then resolve from the last snapshot, store this phase's snapshot, open the next phase at the previous end
     time, and write the announcements to the outbox — one transaction. Returns False when there was nothing to do
     (already closed, not due, game not running)."""
+    with transaction.atomic():
+        return phase_close_locked(game=game_lock(phase.game), phase=phase, now=now)
+
+
+def phase_close_locked(*, game: Game, phase: Phase, now: datetime | None = None) -> bool:
+    """`phase_close` for a caller that already holds the lock of `game` (the phase's game, the row it locked) in its
+    own transaction, as the clock does: no second lock, no savepoint. The compare-and-set is the same."""
     from moderator.services.announce import write_announcements
 
-    with transaction.atomic():
-        game = game_lock(phase.game)
-        due = Phase.objects.filter(
-            pk=phase.pk, status=Phase.Status.OPEN, ends_at__lte=now or Now(), game__status=Game.Status.RUNNING
+    due = Phase.objects.filter(
+        pk=phase.pk, status=Phase.Status.OPEN, ends_at__lte=now or Now(), game__status=Game.Status.RUNNING
+    )
+    if due.update(status=Phase.Status.CLOSED, closed_at=Now()) != 1:  # the database's clock, as the test
+        return False
+    if phase.kind == Phase.Kind.NIGHT and phase.number == 1:
+        default_orders_assign(game=game, phase=phase)  # O1: at the 24-hour mark, before the night resolves
+    replay = game_replay(game)
+    stored = next(p for p in replay.phases if p.pk == phase.pk)  # read after the update: its closed_at
+    phase.status, phase.closed_at = stored.status, stored.closed_at
+    replay_save(replay)
+    state, result = replay.closed[phase.pk]
+    phase.result = result_json(result)
+    next_phase = None
+    if state.winner:
+        game.status, game.winner = Game.Status.FINISHED, state.winner
+        game.save(update_fields=["status", "winner"])
+    else:
+        kind, number = state.phase
+        length = timedelta(seconds=game.phase_seconds)
+        next_phase = Phase.objects.create(
+            game=game, kind=kind, number=number, starts_at=phase.ends_at, ends_at=phase.ends_at + length
         )
-        if phase.kind == Phase.Kind.NIGHT and phase.number == 1 and due.exists():
-            default_orders_assign(game=game, phase=phase)  # O1: at the 24-hour mark, before the night resolves
-        if due.update(status=Phase.Status.CLOSED, closed_at=Now()) != 1:  # the database's clock, as the test
-            return False
-        phase.refresh_from_db()
-        replay = game_replay(game)
-        replay_save(replay)
-        state, result = replay.closed[phase.pk]
-        phase.result = result_json(result)
-        next_phase = None
-        if state.winner:
-            game.status, game.winner = Game.Status.FINISHED, state.winner
-            game.save(update_fields=["status", "winner"])
-        else:
-            kind, number = state.phase
-            length = timedelta(seconds=game.phase_seconds)
-            next_phase = Phase.objects.create(
-                game=game, kind=kind, number=number, starts_at=phase.ends_at, ends_at=phase.ends_at + length
-            )
-        write_announcements(game=game, phase=phase, state=state, result=result, next_phase=next_phase)
+    write_announcements(game=game, phase=phase, state=state, result=result, next_phase=next_phase)
     return True
 
 

@@ -1,18 +1,22 @@
 """Phase-clock test kit: a running game whose phase ends when a test says, what "closed once" means, a real Celery
-worker (a subprocess on the test database and REDIS_URL), and Redis started again."""
+worker (a subprocess on the test database and the test run's own Redis), and that Redis.
+
+A test touches only what it started: the broker is a `redis-server` this run starts on a free port in a temporary
+directory (`RedisServer`, stopped at the end of the run), never the developer's Redis at REDIS_URL; the workers'
+database sessions are gone before the test database is dropped."""
 
 from __future__ import annotations
 
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.db import connection
@@ -25,27 +29,63 @@ from moderator.models import AuditLog, Game, Phase
 from moderator.services import clock, setup
 
 PLAYERS = ("狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖")
-REDIS_START = [
-    "redis-server",
-    "--daemonize",
-    "yes",
-    "--bind",
-    "127.0.0.1",
-    "-::1",
-    "--port",
-    "6379",
-    "--save",
-    "",
-    "--appendonly",
-    "no",
-    "--dir",
-    "/var/lib/redis",
-    "--logfile",
-    "/var/log/redis/ci.log",
-]
 SWEEP_SECONDS = 1.0  # the test workers' beat interval
-# The test workers' broker: REDIS_URL's server, database 15, so a test run never eats a dev worker's queues.
-BROKER_URL = urlunsplit(urlsplit(settings.REDIS_URL)._replace(path="/15"))
+
+
+class RedisServer:
+    """A `redis-server` of this test run's own: 127.0.0.1, a free port, its own directory, nothing saved to disk.
+    `stop` ends that process (by its pid) and `start` brings it back on the same port, empty — a flushed broker."""
+
+    def __init__(self, directory: Path):
+        self.dir = directory
+        self.port = _free_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        if self.up():
+            return
+        self.dir.mkdir(parents=True, exist_ok=True)
+        cmd = ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"]
+        cmd += ["--dir", str(self.dir), "--logfile", str(self.dir / "redis.log")]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        assert wait_for(self.up, 10), f"redis-server did not start on port {self.port}"
+
+    def up(self) -> bool:
+        import redis
+
+        try:
+            return bool(redis.Redis.from_url(self.url, socket_connect_timeout=0.5, socket_timeout=0.5).ping())
+        except redis.RedisError:
+            return False
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.proc = None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+REDIS: RedisServer | None = None  # set by the `own_redis` fixture (conftest.py) for the whole run
+
+
+def broker_url() -> str:
+    """The test workers' broker: this run's own redis-server."""
+    assert REDIS is not None, "the own_redis fixture starts the test run's redis-server"
+    return REDIS.url
 
 
 def running_game(*, ends_in: float, kind: str = "night", number: int = 1, seed: int = 1) -> Phase:
@@ -78,14 +118,20 @@ def assert_closed_once(phase: Phase) -> None:
 
 def publish_close(phase_id: int) -> None:
     """close_phase on the test workers' broker."""
-    with Connection(BROKER_URL) as conn:
+    with Connection(broker_url()) as conn:
         tasks.close_phase.apply_async((phase_id,), connection=conn)
+
+
+def publish_batch(phase_ids: list[int]) -> None:
+    """close_phases (one batch, one transaction) on the test workers' broker."""
+    with Connection(broker_url()) as conn:
+        tasks.close_phases.apply_async((phase_ids,), connection=conn)
 
 
 def publish_sweep() -> str:
     """One sweep_phases on the test workers' broker (the `clock` queue, as beat sends it); returns its task id."""
     task_id = str(uuid.uuid4())
-    with Connection(BROKER_URL) as conn:
+    with Connection(broker_url()) as conn:
         tasks.sweep_phases.apply_async(connection=conn, task_id=task_id)
     return task_id
 
@@ -94,7 +140,7 @@ def queued() -> int:
     """Messages still waiting in the test broker's queues (not yet handed to a worker)."""
     import redis
 
-    r = redis.Redis.from_url(BROKER_URL)
+    r = redis.Redis.from_url(broker_url())
     return r.llen("celery") + r.llen("clock")
 
 
@@ -109,13 +155,7 @@ def wait_for(predicate, timeout: float, every: float = 0.05):
 
 
 def redis_up() -> bool:
-    return subprocess.run(["redis-cli", "ping"], capture_output=True, text=True).stdout.strip() == "PONG"
-
-
-def redis_start() -> None:
-    if not redis_up():
-        subprocess.run(REDIS_START, check=True)
-        assert wait_for(redis_up, 10), "Redis did not come back"
+    return REDIS is not None and REDIS.up()
 
 
 def _database_url() -> str:
@@ -128,7 +168,7 @@ def purge() -> None:
     """Forget what earlier runs left in the broker: their queues and this database's claim keys."""
     import redis
 
-    r = redis.Redis.from_url(BROKER_URL)
+    r = redis.Redis.from_url(broker_url())
     r.delete("celery", "clock", "unacked", "unacked_index")
     for key in r.scan_iter(f"clock:{connection.settings_dict['NAME']}:*"):
         r.delete(key)
@@ -143,15 +183,17 @@ class Worker:
 
     def __init__(self, log: Path, *, beat: bool, concurrency: int):
         cmd = [sys.executable, "-m", "celery", "-A", "moderator", "worker", "-Q", "celery,clock"]
-        cmd += ["-c", str(concurrency), "-P", "prefork", "-n", f"clocktest-{uuid.uuid4().hex[:8]}@%h"]
+        self.name = f"clocktest-{uuid.uuid4().hex[:8]}"
+        cmd += ["-c", str(concurrency), "-P", "prefork", "-n", f"{self.name}@%h"]
         cmd += ["--without-gossip", "--without-mingle", "--loglevel", "INFO"]
         if beat:
             cmd += ["-B", "-s", str(log.with_suffix(".beat"))]
         env = {
             **os.environ,
             "DATABASE_URL": _database_url(),
-            "REDIS_URL": BROKER_URL,
+            "REDIS_URL": broker_url(),
             "CLOCK_SWEEP_SECONDS": str(SWEEP_SECONDS),
+            "PGAPPNAME": self.name,  # its sessions in pg_stat_activity (libpq reads it)
         }
         self.log = log
         self.proc = subprocess.Popen(
@@ -179,7 +221,8 @@ class Worker:
 
     def idle(self) -> bool:
         """Nothing left to do: the broker's queues are empty and every task this worker received has finished."""
-        pending = [r for name in ("close_phase", "sweep_phases") for r in self.tasks(name).values() if r is None]
+        names = ("close_phase", "close_phases", "sweep_phases")
+        pending = [r for name in names for r in self.tasks(name).values() if r is None]
         return not pending and queued() == 0
 
     def sweep_cycle(self, *, beat: bool, timeout: float = 30) -> str:
@@ -200,6 +243,14 @@ class Worker:
         assert wait_for(self.idle, timeout), f"the worker did not go idle:\n{self.output()}"
         return result
 
+    def sessions(self) -> list[tuple[int, object]]:
+        """This worker's database sessions now: (backend pid, when it started)."""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid, backend_start FROM pg_stat_activity WHERE application_name = %s ORDER BY pid", [self.name]
+            )
+            return cursor.fetchall()
+
     def pool_children(self) -> list[int]:
         path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
         return [int(pid) for pid in path.read_text().split()]
@@ -217,3 +268,22 @@ class Worker:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
+        sessions_ended()
+
+
+def sessions_ended(timeout: float = 10) -> None:
+    """Every other session on the test database (the stopped workers' — this database is the test run's own) has
+    ended: a killed worker's backend lingers until PostgreSQL notices, and one left would keep pytest-django from
+    dropping the test database at the end of the run. Those still there after `timeout` are terminated."""
+    others = (
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        " AND backend_type = 'client backend'"
+    )
+    with connection.cursor() as cursor:
+
+        def gone() -> bool:
+            cursor.execute(others)
+            return not cursor.fetchall()
+
+        if not wait_for(gone, timeout, every=0.1):
+            cursor.execute(f"SELECT pg_terminate_backend(pid) FROM ({others}) AS o")

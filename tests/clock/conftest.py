@@ -1,20 +1,33 @@
-"""Phase-clock fixtures: real Celery workers, stopped after each test; Redis answering again after each test."""
+"""Phase-clock fixtures: this run's own redis-server, real Celery workers stopped after each test, that Redis
+answering again after each test. Nothing here touches the Redis at REDIS_URL."""
 
 from __future__ import annotations
 
+import clockkit
 import pytest
-from clockkit import Worker, purge, redis_start
+from clockkit import RedisServer, Worker, purge
+
+
+@pytest.fixture(scope="session")
+def own_redis(tmp_path_factory):
+    """A redis-server on a free port in a temporary directory, for the whole run; stopped (by its pid) at the end."""
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    clockkit.REDIS = server
+    yield server
+    clockkit.REDIS = None
+    server.stop()
 
 
 @pytest.fixture
-def redis_restored():
-    """Whatever a test does to Redis, it answers again afterwards."""
-    yield
-    redis_start()
+def redis_restored(own_redis):
+    """Whatever a test does to its Redis, it answers again afterwards."""
+    yield own_redis
+    own_redis.start()
 
 
 @pytest.fixture
-def celery_worker(tmp_path):
+def celery_worker(tmp_path, own_redis):
     """Start real workers with `celery_worker(beat=…, concurrency=…)`; every one is stopped after the test."""
     purge()
     started: list[Worker] = []

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 from clockkit import assert_closed_once, closes_of, running_game
-from django.db import connection
+from django.db import connection, transaction
 
 from moderator import tasks
 from moderator.models import Game, Phase
@@ -62,20 +62,20 @@ def test_a_sweep_skips_a_paused_game():
 
 def test_one_failing_game_does_not_stop_the_sweep_and_is_logged(monkeypatch, caplog):
     broken, fine = running_game(ends_in=-10, seed=1), running_game(ends_in=-5, seed=2)
-    real = play.phase_close
+    real = play.phase_close_locked
 
-    def phase_close(*, phase, now=None):
+    def phase_close_locked(*, game, phase, now=None):
         if phase.pk == broken.pk:
             raise RuntimeError("engine exploded")
-        return real(phase=phase, now=now)
+        return real(game=game, phase=phase, now=now)
 
-    monkeypatch.setattr(play, "phase_close", phase_close)
+    monkeypatch.setattr(play, "phase_close_locked", phase_close_locked)
     assert clock.sweep() == 1
     assert_closed_once(fine)
     broken.refresh_from_db()
     assert broken.status == Phase.Status.OPEN and closes_of(broken) == 0
     assert f"phase {broken.pk}: close failed" in caplog.text
-    monkeypatch.setattr(play, "phase_close", real)
+    monkeypatch.setattr(play, "phase_close_locked", real)
     assert clock.sweep() == 1  # the next sweep tries again
     assert_closed_once(broken)
 
@@ -123,3 +123,28 @@ def test_twenty_concurrent_sweeps_close_each_phase_once():
     assert sum(results) == 5
     for phase in phases:
         assert_closed_once(phase)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_skips_a_game_another_closer_holds_and_closes_the_others():
+    held, free = running_game(ends_in=-1, seed=1), running_game(ends_in=-1, seed=2)
+    result = []
+
+    def batch():
+        try:
+            result.append(clock.close_batch([held.pk, free.pk]))
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        Game.objects.select_for_update().get(pk=held.game_id)  # another writer of this game, mid-transaction
+        thread = threading.Thread(target=batch)
+        thread.start()
+        thread.join(30)
+    assert result == [1]  # SKIP LOCKED: it did not wait for the held game
+    assert_closed_once(free)
+    held.refresh_from_db()
+    assert held.status == Phase.Status.OPEN and closes_of(held) == 0
+    assert clock.sweep() == 1  # the next sweep closes it
+    assert_closed_once(held)

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 
 import psycopg
 import pytest
 from clockkit import (
     assert_closed_once,
     closes_of,
+    publish_batch,
     publish_close,
-    redis_start,
     redis_up,
     running_game,
     wait_for,
@@ -132,8 +131,7 @@ def test_a_phase_overdue_while_redis_is_down_closes_within_one_sweep_after_redis
     celery_worker, redis_restored
 ):
     worker = celery_worker(beat=True)
-    subprocess.run(["redis-cli", "flushall"], check=True)
-    subprocess.run(["redis-cli", "shutdown", "nosave"], check=False)
+    redis_restored.stop()  # the test run's own redis-server: nothing saved, it comes back empty
     assert wait_for(lambda: not redis_up(), 10)
     phase = running_game(ends_in=-1)
     failed_ticks = worker.output().count("beat: Connection error")
@@ -141,7 +139,7 @@ def test_a_phase_overdue_while_redis_is_down_closes_within_one_sweep_after_redis
     assert wait_for(lambda: worker.output().count("beat: Connection error") > failed_ticks, 30), worker.output()
     assert _status(phase) == Phase.Status.OPEN
     before = set(worker.tasks("sweep_phases"))
-    redis_start()  # empty: --save "" and the data was flushed
+    redis_restored.start()  # the same port, empty: --save "" and no append-only file
     # The worker reconnects on its own retry schedule (kombu: after 2 s, then 4 s more …); the first sweep it
     # runs then closes the phase — nothing armed before the outage survived to do it.
     assert wait_for(lambda: _closed(phase), 60), worker.output()
@@ -149,3 +147,58 @@ def test_a_phase_overdue_while_redis_is_down_closes_within_one_sweep_after_redis
     assert first_sweep == "1", worker.output()
     worker.sweep_cycle(beat=True)
     assert_closed_once(phase)
+
+
+def test_a_worker_process_keeps_its_database_session_from_one_close_to_the_next(celery_worker):
+    """Celery's Django fixup closed the session around every task, so every close paid for a new PostgreSQL session;
+    now the pool process keeps it (CONN_MAX_AGE, health-checked before each task)."""
+    worker = celery_worker(concurrency=1)
+    phases = [running_game(ends_in=-1, seed=i) for i in range(6)]
+    publish_close(phases[0].pk)
+    assert wait_for(lambda: worker.results("close_phase") == ["True"], 30), worker.output()
+    (session,) = worker.sessions()
+    for phase in phases[1:]:
+        publish_close(phase.pk)
+    assert wait_for(lambda: len(worker.results("close_phase")) == 6, 30), worker.output()
+    assert worker.results("close_phase") == ["True"] * 6
+    assert worker.sessions() == [session]  # the same backend, started before the first close
+    for phase in phases:
+        assert_closed_once(phase)
+
+
+def test_a_worker_killed_mid_batch_rolls_the_whole_batch_back_and_the_redelivered_batch_closes_each_phase_once(
+    celery_worker,
+):
+    worker = celery_worker(concurrency=1)
+    phases = [running_game(ends_in=-1, seed=i) for i in range(5)]
+    with _raw_connection() as holder:
+        holder.execute("LOCK TABLE moderator_announcement IN EXCLUSIVE MODE")  # the batch's first close waits here
+        publish_batch([p.pk for p in phases])
+        stuck = wait_for(_close_stuck_before_commit, 20)
+        assert stuck, worker.output()
+        (child,) = worker.pool_children()
+        os.kill(child, signal.SIGKILL)
+        holder.rollback()
+        assert wait_for(lambda: _backend_gone(stuck), 20)
+    assert wait_for(lambda: all(_closed(p) for p in phases), 30), worker.output()
+    assert worker.results("close_phases") == ["5"]  # the one batch, run again, closed all five
+    assert worker.sweep_cycle(beat=False) == "0"
+    for phase in phases:
+        assert_closed_once(phase)
+
+
+def test_a_worker_whose_database_session_was_dropped_between_tasks_closes_on_a_new_one(celery_worker):
+    """The kept session is checked before each task: a server restart or a pooler that dropped it costs nothing."""
+    worker = celery_worker(concurrency=1)
+    first, second = running_game(ends_in=-1, seed=1), running_game(ends_in=-1, seed=2)
+    publish_close(first.pk)
+    assert wait_for(lambda: worker.results("close_phase") == ["True"], 30), worker.output()
+    ((pid, _),) = worker.sessions()
+    _activity("SELECT pg_terminate_backend(%s)", [pid])  # the test database's own session: ours to end
+    assert wait_for(lambda: _backend_gone(pid), 10)
+    publish_close(second.pk)
+    assert wait_for(lambda: len(worker.results("close_phase")) == 2, 30), worker.output()
+    assert worker.results("close_phase") == ["True", "True"], worker.output()
+    assert [p for p, _ in worker.sessions()] != [pid]
+    assert_closed_once(first)
+    assert_closed_once(second)

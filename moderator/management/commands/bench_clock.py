@@ -6,21 +6,35 @@ and database: N games whose night ends at the same second, then one line:
 lateness = closed_at − ends_at per phase; late = how many closed more than --late-after seconds (default 1.5: the
 short ETA fires at the end time) after their end — the wall-clock thresholds live here, never in the tests; closes_per_s = X / (last closed_at − the common end time). exactly_once:
 every game has one closed phase, one `phase_close` log row, one next phase, the same announcements as the others,
-and no phase closed before its end. Needs `celery -A moderator worker -Q celery,clock` and `celery -A moderator
-beat` running on the same REDIS_URL and DATABASE_URL. The bench games are deleted afterwards (unless --keep).
+and no phase closed before its end. The bench games are deleted afterwards (unless --keep).
+
+Workers: if a Celery worker answers on REDIS_URL the command uses it (and the beat you run beside it); otherwise it
+starts its own — `celery -A moderator worker -Q celery,clock -c W` and `celery -A moderator beat` on the same
+REDIS_URL and DATABASE_URL (it prints both commands) — and stops them afterwards. A second line then gives what a
+close cost (the started workers and beat, and the database's side), from /proc and pg_stat_database:
+
+    cpu_ms_per_close=… (worker=… beat=… postgres=…) pg_active_ms_per_close=… sessions_per_close=… xacts_per_close=…
+
+postgres = the CPU of this database's backends (sampled from /proc at the start and the end, so a session that both
+opened and ended in between is missing: sessions_per_close says whether there were any).
 """
 
 from __future__ import annotations
 
 import math
+import os
+import signal
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Max
 
 from cards.catalogue import DEFAULT_CAMPS, DEFAULT_HAND_SIZE, standard_deck
@@ -43,10 +57,26 @@ class Command(BaseCommand):
         parser.add_argument("--timeout", type=float, default=180, help="seconds to wait after the end time")
         parser.add_argument("--keep", action="store_true", help="keep the bench games")
         parser.add_argument("--late-after", type=float, default=1.5, help="a close later than this (s) counts as late")
+        parser.add_argument("--workers", type=int, default=2, help="processes of the worker it starts (if none runs)")
 
-    def handle(self, *args, games: int, phase_seconds: float, timeout: float, keep: bool, late_after: float, **options):
-        if not app.control.ping(timeout=2):
-            raise CommandError("没有 Celery worker 应答:先启动 `celery -A moderator worker -Q celery,clock` 和 beat")
+    def handle(self, *args, workers: int, **options):
+        answering = app.control.ping(timeout=2)
+        if answering:
+            names = ", ".join(name for reply in answering for name in reply)
+            self.stderr.write(f"using the Celery worker(s) already running: {names} (and your beat)")
+            self._run(None, **options)
+            return
+        with tempfile.TemporaryDirectory(prefix="bench-clock-") as tmp:
+            fleet = Fleet(tmp, workers)
+            for cmd in fleet.commands:
+                self.stderr.write("started: " + " ".join(cmd))
+            try:
+                fleet.start()
+                self._run(fleet, **options)
+            finally:
+                fleet.stop()
+
+    def _run(self, fleet, *, games: int, phase_seconds: float, timeout: float, keep: bool, late_after: float, **o):
         self._delete()
         started = time.monotonic()
         game_ids = games_create(games)
@@ -58,10 +88,14 @@ class Command(BaseCommand):
             Phase.objects.filter(game_id__in=game_ids).update(starts_at=now, ends_at=ends_at)
         self.stderr.write(f"all {games} nights end at {ends_at.isoformat()}")
         phases = Phase.objects.filter(game_id__in=game_ids, number=1, kind=Phase.Kind.NIGHT)
+        before = Costs.sample(fleet)
         while phases.filter(status=Phase.Status.OPEN).exists() and db_now() < ends_at + timedelta(seconds=timeout):
             time.sleep(0.5)
         time.sleep(1)  # let a straggling duplicate finish, so that exactly_once sees it
+        after = Costs.sample(fleet)
         self.stdout.write(report(game_ids, ends_at, late_after))
+        closed = phases.filter(status=Phase.Status.CLOSED).count()
+        self.stdout.write(after.minus(before, closed))
         if not keep:
             self._delete()
 
@@ -133,3 +167,119 @@ def report(game_ids: list[int], ends_at, late_after: float = 1.5) -> str:
         f"lateness_p50={_percentile(lateness, 50):.2f}s lateness_p99={_percentile(lateness, 99):.2f}s "
         f"late={sum(x > late_after for x in lateness)} closes_per_s={rate:.1f}"
     )
+
+
+# --- the workers it starts, and what the closes cost ----------------------------------------------------------------
+
+
+class Fleet:
+    """A Celery worker (W pool processes) and beat on this REDIS_URL and DATABASE_URL, each in its own session,
+    logs in a temporary directory; stopped by their process ids."""
+
+    def __init__(self, tmp: str, workers: int):
+        self.tmp, self.procs, self.logs_open = tmp, [], []
+        celery = [sys.executable, "-m", "celery", "-A", "moderator"]
+        worker = ["worker", "-Q", "celery,clock", "-c", str(workers), "--prefetch-multiplier", "1"]
+        worker += [
+            "-n",
+            f"bench-clock-{os.getpid()}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--loglevel",
+            "WARNING",
+        ]
+        beat = ["beat", "-s", os.path.join(tmp, "beat-schedule"), "--loglevel", "WARNING"]
+        self.commands = [[*celery, *worker], [*celery, *beat]]
+
+    def start(self) -> None:
+        for i, cmd in enumerate(self.commands):
+            log = open(os.path.join(self.tmp, f"{i}.log"), "w")
+            self.logs_open.append(log)
+            self.procs.append(
+                subprocess.Popen(
+                    cmd, cwd=settings.BASE_DIR, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                )
+            )
+        stop = time.monotonic() + 60
+        while not app.control.ping(timeout=1):
+            if time.monotonic() > stop or any(p.poll() is not None for p in self.procs):
+                raise CommandError("启动的 Celery worker 没有应答:\n" + self.logs())
+        self.worker, self.beat = self.procs
+
+    def logs(self) -> str:
+        return "\n".join(open(os.path.join(self.tmp, f"{i}.log")).read()[-2000:] for i in range(len(self.procs)))
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+        for log in self.logs_open:
+            log.close()
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of one process so far (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def tree(pid: int) -> list[int]:
+    """A process and its children (a worker's pool)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [pid, *map(int, f.read().split())]
+    except OSError:
+        return [pid]
+
+
+class Costs:
+    """CPU of the started worker and beat, of this database's backends, and pg_stat_database's counters."""
+
+    def __init__(self, worker: dict, beat: dict, backends: dict, counters: tuple):
+        self.worker, self.beat, self.backends, self.counters = worker, beat, backends, counters
+
+    @classmethod
+    def sample(cls, fleet: Fleet | None) -> Costs:
+        worker = {p: cpu_seconds(p) for p in tree(fleet.worker.pid)} if fleet else {}
+        beat = {p: cpu_seconds(p) for p in tree(fleet.beat.pid)} if fleet else {}
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            backends = {pid: cpu_seconds(pid) for (pid,) in cursor.fetchall()}
+            cursor.execute("SELECT pg_stat_force_next_flush()")
+            cursor.execute(
+                "SELECT sessions, xact_commit + xact_rollback, active_time FROM pg_stat_database"
+                " WHERE datname = current_database()"
+            )
+            counters = cursor.fetchone()
+        return cls(worker, beat, backends, counters)
+
+    def minus(self, before: Costs, closes: int) -> str:
+        def spent(now: dict, then: dict) -> float:
+            return sum(cpu - then.get(pid, 0.0) for pid, cpu in now.items())
+
+        per = max(closes, 1)
+        worker, beat = spent(self.worker, before.worker), spent(self.beat, before.beat)
+        postgres = spent(self.backends, before.backends)
+        sessions, xacts, active = (a - b for a, b in zip(self.counters, before.counters, strict=True))
+        mine = "" if self.worker else " (a worker not started here: its CPU is not counted)"
+        return (
+            f"cpu_ms_per_close={(worker + beat + postgres) * 1000 / per:.2f} (worker={worker * 1000 / per:.2f} "
+            f"beat={beat * 1000 / per:.2f} postgres={postgres * 1000 / per:.2f}) "
+            f"pg_active_ms_per_close={active / per:.2f} sessions_per_close={sessions / per:.3f} "
+            f"xacts_per_close={xacts / per:.2f}{mine}"
+        )
