@@ -197,7 +197,8 @@ def alerts(state: GameState, dry_run: CloseResult | None) -> list[str]:
         elif len(totals) > 2 and totals[1] == totals[2]:
             out.append("第二名并列:按现在的票,将处决不止两人(D5)。")
     if state.winner:
-        out.append(f"游戏已经结束:{state.winner}。")
+        names = "、".join(w["name"] + ("(共赢的自选立场者)" if w["co_win"] else "") for w in winners(state))
+        out.append(f"游戏已经结束:{state.winner}。" + (f"获胜的玩家:{names}(V2:生死不论)。" if names else ""))
     return out
 
 
