@@ -190,6 +190,12 @@ def alerts(state: GameState, dry_run: CloseResult | None) -> list[str]:
         out.append("默哀期(T7)已经开始。")
     if state.pending_executions:
         out.append("昨天被处决、今夜可以被特赦的:" + "、".join(state.pending_executions) + "(N12)。")
+        last = [n for n in state.pending_executions if not state.seat(n).hand and state.seat(n).alive]
+        if last and state.phase_kind == NIGHT:
+            out.append(
+                "、".join(last) + "的最后一张牌在昨天的处决中丢掉:天亮公布之前仍然活着,照常得到今夜的 2 点,"
+                "今夜到期的纵火照常生效(N14, D6)。"
+            )
     if dry_run is not None and state.phase_kind == DAY and state.phase_open:
         totals = sorted(dry_run.tally.values(), reverse=True)
         if len(totals) > 1 and len(state.alive) == 2 and totals[0] == totals[1]:

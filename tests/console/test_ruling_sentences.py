@@ -10,7 +10,13 @@ from datetime import timedelta
 
 import pytest
 
-from moderator.models import Input, Phase
+from pathlib import Path
+
+import yaml
+
+from moderator.models import Game, Input, Phase
+from moderator.rules.scenario import load
+from moderator.scenarios import play_scenario
 from moderator.services import play
 
 pytestmark = pytest.mark.django_db
@@ -59,3 +65,14 @@ def test_attacks_beyond_what_the_messages_manifesto_covers_are_refused_saying_wh
     page = _pm(gm_client, game, "丁", f"狼人咬甲,狙击乙。杀人宣言:{MANIFESTO}")
     assert "杀人宣言不够:今夜 2 次攻击需要合计至少 200 字" in page
     assert "同一条短消息里的攻击按书写顺序接受到宣言够为止" in page
+
+
+def test_the_dashboard_says_a_player_executed_with_his_last_card_is_alive_until_dawn_n14_d6(gm_client, gm):
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "c_N14_D6_executed_last_card_alive_until_dawn.yaml"
+    scenario = load(yaml.safe_load(path.read_text(encoding="utf-8")))
+    upto_day_1 = scenario.__class__(scenario.name, scenario.players, scenario.ap, scenario.start, scenario.phases[:2])
+    assert play_scenario(upto_day_1) == []
+    game = Game.objects.get(name=f"情景:{scenario.name}")
+    game.gms.add(gm)
+    page = gm_client.get(f"/gm/{game.pk}/").content.decode()
+    assert "甲的最后一张牌在昨天的处决中丢掉:天亮公布之前仍然活着,照常得到今夜的 2 点" in page
