@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-
-import pytest
-
 from pathlib import Path
 
+import pytest
 import yaml
 
 from moderator.models import Game, Input, Phase
