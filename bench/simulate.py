@@ -13,6 +13,12 @@ dealt) and the 底牌 stays last (O2); the dead hold nothing, are in no tally, a
 inputs — nor any input naming them — is accepted (D4, V5); two replays give the same states, and so does a replay
 that continues from a stored snapshot when moderator.rules.codec exists; the 默哀期 comes once, at the first close
 leaving 3 or 2 alive (T7); a winner is declared exactly when V1–V4 say so, and no input is accepted after it.
+The rulings of issue 28: the winners are the whole camp, a 共赢 self-chosen included, alive or dead (V2); no 变形 is
+accepted while another of the same card is pending (M2); no pardon is accepted that cannot succeed when sent, and a
+refused input costs nothing (N12, AP4); a player whose last card is pending execution is alive at the next night's
+opening, gets its 2 AP and his due arson is not cancelled as a dead man's (N14, D6); a 圣人 voter loses a card to the
+圣人 exactly when he still holds one after his own execution card, and one executed with his last card stays alive
+until dawn (D8, N14).
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ from cards.catalogue import (
 )
 from cards.dealing import deal
 from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
-from moderator.rules.settle import COMMON, PRIVILEGE
+from moderator.rules.settle import COMMON, PRIVILEGE, winners
 from moderator.rules.state import DAY, NIGHT, PHASE_MINUTES, Action, CloseResult, GameState, Order, SeatSpec, Vote
 
 NAMES = ("甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬")
@@ -62,6 +68,12 @@ CLAUSES = {  # what each invariant pins, for the `rules:` line of a shrunk scena
     "winner": ("V1", "V2", "V3", "V4"),
     "determinism": ("T1",),
     "snapshot": ("T1",),
+    "co_win": ("V2", "S4"),
+    "transform": ("M2",),
+    "pardon": ("N12", "N14"),
+    "refused_cost": ("AP4", "M2", "N12", "N-kill"),
+    "pending_alive": ("N14", "D6", "AP1", "AP2"),
+    "saint_voter": ("D8", "N14", "D7"),
 }
 MANIFESTOS = ("", "夜" * 50, "杀" * 100, "宣" * 150, "月黑风高" * 52)
 Input = Action | Vote | Order
@@ -138,7 +150,56 @@ class Checker:
             if not before.seat(inp.by).alive or dead or before.winner:
                 why = "after the winner" if before.winner else f"dead: {inp.by if not dead else dead[0]}"
                 self.flag("dead_input" if not before.winner else "after_winner", phase, why, refuse=(m, i))
+        self._rulings(before, after, msg, verdicts, phase, m)
         self.ledger(after, phase)
+
+    def _rulings(self, before: GameState, after: GameState, msg: tuple[Input, ...], verdicts, phase: int, m: int):
+        """M2, N12 (issue 28): no second 变形 of a card while one is pending; no pardon that cannot succeed; what a
+        message costs its sender is exactly what its accepted inputs cost (a refused input costs nothing)."""
+        if not before.has(msg[0].by):
+            return
+        seat = before.seat(msg[0].by)
+        transforming = False
+        for i, (inp, verdict) in enumerate(zip(msg, verdicts, strict=True)):
+            if not verdict.accepted or not isinstance(inp, Action):
+                continue
+            if inp.use == "变形" and not inp.change:
+                uid = next((c.uid for c in seat.hand if c.name == AMOEBA), None)
+                pending = seat.amoebas.get(uid) if uid is not None else None
+                if transforming or (pending and pending.pending):
+                    self.flag("transform", phase, f"{inp.by}: 变形 accepted while another is pending", refuse=(m, i))
+                transforming = True
+            if inp.use == "特赦" and inp.target and before.has(inp.target):
+                target = before.seat(inp.target)
+                hopeless = (
+                    inp.target not in before.pending_executions
+                    or target.pardoned_once
+                    or inp.target in before.unpardonable
+                )
+                if hopeless:
+                    self.flag("pardon", phase, f"{inp.by}: a pardon of {inp.target} that cannot succeed", refuse=(m, i))
+        spent = seat.ap - after.seat(seat.name).ap
+        cost = sum(v.cost for v in verdicts if v.accepted)
+        if spent != cost:
+            self.flag("refused_cost", phase, f"{seat.name}: the message cost {spent} AP, its accepted inputs {cost}")
+
+    def opened(self, pre: GameState, state: GameState, events: list[dict], phase: int) -> None:
+        """N14/D6 ruling: a player whose last card is pending loss by yesterday's execution is alive until the dawn
+        announcement — at the night's opening he is alive, gets the 2-AP grant (the pending card produces nothing,
+        AP2) and an arson of his due now is not cancelled as a dead man's."""
+        self.ledger(state, phase)
+        if state.phase_kind != NIGHT:
+            return
+        for name in state.pending_executions:
+            seat = state.seat(name)
+            rows = [r for r in seat.ledger[len(pre.seat(name).ledger) :]]
+            grant = sum(r.delta for r in rows if r.reason.startswith("每夜基本行动点数"))
+            bonus = sum(r.delta for r in rows if r.reason.startswith("庶民"))
+            if not seat.alive or grant != 2 or bonus != seat.names.count(COMMONER):
+                self.flag("pending_alive", phase, f"{name}: pending execution, alive {seat.alive}, grant {grant}")
+        for e in events:
+            if e["type"] == "arson_failed" and e.get("why") == "dead" and e["by"] in state.pending_executions:
+                self.flag("pending_alive", phase, f"{e['by']}'s arson cancelled although he is alive until dawn")
 
     def close(self, pre: GameState, state: GameState, result: CloseResult, phase: int) -> None:
         self.ledger(state, phase)
@@ -160,6 +221,47 @@ class Checker:
         won = winner_by_the_rules(state)
         if result.winner != won:
             self.flag("winner", phase, f"winner {result.winner}, V1–V4 say {won}", expect=(("winner", won),))
+        if result.winner:
+            self._winners(state, result, phase)
+        if pre.phase_kind == DAY:
+            self._saint_voters(pre, state, result, phase)
+
+    def _winners(self, state: GameState, result: CloseResult, phase: int) -> None:
+        """V2 ruling: a camp's win is every player of the camp, its 共赢 self-chosen included, alive or dead; a lone
+        self-chosen wins alone; a draw has no winner. Read afresh, then compared with the victory the close announced
+        (and with rules.settle.winners, which the pages and the final posts use)."""
+        won = result.winner
+        if won == "平局":
+            want: list[str] = []
+        elif won == CAMP_SELF:
+            want = [s.name for s in state.seats if s.alive]
+        else:
+            want = [s.name for s in state.seats if s.camp == won or (s.side == won and s.mode == "共赢")]
+        event = next((e for e in result.events if e["type"] == "victory"), {})
+        told = [w["name"] for w in event.get("winners", [])]
+        if told != want or [w["name"] for w in winners(state)] != want:
+            self.flag("co_win", phase, f"winners {told}, V2 says {want}")
+
+    def _saint_voters(self, pre: GameState, state: GameState, result: CloseResult, phase: int) -> None:
+        """D8 × N14 ruling: a voter for an executed 圣人 loses one card to it when he still holds one after his own
+        execution card, none otherwise; executed with his last card, he is alive until dawn (the card is pending)."""
+        tally = next((e for e in result.events if e["type"] == "tally"), {})
+        ballots = tally.get("ballots", {})
+        for saint in (e["player"] for e in result.events if e["type"] == "saint"):
+            for voter, (target, _) in ballots.items():
+                if target != saint or voter == saint:
+                    continue
+                held = len(pre.seat(voter).hand)
+                left = held - (voter in result.executed and held > 0)
+                taken = sum(
+                    1 for e in result.events if e["type"] == "loss" and e["player"] == voter and e["cause"] == "圣人"
+                )
+                if taken != (left > 0):
+                    self.flag("saint_voter", phase, f"{voter} held {left} after his execution, lost {taken} to 圣人")
+                pardonable = voter not in state.unpardonable and not pre.seat(voter).pardoned_once
+                if voter in result.executed and held == 1 and pardonable:
+                    if not state.seat(voter).alive or voter not in state.pending_executions:
+                        self.flag("saint_voter", phase, f"{voter}'s last card went to his execution: alive till dawn")
 
     def _cards(self, state: GameState, result: CloseResult, phase: int) -> None:
         pardoned = {e["player"] for e in result.events if e["type"] == "pardon"}
@@ -231,8 +333,9 @@ def replay(specs: list[SeatSpec], logs: list[PhaseLog], snapshots: bool = False)
     codec = snapshot_codec() if snapshots else None
     for i, log in enumerate(logs):
         if i:
-            state = open_phase(state)[0]
-            played.check.ledger(state, i)
+            pre = state
+            state, events = open_phase(state)
+            played.check.opened(pre, state, events, i)
         state, result = play_phase(state, log, i, played.check)
         if codec:
             copy = codec[1](codec[0](state))
@@ -443,8 +546,9 @@ def play_game(seed: int) -> Game:
         if result.winner:
             after_the_winner(state, rng, check, len(logs) - 1)
             break
-        state = open_phase(state)[0]
-        check.ledger(state, len(logs))
+        pre = state
+        state, events = open_phase(state)
+        check.opened(pre, state, events, len(logs))
     game = Game(seed, specs, logs, Played(closed, [], check))
     game.inputs = sum(len(m) for log in logs for m in log.messages)
     determinism(game)

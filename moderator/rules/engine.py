@@ -39,7 +39,8 @@ def new_game(
     phase_minutes: int = PHASE_MINUTES,
 ) -> GameState:
     """The table as dealt, hands in discard order, and its first phase opened (T1). A game that starts later than
-    night 1 (a scenario's `start`) begins as if the earlier phases had passed with nothing happening."""
+    night 1 (a scenario's `start`) begins as if the earlier phases had passed with nothing happening — so with 3 or
+    fewer players an earlier close already left 3 or fewer alive: the 默哀期 counts as announced (T7 ruling)."""
     built, uid = [], 0
     for spec in seats:
         hand = []
@@ -61,6 +62,7 @@ def new_game(
         dealt_total=sum(len(s.hand) for s in seats),
         orders_open=fresh,
         bottoms_fixed=not fresh,
+        silence=not fresh and len(built) <= 3,
         next_uid=uid,
     )
     for name, points in (ap or {}).items():

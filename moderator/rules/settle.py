@@ -107,9 +107,21 @@ def winner(state: GameState) -> str | None:
     return None
 
 
+def winners(state: GameState) -> list[dict[str, Any]]:
+    """V1–V3: every player who wins with the declared winner, alive or dead, in seat order. V2 ruling: a 共赢
+    self-chosen belongs to the camp, so a camp's win is theirs too (`co_win`), whoever of the two survived. A draw
+    (V4) has no winner; a 自选 win is the lone survivor's."""
+    won = state.winner
+    if won is None or won == "平局":
+        return []
+    if won == CAMP_SELF:
+        return [{"name": s.name, "co_win": False} for s in state.seats if s.alive and team(s) == CAMP_SELF]
+    return [{"name": s.name, "co_win": s.camp == CAMP_SELF} for s in state.seats if team(s) == won]
+
+
 def victory(close: Close) -> None:
     if close.state.winner is None:
         won = winner(close.state)
         if won:
             close.state = replace(close.state, winner=won)
-            close.events.append({"type": "victory", "winner": won})
+            close.events.append({"type": "victory", "winner": won, "winners": winners(close.state)})

@@ -203,15 +203,25 @@ def _manifesto(state: GameState, act: Action, replacing: Action | None = None) -
     total = sum(manifesto_length(a.manifesto) for a in mine) + manifesto_length(act.manifesto)
     need = MANIFESTO_CHARS * (len(mine) + 1)
     if total < need:
-        raise Refused(f"杀人宣言不够:今夜 {len(mine) + 1} 次攻击需要合计至少 {need} 字,现在只有 {total} 字(N-kill)")
+        raise Refused(
+            f"杀人宣言不够:今夜 {len(mine) + 1} 次攻击需要合计至少 {need} 字,现在只有 {total} 字(N-kill);"
+            "同一条短消息里的攻击按书写顺序接受到宣言够为止(每次 100 字)"
+        )
 
 
 def _pardonable(state: GameState, target: Seat) -> None:
-    """N12, N14: only a player executed yesterday, not after a 圣人, and successfully pardoned at most once."""
-    if target.name not in state.pending_executions:
-        raise Refused(f"“{target.name}”昨天没有被处决(或已不能被特赦),不能特赦(N12)")
+    """N12 ruling: a pardon that cannot succeed when it is sent is refused with the reason and costs nothing — the
+    target was not executed yesterday, was pardoned successfully before, or their 圣人 took effect (N14)."""
     if target.name in state.unpardonable:
-        raise Refused(f"“{target.name}”的圣人特权已经生效,不能被特赦(N14)")
+        raise Refused(f"“{target.name}”的圣人特权昨天已经生效,今夜不能被特赦(N12, N14);不扣行动点数")
+    if target.pardoned_once:
+        raise Refused(f"“{target.name}”本局已经被成功特赦过一次,每人只能被成功特赦一次(N12);不扣行动点数")
+    if target.name not in state.pending_executions:
+        raise Refused(f"“{target.name}”昨天没有被处决,只能特赦昨天被处决的人(N12);不扣行动点数")
+
+
+def _phase_name(phase: tuple[str, int]) -> str:
+    return f"第{phase[1]}{'夜' if phase[0] == NIGHT else '天'}"
 
 
 def _limits(state: GameState, seat: Seat, act: Action) -> None:
@@ -228,6 +238,11 @@ def _transform(state: GameState, seat: Seat, act: Action, uid: int | None) -> tu
     if uid is None:
         raise Refused("只有阿米巴牌才能变形(M1)")
     amoeba = seat.amoebas.get(uid)
+    if amoeba and amoeba.pending:  # M2 ruling: one transformation at a time
+        done = _phase_name(amoeba.done_at) if amoeba.done_at else "下一时段"
+        raise Refused(
+            f"这张阿米巴正在变成“{amoeba.pending}”,{done}结束时完成;一次只能有一个变形,完成之后才能再下变形指令(M2)"
+        )
     into = act.into
     if into not in AMOEBA_FORMS:
         raise Refused(f"阿米巴只能变成这些牌型之一:{'、'.join(AMOEBA_FORMS)}(M1)")
@@ -235,8 +250,6 @@ def _transform(state: GameState, seat: Seat, act: Action, uid: int | None) -> tu
         raise Refused(f"开局时你拿到过“{into}”牌,阿米巴不能变成它(M1)")
     if amoeba and into in amoeba.forms_used:
         raise Refused(f"这张阿米巴已经变过“{into}”,不能再变(M1)")
-    if amoeba and amoeba.pending:
-        raise Refused(f"这张阿米巴正在变成“{amoeba.pending}”,完成之前不能再下变形指令")
     if amoeba and amoeba.forms_used and seat.hand[-1].uid == uid:
         raise Refused("作为底牌的阿米巴只能变形一次(M3)")
     if seat.co_win and into in ("杀手", "狼人"):

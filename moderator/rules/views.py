@@ -11,6 +11,7 @@ from collections import defaultdict
 from typing import Any
 
 from cards.catalogue import AMOEBA, ARSON_SAINT, DOOM_PARDON
+from moderator.rules.settle import winners
 from moderator.rules.state import AMOEBA_CAP, DAY, NIGHT, CloseResult, GameState, Seat
 
 
@@ -63,6 +64,7 @@ def public_view(state: GameState) -> dict[str, Any]:
         "marks": marks(state),
         "silence": state.silence,
         "winner": state.winner,
+        "winners": winners(state),
         "final": final_reveal(state) if state.winner else None,
     }
 
@@ -151,7 +153,17 @@ def seat_view(state: GameState, name: str) -> dict[str, Any]:
         "lost_total": state.lost_total,
         "marks": marks(state),
         "windows": state.windows,
+        "outcome": outcome(state, me.name),
     }
+
+
+def outcome(state: GameState, name: str) -> dict[str, Any] | None:
+    """V1–V4 for one seat once the game is over: did this player win, alive or dead (V2 ruling: a 共赢 self-chosen
+    wins with the camp, and the camp with them)."""
+    if state.winner is None:
+        return None
+    mine = next((w for w in winners(state) if w["name"] == name), None)
+    return {"winner": state.winner, "won": mine is not None, "co_win": bool(mine and mine["co_win"])}
 
 
 # --- the 天神 -------------------------------------------------------------------------------------------------------
@@ -178,6 +190,12 @@ def alerts(state: GameState, dry_run: CloseResult | None) -> list[str]:
         out.append("默哀期(T7)已经开始。")
     if state.pending_executions:
         out.append("昨天被处决、今夜可以被特赦的:" + "、".join(state.pending_executions) + "(N12)。")
+        last = [n for n in state.pending_executions if not state.seat(n).hand and state.seat(n).alive]
+        if last and state.phase_kind == NIGHT:
+            out.append(
+                "、".join(last) + "的最后一张牌在昨天的处决中丢掉:天亮公布之前仍然活着,照常得到今夜的 2 点,"
+                "今夜到期的纵火照常生效(N14, D6)。"
+            )
     if dry_run is not None and state.phase_kind == DAY and state.phase_open:
         totals = sorted(dry_run.tally.values(), reverse=True)
         if len(totals) > 1 and len(state.alive) == 2 and totals[0] == totals[1]:
@@ -185,7 +203,8 @@ def alerts(state: GameState, dry_run: CloseResult | None) -> list[str]:
         elif len(totals) > 2 and totals[1] == totals[2]:
             out.append("第二名并列:按现在的票,将处决不止两人(D5)。")
     if state.winner:
-        out.append(f"游戏已经结束:{state.winner}。")
+        names = "、".join(w["name"] + ("(共赢的自选立场者)" if w["co_win"] else "") for w in winners(state))
+        out.append(f"游戏已经结束:{state.winner}。" + (f"获胜的玩家:{names}(V2:生死不论)。" if names else ""))
     return out
 
 
@@ -243,7 +262,7 @@ def deadlock(state: GameState, recent_results: list[CloseResult] | list[dict[str
        阿米巴 already transformed cannot) — 圣人 does not count, its losses need an execution;
     3. the last two counts were deadlocked: the two most recent day closes among `recent_results` (closed phases'
        results, oldest first; CloseResult or the stored JSON) both exist and each executed nobody (D5: a tie between
-       the last two, all totals 0, or no votes).
+       the last two, or all totals 0 — a day without any vote post is counted under D1, everyone for themself).
 
     The seed (§10.5): "剩下的几名游戏者手中都没有攻击性的牌、投票票数又完全相等的局面,就会形成平局"."""
     alive = state.alive

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from dataclasses import replace
 
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Phase, Seat
+from moderator.rules.settle import winners
 from moderator.rules.state import CloseResult, GameState
 from moderator.rules.views import final_reveal
 
@@ -62,6 +64,7 @@ def _common(events: list[dict], result: CloseResult, next_phase: Phase | None) -
         "silence": result.silence,
         "silence_left": count(next((e.get("alive", 3) for e in events if e["type"] == "silence"), 3)),  # T7
         "winner": result.winner,
+        "winners": next((e.get("winners", []) for e in events if e["type"] == "victory"), []),  # V2: both co-winners
         "next_phase": next_phase,
         "doom": _typed(events, "绝杀"),
     }
@@ -300,7 +303,8 @@ def _vote_post_again(game: Game, day: Phase, state: GameState) -> Announcement:
 
 def final_summary(*, game: Game, phase: Phase, state: GameState, winner: str) -> Announcement:
     """The end of the game: the winner, and every seat's camp and the cards it still held (nothing is secret now)."""
-    ctx = {"game": game, "phase": phase, "seats": final_reveal(state), "winner": winner}
+    won = replace(state, winner=winner)  # a declared draw (V4) is not in the state yet
+    ctx = {"game": game, "phase": phase, "seats": final_reveal(state), "winner": winner, "winners": winners(won)}
     title = f"【{game.name}】游戏结束:全体身份与手牌"
     events = [{"type": "victory", "winner": winner}]  # a draft of the close: a correction may supersede it
     return _draft(game, phase, Announcement.Kind.NOTICE, title, "announcements/final_summary.bbcode", ctx, events)

@@ -78,6 +78,20 @@ ELEMENTS = [
     ("T6", "投票帖随天亮公告起草", "01_binding_voids_all_normal_attacks", VOTE, r"投票截止:2014-05-23 09:36"),
     ("T7", "只剩两人时的默哀期", "c_T7_silence_when_skipping_three", DAWN, r"现在只剩两名游戏者,进入默哀期"),
     ("V4", "平局", "c_V4_draw_everyone_dead", DAWN, r"游戏结束:平局!"),
+    (
+        "V2",
+        "共赢:阵营获胜,两人都赢",
+        "c_V2_killer_and_cowin_partner_win",
+        DAWN,
+        r"游戏结束:杀手阵营获胜!\[/b\]\n获胜的游戏者:甲、乙\(与杀手阵营共赢的自选立场者\)。",
+    ),
+    (
+        "V2",
+        "杀手已死,共赢者独活:阵营获胜,死去的杀手也赢",
+        "c_V2_cowin_self_chosen_alone_wins_for_the_camp",
+        DAWN,
+        r"游戏结束:杀手阵营获胜!\[/b\]\n获胜的游戏者:甲、乙\(与杀手阵营共赢的自选立场者\)。",
+    ),
 ]
 SHARED = sorted(p.stem for p in (SCENARIOS / "shared").glob("*.yaml"))
 PLAYED = sorted({*SHARED, *(e[2] for e in ELEMENTS)})
@@ -86,7 +100,8 @@ WITH_DEAL = {e[2] for e in ELEMENTS if e[3] == DEAL}
 # Phrases the rules make public although they contain a card's or a privilege's name (A2: 绝杀 and 束魂/巫医 failures
 # are named as such, and pardons; A3: 圣人), and a day death's camp (V5) or the winning side, which may be 杀手 or 狼人.
 ALLOWED = re.compile(
-    r"束魂/巫医失败|被绝杀|被特赦|圣人特权|他的身份是:\S+?。|游戏结束:\S+?!|\[quote\].*?\[/quote\]", re.S
+    r"束魂/巫医失败|被绝杀|被特赦|圣人特权|他的身份是:\S+?。|游戏结束:\S+?!|获胜的游戏者:[^\n]*|\[quote\].*?\[/quote\]",
+    re.S,
 )
 SECRET_WORDS = sorted({*CARD_NAMES, *USES} - {COMMONER, "立场"}, key=len, reverse=True)  # 庶民牌 is a type (A1)
 
@@ -157,6 +172,7 @@ def _assert_manifestos_anonymous(a: Announcement, names: list[str], where: str) 
     assert "[quote=" not in a.bbcode, f"{where}: a quote names its author"
     subjects = {e["player"] for e in a.events if "player" in e and e["type"] != "manifesto"}
     subjects |= set(re.findall(r"\n(\S+?)昨夜被救活了", a.bbcode)) & set(names)
+    subjects |= {w["name"] for e in a.events if e["type"] == "victory" for w in e.get("winners", [])}  # V2: the end
     outside_quotes = re.sub(r"\[quote\].*?\[/quote\]", "", a.bbcode, flags=re.S)
     strangers = [n for n in names if n in outside_quotes and n not in subjects]
     assert not strangers, f"{where}: the dawn post names {strangers}, to whom nothing public happened\n{a.bbcode}"
