@@ -193,7 +193,8 @@ def forms(s: Any, seat: int) -> list[dict[str, Any]]:
         options = [(" ".join(c), " ".join(c)) for c in cl.clue_options(s.hands[seat], seat == s.killer)]
         out.append(form("submit", "提交线索", param("cards", "线索(由上到下)", "cardset", options)))
     if "no_submit" in allowed:
-        out.append(form("no_submit", "不提交线索(杀手)"))
+        label = "不提交线索(杀手)" if seat == s.killer else "没有可组成的线索:不提交"
+        out.append(form("no_submit", label))
     if "refill" in allowed:
         sources = [("deck", "牌库")] if s.deck else []
         sources += [

@@ -128,6 +128,9 @@ def _start_turn(s: State) -> None:
 
 
 def _on_death(s: State, victim: int, source: int | None) -> None:
+    if s.hand[victim]:  # the seed: "弃置他的所有牌" — the dead general's hand goes to the discard pile
+        emit(s, f"{s.players[victim]} 弃置所有手牌({s.hand[victim]} 张)和装备。")
+        s.hand[victim] = 0
     if source is not None and s.alive[source] and s.roles[victim] == sgs.REBEL:
         s.hand[source] += 3
         emit(s, f"奖励:{s.players[source]} 除掉反贼,摸三张牌(手牌 {s.hand[source]} 张)。")
