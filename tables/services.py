@@ -89,9 +89,11 @@ def _save(table: Table, state: Any, *fields: str, bump: bool = True) -> None:
 
 
 def _observable(table: Table, state: Any, seat: int | None) -> list[Any]:
-    """Every page but ``seat``'s own: the spectator's (= the host's public part) and every other seat's."""
+    """Every page but ``seat``'s own: the spectator's, the host's forms, every other seat's view and forms."""
     rules = table.rules
-    return [rules.view(state, None), *(rules.view(state, p) for p in range(len(table.players)) if p != seat)]
+    others = [p for p in range(len(table.players)) if p != seat]
+    host = rules.forms(state, HOST) if table.mode == "physical" and table.kind != "noir" else []
+    return [rules.view(state, None), host, *((rules.view(state, p), rules.forms(state, p)) for p in others)]
 
 
 def _private_actions(table: Table) -> frozenset[str]:

@@ -259,7 +259,8 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
     ]
     me = None
     if viewer is not None:
-        me = {"seat": viewer, "killer": s.killer == viewer}
+        # the claimant's own claim, not "the last claim": another seat's claim must not change this page
+        me = {"seat": viewer, "killer": viewer in s.claims or (s.killer == viewer and not s.claims)}
     return {
         "kind": KIND,
         "mode": "physical",
