@@ -211,10 +211,14 @@ def run(seeds: range, kinds: tuple[str, ...] = KINDS, modes: tuple[str, ...] = M
         for mode in modes:
             started = time.perf_counter()
             counts: Counter[str] = Counter()
-            for seed in seeds:
+            for number, seed in enumerate(seeds, 1):
                 counts += fuzz_game(kind, mode, seed)
+                if number % 25 == 0:
+                    progress = " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+                    print(f"  … {kind} {mode} {number} seeds: {progress}", file=sys.stderr, flush=True)
             seconds = time.perf_counter() - started
-            print(f"{kind:15} {mode:8} " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())) + f" {seconds:.0f}s")
+            line = " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+            print(f"{kind:15} {mode:8} {line} {seconds:.0f}s", flush=True)
             total += counts
     return total
 

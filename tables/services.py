@@ -117,7 +117,9 @@ def act(
         state, events = table.rules.apply(before, action)
         last = table.actions.aggregate(m=Max("seq"))["m"] or 0
         TableAction.objects.create(table=table, seq=last + 1, round=table.round, actor=seat, action=action)
-        seen = seat is None or _observable(table, before, seat) != _observable(table, state, seat)
+        # a line anyone else reads already changes their page; only a record with no such line is compared
+        told = any(e["to"] is None or set(e["to"]) - {seat} for e in events)
+        seen = seat is None or told or _observable(table, before, seat) != _observable(table, state, seat)
         _save(table, state, bump=seen)
     return state, events
 

@@ -23,6 +23,7 @@ import random
 from typing import Any
 
 from . import sanguosha as sgs
+from . import sanguosha_generals as generals
 from . import sanguosha_view as sgs_view
 from . import tracker as tr
 from .base import check_players, emit, form, later_rng, legal_via, param, require, visible_log
@@ -194,6 +195,7 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
     for row in seats:
         p = row["seat"]
         row["general"] = s.generals[p] if (everyone_chose or p in (s.lord, viewer)) else None
+        row["general_card"] = generals.card(row["general"]) if row["general"] else None
     return {
         "kind": KIND,
         "mode": "physical",
@@ -201,7 +203,9 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
         "current": s.current if everyone_chose else None,
         "phase": s.phase,
         "to_act": _waiting(s),
-        "candidates": list(s.candidates[viewer]) if viewer is not None and s.generals[viewer] is None else [],
+        "candidates": [generals.card(g) for g in s.candidates[viewer]]
+        if viewer is not None and s.generals[viewer] is None
+        else [],
         "winning_side": s.winning_side,
         "log": visible_log(s.log, viewer),
     }
@@ -211,6 +215,6 @@ def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
     if s.phase in ("lord_general", "generals"):
         if seat == tr.HOST or s.generals[int(seat)] is not None or not s.candidates[int(seat)]:
             return tr.host_forms(s, seat)
-        choices = [(g, f"{g}({GENERALS[g]} 体力)") for g in s.candidates[int(seat)]]
+        choices = [(g, generals.label(g)) for g in s.candidates[int(seat)]]
         return [form("choose_general", "选择武将", param("general", "武将", "choice", choices))]
     return tr.record_forms(s, seat)
