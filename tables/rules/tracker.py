@@ -226,10 +226,10 @@ def _kill(hooks: Hooks, s: TrackerState, actor: Any, victim: int, source: int | 
     s.kills.append([-1 if source is None else source, victim])
     by = f",凶手 {s.players[source]}" if source is not None else ""
     emit(s, f"{s.players[victim]} 阵亡{by},亮出身份:{s.roles[victim]}。〔{who(s, actor)} 记录〕")
+    hooks.on_death(s, victim, source)  # before the victory check: the final death moves the loot too (issue 27)
     if hooks.check_victory(s):
         s.phase = "over"
         return
-    hooks.on_death(s, victim, source)
     if s.current == victim:
         s.current = next_living(s, victim, hooks.step)
         s.turn_no += 1

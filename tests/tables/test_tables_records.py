@@ -166,3 +166,34 @@ def test_the_same_record_sent_concurrently_applies_once_on_postgresql():
         t.join()
     assert sorted(outcomes) == ["applied", "stale", "stale", "stale"]
     assert state(table).hp[2] == 3
+
+
+def test_anhuoxian_warrant_is_a_private_peek_and_the_final_death_moves_the_loot(client):
+    from tables.rules import anhuoxian_table as aht
+
+    s = aht.new_game(FIVE, 7, {"warrant": True, "first": 0})
+    target = 1
+    s2, events = aht.apply(s, {"type": "warrant", "player": 0, "target": target})
+    assert events[0] == {"text": "阿甲 使用搜查令查看了 阿乙 的身份牌。〔阿甲 记录〕", "to": None}
+    assert events[1] == {"text": f"搜查令:阿乙 的身份是{s.roles[target]}。", "to": [0]}
+    assert all(row["role"] is None for row in aht.view(s2, None)["seats"])
+    # the final death: the killer takes the victim's cards even though the game ends with it
+    s = aht.new_game(FIVE, 7, {"first": 0})
+    terrorists = [p for p in range(5) if s.roles[p] == "绑匪"]
+    killer = next(p for p in range(5) if p not in terrorists)
+    for victim in terrorists:
+        before, loot = s.hand[killer], s.hand[victim]
+        s = aht.apply(s, {"type": "death", "player": "host", "target": victim, "source": killer})[0]
+        assert s.hand[killer] == before + loot
+    assert s.phase == "over"
+
+
+def test_noir_offers_no_kill_form_without_a_living_neighbour():
+    from tables.rules import noir, noir_view
+
+    s = noir.new_game(["甲", "乙"], 3, {"killer": 0})
+    for row in s.grid:
+        for cell in row:
+            if cell["name"] != s.killer_identity:
+                cell["dead"] = True
+    assert all(f["type"] != "kill" for f in noir_view.forms(s, 0))
