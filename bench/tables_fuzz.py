@@ -213,7 +213,7 @@ def run(seeds: range, kinds: tuple[str, ...] = KINDS, modes: tuple[str, ...] = M
             counts: Counter[str] = Counter()
             for number, seed in enumerate(seeds, 1):
                 counts += fuzz_game(kind, mode, seed)
-                if number % 25 == 0:
+                if number % 10 == 0:
                     progress = " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
                     print(f"  … {kind} {mode} {number} seeds: {progress}", file=sys.stderr, flush=True)
             seconds = time.perf_counter() - started
