@@ -15,6 +15,13 @@ from django.db import models
 from tables.rules import GAMES, MODES, game
 
 
+def _same_token(secret: str, given: object) -> bool:
+    """Constant-time comparison of a URL token with a stored one; any text a browser sends (``é``, ``²``, ``１``) is a
+    plain mismatch.  ``secrets.compare_digest`` raises TypeError on non-ASCII *str*, so both sides are compared as
+    UTF-8 bytes (issue 22, item 6: those were anonymous 500s)."""
+    return secrets.compare_digest(secret.encode(), str(given).encode("utf-8", "surrogatepass"))
+
+
 class Table(models.Model):
     KINDS = [(kind, module.TITLE) for kind, module in GAMES.items()]
 
@@ -31,7 +38,11 @@ class Table(models.Model):
     state = models.JSONField("局面", default=dict)
     round = models.PositiveIntegerField("第几局", default=1)
     rounds = models.JSONField("已结束的各局", default=list, blank=True, help_text='[{"round", "scores", "winners"}]')
-    version = models.PositiveIntegerField("版本", default=0, help_text="每次写入加一;页面据此自动刷新")
+    version = models.PositiveIntegerField(
+        "版本", default=0, help_text="每次别人看得到的写入加一;页面据此自动刷新,表单据此拒绝重复或过时的提交"
+    )
+    # The create form's one-time token: the same form sent twice (or four times) makes one table.
+    create_token = models.CharField("开桌表单令牌", max_length=64, null=True, blank=True, unique=True, default=None)
     created = models.DateTimeField("创建时间", auto_now_add=True)
 
     class Meta:
@@ -55,12 +66,12 @@ class Table(models.Model):
 
     def seat_for_token(self, token: str) -> int | None:
         for seat, player in enumerate(self.players):
-            if secrets.compare_digest(str(player["token"]), str(token)):
+            if player["token"] and _same_token(str(player["token"]), token):
                 return seat
         return None
 
     def is_host(self, token: str) -> bool:
-        return bool(self.host_token) and secrets.compare_digest(self.host_token, str(token))
+        return bool(self.host_token) and _same_token(self.host_token, token)
 
     def round_seed(self, number: int | None = None) -> int:
         """Game k's 128-bit seed, derived from the table's: shown at the end of game k without giving away game k+1.
@@ -105,6 +116,7 @@ class TableAction(models.Model):
     action = models.JSONField("行动")
     undone = models.BooleanField("已撤销", default=False)
     note = models.CharField("撤销理由", max_length=200, blank=True, default="")
+    summary = models.TextField("撤销的是什么", blank=True, default="", help_text="撤销时这条记录的公开内容")
     created = models.DateTimeField("时间", auto_now_add=True)
 
     class Meta:

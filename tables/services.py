@@ -2,6 +2,16 @@
 
 Every write locks the table row, bumps ``Table.version`` (the pages poll it to refresh themselves) and keeps the
 stored state equal to a replay of the log.
+
+Two rules keep the records trustworthy (issues 22 and 27):
+
+* A form carries the version it was made on (``expected``): a repeated, concurrent or stale submit finds another
+  version and changes nothing (``StaleForm``, with a sentence saying so).  Two seats recording the same hit: the
+  second is refused.
+* A record only its maker can see (the 狄仁杰 killer's claim) changes no other page, so it does not bump the version
+  either: the version is a side door, and a bump with no public line told everyone that somebody had done something
+  private.  ``_observable`` is what every other seat and the spectator can load; the version moves only when it
+  changes.
 """
 
 from __future__ import annotations
@@ -18,6 +28,16 @@ from tables.rules.direnjie_cards_sheet import next_mark
 from tables.rules.tracker import HOST, REASON_MAX
 
 SEED_BITS = 128
+STALE = "局面已经变化(有人刚记录了,或这个表单提交了两次):这次提交没有生效。请看最新局面,需要的话再记录一次。"
+
+
+class StaleForm(RuleError):
+    """The form was made on another version of the table: nothing was changed."""
+
+
+def _check_version(table: Table, expected: int) -> None:
+    if expected != table.version:
+        raise StaleForm(STALE)
 
 
 def new_token() -> str:
@@ -31,6 +51,7 @@ def create_table(
     options: dict[str, Any] | None = None,
     name: str = "",
     mode: str = "digital",
+    create_token: str | None = None,
 ) -> Table:
     """Deal a new game; raises RuleError (nothing saved) when the rules refuse the players or options.
 
@@ -39,7 +60,14 @@ def create_table(
     rules = game(kind, mode)
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
-    table = Table(kind=kind, mode=mode, seed=str(seed), options=dict(options or {}), host_token=new_token())
+    table = Table(
+        kind=kind,
+        mode=mode,
+        seed=str(seed),
+        options=dict(options or {}),
+        host_token=new_token(),
+        create_token=create_token or None,
+    )
     table.players = [{"name": n, "token": ""} for n in player_names]
     state = table.new_state()
     table.players = [{"name": n, "token": new_token()} for n in state.players]
@@ -53,38 +81,79 @@ def _locked(table_id: int) -> Table:
     return Table.objects.select_for_update().get(pk=table_id)
 
 
-def _save(table: Table, state: Any, *fields: str) -> None:
+def _save(table: Table, state: Any, *fields: str, bump: bool = True) -> None:
     table.state = state.to_dict()
-    table.version += 1
+    if bump:
+        table.version += 1
     table.save(update_fields=["state", "version", *fields])
 
 
-def act(table_id: int, seat: int | None, action: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+def _observable(table: Table, state: Any, seat: int | None) -> list[Any]:
+    """Every page but ``seat``'s own: the spectator's, the host's forms, every other seat's view and forms."""
+    rules = table.rules
+    others = [p for p in range(len(table.players)) if p != seat]
+    host = rules.forms(state, HOST) if table.mode == "physical" and table.kind != "noir" else []
+    return [rules.view(state, None), host, *((rules.view(state, p), rules.forms(state, p)) for p in others)]
+
+
+def _private_actions(table: Table) -> frozenset[str]:
+    return frozenset(getattr(table.rules, "PRIVATE_ACTIONS", ()))
+
+
+def act(
+    table_id: int, seat: int | None, action: dict[str, Any], expected: int | None = None
+) -> tuple[Any, list[dict[str, Any]]]:
     """Apply ``action`` for ``seat`` (None = the host) under a row lock; append it to the log.
 
-    RuleError leaves everything unchanged.
+    ``expected`` is the version the form was made on (the views always pass it; None only for code that applies
+    actions itself, such as a replay); another version raises StaleForm.  RuleError leaves everything unchanged.
     """
     with transaction.atomic():
         table = _locked(table_id)
+        if expected is not None:
+            _check_version(table, expected)
         action = {**action, "player": HOST if seat is None else seat}
-        state, events = table.rules.apply(table.load(), action)
+        before = table.load()
+        state, events = table.rules.apply(before, action)
         last = table.actions.aggregate(m=Max("seq"))["m"] or 0
         TableAction.objects.create(table=table, seq=last + 1, round=table.round, actor=seat, action=action)
-        _save(table, state)
+        # a line anyone else reads already changes their page; only a record with no such line is compared
+        told = any(e["to"] is None or set(e["to"]) - {seat} for e in events)
+        seen = seat is None or told or _observable(table, before, seat) != _observable(table, state, seat)
+        _save(table, state, bump=seen)
     return state, events
 
 
-def undo_last(table_id: int, reason: str = "") -> TableAction | None:
-    """The host takes back the current game's last action (kept in the log, marked undone with the reason)."""
+def undo_last(table_id: int, reason: str = "", expected: int | None = None) -> TableAction | None:
+    """The host takes back the current game's last public record (kept in the log, marked undone with the reason and
+    what it was).  Private records (a killer's claim) are skipped: the host cannot see them, and undoing one would
+    show that it existed; their maker withdraws them."""
     with transaction.atomic():
         table = _locked(table_id)
-        entry = table.actions.filter(round=table.round, undone=False).order_by("-seq").first()
+        if expected is not None:
+            _check_version(table, expected)
+        private = _private_actions(table)
+        entries = table.actions.filter(round=table.round, undone=False).order_by("-seq")
+        entry = next((e for e in entries if e.action.get("type") not in private), None)
         if entry is None:
             return None
         entry.undone, entry.note = True, reason.strip()[:REASON_MAX]
-        entry.save(update_fields=["undone", "note"])
+        entry.summary = _what_it_was(table, entry)
+        entry.save(update_fields=["undone", "note", "summary"])
         _save(table, table.rebuild())
     return entry
+
+
+def _what_it_was(table: Table, entry: TableAction) -> str:
+    """The public lines the undone record wrote (a sentence, not a code): replayed up to it, then applied alone."""
+    state = table.new_state()
+    for other in table.actions.filter(round=table.round, undone=False, seq__lt=entry.seq).order_by("seq"):
+        state, _ = table.rules.apply(state, other.action)
+    try:
+        _, events = table.rules.apply(state, entry.action)
+    except RuleError:
+        return ""
+    return " ".join(e["text"] for e in events if e["to"] is None)
 
 
 def totals(table: Table) -> dict[int, int]:
@@ -108,10 +177,12 @@ def series_over(table: Table) -> bool:
     return bool(target) and max(totals(table).values()) >= target
 
 
-def next_game(table_id: int) -> Table:
+def next_game(table_id: int, expected: int | None = None) -> Table:
     """The host starts the next game of the series once the current one is over (the 三国杀 lord may rotate)."""
     with transaction.atomic():
         table = _locked(table_id)
+        if expected is not None:
+            _check_version(table, expected)
         state = table.load()
         scores = table.rules.score(state)
         if scores is None:
@@ -131,10 +202,12 @@ def next_game(table_id: int) -> Table:
     return table
 
 
-def reset_link(table_id: int, seat: int) -> Table:
+def reset_link(table_id: int, seat: int, expected: int | None = None) -> Table:
     """A player lost their private link: the host gives them a new one (the old one stops working)."""
     with transaction.atomic():
         table = _locked(table_id)
+        if expected is not None:
+            _check_version(table, expected)
         players = [dict(p) for p in table.players]
         players[seat]["token"] = new_token()
         table.players = players
@@ -143,12 +216,17 @@ def reset_link(table_id: int, seat: int) -> Table:
     return table
 
 
-def sheet_mark(table_id: int, seat: int, cell: str) -> str:
-    """Cycle one cell of the player's private deduction sheet (狄仁杰 card game); returns the new mark."""
+def sheet_mark(table_id: int, seat: int, cell: str, shown: str | None = None) -> str:
+    """Cycle one cell of the player's private deduction sheet (狄仁杰 card game); returns the new mark.
+
+    ``shown`` is the mark the page showed when tapped: a double tap (sent twice) finds another mark and changes
+    nothing."""
     with transaction.atomic():
         table = _locked(table_id)
         players = [dict(p) for p in table.players]
         sheet = dict(players[seat].get("sheet") or {})
+        if shown is not None and sheet.get(cell, "") != shown:
+            return str(sheet.get(cell, ""))
         mark = next_mark(sheet.get(cell, ""))
         if mark:
             sheet[cell] = mark

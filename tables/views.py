@@ -8,9 +8,11 @@ CSRF token does (a forged cross-site post would have to know it).  Every page po
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.core.cache import cache
+from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -62,10 +64,29 @@ def _too_many_tables(request: HttpRequest) -> bool:
         return False
 
 
+def _version(request: HttpRequest) -> int | None:
+    """The table version the posted form was made on (``<input name=version>``), or None when missing or garbled."""
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
+
+
+NO_VERSION = "这个表单缺少局面版本:请从牌桌页面上提交(页面刷新后再试)。"
+
+
+def _already_created(token: str) -> Table | None:
+    return Table.objects.filter(create_token=token).first() if token else None
+
+
 @require_http_methods(["GET", "POST"])
 def table_list(request: HttpRequest) -> HttpResponse:
     status = 200
     form = CreateTableForm(request.POST or None)
+    once = request.POST.get("once", "") if request.method == "POST" else ""
+    once = once if once.isascii() and 16 <= len(once) <= 64 else ""
+    if request.method == "POST" and (existing := _already_created(once)) is not None:
+        # The same create form sent again (double click, resend): the table it made, once; its links again.
+        context = {**_links(request, existing), "private": True, "repeated": True}
+        return private_page(render(request, "tables/created.html", context))
     if request.method == "POST":
         status = 400
         if _too_many_tables(request):
@@ -81,14 +102,22 @@ def table_list(request: HttpRequest) -> HttpResponse:
                     form.game_options(),
                     data["name"] or "",
                     data["mode"] or "digital",
+                    create_token=once or None,
                 )
+            except IntegrityError:  # the same form, sent concurrently: the other request made the table
+                existing = _already_created(once)
+                if existing is None:
+                    raise
+                context = {**_links(request, existing), "private": True, "repeated": True}
+                return private_page(render(request, "tables/created.html", context))
             except RuleError as error:
                 form.add_error(None, str(error))
             else:
                 context = {**_links(request, table), "private": True}
                 return private_page(render(request, "tables/created.html", context))
     tables = Table.objects.all()[:100]
-    return render(request, "tables/list.html", {"form": form, "tables": tables}, status=status)
+    context = {"form": form, "tables": tables, "once": secrets.token_urlsafe(24)}
+    return render(request, "tables/list.html", context, status=status)
 
 
 def _links(request: HttpRequest, table: Table) -> dict[str, Any]:
@@ -144,7 +173,8 @@ def table_sheet(request: HttpRequest, table_id: int, token: str) -> HttpResponse
         cell = sheet.check_cell(request.POST.get("cell", ""), len(table.players))
     except RuleError as error:
         return private_page(_page(request, table, seat, error=str(error), status=400))
-    services.sheet_mark(table.pk, seat, cell)
+    shown = request.POST.get("was")
+    services.sheet_mark(table.pk, seat, cell, shown if shown is None or len(shown) <= 2 else "")
     return private_page(redirect(reverse("tables:private", args=[table.pk, token]) + "#sheet"))
 
 
@@ -165,17 +195,22 @@ def table_host(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
 
 def _host_post(request: HttpRequest, table: Table) -> str | None:
     op = request.POST.get("op", "")
+    version = _version(request)
+    if version is None:
+        return NO_VERSION
     try:
         if op == "undo":
-            if services.undo_last(table.pk, request.POST.get("reason", "")) is None:
+            if services.undo_last(table.pk, request.POST.get("reason", ""), version) is None:
                 return "这一局还没有可以撤销的记录。"
         elif op == "next":
-            services.next_game(table.pk)
+            if request.POST.get("confirm") != "1":
+                return "开始下一局前请勾选确认:本局结果将记入总分,开始后不能撤销。"
+            services.next_game(table.pk, version)
         elif op == "reset":
             seat = request.POST.get("seat", "")
             if not seat.isascii() or not seat.isdigit() or int(seat) >= len(table.players):
                 return "请选择要重新生成链接的玩家。"
-            services.reset_link(table.pk, int(seat))
+            services.reset_link(table.pk, int(seat), version)
         else:
             return _post_action(request, table, None)
     except RuleError as error:
@@ -184,6 +219,11 @@ def _host_post(request: HttpRequest, table: Table) -> str | None:
 
 
 def _post_action(request: HttpRequest, table: Table, seat: int | None) -> str | None:
+    version = _version(request)
+    if version is None:
+        return NO_VERSION
+    if version != table.version:
+        return services.STALE
     kind, label = request.POST.get("type", ""), request.POST.get("label", "")
     specs = _forms(table, table.load(), seat)
     spec = next((f for f in specs if f["type"] == kind and f["label"] == label), None)
@@ -193,7 +233,7 @@ def _post_action(request: HttpRequest, table: Table, seat: int | None) -> str | 
         return "这个行动现在不可用(局面可能已经变化),请从下面现在可以做的行动中选择。"
     values = {p["name"]: request.POST.getlist(p["name"]) for p in spec["params"]}
     try:
-        services.act(table.pk, seat, action_from_form(spec, values))
+        services.act(table.pk, seat, action_from_form(spec, values), version)
     except RuleError as rule_error:
         return str(rule_error)
     return None

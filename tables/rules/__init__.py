@@ -24,7 +24,10 @@ PHYSICAL: dict[str, Any] = {
     "sanguosha": sanguosha_table,
     "anhuoxian": anhuoxian_table,
 }
-MODES = {"digital": "电子牌(应用发牌并执行全部规则)", "physical": "实体牌(用自己的牌,应用只发秘密并记分)"}
+MODES = {
+    "digital": "电子牌(应用发牌并执行规则;三国杀电子牌只是基本牌练习:杀闪桃酒,无武将锦囊装备)",
+    "physical": "实体牌(用自己的牌,应用只发秘密并记分)",
+}
 
 
 def game(kind: str, mode: str = "digital") -> Any:

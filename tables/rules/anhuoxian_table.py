@@ -17,7 +17,7 @@ from typing import Any
 
 from . import anhuoxian as ahx
 from . import tracker as tr
-from .base import check_players, emit, legal_via, require, visible_log
+from .base import check_players, emit, form, legal_via, param, require, seat_param, visible_log
 
 KIND = "anhuoxian"
 TITLE = ahx.TITLE
@@ -70,7 +70,25 @@ def _check_victory(s: State) -> bool:
     return side is not None and tr.declare(s, side)
 
 
-HOOKS = tr.Hooks(step=-1, start_turn=_start_turn, on_death=_on_death, check_victory=_check_victory, hp_floor=0)
+def _warrant(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> None:
+    """搜查令 (option ``warrant``): the player whose turn it is looks at another living player's role; only they see
+    it, the table sees that the card was played (issue 27: before, a 搜查令 could not be resolved privately)."""
+    require(s.options.get("warrant"), "本桌没有加入搜查令。")
+    require(actor == s.current, f"搜查令在自己的回合使用:现在是 {s.players[s.current]} 的回合。")
+    target = seat_param(s, action, "target", "目标")
+    require(target != actor and s.alive[target], "请选择另一名存活的玩家。")
+    emit(s, f"{s.players[int(actor)]} 使用搜查令查看了 {s.players[target]} 的身份牌。〔{s.players[int(actor)]} 记录〕")
+    emit(s, f"搜查令:{s.players[target]} 的身份是{s.roles[target]}。", to=[int(actor)])
+
+
+HOOKS = tr.Hooks(
+    step=-1,
+    start_turn=_start_turn,
+    on_death=_on_death,
+    check_victory=_check_victory,
+    hp_floor=0,
+    extra={"warrant": _warrant},
+)
 
 
 def apply(state: State, action: Any) -> tuple[State, list[dict[str, Any]]]:
@@ -106,4 +124,8 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
 
 
 def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
-    return tr.record_forms(s, seat)
+    out = tr.record_forms(s, seat)
+    if s.options.get("warrant") and s.phase != "over" and seat == s.current:
+        others = [(p, s.players[p]) for p in range(s.n) if p != seat and s.alive[p]]
+        out.append(form("warrant", "使用搜查令(只有你看到身份)", param("target", "查看谁", "seat", others)))
+    return out

@@ -224,8 +224,10 @@ def draw(s: State, seat: int) -> str:
 
 
 def to_submit(s: State) -> None:
+    """Step 3.  With the killer expansion a player with no possible clue is asked too (「没有可组成的线索」), so that the
+    killer's decline looks exactly like having none: same wait, same public line (issue 27)."""
     seat = s.current
-    if possible_clue(s.hands[seat], seat == s.killer):
+    if possible_clue(s.hands[seat], seat == s.killer) or s.options.get("killer"):
         s.phase = "submit"
     else:
         emit(s, f"步骤3:{s.players[seat]} 没有可组成的线索,跳过。")
@@ -255,10 +257,17 @@ def expected(s: State) -> tuple[list[int], list[str]]:
         "give_back": ["give_back"],
         "request": ["request"],
         "consolation": ["consolation"],
-        "submit": ["submit"] + (["no_submit"] if s.current == s.killer else []),
+        "submit": submit_actions(s),
         "refill": ["refill"],
     }[s.phase]
     return [s.current], actions
+
+
+def submit_actions(s: State) -> list[str]:
+    """Step 3's choices: a compulsory clue when one can be formed; 不提交 for the killer or for a hand with none."""
+    seat = s.current
+    can = possible_clue(s.hands[seat], seat == s.killer)
+    return (["submit"] if can else []) + (["no_submit"] if seat == s.killer or not can else [])
 
 
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
@@ -323,7 +332,7 @@ def _do_consolation(s: State, seat: int, action: dict[str, Any]) -> None:
 
 
 def _do_submit(s: State, seat: int, action: dict[str, Any]) -> None:
-    if action["type"] == "no_submit":
+    if action["type"] == "no_submit":  # the same public line whether the killer declined or nobody could
         emit(s, f"步骤3:{s.players[seat]} 没有提交线索。")
     else:
         cards = arrange_clue(cards_param(action), seat == s.killer)

@@ -11,6 +11,13 @@ from .base import emit, form, int_param, param, require, seat_param, visible_log
 MISSION_POINTS = {0: 0, 1: 1, 2: 3, 3: 6}
 
 
+def thinks_killer(s: Any, seat: int) -> bool:
+    """Is ``seat`` the killer as far as its own page goes?  Digital: dealt A.  Physical: it claimed A itself (another
+    seat's claim, even the last one, must not change this seat's page: issue 27)."""
+    claims = getattr(s, "claims", None)
+    return seat in claims if claims else seat == s.killer
+
+
 def write_answer(s: Any, seat: int, action: dict[str, Any]) -> None:
     """The seat's answer: T, W and L numbers, and with the killer expansion the killer a detective names."""
     answer: dict[str, Any] = {
@@ -19,7 +26,7 @@ def write_answer(s: Any, seat: int, action: dict[str, Any]) -> None:
         "L": int_param(action, "L", range(1, 6), "地点号码"),
         "killer": None,
     }
-    if s.options["killer"] and seat != s.killer:
+    if s.options["killer"] and not thinks_killer(s, seat):
         answer["killer"] = seat_param(s, action, "killer", "你认为的杀手")
         require(answer["killer"] != seat, "你不能指认自己为杀手。")
     s.answers[seat] = answer
@@ -193,7 +200,8 @@ def forms(s: Any, seat: int) -> list[dict[str, Any]]:
         options = [(" ".join(c), " ".join(c)) for c in cl.clue_options(s.hands[seat], seat == s.killer)]
         out.append(form("submit", "提交线索", param("cards", "线索(由上到下)", "cardset", options)))
     if "no_submit" in allowed:
-        out.append(form("no_submit", "不提交线索(杀手)"))
+        label = "不提交线索(杀手)" if seat == s.killer else "没有可组成的线索:不提交"
+        out.append(form("no_submit", label))
     if "refill" in allowed:
         sources = [("deck", "牌库")] if s.deck else []
         sources += [
@@ -218,7 +226,7 @@ def answer_form(s: Any, seat: int) -> dict[str, Any]:
         param("W", "凶器", "int", [(k, f"W{k}") for k in range(1, 6)]),
         param("L", "地点", "int", [(k, f"L{k}") for k in range(1, 6)]),
     ]
-    if s.options["killer"] and seat != s.killer:
+    if s.options["killer"] and not thinks_killer(s, seat):
         params.append(param("killer", "杀手是", "seat", [(p, s.players[p]) for p in range(s.n) if p != seat]))
     return form("answer", "写下解答", *params)
 

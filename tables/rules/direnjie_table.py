@@ -59,6 +59,7 @@ class State(dj.Circle, GameState):
     submitted: list[int] = dataclasses.field(default_factory=list)
     last_round: bool = False
     killer: int | None = None
+    claims: list[int] = dataclasses.field(default_factory=list)  # seats that claimed A, in order; the last counts
     answers: list[dict[str, Any] | None] = dataclasses.field(default_factory=list)
     mission: dict[str, int] = dataclasses.field(default_factory=dict)
     rng_count: int = 0
@@ -148,9 +149,23 @@ def _end_turn(s: State, actor: Any, action: dict[str, Any]) -> None:
 
 def _claim(s: State, actor: Any, action: dict[str, Any]) -> None:
     require(actor != tr.HOST and s.options["killer"], "只有拿到杀手牌的玩家本人可以声明。")
-    require(s.answers[int(actor)] is None, "你已经写好解答了。")
-    s.killer = int(actor)
-    emit(s, "你声明自己拿到了杀手牌 A。", to=[int(actor)])
+    seat = int(actor)
+    require(s.answers[seat] is None, "你已经写好解答了。")
+    require(seat not in s.claims, "你已经声明过拿到杀手牌 A 了(可以撤回)。")
+    s.claims = [*s.claims, seat]
+    s.killer = seat
+    emit(s, "你声明自己拿到了杀手牌 A。点错了可以在写解答之前撤回。", to=[seat])
+
+
+def _withdraw(s: State, actor: Any, action: dict[str, Any]) -> None:
+    """A mis-tap on 「我拿到了杀手牌 A」 is taken back by the same player; the claim before it counts again."""
+    require(actor != tr.HOST, "只有声明者本人可以撤回。")
+    seat = int(actor)
+    require(seat in s.claims, "你没有声明过拿到杀手牌 A。")
+    require(s.answers[seat] is None, "你已经写好解答了,不能再撤回。")
+    s.claims = [p for p in s.claims if p != seat]
+    s.killer = s.claims[-1] if s.claims else None
+    emit(s, "你撤回了「拿到杀手牌 A」的声明。", to=[seat])
 
 
 def _answer(s: State, actor: Any, action: dict[str, Any]) -> None:
@@ -201,12 +216,16 @@ NAMES = {
     "reveal_clue": "翻开线索",
     "end_turn": "结束回合",
     "claim_killer": "声明拿到杀手牌",
+    "withdraw_claim": "撤回杀手牌声明",
     "answer": "写下解答",
     "mission": "记录秘密任务",
     "correct": "更正数值",
 }
-_PLAY = ("hand", "submit_clue", "reveal_clue", "end_turn", "claim_killer")
-_ANSWER = ("answer", "claim_killer")
+_PLAY = ("hand", "submit_clue", "reveal_clue", "end_turn", "claim_killer", "withdraw_claim")
+_ANSWER = ("answer", "claim_killer", "withdraw_claim")
+# Records only their maker may see: they change no other page, so they bump no version, and the host's undo skips
+# them (the host cannot see what they are; the player withdraws a claim himself).
+PRIVATE_ACTIONS = frozenset({"claim_killer", "withdraw_claim"})
 _MISSION = ("mission",)
 _HANDLERS = {
     "hand": _hand,
@@ -214,6 +233,7 @@ _HANDLERS = {
     "reveal_clue": _reveal,
     "end_turn": _end_turn,
     "claim_killer": _claim,
+    "withdraw_claim": _withdraw,
     "answer": _answer,
     "mission": _mission,
     "correct": _correct,
@@ -239,7 +259,8 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
     ]
     me = None
     if viewer is not None:
-        me = {"seat": viewer, "killer": s.killer == viewer}
+        # the claimant's own claim, not "the last claim": another seat's claim must not change this page
+        me = {"seat": viewer, "killer": viewer in s.claims or (s.killer == viewer and not s.claims)}
     return {
         "kind": KIND,
         "mode": "physical",
@@ -283,9 +304,12 @@ def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
         out.append(
             form("hand", "手牌数变化", param("target", "谁", "seat", everyone), param("delta", "变化", "int", deltas))
         )
-    if seat != tr.HOST and s.phase in ("play", "answer") and s.options["killer"] and s.killer != seat:
+    if seat != tr.HOST and s.phase in ("play", "answer") and s.options["killer"]:
         if s.answers[int(seat)] is None:  # offered to everyone until they answer, so its absence tells nothing
-            out.append(form("claim_killer", "我拿到了杀手牌 A(只有你自己看得到)"))
+            if int(seat) in s.claims:
+                out.append(form("withdraw_claim", "撤回:我没有拿到杀手牌 A(点错了;只有你自己看得到)"))
+            else:
+                out.append(form("claim_killer", "我拿到了杀手牌 A(只有你自己看得到)"))
     if s.phase == "answer" and seat != tr.HOST and s.answers[int(seat)] is None:
         out.append(djv.answer_form(s, int(seat)))
     if s.phase == "mission":

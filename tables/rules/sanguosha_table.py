@@ -23,6 +23,7 @@ import random
 from typing import Any
 
 from . import sanguosha as sgs
+from . import sanguosha_generals as generals
 from . import sanguosha_view as sgs_view
 from . import tracker as tr
 from .base import check_players, emit, form, later_rng, legal_via, param, require, visible_log
@@ -128,6 +129,9 @@ def _start_turn(s: State) -> None:
 
 
 def _on_death(s: State, victim: int, source: int | None) -> None:
+    if s.hand[victim]:  # the seed: "弃置他的所有牌" — the dead general's hand goes to the discard pile
+        emit(s, f"{s.players[victim]} 弃置所有手牌({s.hand[victim]} 张)和装备。")
+        s.hand[victim] = 0
     if source is not None and s.alive[source] and s.roles[victim] == sgs.REBEL:
         s.hand[source] += 3
         emit(s, f"奖励:{s.players[source]} 除掉反贼,摸三张牌(手牌 {s.hand[source]} 张)。")
@@ -191,6 +195,7 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
     for row in seats:
         p = row["seat"]
         row["general"] = s.generals[p] if (everyone_chose or p in (s.lord, viewer)) else None
+        row["general_card"] = generals.card(row["general"]) if row["general"] else None
     return {
         "kind": KIND,
         "mode": "physical",
@@ -198,7 +203,9 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
         "current": s.current if everyone_chose else None,
         "phase": s.phase,
         "to_act": _waiting(s),
-        "candidates": list(s.candidates[viewer]) if viewer is not None and s.generals[viewer] is None else [],
+        "candidates": [generals.card(g) for g in s.candidates[viewer]]
+        if viewer is not None and s.generals[viewer] is None
+        else [],
         "winning_side": s.winning_side,
         "log": visible_log(s.log, viewer),
     }
@@ -208,6 +215,6 @@ def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
     if s.phase in ("lord_general", "generals"):
         if seat == tr.HOST or s.generals[int(seat)] is not None or not s.candidates[int(seat)]:
             return tr.host_forms(s, seat)
-        choices = [(g, f"{g}({GENERALS[g]} 体力)") for g in s.candidates[int(seat)]]
+        choices = [(g, generals.label(g)) for g in s.candidates[int(seat)]]
         return [form("choose_general", "选择武将", param("general", "武将", "choice", choices))]
     return tr.record_forms(s, seat)

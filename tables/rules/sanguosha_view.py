@@ -13,6 +13,7 @@ from .sanguosha import (
     REBEL,
     RENEGADE,
     SHA,
+    SHAN,
     SIDE_LORD,
     SIDE_REBEL,
     SIDE_RENEGADE,
@@ -130,14 +131,18 @@ def forms(state: State, seat: int) -> list[dict[str, Any]]:
         out.append(form("jiu", "使用[酒](下一张[杀]伤害+1)"))
     if "end_play" in allowed:
         out.append(form("end_play", "结束出牌阶段"))
-    if "shan" in allowed:
-        out.append(form("shan", "打出[闪]"))
-        out.append(form("take", "不出[闪],受到伤害"))
+    if "shan" in allowed:  # offered only with the card in hand (issue 27)
+        if SHAN in hand:
+            out.append(form("shan", "打出[闪]"))
+        out.append(form("take", "不出[闪],受到伤害" if SHAN in hand else "没有[闪]:受到伤害"))
     if "rescue" in allowed:
         assert state.pending
-        cards = [(TAO, "[桃]")] + ([(JIU, "[酒]")] if seat == state.pending["victim"] else [])
-        out.append(form("rescue", "救援", param("card", "用牌", "choice", cards)))
-        out.append(form("pass", "不救"))
+        cards = [(TAO, "[桃]")] if TAO in hand else []
+        if seat == state.pending["victim"] and JIU in hand:
+            cards.append((JIU, "[酒]"))
+        if cards:
+            out.append(form("rescue", "救援", param("card", "用牌", "choice", cards)))
+        out.append(form("pass", "不救" if cards else "没有[桃]:不救"))
     if "discard" in allowed:
         excess = len(hand) - max(state.hp[seat], 0)
         out.append(

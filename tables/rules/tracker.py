@@ -7,7 +7,9 @@ what was recorded.
 
 Who may record: any seat, for anyone (at a real table whoever holds the phone taps), and the host (``player`` =
 ``HOST``).  Only the host may ``correct`` a value outright, and a correction needs a reason, which is logged publicly.
-Every entry names who recorded it.
+Every entry names who recorded it.  A record that would reveal a secret needs its owner's or the host's word: a death
+recorded by another seat waits (``pending``) until the victim or the host confirms it, and only then is the identity
+shown (issues 22 and 27: any seat could unmask any identity by recording a false death).
 
 A game module built on this core provides ``Hooks``: the turn direction, what a death does (reveal, reward,
 penalty), the victory check, and its own extra actions (secret choices such as a general).
@@ -43,6 +45,8 @@ class TrackerState(GameState):
     turn_no: int = 0
     phase: str = "play"
     kills: list[list[int]] = dataclasses.field(default_factory=list)  # [killer or -1, victim]
+    pending: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # deaths awaiting confirmation
+    last_source: list[int] = dataclasses.field(default_factory=list)  # per seat: who last damaged them (-1: nobody)
     winning_side: str | None = None
     rng_count: int = 0
     log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
@@ -138,6 +142,10 @@ def _hp(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> No
     if hooks.hp_floor is not None:
         s.hp[target] = max(s.hp[target], hooks.hp_floor)
     by = f"(来源:{s.players[source]})" if source is not None and delta < 0 else ""
+    if delta < 0:
+        if len(s.last_source) != s.n:
+            s.last_source = [-1] * s.n
+        s.last_source[target] = -1 if source is None else source
     emit(s, f"{s.players[target]} 体力 {before} → {s.hp[target]}/{s.max_hp[target]}{by}。〔{who(s, actor)} 记录〕")
     if s.hp[target] <= 0:
         emit(s, f"{s.players[target]} 濒死:救回请记录体力回复;否则记录阵亡。")
@@ -170,16 +178,58 @@ def _death(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) ->
     source = _source(s, action)
     require(source is None or s.alive[source], "伤害来源必须是存活的角色(或选「无来源」)。")
     require(source != victim, "阵亡者不能是自己的伤害来源;自己造成的请选「无来源」。")
+    if actor not in (HOST, victim):  # a death reveals the identity: the victim or the host must confirm it
+        require(
+            all(d["victim"] != victim for d in s.pending),
+            f"{s.players[victim]} 的阵亡已经记录过,正在等待本人或主持人确认。",
+        )
+        s.pending.append({"victim": victim, "source": -1 if source is None else source})
+        by = f",凶手 {s.players[source]}" if source is not None else ""
+        emit(
+            s,
+            f"{s.players[victim]} 阵亡{by}(待确认):{s.players[victim]} 本人或主持人确认后才亮出身份。"
+            f"〔{who(s, actor)} 记录〕",
+        )
+        return
+    s.pending = [d for d in s.pending if d["victim"] != victim]
+    _kill(hooks, s, actor, victim, source)
+
+
+def _pending_of(s: TrackerState, actor: Any, action: dict[str, Any]) -> dict[str, Any]:
+    victim = seat_param(s, action, "target", "对象")
+    found = next((d for d in s.pending if d["victim"] == victim), None)
+    require(found is not None, f"没有等待确认的 {s.players[victim]} 阵亡记录(可能已经确认或驳回)。")
+    require(actor in (HOST, victim), f"只有 {s.players[victim]} 本人或主持人可以确认或驳回这条阵亡记录。")
+    assert found is not None
+    s.pending.remove(found)
+    return found
+
+
+def _confirm_death(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
+    found = _pending_of(s, actor, action)
+    victim, source = found["victim"], None if found["source"] < 0 else found["source"]
+    require(s.alive[victim], f"{s.players[victim]} 已经阵亡。")
+    if source is not None and not s.alive[source]:
+        source = None
+    _kill(hooks, s, actor, victim, source)
+
+
+def _reject_death(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
+    found = _pending_of(s, actor, action)
+    emit(s, f"{who(s, actor)} 驳回了 {s.players[found['victim']]} 的阵亡记录:身份不亮出。")
+
+
+def _kill(hooks: Hooks, s: TrackerState, actor: Any, victim: int, source: int | None) -> None:
     s.alive[victim] = False
     s.revealed[victim] = True
     s.hp[victim] = min(s.hp[victim], 0)
     s.kills.append([-1 if source is None else source, victim])
     by = f",凶手 {s.players[source]}" if source is not None else ""
     emit(s, f"{s.players[victim]} 阵亡{by},亮出身份:{s.roles[victim]}。〔{who(s, actor)} 记录〕")
+    hooks.on_death(s, victim, source)  # before the victory check: the final death moves the loot too (issue 27)
     if hooks.check_victory(s):
         s.phase = "over"
         return
-    hooks.on_death(s, victim, source)
     if s.current == victim:
         s.current = next_living(s, victim, hooks.step)
         s.turn_no += 1
@@ -192,11 +242,22 @@ def _correct(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) 
     field = str_param(action, "field", tuple(FIELDS), "更正项")
     value = int_param(action, "value", range(-MAX_VALUE, MAX_VALUE + 1), "新数值")
     reason = reason_param(action)
+    name = s.players[target]
+    if field == "hand":
+        require(value >= 0, f"手牌数不能是负数(收到 {value}):请填 0 到 {MAX_VALUE}。")
+    elif field == "max_hp":
+        require(value >= 1, f"体力上限至少是 1(收到 {value})。")
+    else:
+        low = -MAX_VALUE if hooks.hp_floor is None else hooks.hp_floor
+        require(
+            low <= value <= s.max_hp[target],
+            f"{name} 的体力上限是 {s.max_hp[target]}:体力只能填 {low} 到 {s.max_hp[target]}(先更正体力上限)。",
+        )
     values = getattr(s, field)
     before, values[target] = values[target], value
     if field == "max_hp":
-        s.max_hp[target] = max(1, value)
-    emit(s, f"主持人更正:{s.players[target]} 的{FIELDS[field]} {before} → {values[target]}。理由:{reason}")
+        s.hp[target] = min(s.hp[target], value)
+    emit(s, f"主持人更正:{name} 的{FIELDS[field]} {before} → {values[target]}。理由:{reason}")
 
 
 _COMMON: dict[str, Callable[[Hooks, TrackerState, Any, dict[str, Any]], None]] = {
@@ -205,6 +266,8 @@ _COMMON: dict[str, Callable[[Hooks, TrackerState, Any, dict[str, Any]], None]] =
     "hand": _hand,
     "end_turn": _end_turn,
     "death": _death,
+    "confirm_death": _confirm_death,
+    "reject_death": _reject_death,
     "correct": _correct,
 }
 
@@ -223,7 +286,8 @@ def seat_rows(s: TrackerState, viewer: int | None, role_shown: Callable[[int], b
             "max_hp": s.max_hp[p],
             "hand_count": s.hand[p],
             "alive": s.alive[p],
-            "dying": s.alive[p] and s.hp[p] <= 0,
+            "dying": s.alive[p] and s.hp[p] <= 0 and s.phase not in ("lord_general", "generals"),
+            "death_pending": any(d["victim"] == p for d in s.pending),
         }
         for p, name in enumerate(s.players)
     ]
@@ -236,7 +300,8 @@ def record_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
     living = [(p, s.players[p]) for p in range(s.n) if s.alive[p]]
     deltas = [(d, f"{d:+d}") for d in sorted(DELTAS, key=lambda d: (d > 0, abs(d)))]
     sources = [("none", "无来源"), *living]
-    out = [
+    out = [*_pending_forms(s, actor), *_dying_forms(s)]
+    out += [
         form(
             "hp",
             "体力变化",
@@ -246,11 +311,47 @@ def record_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
         ),
         form("hand", "手牌数变化", param("target", "谁", "seat", living), param("delta", "变化", "int", deltas)),
         form("max_hp", "体力上限变化", param("target", "谁", "seat", living), param("delta", "变化", "int", deltas)),
-        form("death", "阵亡", param("target", "谁", "seat", living), param("source", "凶手", "source", sources)),
+        form(
+            "death",
+            "阵亡",
+            param("target", "谁", "seat", living),
+            param("source", "凶手", "source", [("", "— 请选择 —"), *sources]),
+        ),
     ]
     if actor in (HOST, s.current):
         out.insert(0, form("end_turn", f"结束 {s.players[s.current]} 的回合"))
     return out + host_forms(s, actor)
+
+
+def _pending_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
+    """The victim (or the host) confirms or rejects a death another seat recorded."""
+    out = []
+    for d in s.pending:
+        victim = d["victim"]
+        if actor not in (HOST, victim):
+            continue
+        name = "我" if actor == victim else s.players[victim]
+        target = param("target", "", "hidden", [(victim, s.players[victim])])
+        out.append(form("confirm_death", f"确认{name}阵亡(亮出身份)", target))
+        out.append(form("reject_death", f"驳回{name}的阵亡记录", target))
+    return out
+
+
+def _dying_forms(s: TrackerState) -> list[dict[str, Any]]:
+    """One 阵亡 form per dying seat, its killer preselected: who last damaged them (issue 27: 无来源 by default
+    silently dropped the reward, the penalty and the kill bonus)."""
+    out = []
+    living = [(p, s.players[p]) for p in range(s.n) if s.alive[p]]
+    for p in range(s.n):
+        if not s.alive[p] or s.hp[p] > 0 or any(d["victim"] == p for d in s.pending):
+            continue
+        last = s.last_source[p] if len(s.last_source) == s.n else -1
+        first = [(last, s.players[last])] if last >= 0 and s.alive[last] else []
+        rest = [c for c in living if c[0] != last and c[0] != p]
+        sources = [*first, ("none", "无来源"), *rest]
+        target = param("target", "", "hidden", [(p, s.players[p])])
+        out.append(form("death", f"{s.players[p]} 阵亡", target, param("source", "凶手", "source", sources)))
+    return out
 
 
 def host_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:

@@ -40,8 +40,8 @@ def choose(game: Any, state: Any, rng: random.Random) -> tuple[int, dict[str, An
         values = raw_values(spec, rng)
         if values is None:
             continue
-        action = {**action_from_form(spec, values), "player": seat}
         try:
+            action = {**action_from_form(spec, values), "player": seat}
             new_state, _ = game.apply(state, action)
         except RuleError:
             continue

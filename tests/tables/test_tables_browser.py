@@ -108,7 +108,7 @@ def test_a_sanguosha_table_with_its_own_box_is_played_to_the_end(phone):
     table = create(phone, "sanguosha")
     lord = table.load().lord
     phone.goto(private_url(table, lord))
-    assert "你的身份是主公" in phone.inner_text("main") and "曹操(4 体力)" in phone.content()
+    assert "你的身份是主公" in phone.inner_text("main") and "曹操(魏 · 男 · 4 体力)" in phone.content()
     shot(phone, "tables-sanguosha-lord")
     play_in_browser(phone, table, random.Random(5))
     finish(phone, table, "tables-sanguosha-end")
@@ -143,3 +143,24 @@ def test_a_noir_table_is_played_to_the_end_with_the_killer_chosen_at_creation(ph
     assert table.load().killer == 1
     play_in_browser(phone, table, random.Random(4), limit=600)
     finish(phone, table, "tables-noir-end")
+
+
+def test_on_a_phone_the_host_page_fits_and_a_double_clicked_record_applies_once(phone):
+    """Issue 27: the host page was 550 px wide at 390 px; issue 22 item 7: a form sent twice applied twice."""
+    table = services.create_table("sanguosha", PLAYERS["sanguosha"], mode="physical")
+    phone.goto(f"/tables/{table.pk}/h/{table.host_token}/")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    for seat in [table.load().lord, *(p for p in range(5) if p != table.load().lord)]:
+        general = Table.objects.get(pk=table.pk).load().candidates[seat][0]
+        services.act(table.pk, seat, {"type": "choose_general", "general": general})
+    phone.goto(private_url(table, 2))
+    form = phone.locator("form.action", has_text="手牌数变化")
+    form.locator("select[name=target]").select_option("3")
+    form.locator("select[name=delta]").select_option("-1")
+    before = Table.objects.get(pk=table.pk).load().hand[3]
+    form.locator("button").dblclick()  # a double click: two posts with the same version
+    phone.get_by_text("曹操 失去 1 张牌").first.wait_for()  # whichever answer the browser shows last
+    phone.wait_for_load_state("networkidle")
+    assert Table.objects.get(pk=table.pk).load().hand[3] == before - 1
+    assert Table.objects.get(pk=table.pk).actions.filter(action__type="hand").count() == 1
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390

@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.conf import settings
+from tables_client import ver
 from tables_playout import choose
 
 from tables.rules import RuleError
@@ -31,7 +32,7 @@ def private_url(table: Table, seat: int) -> str:
 
 
 def post_form(client, table, seat, spec, values):
-    data = {"type": spec["type"], "label": spec["label"], **values}
+    data = {"type": spec["type"], "label": spec["label"], "version": ver(table), **values}
     return client.post(private_url(table, seat), data)
 
 
@@ -181,7 +182,7 @@ def test_an_action_posted_to_the_private_page_is_applied_and_redirects(client):
 )
 def test_bad_action_input_shows_the_message_on_the_page_and_never_500s(client, data):
     table = services.create_table("noir", PLAYERS["noir"], seed=11)
-    response = client.post(private_url(table, table.load().killer), data)
+    response = client.post(private_url(table, table.load().killer), {**data, "version": ver(table)})
     assert response.status_code == 400
     assert 'role="alert"' in response.content.decode()
     assert not table.actions.exists()
@@ -190,7 +191,8 @@ def test_bad_action_input_shows_the_message_on_the_page_and_never_500s(client, d
 def test_acting_out_of_turn_through_the_page_is_refused_with_a_message(client):
     table = services.create_table("noir", PLAYERS["noir"], seed=11)
     inspector = 1 - table.load().killer
-    response = client.post(private_url(table, inspector), {"type": "arrest", "label": "逮捕", "target": "艾琳"})
+    data = {"type": "arrest", "label": "逮捕", "target": "艾琳", "version": ver(table)}
+    response = client.post(private_url(table, inspector), data)
     assert response.status_code == 400 and "现在不是你行动的时候" in response.content.decode()
 
 

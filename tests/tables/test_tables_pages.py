@@ -10,6 +10,7 @@ from django.conf import settings
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
+from tables_client import ver
 from tables_playout import choose
 
 if "tables" in settings.INSTALLED_APPS:
@@ -53,7 +54,8 @@ def play_to_the_end(client, table, rng, url_for=private_url):
         if table.rules.winner(state):
             return
         seat, spec, values, _, _ = choose(table.rules, state, rng)
-        response = client.post(url_for(table, seat), {"type": spec["type"], "label": spec["label"], **values})
+        data = {"type": spec["type"], "label": spec["label"], "version": str(table.version), **values}
+        response = client.post(url_for(table, seat), data)
         assert response.status_code == 302, response.content.decode()[-500:]
     raise AssertionError("the game did not end")
 
@@ -113,26 +115,27 @@ def test_the_direnjie_card_game_keeps_every_private_line_of_a_six_player_game(cl
 def test_the_host_undoes_the_last_record_with_a_reason_and_the_state_is_rebuilt(client):
     table = services.create_table("anhuoxian", PLAYERS["anhuoxian"], mode="physical")
     before = table.load().to_dict()
-    response = client.post(private_url(table, 1), {"type": "hand", "label": "手牌数变化", "target": "2", "delta": "-2"})
+    data = {"type": "hand", "label": "手牌数变化", "target": "2", "delta": "-2", "version": ver(table)}
+    response = client.post(private_url(table, 1), data)
     assert response.status_code == 302
     table.refresh_from_db()
     assert table.load().hand[2] == before["hand"][2] - 2
-    assert client.post(host_url(table), {"op": "undo", "reason": "记错人了"}).status_code == 302
+    assert client.post(host_url(table), {"op": "undo", "reason": "记错人了", "version": ver(table)}).status_code == 302
     table.refresh_from_db()
     assert table.state == before and table.actions.get().undone
     page = client.get(f"/tables/{table.pk}/").content.decode()
-    assert "第 1 条记录已由主持人撤销:记错人了" in page
-    assert "没有可以撤销" in client.post(host_url(table), {"op": "undo"}).content.decode()
+    assert "主持人撤销了:阿丙 失去 2 张牌,手牌 1 张。〔阿乙 记录〕 理由:记错人了" in page
+    assert "没有可以撤销" in client.post(host_url(table), {"op": "undo", "version": ver(table)}).content.decode()
 
 
 def test_the_host_corrects_a_value_with_a_logged_reason(client):
     table = services.create_table("sanguosha", PLAYERS["sanguosha"], mode="physical")
     data = {"type": "correct", "label": "更正数值", "target": "3", "field": "hand", "value": "9", "reason": "补记"}
-    assert client.post(host_url(table), data).status_code == 302
+    assert client.post(host_url(table), {**data, "version": ver(table)}).status_code == 302
     table.refresh_from_db()
     assert table.load().hand[3] == 9
     assert "主持人更正:曹操 的手牌数 4 → 9。理由:补记" in client.get(f"/tables/{table.pk}/").content.decode()
-    refused = client.post(private_url(table, 0), data)
+    refused = client.post(private_url(table, 0), {**data, "version": ver(table)})
     assert refused.status_code == 400
 
 
@@ -148,7 +151,9 @@ def test_a_series_rotates_the_lord_and_keeps_a_running_score(client):
     play_to_the_end(client, table, random.Random(2))
     table.refresh_from_db()
     first = table.rules.score(table.load())
-    assert client.post(host_url(table), {"op": "next"}).status_code == 302
+    unconfirmed = client.post(host_url(table), {"op": "next", "version": ver(table)})
+    assert unconfirmed.status_code == 400 and "请勾选确认" in unconfirmed.content.decode()
+    assert client.post(host_url(table), {"op": "next", "confirm": "1", "version": ver(table)}).status_code == 302
     table.refresh_from_db()
     assert table.round == 2 and table.load().lord == 4 and table.load().phase == "lord_general"  # the 下家: the right
     assert services.totals(table) == first
@@ -172,17 +177,18 @@ def test_the_host_recovers_or_replaces_a_lost_private_link(client):
     page = client.get(host_url(table)).content.decode()
     assert private_url(table, 1) in page
     old = private_url(table, 1)
-    assert client.post(host_url(table), {"op": "reset", "seat": "1"}).status_code == 302
+    assert client.post(host_url(table), {"op": "reset", "seat": "1", "version": ver(table)}).status_code == 302
     table.refresh_from_db()
     assert client.get(old).status_code == 404 and client.get(private_url(table, 1)).status_code == 200
-    assert client.post(host_url(table), {"op": "reset", "seat": "²"}).status_code == 400
+    assert client.post(host_url(table), {"op": "reset", "seat": "²", "version": ver(table)}).status_code == 400
 
 
 def test_the_deduction_sheet_cycles_its_marks_and_only_its_owner_sees_it(client):
     table = services.create_table("direnjie_cards", PLAYERS["direnjie_cards"][:3], mode="physical")
     url = private_url(table, 0) + "sheet/"
-    for _ in range(2):
-        assert client.post(url, {"cell": "W3:1"}).status_code == 302
+    for shown in ("", "✓"):
+        assert client.post(url, {"cell": "W3:1", "was": shown}).status_code == 302
+    assert client.post(url, {"cell": "W3:1", "was": "✓"}).status_code == 302  # the second tap sent twice: no change
     table.refresh_from_db()
     assert table.players[0]["sheet"] == {"W3:1": "✗"}
     assert 'value="W3:1" aria-label="W3:1">✗<' in client.get(private_url(table, 0)).content.decode()
@@ -197,7 +203,7 @@ def test_pages_announce_your_turn_and_a_version_that_moves_with_every_record(cli
     assert "【轮到你】" in client.get(private_url(table, 2)).content.decode()
     assert "轮到你了" not in client.get(private_url(table, 1)).content.decode()
     version = client.get(f"/tables/{table.pk}/v/").json()["version"]
-    client.post(private_url(table, 2), {"type": "end_turn", "label": "结束 阿丙 的回合"})
+    client.post(private_url(table, 2), {"type": "end_turn", "label": "结束 阿丙 的回合", "version": ver(table)})
     assert client.get(f"/tables/{table.pk}/v/").json()["version"] == version + 1
     assert "轮到你了" in client.get(private_url(table, 1)).content.decode()
 
@@ -226,7 +232,7 @@ def test_random_values_posted_to_every_table_form_never_give_a_500(client, kind,
             return
         spec = data.draw(st.sampled_from(specs))
         values = {p["name"]: data.draw(st.lists(texts, max_size=3)) for p in spec["params"]}
-        response = client.post(url, {"type": spec["type"], "label": spec["label"], **values})
+        response = client.post(url, {"type": spec["type"], "label": spec["label"], "version": ver(table), **values})
         assert response.status_code in (302, 400)
 
     post_random()
@@ -293,7 +299,8 @@ def test_pages_show_chinese_never_internal_codes(client, kind, mode):
         if table.rules.winner(state):
             break
         seat, spec, values, _, _ = choose(table.rules, state, rng)
-        client.post(private_url(table, seat), {"type": spec["type"], "label": spec["label"], **values})
+        data = {"type": spec["type"], "label": spec["label"], "version": ver(table), **values}
+        assert client.post(private_url(table, seat), data).status_code == 302
     assert not seen
 
 
@@ -302,7 +309,7 @@ def test_a_browser_post_from_a_no_referrer_page_is_accepted_because_the_url_toke
 
     table = services.create_table("anhuoxian", PLAYERS["anhuoxian"], mode="physical", options={"first": 0})
     browser = Client(enforce_csrf_checks=True)
-    data = {"type": "end_turn", "label": "结束 阿甲 的回合"}
+    data = {"type": "end_turn", "label": "结束 阿甲 的回合", "version": ver(table)}
     assert browser.post(private_url(table, 0), data, HTTP_ORIGIN="null").status_code == 302
     assert browser.post("/tables/", {"kind": "noir", "players": "甲,乙"}, HTTP_ORIGIN="null").status_code == 403
 

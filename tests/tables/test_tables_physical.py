@@ -99,10 +99,10 @@ def test_sanguosha_killing_a_rebel_gives_three_cards_and_the_lord_killing_a_loya
     loyal = s.roles.index(sgt.sgs.LOYAL)
     killer = next(p for p in range(6) if p not in (rebel, 0))
     before = s.hand[killer]
-    s = act(sgt, s, 0, "death", target=rebel, source=killer)
+    s = act(sgt, s, HOST, "death", target=rebel, source=killer)
     assert s.hand[killer] == before + 3 and "奖励" in texts(s)
     assert sgt.view(s, None)["seats"][rebel]["role"] == sgt.sgs.REBEL
-    s = act(sgt, s, 0, "death", target=loyal, source=0)
+    s = act(sgt, s, HOST, "death", target=loyal, source=0)
     assert s.hand[0] == 0 and "惩罚:主公错杀忠臣" in texts(s)
 
 
@@ -110,7 +110,7 @@ def test_sanguosha_victory_and_fourth_edition_scoring_after_the_rebels_and_reneg
     s = sgs_ready(4, lord_seat=0)
     for p in range(4):
         if s.roles[p] in (sgt.sgs.REBEL, sgt.sgs.RENEGADE):
-            s = act(sgt, s, 0, "death", target=p, source=0)
+            s = act(sgt, s, HOST, "death", target=p, source=0)
     assert s.phase == "over" and s.winning_side == sgt.sgs.SIDE_LORD
     loyal = s.roles.index(sgt.sgs.LOYAL)
     assert sorted(sgt.winner(s)) == sorted([0, loyal])
@@ -128,7 +128,7 @@ def test_sanguosha_roles_stay_hidden_until_death_or_the_end_but_the_lord_is_publ
 
 def test_physical_records_are_refused_for_the_dead_and_corrections_need_the_host_and_a_reason():
     s = sgs_ready(5)
-    s = act(sgt, s, 0, "death", target=3, source="none")
+    s = act(sgt, s, HOST, "death", target=3, source="none")
     with pytest.raises(RuleError, match="已经阵亡"):
         act(sgt, s, 0, "hand", target=3, delta=1)
     with pytest.raises(RuleError, match="只有主持人"):
@@ -148,7 +148,7 @@ def test_anhuoxian_tracker_deals_roles_by_the_tables_counts_and_the_killer_loots
     victim = next(p for p in range(5) if s.roles[p] == "市民")
     killer = next(p for p in range(5) if p != victim)
     loot, before = s.hand[victim], s.hand[killer]
-    s = act(ahx, s, 3, "death", target=victim, source=killer)
+    s = act(ahx, s, HOST, "death", target=victim, source=killer)
     assert s.hand[killer] == before + loot and s.hand[victim] == 0
 
 
@@ -163,7 +163,7 @@ def test_anhuoxian_terrorists_win_when_all_citizens_are_dead():
     s = ahx.new_game(NAMES[:4], 4)
     for p in range(4):
         if s.roles[p] == "市民":
-            s = act(ahx, s, 0, "death", target=p, source="none") if s.phase != "over" else s
+            s = act(ahx, s, HOST, "death", target=p, source="none") if s.phase != "over" else s
     assert s.winning_side == "绑匪" and ahx.winner(s) == [s.roles.index("绑匪")]
 
 

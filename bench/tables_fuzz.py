@@ -1,0 +1,250 @@
+"""Fuzzed whole games at the table trackers: `python -m bench.tables_fuzz [--seeds 300] [--kinds ...] [--modes ...]`.
+
+Every game × mode, seeds 0..N-1: a table of a random size (from the seed) is played to its end through the real
+services (``tables.services.act`` under its row lock, on a throwaway SQLite database), choosing each record at random
+among the forms the pages offer to each seat and (physical mode) the host, with a random undo now and then.  Every
+record is sent **twice** with the version its form was made on.  Per game it checks:
+
+- freeze: somebody can always act until the game is over, and it ends within ``MAX_STEPS`` records;
+- exception: nothing but a RuleError (a refused record, with its message) ever comes out of the services;
+- twice: the second send of every record changes nothing (the state, the log of records and the version);
+- leak: a living seat's secret role shows on no other seat's or the spectator's view until the rules reveal it (a
+  death another seat records waits for the victim or the host); a private record (the killer's claim) changes no other
+  seat's or the spectator's view and not the version; the 狄仁杰 killer's decline is indistinguishable (no public
+  line says 没有可组成的线索); no private line reaches anyone it was not addressed to.
+
+Prints one line per game × mode and a total: ``games=… freezes=0 exceptions=0 leaks=0 twice_applied=0 …``.  The exit
+status is 1 if any count but ``games`` and ``records`` is not 0.  ``tests/tables/test_tables_fuzz.py`` runs the same
+check on a few seeds in ``make test``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import secrets
+import sys
+import time
+import traceback
+from collections import Counter
+from typing import Any
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moderator.settings")
+
+KINDS = ("direnjie_cards", "noir", "sanguosha", "anhuoxian")
+MODES = ("digital", "physical")
+MAX_STEPS = 4000
+NAMES = ["阿甲", "阿乙", "阿丙", "阿丁", "阿戊", "阿己", "阿庚", "阿辛", "阿壬", "阿癸"]
+
+
+def _values(spec: dict[str, Any], rng: random.Random) -> dict[str, list[str]] | None:
+    values: dict[str, list[str]] = {}
+    for p in spec["params"]:
+        options = [str(c[0]) for c in p["choices"]]
+        kind = p["kind"]
+        if kind == "hidden":
+            continue
+        if kind in ("multi", "seats"):
+            k = p["count"] if p["count"] is not None else rng.choice([1, 1, 2])
+            if k > len(options):
+                return None
+            values[p["name"]] = rng.sample(options, k)
+        elif kind == "sources":
+            values[p["name"]] = [rng.choice(options) for _ in range(rng.choice([0, 1, 2, 2]))] if options else []
+        elif kind == "number":
+            values[p["name"]] = [str(rng.randint(-2, 9))]
+        elif kind == "text":
+            values[p["name"]] = ["记错了"]
+        else:
+            if not options:
+                return None
+            values[p["name"]] = [rng.choice(options)]
+    return values
+
+
+def _options(kind: str, n: int, rng: random.Random) -> dict[str, Any]:
+    if kind == "direnjie_cards":
+        return {"killer": n >= 5 and rng.random() < 0.7}
+    if kind == "noir":
+        return {"kill_target": rng.choice([14, 16])}
+    if kind == "anhuoxian":
+        return {"first": rng.randrange(n), "warrant": rng.random() < 0.3}
+    return {}
+
+
+def _size(rules: Any, rng: random.Random) -> int:
+    return rng.randint(rules.MIN_PLAYERS, min(rules.MAX_PLAYERS, 8))
+
+
+def _lord(state: Any) -> int | None:
+    return getattr(state, "lord", None)
+
+
+def _leaks(rules: Any, state: Any, actor: Any, action: dict[str, Any], before: Any) -> list[str]:
+    """What the record made visible that the rules keep secret (empty: nothing)."""
+    out = []
+    n = len(state.players)
+    over = rules.winner(state) is not None
+    viewers = [None, *range(n)]
+    views = {v: rules.view(state, v) for v in viewers}
+    for v, view in views.items():
+        for row in view.get("seats", []):
+            p = row.get("seat")
+            if rules.KIND == "noir" or row.get("role") is None or over or p == v or p == _lord(state):
+                continue
+            alive = state.alive[p] if hasattr(state, "alive") else True
+            if alive:
+                out.append(f"{state.players[p]} 活着,身份却显示给 {v}")
+    kind = action.get("type")
+    if kind == "death" and actor not in ("host", action.get("target")) and hasattr(state, "pending"):
+        victim = action.get("target")
+        if isinstance(victim, int) and not state.alive[victim]:
+            out.append("别人记录的阵亡未经确认就生效了")
+    if kind in getattr(rules, "PRIVATE_ACTIONS", ()):
+        for v in viewers:
+            if v != actor and rules.view(before, v) != views[v]:
+                out.append(f"私密记录改变了 {v} 的页面")
+    new = state.log[len(before.log) :]
+    for event in new:
+        if event["to"] is None and "没有可组成的线索" in event["text"] and state.options.get("killer"):
+            out.append("公开记录区分了杀手不提交与没有线索")
+    for v in viewers:
+        shown = set(views[v]["log"])
+        for event in new:
+            if event["to"] is not None and v not in event["to"] and event["text"] in shown:
+                if not any(e["text"] == event["text"] and (e["to"] is None or v in e["to"]) for e in state.log):
+                    out.append(f"私密消息给了 {v}")
+    return out
+
+
+def fuzz_game(kind: str, mode: str, seed: int) -> Counter[str]:
+    """One fuzzed game through the services (needs a database with the tables app migrated)."""
+    from tables import services
+    from tables.models import Table
+    from tables.rules import RuleError, game
+    from tables.rules.base import action_from_form
+    from tables.rules.tracker import HOST
+
+    rules = game(kind, mode)
+    rng = random.Random(f"{kind}:{mode}:{seed}")
+    n = _size(rules, rng)
+    counts: Counter[str] = Counter(games=1)
+    try:
+        table = services.create_table(kind, NAMES[:n], seed=seed, options=_options(kind, n, rng), mode=mode)
+    except RuleError:
+        counts["unplayable_setups"] += 1
+        return counts
+    host = mode == "physical" and kind != "noir"
+    for _ in range(MAX_STEPS):
+        table = Table.objects.get(pk=table.pk)
+        state = table.load()
+        if rules.winner(state) is not None:
+            counts["finished"] += 1
+            return counts
+        actors: list[Any] = [p for p in range(n) if rules.forms(state, p)]
+        if host and rules.forms(state, HOST):
+            actors.append(HOST)
+        if not actors:
+            counts["freezes"] += 1
+            return counts
+        if host and rng.random() < 0.03:
+            try:
+                if services.undo_last(table.pk, "fuzz", table.version) is None:
+                    continue  # nothing public to undo
+                counts["undos"] += 1
+                if Table.objects.get(pk=table.pk).version != table.version + 1:
+                    counts["exceptions"] += 1
+                try:  # the same undo form sent again
+                    services.undo_last(table.pk, "fuzz", table.version)
+                    counts["twice_applied"] += 1
+                except services.StaleForm:
+                    pass
+            except RuleError:
+                pass
+            continue
+        actor = rng.choice(actors)
+        spec = rng.choice(rules.forms(state, actor))
+        values = _values(spec, rng)
+        if values is None:
+            continue
+        seat = None if actor == HOST else actor
+        try:
+            action = action_from_form(spec, values)
+            new_state, _ = services.act(table.pk, seat, action, table.version)
+        except services.StaleForm:
+            counts["exceptions"] += 1  # nobody else wrote: the version cannot be stale
+            continue
+        except RuleError:
+            counts["refused"] += 1
+            continue
+        except Exception:
+            counts["exceptions"] += 1
+            traceback.print_exc()
+            return counts
+        counts["records"] += 1
+        after = Table.objects.get(pk=table.pk)
+        rows = after.actions.count()
+        try:  # the same form sent again
+            services.act(table.pk, seat, action, table.version)
+        except RuleError:
+            pass
+        again = Table.objects.get(pk=table.pk)
+        if again.state != after.state or again.actions.count() != rows or again.version != after.version:
+            counts["twice_applied"] += 1
+        private = action["type"] in getattr(rules, "PRIVATE_ACTIONS", ())
+        if private and after.version != table.version:
+            counts["leaks"] += 1
+        problems = _leaks(rules, new_state, HOST if seat is None else seat, {**action}, state)
+        if problems:
+            counts["leaks"] += 1
+            print(f"  leak {kind}/{mode} seed {seed}: {problems[0]}", file=sys.stderr)
+    counts["freezes"] += 1  # no end within MAX_STEPS records
+    return counts
+
+
+def run(seeds: range, kinds: tuple[str, ...] = KINDS, modes: tuple[str, ...] = MODES) -> Counter[str]:
+    total: Counter[str] = Counter()
+    for kind in kinds:
+        for mode in modes:
+            started = time.perf_counter()
+            counts: Counter[str] = Counter()
+            for number, seed in enumerate(seeds, 1):
+                counts += fuzz_game(kind, mode, seed)
+                if number % 10 == 0:
+                    progress = " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+                    print(f"  … {kind} {mode} {number} seeds: {progress}", file=sys.stderr, flush=True)
+            seconds = time.perf_counter() - started
+            line = " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+            print(f"{kind:15} {mode:8} {line} {seconds:.0f}s", flush=True)
+            total += counts
+    return total
+
+
+BAD = ("freezes", "exceptions", "leaks", "twice_applied")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=300)
+    parser.add_argument("--kinds", nargs="*", default=list(KINDS), choices=KINDS)
+    parser.add_argument("--modes", nargs="*", default=list(MODES), choices=MODES)
+    args = parser.parse_args(argv)
+    os.environ.pop("DATABASE_URL", None)  # a throwaway in-memory SQLite database, never a real one
+    os.environ.setdefault("SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
+    django.setup()
+    from django.db import connection
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    connection.creation.create_test_db(verbosity=0)
+    total = run(range(args.seeds), tuple(args.kinds), tuple(args.modes))
+    line = " ".join(f"{k}={total.get(k, 0)}" for k in ("games", "finished", "records", "refused", *BAD))
+    print(f"total {line}")
+    return 1 if any(total.get(k, 0) for k in BAD) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
