@@ -54,6 +54,12 @@ def _family(use: str) -> frozenset[str]:
     return frozenset({use})
 
 
+def _announces(tokens: list[Token], k: int) -> bool:
+    """The count at k ("两刀") is followed by a colon or ends the clause: it announces what follows."""
+    rest = [t for t in tokens[k + 1 :] if not (t.kind == "PUNCT" and t.text.isspace())]
+    return not rest or rest[0].text == ":" or (not any(t.kind in TARGET_KINDS for t in rest))
+
+
 def build(tokens: list[Token]) -> Clause:
     groups: list[Group] = []
     cur: Group | None = None
@@ -62,7 +68,7 @@ def build(tokens: list[Token]) -> Clause:
     pend_pos: Token | None = None
     change_at = None
     cancel = False
-    for t in tokens:
+    for k, t in enumerate(tokens):
         if t.kind == "USE":
             if cur and cur.use == "变形" and cur.into is None and t.value == "变形":
                 cur.end = cur.verb_end = t.end  # 用变形牌变成…, 变成变成 (a doubled verb)
@@ -109,6 +115,8 @@ def build(tokens: list[Token]) -> Clause:
                 cur.pos, cur.end = t, t.end
             else:
                 pend_pos = t
+        elif t.kind == "REPEAT" and t.text.endswith("刀") and cur is None and _announces(tokens, k):
+            continue  # "今晚两刀:杀王五,杀赵六": a count of the attacks written next, not two attacks (issue 23)
         elif t.kind == "REPEAT" and t.text.endswith("刀") and cur is None:
             cur = Group("普通攻击", t.start, weak=True, verb_end=t.end, end=t.end, repeat=t.value)  # 两刀赵六
             groups.append(cur)
@@ -185,6 +193,8 @@ class Resolver:
         card = g.card or g.hint
         if g.weak and use in al.ATTACK_USES and card == cat.SNIPER:
             use = "普通狙击"
+        if g.weak and use in al.ATTACK_USES and g.pos is not None and card is None and cat.SNIPER in self.hand:
+            use = "普通狙击"  # 打王五从后往前数第三张: only a sniper's shot has a position (issue 23)
         if g.weak and use in al.SAVE_USES:
             by_card = {cat.BINDER: "束魂", cat.HEALER: "治疗", cat.DOOM_PARDON: "特赦"}
             if card in by_card:
@@ -341,6 +351,8 @@ class Resolver:
         if pos is None:
             return "瞄准狙击要写明打第几张(如“第2张”“倒数第2张”)"
         n = pos.value
+        if pos.hint == "unclear":
+            return f"“{pos.text}”看不出是从前往后数还是从后往前数;请写“第{abs(n)}张”或“倒数第{abs(n)}张”"
         if n == 0:
             return "没有第0张牌;位置从第1张(或倒数第1张)数起"
         if abs(n) > self.hand_size:

@@ -13,7 +13,7 @@ from .text import normalise_word
 # ---------------------------------------------------------------- privileges (use) --------------------------------
 # use -> spellings. The first group are "weak" verbs: generic words that a more specific word nearby refines
 # ("用一击必杀杀张三", "束魂救张三").
-WEAK_ATTACK = ("攻击", "杀", "刀", "砍", "袭击", "击杀", "刺杀", "暗杀", "杀掉", "干掉", "咬", "杀死")
+WEAK_ATTACK = ("攻击", "杀", "刀", "砍", "袭击", "击杀", "刺杀", "暗杀", "杀掉", "干掉", "咬", "杀死", "打")
 WEAK_SAVE = ("救", "救人")
 
 USE_SPELLINGS: dict[str, tuple[str, ...]] = {

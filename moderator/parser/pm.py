@@ -119,6 +119,9 @@ def parse(
         m.refusals.append((0, item))
     inputs = tuple(_with_span(text, d) for _, d in sorted(m.inputs, key=lambda x: x[0]))
     refusals = tuple(d for _, d in sorted(m.refusals, key=lambda x: x[0]))
+    for d in refusals:
+        if isinstance(d.get("input"), dict):
+            d["input"].pop("_mf_spans", None)
     return inputs, refusals
 
 
@@ -128,6 +131,9 @@ def _with_span(text: Text, item: dict) -> dict:
     span = text.raw_span(*norm_span) if norm_span else None
     if span:
         item["span"] = span
+    mf_spans = [s for s in (text.raw_span(a, b) for a, b in item.pop("_mf_spans", ())) if s]
+    if mf_spans and "manifesto" in item:
+        item["manifesto_spans"] = mf_spans  # the words published as the 杀人宣言, to mark in the preview
     return item
 
 
@@ -156,10 +162,47 @@ def _starts_command(tokens: list[Token]) -> bool:
     return bool(kinds & {"NAME", "SEAT", "SELF"}) or kinds <= {"USE", "CARD", "POS"}
 
 
+# Where a 杀人宣言 ends (issue 23): at a sentence or line that starts with a word to the 天神 (PS, 天神:, 谢谢, 辛苦),
+# a reason (理由:), a position (正数第2张) or a discard order. What follows is never published.
+MANIFESTO_END = re.compile(
+    r"(?:p\.?\s?s\.?|pps|备注|附言|补充|另外|顺便|对了|@?天神\s*(?:大人)?\s*[,:~!]|@天神|@?gm\b|"
+    r"(?:理由|原因)\s*(?:是|为|:)|谢谢|多谢|感谢|辛苦|麻烦天神|拜托天神|thanks|thx|"
+    r"(?:正数|倒数|顺数|从前往后数|从后往前数)\s*第|第\s*[\d一二三四五]\s*张|位置\s*[:是]|"
+    r"丢牌顺序|弃牌顺序|顺序\s*:|底牌\s*[是:])",
+    re.I,
+)
+_SENTENCE_START = re.compile(r"(?:^|(?<=[。.!?;~…\n,]))[ \t]*")
+
+
+def manifesto_end(norm: str, start: int, end: int) -> int:
+    """Where the 杀人宣言 written in norm[start:end] ends: the first sentence that is no longer part of it."""
+    for found in _SENTENCE_START.finditer(norm, start, end):
+        at = found.end()
+        if at < end and MANIFESTO_END.match(norm, at, end):
+            return found.start() if found.start() > start else at
+    return end
+
+
+def _ends_manifesto(m: Message, i: int) -> bool:
+    a, b = m.live[i]
+    first = _SENTENCE_START.match(m.text.norm, a, b)
+    at = first.end() if first else a
+    return bool(MANIFESTO_END.match(m.text.norm, at, b)) or any(t.kind == "MANIFESTO" for t in m.tokens(i))
+
+
+def _repeats_attack(m: Message, i: int, attacked: set[str]) -> bool:
+    """A line of the 杀人宣言 that names an attack on a player the message already attacks ("杀了赵六大家就安全了"):
+    quoted text, not an input (issue 23)."""
+    groups = build(meaningful(m.tokens(i))).groups
+    names = {t.value.name for g in groups for t in g.targets if t.kind == "NAME" and t.value.name}
+    return bool(groups) and all(g.use in al.ATTACK_USES for g in groups) and bool(names) and names <= attacked
+
+
 def _manifestos(m: Message) -> None:
     i = 0
     while i < len(m.live):
-        marker = next((t for t in m.tokens(i) if t.kind == "MANIFESTO"), None)
+        toks = m.tokens(i)
+        marker = next((t for t in toks if t.kind == "MANIFESTO"), None)
         if marker is None:
             i += 1
             continue
@@ -168,17 +211,37 @@ def _manifestos(m: Message) -> None:
         if marker.text == "宣言" and ":" not in after.group(0) and after.end() < b:
             i += 1  # "他的宣言很可疑" is not a 杀人宣言 marker; "宣言:" is
             continue
+        attacked = {
+            t.value.name
+            for g in build([t for t in toks if t.end <= marker.start]).groups
+            if g.use in al.ATTACK_USES
+            for t in g.targets
+            if t.kind == "NAME" and t.value.name
+        }
+        for k in range(i):
+            if m.live[k] is not None:
+                for g in build(meaningful(m.tokens(k))).groups:
+                    if g.use in al.ATTACK_USES:
+                        attacked |= {t.value.name for t in g.targets if t.kind == "NAME" and t.value.name}
         start = after.end()
         m.live[i] = (a, marker.start)
-        end = b
+        end = manifesto_end(m.text.norm, start, b)
         j = i + 1
-        while j < len(m.live) and m.live[j] is not None and not _starts_command(m.tokens(j)):
-            end = m.live[j][1]
-            m.live[j] = None
-            j += 1
+        if end < b:  # the rest of the line (理由:…, PS …) is read as the message, never published
+            m.live.insert(j, (end, b))
+        else:
+            while (
+                j < len(m.live)
+                and m.live[j] is not None
+                and not _ends_manifesto(m, j)
+                and (not _starts_command(m.tokens(j)) or _repeats_attack(m, j, attacked))
+            ):
+                end = m.live[j][1]
+                m.live[j] = None
+                j += 1
         body = m.text.fragment(start, end)
         if body:
-            m.manifestos.append((marker.start, body, marker.text == "宣言", end))
+            m.manifestos.append((marker.start, body, marker.text == "宣言", end, start))
         i = j
 
 
@@ -195,7 +258,7 @@ def _attach_manifestos(m: Message) -> None:
     loses its 宣言 to a refusal."""
     attacks = sorted(((pos, d) for pos, d in m.inputs if d.get("use") in al.ATTACK_USES), key=lambda pd: pd[0])
     unsure = sorted(m.unsure_attacks, key=lambda pd: pd[0])
-    for pos, body, weak, end in m.manifestos:
+    for pos, body, weak, end, start in m.manifestos:
         target = _nearest(attacks, pos) or _nearest(unsure, pos)
         if target is None and weak:
             continue  # "他的宣言很可疑": chatter, not a 杀人宣言
@@ -204,6 +267,7 @@ def _attach_manifestos(m: Message) -> None:
             m.refusals[-1][1]["text"] = body[:40]
         else:
             target["manifesto"] = target["manifesto"] + "\n" + body if "manifesto" in target else body
+            target.setdefault("_mf_spans", []).append((start, end))
 
 
 # ------------------------------------------------------------------------------------------------ orders (O1, O2)
@@ -346,6 +410,7 @@ def _close_manifesto(m: Message, st: _State) -> None:
         if body:
             prev = st.attack.get("manifesto")
             st.attack["manifesto"] = prev + "\n" + body if prev else body
+            st.attack.setdefault("_mf_spans", []).append((st.mf_start, st.mf_end))
     st.attack, st.mf_start, st.mf_end = None, None, None
 
 
@@ -372,7 +437,7 @@ def _actions(m: Message, after_vote: bool = False) -> None:
                     continue
                 if any(votes.is_vote_word(t) or t.kind == "CHANGE" for t in clause_tokens):
                     continue  # the vote itself, already read
-            _clause(m, st, resolver, i, clause_tokens, quiet=after_vote)
+            _clause(m, st, resolver, i, clause_tokens, quiet=after_vote, sentence_start=sentence_start)
     _close_manifesto(m, st)
     choice, problems = st.stance.verdict()
     if choice:
@@ -510,12 +575,26 @@ def _in_manifesto(reason: str | tuple) -> str | tuple:
     return reason + IN_MANIFESTO
 
 
-def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[Token], quiet: bool = False) -> None:
+_MANIFESTO_STOP = re.compile(r"[ \t]*" + MANIFESTO_END.pattern, re.I)
+
+
+def _clause(
+    m: Message,
+    st: _State,
+    resolver: Resolver,
+    line: int,
+    toks: list[Token],
+    quiet: bool = False,
+    sentence_start: bool = True,
+) -> None:
     start, end = toks[0].start, toks[-1].end
     mean = meaningful(toks)
     if not mean:
         return
     in_manifesto = st.attack is not None
+    if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
+        _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言 (issue 23)
+        in_manifesto = False
     if in_manifesto and not _starts_command(toks):
         st.mf_start = start if st.mf_start is None else st.mf_start
         st.mf_end = end
