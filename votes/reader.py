@@ -37,22 +37,43 @@ class VoteParse:
 _NOT_OWN = frozenset({"OTHER", "REPORT", "OPINION", "NEG", "PASSIVE", "HEDGE", "PAST"})
 
 
-def _own(sentence: list[Token], k: int, sender: str) -> bool:
-    """The vote word at k is the sender's own vote: not "赵六投王五", "楼上说投孙八", "大家投…" (issue 15)."""
-    if any(t.kind == "REPORT" for t in sentence[:k]) and any(t.text == ":" for t in sentence[:k]):
-        return False  # 王五说:投孙八
-    start = max((i + 1 for i, t in enumerate(sentence[:k]) if t.kind == "SEP"), default=0)
-    pre = sentence[start:k]
-    if any(t.kind in _NOT_OWN for t in pre):
-        return False
-    if sentence[k].kind == "VOTE":
-        for i, t in enumerate(pre):
-            before = [u for u in pre[:i] if u.kind != "PUNCT"]
-            if before and before[-1].text == "从":
-                continue
-            if t.kind == "PRON" or (t.kind == "NAME" and t.value.name != sender):
-                return False
-    return True
+class _Owners:
+    """Whether each vote word of a sentence is the sender's own vote: not "赵六投王五", "楼上说投孙八", "大家投…"
+    (issue 15). One pass over the sentence, so a post of any length is read in linear time (issue 22)."""
+
+    def __init__(self, sentence: list[Token], sender: str):
+        n = len(sentence)
+        self.report_colon = [False] * (n + 1)  # a REPORT and a ":" somewhere before i
+        self.clause_start = [0] * (n + 1)  # where the clause holding i starts (after the last SEP)
+        self.not_own = [-1] * (n + 1)  # the last _NOT_OWN token before i
+        self.subject = [-1] * (n + 1)  # the last PRON / other player's NAME before i (not after 从)
+        report = colon = False
+        start, last_not_own, last_subject, prev, prev_index = 0, -1, -1, None, -1
+        for i, t in enumerate(sentence):
+            self.report_colon[i] = report and colon
+            self.clause_start[i], self.not_own[i], self.subject[i] = start, last_not_own, last_subject
+            report = report or t.kind == "REPORT"
+            colon = colon or t.text == ":"
+            if t.kind == "SEP":
+                start = i + 1
+                prev = None
+            if t.kind in _NOT_OWN:
+                last_not_own = i
+            if (t.kind == "PRON" or (t.kind == "NAME" and t.value.name != sender)) and not (
+                prev is not None and prev.text == "从" and prev_index >= start
+            ):
+                last_subject = i
+            if t.kind != "PUNCT" and t.kind != "SEP":
+                prev, prev_index = t, i
+        self.sentence = sentence
+
+    def own(self, k: int) -> bool:
+        if self.report_colon[k]:
+            return False  # 王五说:投孙八
+        start = self.clause_start[k]
+        if self.not_own[k] >= start:
+            return False
+        return not (self.sentence[k].kind == "VOTE" and self.subject[k] >= start)
 
 
 def _sentences(tokens: list[Token]) -> list[list[Token]]:
@@ -66,21 +87,31 @@ def _sentences(tokens: list[Token]) -> list[list[Token]]:
     return [s for s in out if s]
 
 
-def _target_after(sentence: list[Token], k: int) -> list[Token]:
-    """The target tokens right after the vote word at index k (a second one means 'A或B' / 'A和B')."""
-    found: list[Token] = []
-    for t in sentence[k + 1 :]:
-        if t.kind in ("REASON", "USE") or (t.kind == "SEP" and found):
-            break
-        if found and (t.text in _BRACKETS or t.text in _NOT_VOTE):
-            break  # "改票:王五(原投李四)"
-        if t.kind in TARGETS:
-            found.append(t)
-        elif t.kind in ("STOP", "PUNCT", "COND", "VOTE", "CHANGE", "SEP"):
-            continue
-        elif found:
-            break
-    return found
+def _targets_after(sentence: list[Token], words: list[int]) -> dict[int, list[Token]]:
+    """The target tokens right after each vote word (a second one means 'A或B' / 'A和B'). Read from the last vote
+    word back: a vote word whose scan reaches the next vote word with nothing found takes that word's answer, so a
+    post of a thousand 投 is read in linear time (issue 22)."""
+    out: dict[int, list[Token]] = {}
+    marks = set(words)
+    for k in sorted(words, reverse=True):
+        found: list[Token] = []
+        for j in range(k + 1, len(sentence)):
+            t = sentence[j]
+            if not found and j in marks and j in out:
+                found = list(out[j])
+                break
+            if t.kind in ("REASON", "USE") or (t.kind in ("SEP", "VOTE", "CHANGE", "SELFVOTE") and found):
+                break
+            if found and (t.text in _BRACKETS or t.text in _NOT_VOTE):
+                break  # "改票:王五(原投李四)"
+            if t.kind in TARGETS:
+                found.append(t)
+            elif t.kind in ("STOP", "PUNCT", "COND", "VOTE", "CHANGE", "SEP"):
+                continue
+            elif found:
+                break
+        out[k] = found
+    return out
 
 
 def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
@@ -110,7 +141,8 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
             result.found = True
             conditional.append(span)
             continue
-        words = [k for k in words if _own(sentence, k, book.sender)]
+        owners = _Owners(sentence, book.sender)
+        words = [k for k in words if owners.own(k)]
         if not words:
             waiting = None
             continue
@@ -118,6 +150,7 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
         if any(t.kind == "CHANGE" for t in sentence):
             change = True
         first_change = next((i for i, t in enumerate(sentence) if t.kind == "CHANGE"), None)
+        targets_after = _targets_after(sentence, words)
         for k in words:
             t = sentence[k]
             if t.kind == "SELFVOTE":
@@ -125,7 +158,7 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
                 continue
             if first_change is not None and k < first_change and t.kind == "VOTE":
                 continue  # 从张三改投李四: the name before the change word is the old vote
-            after = _target_after(sentence, k)
+            after = targets_after[k]
             names: list[tuple[Resolution, Token]] = []
             for a in after:
                 r = _resolve(a, book)

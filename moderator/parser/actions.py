@@ -66,6 +66,7 @@ def build(tokens: list[Token]) -> Clause:
     pend_targets: list[Token] = []
     pend_card: str | None = None
     pend_pos: Token | None = None
+    card_noun = False
     change_at = None
     cancel = False
     for k, t in enumerate(tokens):
@@ -99,8 +100,18 @@ def build(tokens: list[Token]) -> Clause:
                 cur.card = t.value
             else:
                 pend_card = t.value
+                # "王五这个杀手太明显了,明天票他": a card word after a name, or after 这个/是/的, is a noun about
+                # someone, never the verb of an attack (issue 23)
+                before = [u for u in tokens[:k] if not (u.kind == "PUNCT" and u.text.isspace())]
+                card_noun = bool(pend_targets) or bool(
+                    before
+                    and (
+                        (before[-1].kind == "STOP" and before[-1].text in ("个", "是", "的", "这张", "那张", "一个"))
+                        or (before[-1].kind in ("GAP", "PRON") and before[-1].text[-1:] in "这那个的是")
+                    )
+                )
         elif t.kind in TARGET_KINDS:
-            if cur is None and pend_card in al.DEFAULT_USE and pend_card != cat.AMOEBA:
+            if cur is None and pend_card in al.DEFAULT_USE and pend_card != cat.AMOEBA and not card_noun:
                 cur = Group(al.DEFAULT_USE[pend_card], t.start, card=pend_card, verb_end=t.start)
                 groups.append(cur)
                 pend_card = None

@@ -278,11 +278,13 @@ def lex(norm: str, start: int, end: int, book: NameBook) -> list[Token]:
             i = best.end
             continue
         if out and out[-1].kind == "GAP" and out[-1].end == i:
-            out[-1].end = i + 1
-            out[-1].text += c
+            out[-1].end = i + 1  # its text is set below: one copy, not one per character (issue 22)
         else:
             out.append(Token("GAP", i, i + 1, None, c))
         i += 1
+    for tok in out:
+        if tok.kind == "GAP":
+            tok.text = norm[tok.start : tok.end]
     return _merge_spaced_gaps(out)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ class Message:
     manifestos: list[tuple[int, str, bool]] = field(default_factory=list)  # 杀人宣言 (position, text, weak marker)
     notes: list[tuple[int, int, str]] = field(default_factory=list)  # clauses read as not an order (issue 15)
     unsure_attacks: list[tuple[int, dict]] = field(default_factory=list)  # attacks refused for an unclear target
+    _lexed: dict[tuple[int, int], list[Token]] = field(default_factory=dict)
 
     def refuse(self, start: int, end: int, reason: str | tuple) -> None:
         """A refusal of norm[start:end]: the player's words, the reason, their span, any candidates and the input a
@@ -74,7 +76,11 @@ class Message:
 
     def tokens(self, i: int) -> list[Token]:
         span = self.live[i]
-        return lex(self.text.norm, span[0], span[1], self.book) if span else []
+        if not span:
+            return []
+        if span not in self._lexed:  # each line is lexed once, however many readers look at it (issue 22)
+            self._lexed[span] = lex(self.text.norm, span[0], span[1], self.book)
+        return list(self._lexed[span])
 
 
 def parse(
@@ -194,16 +200,29 @@ def _repeats_attack(m: Message, i: int, attacked: set[str]) -> bool:
     """A line of the 杀人宣言 that names an attack on a player the message already attacks ("杀了赵六大家就安全了"):
     quoted text, not an input (issue 23)."""
     groups = build(meaningful(m.tokens(i))).groups
-    names = {t.value.name for g in groups for t in g.targets if t.kind == "NAME" and t.value.name}
+    names = _attacked(m.tokens(i))
     return bool(groups) and all(g.use in al.ATTACK_USES for g in groups) and bool(names) and names <= attacked
+
+
+def _attacked(tokens: list[Token]) -> set[str]:
+    """The players an attack written in these tokens is aimed at."""
+    return {
+        t.value.name
+        for g in build(meaningful(tokens)).groups
+        if g.use in al.ATTACK_USES
+        for t in g.targets
+        if t.kind == "NAME" and t.value.name
+    }
 
 
 def _manifestos(m: Message) -> None:
     i = 0
+    attacked_before: set[str] = set()  # the players attacked in the lines above (one pass: issue 22)
     while i < len(m.live):
         toks = m.tokens(i)
         marker = next((t for t in toks if t.kind == "MANIFESTO"), None)
         if marker is None:
+            attacked_before |= _attacked(toks)
             i += 1
             continue
         a, b = m.live[i]
@@ -211,18 +230,8 @@ def _manifestos(m: Message) -> None:
         if marker.text == "宣言" and ":" not in after.group(0) and after.end() < b:
             i += 1  # "他的宣言很可疑" is not a 杀人宣言 marker; "宣言:" is
             continue
-        attacked = {
-            t.value.name
-            for g in build([t for t in toks if t.end <= marker.start]).groups
-            if g.use in al.ATTACK_USES
-            for t in g.targets
-            if t.kind == "NAME" and t.value.name
-        }
-        for k in range(i):
-            if m.live[k] is not None:
-                for g in build(meaningful(m.tokens(k))).groups:
-                    if g.use in al.ATTACK_USES:
-                        attacked |= {t.value.name for t in g.targets if t.kind == "NAME" and t.value.name}
+        attacked = attacked_before | _attacked([t for t in toks if t.end <= marker.start])
+        attacked_before = attacked
         start = after.end()
         m.live[i] = (a, marker.start)
         end = manifesto_end(m.text.norm, start, b)
@@ -290,7 +299,7 @@ def _orders(m: Message) -> None:
         privileges = {c for c in m.hand if c != cat.COMMONER}
         colon = max((k for k, t in enumerate(toks) if t.text == ":"), default=-1)
         listed = meaningful(toks[colon + 1 :])  # "那就:庶民、保镖、…": the list after a lead-in
-        for j in range(i + 1, len(m.live)):  # "1.保镖\n2.庶民\n…": one card a line
+        for j in range(i + 1, min(len(m.live), i + m.hand_size + 3)):  # "1.保镖\n2.庶民\n…": one card a line
             more = meaningful(m.tokens(j))
             if not more or not _card_words(more):
                 break
@@ -512,37 +521,56 @@ _MARKERS = frozenset(normalise_word(w) for w in al.TARGET_MARKERS)
 _QUIET_NOTES = frozenset({"negation", "other", "report", "guess", "past", "identity"})
 
 
-def _blocked(m: Message, st: _State, toks: list[Token], g: Group, prev_end: int, end: int) -> str | None:
+@dataclass
+class _ClauseFacts:
+    """What _blocked asks of a whole clause, computed once, so that a clause of many privileges is read in linear
+    time (issue 22)."""
+
+    starts: list[int]
+    question: bool
+    last_afterneg: int  # start of the last 不了/算了 token, or −1
+
+    @classmethod
+    def of(cls, toks: list[Token]) -> _ClauseFacts:
+        return cls(
+            [t.start for t in toks],
+            any(t.kind == "QUESTION" for t in toks),
+            max((t.start for t in toks if t.kind == "AFTERNEG"), default=-1),
+        )
+
+
+def _blocked(
+    m: Message, st: _State, toks: list[Token], g: Group, prev_end: int, end: int, facts: _ClauseFacts
+) -> str | None:
     """Why the privilege word of group g is not the sender's order (issue 15), or None when it is."""
     if st.reported:
         return "report"
-    pre = [t for t in toks if prev_end <= t.start < g.start]
+    pre = toks[bisect.bisect_left(facts.starts, prev_end) : bisect.bisect_left(facts.starts, g.start)]
     kinds = {t.kind for t in pre}
     if "COND" in kinds or st.condition:
         return "condition"
     if kinds & {"REPORT", "OTHER", "PASSIVE"}:
         return "report"
     after = [t for t in g.targets if t.start >= g.verb_end and t.kind in ("NAME", "SEAT", "SELF", "PRON")]
-    for k, t in enumerate(pre):
-        if t.kind not in ("NAME", "PRON") or not after:
-            continue
-        before = [u for u in pre[:k] if u.kind != "PUNCT"]
-        if before and before[-1].kind == "STOP" and before[-1].text in _MARKERS:
-            continue  # 给他来个…, 对张三…
-        if t.kind == "PRON" or t.value.name != m.book.sender:
-            return "other"  # 钱七会束魂孙八, 王五诅咒了赵六
-    if "NEG" in kinds or any(t.kind == "AFTERNEG" for t in toks if t.start >= g.start):
+    before: Token | None = None  # the last token before t that is not punctuation
+    for t in pre:
+        if t.kind in ("NAME", "PRON") and after:
+            marked = before is not None and before.kind == "STOP" and before.text in _MARKERS  # 给他来个…, 对张三…
+            if not marked and (t.kind == "PRON" or t.value.name != m.book.sender):
+                return "other"  # 钱七会束魂孙八, 王五诅咒了赵六
+        if t.kind != "PUNCT":
+            before = t
+    if "NEG" in kinds or facts.last_afterneg >= g.start:
         return "negation"
     if "PAST" in kinds or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
         return "past"
     if "OPINION" in kinds:
         return "guess"
-    stops = [t for t in pre if t.kind != "PUNCT"]
-    if stops and stops[-1].kind == "STOP" and stops[-1].text == "是":
+    if before is not None and before.kind == "STOP" and before.text == "是":
         return "identity"  # 我是巫医, 赵六好像是束魂
     if "HEDGE" in kinds:
         return "hedge"
-    if any(t.kind == "QUESTION" for t in toks) or m.text.norm[end : end + 1] == "?":
+    if facts.question or m.text.norm[end : end + 1] == "?":
         return "question"
     return None
 
@@ -573,6 +601,18 @@ def _in_manifesto(reason: str | tuple) -> str | tuple:
     if isinstance(reason, tuple):
         return (reason[0] + IN_MANIFESTO, *reason[1:])
     return reason + IN_MANIFESTO
+
+
+_AGAIN = re.compile(r"再|又|还要|另外再|第二次|第2次|多")
+_SAME_KEYS = ("card", "use", "target", "position", "into")
+
+
+def _same_input(m: Message, d: dict) -> bool:
+    """The message already has this very input (same privilege, same player) from another clause."""
+    if "use" not in d or d.get("use") == "立场":
+        return False
+    key = tuple(d.get(k) for k in _SAME_KEYS)
+    return any(tuple(e.get(k) for k in _SAME_KEYS) == key and e.get("_span") != d.get("_span") for _, e in m.inputs)
 
 
 _MANIFESTO_STOP = re.compile(r"[ \t]*" + MANIFESTO_END.pattern, re.I)
@@ -621,8 +661,9 @@ def _clause(
     if clause.groups:
         results: list[tuple[Group, Outcome | str]] = []
         prev_end = start
+        facts = _ClauseFacts.of(toks)
         for g in clause.groups:
-            why = _blocked(m, st, toks, g, prev_end, end)
+            why = _blocked(m, st, toks, g, prev_end, end, facts)
             results.append((g, why if why else resolver.outcome(g, clause.change_at)))
             prev_end = g.end
         taken = [(g, o) for g, o in results if isinstance(o, Outcome)]
@@ -638,7 +679,10 @@ def _clause(
             if isinstance(o, str):
                 _note(m, o, start, end)
                 continue
+            again = g.repeat > 1 or bool(_AGAIN.search(m.text.norm, start, g.start + 1))
             for d in o.inputs:
+                if not again and _same_input(m, d):
+                    continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once (issue 23)
                 m.add(g.start, g.end, d)
             for reason in o.refusals:
                 m.refuse(start, end, reason)
