@@ -19,17 +19,25 @@ TARGETS = ("NAME", "SEAT", "SELF", "GAP")
 _CHANGE_VOTE = frozenset(normalise_word(w) for w in al.CHANGE_VOTE_WORDS)
 _NOT_VOTE = frozenset(normalise_word(w) for w in al.NOT_VOTE_WORDS)
 _BRACKETS = frozenset("()[]【】《》<>\"“”'‘’「」『』")
-_STRONG_CHANGE = frozenset(normalise_word(w) for w in ("改票", "改投", "换票", "换投", "更改投票", "修改投票", "票改"))
+_STRONG_CHANGE = frozenset(
+    normalise_word(w)
+    for w in (
+        *("改票", "改投", "换票", "换投", "更改投票", "修改投票", "票改"),
+        *("change vote to", "change my vote to", "change vote", "revote"),
+    )
+)
+# "unvote 王五, vote 赵六": the name after unvote is the old vote; unvote makes the post a change (issue 23)
+UNVOTE = frozenset({"unvote", "un-vote"})
 
 
 def is_vote_word(t: Token) -> bool:
-    return t.kind in ("VOTE", "SELFVOTE") or (t.kind == "CHANGE" and t.text in _STRONG_CHANGE)
+    return t.kind in ("VOTE", "SELFVOTE") or (t.kind == "CHANGE" and (t.text in _STRONG_CHANGE or t.text in UNVOTE))
 
 
 @dataclass
 class VoteParse:
     inputs: list[dict]
-    refusals: list[tuple[tuple[int, int], str]]  # ((start, end) in norm, reason)
+    refusals: list[tuple[tuple[int, int], str | tuple[str, list[str]]]]  # ((start, end) in norm, reason[, candidates])
     found: bool  # the text casts (or tries to cast) a vote
     spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) in norm of each input's words
 
@@ -120,8 +128,9 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
     chosen: list[tuple[str, Token, int]] = []  # (name, its token, where the vote's words start)
     change = False
     conditional: list[tuple[int, int]] = []
-    unresolved: list[tuple[tuple[int, int], str]] = []
+    unresolved: list[tuple[tuple[int, int], str | tuple[str, list[str]]]] = []
     waiting: tuple[int, int] | None = None  # a vote word whose name is on the next line ("投票:\n张三")
+    withdrawn: list[tuple[int, int]] = []  # "unvote" with no new vote
     for sentence in _sentences(tokens):
         words = [i for i, t in enumerate(sentence) if is_vote_word(t)]
         if words and any(sentence[i].kind != "SELFVOTE" for i in words):
@@ -143,6 +152,14 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
             continue
         owners = _Owners(sentence, book.sender)
         words = [k for k in words if owners.own(k)]
+        unvote = [k for k in words if sentence[k].text in UNVOTE]
+        words = [k for k in words if sentence[k].text not in UNVOTE]
+        change = change or bool(unvote)
+        if unvote and not words:
+            result.found = True
+            withdrawn.append(span)
+            waiting = None
+            continue
         if not words:
             waiting = None
             continue
@@ -191,6 +208,10 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
         return result
     if unresolved:
         result.refusals.extend(unresolved[:1])
+    elif withdrawn:
+        result.refusals.append(
+            (withdrawn[0], "“unvote”(撤票)不是投票:票只能改投给另一个人(D3);请写“改投 某某”(change vote to …)")
+        )
     elif result.found:
         start = min(t.start for t in tokens)
         end = max(t.end for t in tokens)
@@ -208,7 +229,10 @@ def _resolve(t: Token, book: NameBook) -> Resolution:
     return book.resolve(t.text)
 
 
-def _why(t: Token, r: Resolution, book: NameBook, display) -> str:
+def _why(t: Token, r: Resolution, book: NameBook, display) -> str | tuple[str, list[str]]:
+    """Why a name after a vote word is no player, with the players it may mean (the same rules and candidates as
+    the PM reader: 投大白兔 is no vote for 小白兔, issue 23)."""
     if t.kind == "SEAT":
         return f"没有{t.value}号玩家;座位是1到{len(book.players)}号"
-    return book.refusal(display(t.start, t.end) or t.text, r)
+    why = book.refusal(display(t.start, t.end) or t.text, r)
+    return (why, list(r.candidates)) if r.candidates else why

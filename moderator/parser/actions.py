@@ -34,6 +34,7 @@ class Group:
     repeat: int = 1  # 诅咒张三两次
     end: int = 0
     alt: bool = False  # "狙击赵六或孙八", "禁锢王五还是孙八": one of several, never guessed (issue 15)
+    counted: bool = False  # opened by a count of stabs ("两刀赵六")
 
 
 @dataclass
@@ -129,7 +130,7 @@ def build(tokens: list[Token]) -> Clause:
         elif t.kind == "REPEAT" and t.text.endswith("刀") and cur is None and _announces(tokens, k):
             continue  # "今晚两刀:杀王五,杀赵六": a count of the attacks written next, not two attacks (issue 23)
         elif t.kind == "REPEAT" and t.text.endswith("刀") and cur is None:
-            cur = Group("普通攻击", t.start, weak=True, verb_end=t.end, end=t.end, repeat=t.value)  # 两刀赵六
+            cur = Group("普通攻击", t.start, weak=True, verb_end=t.end, end=t.end, repeat=t.value, counted=True)
             groups.append(cur)
             cur.targets, pend_targets = pend_targets, []
         elif t.kind == "REPEAT" and cur:
@@ -255,7 +256,17 @@ class Resolver:
         else:
             base_change = False
         if use == "变形":
+            after = self.display(g.verb_end, g.verb_end + 1)
+            if (
+                g.into is not None
+                and g.into.kind == "CARD"
+                and g.into.value == cat.AMOEBA
+                and after in ("后", "後", "过", "過", "了")
+            ):
+                return out  # "变形后的阿米巴": talk about the card, not an order (issue 23)
             return self._transform(g, base, out)
+        if g.counted and not any(t.kind != "GAP" or self.looks_like_name(t, self.resolve_target(t)) for t in targets):
+            return out  # "补一刀": a count of stabs with nobody named is talk, not an order (issue 23)
         unsure = self._unsure(g, base, base_change)
         pronoun = next((t for t in targets if t.kind == "PRON"), None)
         if pronoun is not None and use not in al.SELF_USES:

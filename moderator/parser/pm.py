@@ -284,10 +284,29 @@ def _card_words(tokens: list[Token]) -> bool:
     return all(t.kind in ("CARD", "BOTTOM", "FILL") or (t.kind == "USE" and t.text in al.CARD_TABLE) for t in tokens)
 
 
+def _without_comments(m: Message, toks: list[Token]) -> list[Token]:
+    """The tokens of a line of a discard order, a comment in brackets after a card left out ("杀手(最后一张杀手当底牌)":
+    a 底牌 mark at most, issue 23)."""
+    if not toks:
+        return toks
+    a, b = toks[0].start, toks[-1].end
+    spans = [(f.start(), f.end(), "底" in f.group(1)) for f in orders.COMMENT.finditer(m.text.norm, a, b)]
+    if not spans:
+        return toks
+    out = []
+    for t in toks:
+        inside = next((s for s in spans if s[0] <= t.start < s[1]), None)
+        if inside is None:
+            out.append(t)
+        elif inside[2] and t.start == inside[0]:
+            out.append(Token("BOTTOM", inside[0], inside[1], -1, "底牌"))
+    return out
+
+
 def _orders(m: Message) -> None:
     i = 0
     while i < len(m.live):
-        toks = m.tokens(i)
+        toks = _without_comments(m, m.tokens(i))
         mean = meaningful(toks)
         key = next((t for t in mean if t.kind == "ORDER"), None)
         kinds = {t.kind for t in mean}
@@ -300,7 +319,7 @@ def _orders(m: Message) -> None:
         colon = max((k for k, t in enumerate(toks) if t.text == ":"), default=-1)
         listed = meaningful(toks[colon + 1 :])  # "那就:庶民、保镖、…": the list after a lead-in
         for j in range(i + 1, min(len(m.live), i + m.hand_size + 3)):  # "1.保镖\n2.庶民\n…": one card a line
-            more = meaningful(m.tokens(j))
+            more = meaningful(_without_comments(m, m.tokens(j)))
             if not more or not _card_words(more):
                 break
             listed = listed + more
@@ -335,7 +354,7 @@ def _orders(m: Message) -> None:
         end = b
         j = i + 1
         while j < len(m.live) and m.live[j] is not None:
-            mean_j = meaningful(m.tokens(j))
+            mean_j = meaningful(_without_comments(m, m.tokens(j)))
             if not mean_j or not _card_words([t for t in mean_j if t.kind != "GAP"]):
                 break
             if not any(t.kind in ("CARD", "USE") for t in mean_j):
@@ -711,5 +730,5 @@ def _clause(
         if not st.stance.card_words(clause.card_only, start, end):
             m.refuse(start, end, CARD_ONLY)
         return
-    if clause.stray_pos is not None:
-        m.refuse(start, end, "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)")
+    if clause.stray_pos is not None:  # "最后一张牌了": explained only when the message says nothing else (issue 23)
+        m.notes.append((start, end, "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)"))
