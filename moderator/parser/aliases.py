@@ -128,11 +128,10 @@ VOTE_WORDS = (
     *("投票", "投给", "投", "票投", "票给", "投票给", "我的票", "我的一票", "这一票", "一票给", "票"),
     *("vote", "vote for", "votes for", "i vote", "i vote for", "my vote", "my vote is", "my vote goes to"),
 )
-CHANGE_VOTE_WORDS = tuple(
-    """
-    改票 改投 更改投票 修改投票 改为 改成 换票 换投 改选 变更投票 票改 改票为 换成 更改为
-    """.split()
-) + ("unvote", "un-vote", "change vote to", "change my vote to", "change vote", "revote")
+CHANGE_VOTE_WORDS = (
+    *"改票 改投 更改投票 修改投票 改为 改成 换票 换投 改选 变更投票 票改 改票为 换成 更改为".split(),
+    *("unvote", "un-vote", "change vote to", "change my vote to", "change vote", "revote"),
+)
 SELF_VOTE_WORDS = ("自投", "投自己", "投我自己", "自票")
 # 投 that does not cast a vote: past votes, other people's votes, negations.
 NOT_VOTE_WORDS = tuple(
