@@ -6,6 +6,7 @@ the sender's hand that grants the privilege (an 阿米巴 when no natural card d
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -171,11 +172,25 @@ class Resolver:
         self.hand_size = hand_size
         self.display = display  # (start, end) -> original text
         self.mentions: list[tuple[int, str]] = []  # (position, player) of every name written in the message
+        self._latest: dict[str, list[int]] | None = None
 
     def candidates_before(self, pos: int) -> list[str]:
         """The players named before `pos`, the most recent first (whom a 他 may mean), the sender left out."""
-        names = [n for p, n in sorted(self.mentions, reverse=True) if p < pos and n != self.book.sender]
-        return list(dict.fromkeys(names))
+        if self._latest is None:  # each player's latest mentions, sorted once (linear in the message, issue 22)
+            self._latest = {}
+            for p, n in sorted(self.mentions):
+                if n != self.book.sender:
+                    self._latest.setdefault(n, []).append(p)
+        found = []
+        for name, places in self._latest.items():
+            k = bisect.bisect_left(places, pos)
+            if k:
+                found.append((places[k - 1], name))
+        return [n for _, n in sorted(found, reverse=True)]
+
+    def named(self) -> set[str]:
+        """Every player the message names, the sender left out."""
+        return {n for _, n in self.mentions if n != self.book.sender}
 
     # ---- which card
     def card_for(self, g: Group, use: str) -> tuple[str | None, str | None]:
@@ -272,6 +287,22 @@ class Resolver:
         if pronoun is not None and use not in al.SELF_USES:
             who = self.candidates_before(pronoun.start)
             said = self.display(pronoun.start, pronoun.end) or pronoun.text
+            named = [t for t in targets if t.kind != "PRON"]
+            if len(who) == 1 and self.named() == set(who) and not named and g.repeat == 1 and not g.alt:
+                # "王五昨天一直针对我,很可疑。今晚禁锢他。": the only player the message names; the preview says
+                # whom the pronoun was read as (issue 23)
+                if use == "瞄准狙击" and self._position_problem(g.pos):
+                    out.refusals.append(self._position_problem(g.pos))
+                    return out
+                item = dict(base, target=who[0], pronoun=said)
+                item["_span"] = (min(g.start, pronoun.start), max(g.end, pronoun.end))
+                if use == "瞄准狙击":
+                    item["position"] = g.pos.value
+                if base_change:
+                    item["change"] = True
+                out.inputs.append(item)
+                out.attack = use in al.ATTACK_USES
+                return out
             if who:
                 why = f"“{said}”指的是谁?前面提到的是:{'、'.join(who)};请写名字(如“{use} {who[0]}”),或由天神确认"
             else:

@@ -38,6 +38,8 @@ class Item:
 def describe(item: dict) -> str:
     """An item as a sentence, marked when the 天神 chose its player among a refusal's candidates."""
     text = codec.describe_item(item)
+    if item.get("pronoun") and item.get("target"):
+        text += f"(“{item['pronoun']}”按上文读作{item['target']},请核对)"  # issue 23: the one player named
     return f"{text}(由天神选定)" if item.get("chosen") and item.get("target") else text
 
 
