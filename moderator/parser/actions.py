@@ -235,7 +235,7 @@ class Resolver:
                 use = by_card[held[0]]
         if g.pos is not None and use == "普通狙击":
             use = "瞄准狙击"
-        if g.weak and use in al.ATTACK_USES and g.pos is not None:
+        if g.weak and use in al.ATTACK_USES and g.pos is not None and use != "瞄准狙击":
             return None, "只有瞄准狙击能指定第几张牌(如“瞄准狙击 某某 倒数第2张”)"
         return use, None
 

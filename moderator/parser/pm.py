@@ -248,6 +248,8 @@ def _manifestos(m: Message) -> None:
                 end = m.live[j][1]
                 m.live[j] = None
                 j += 1
+        while end > start and m.text.norm[end - 1] in ",、;: \t":
+            end -= 1  # "宣言:你逃不掉的,谢谢天神": the comma before the thanks is not published
         body = m.text.fragment(start, end)
         if body:
             m.manifestos.append((marker.start, body, marker.text == "宣言", end, start))
@@ -456,6 +458,9 @@ def _actions(m: Message, after_vote: bool = False) -> None:
     resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
     resolver.mentions = _mentions(m)
     for i in range(len(m.live)):
+        span = m.live[i]
+        if st.attack is not None and span and _MANIFESTO_STOP.match(m.text.norm, span[0], span[1]):
+            _close_manifesto(m, st)  # a line "p.s. 天神辛苦" ends the free text after an attack (issue 23)
         for sentence_start, clause_tokens in _merged_clauses(m.tokens(i)):
             if sentence_start:
                 st.reported = st.condition = False
