@@ -432,6 +432,7 @@ class _State:
     condition: bool = False  # "如果…," — the rest of the sentence hangs on it
     reasons: bool = False  # a vote post's 理由: the rest is not read (D1)
     passes: list[tuple[int, int]] = field(default_factory=list)  # 今晚空过
+    last_group: Group | None = None  # the privilege written last, whatever became of it (改给B refers to it)
 
 
 def _close_manifesto(m: Message, st: _State) -> None:
@@ -584,6 +585,10 @@ def _blocked(
                 return "other"  # 钱七会束魂孙八, 王五诅咒了赵六
         if t.kind != "PUNCT":
             before = t
+    first_target = min((t.start for t in g.targets if t.start >= g.verb_end), default=g.verb_end)
+    between = toks[bisect.bisect_left(facts.starts, g.verb_end) : bisect.bisect_left(facts.starts, first_target)]
+    if any(t.kind == "NEG" for t in between):
+        return "negation"  # "那个庇佑不给王五了": the negation stands between the privilege and its player
     if "NEG" in kinds or facts.last_afterneg >= g.start:
         return "negation"
     if "PAST" in kinds or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
@@ -682,7 +687,24 @@ def _clause(
     if clause.cancel:
         m.refuse(start, end, "不能取消已用的特权(行动点数不退);要换目标请写“束魂改为 某某”")
         return
+    if not clause.groups and clause.change_at is not None and clause.names_only and not in_manifesto and not quiet:
+        # "那个庇佑不给王五了,改给赵六", "刚才的王五改给赵六": a change of target in words (T3, issue 23)
+        if st.last_group is None:
+            m.refuse(start, end, "写了改目标,但没写是哪个特权;请写明(如“束魂改为 某某”)")
+            return
+        last = st.last_group
+        g = Group(last.use, start, weak=last.weak, hint=last.hint, card=last.card, verb_end=start, end=end)
+        g.targets = [
+            t
+            for t in clause.names_only
+            if t.start > clause.change_at
+            and (t.kind != "GAP" or resolver.looks_like_name(t, resolver.resolve_target(t)))
+        ]
+        if not g.targets:
+            return  # "我改主意了": talk
+        clause.groups.append(g)
     if clause.groups:
+        st.last_group = clause.groups[-1]
         results: list[tuple[Group, Outcome | str]] = []
         prev_end = start
         facts = _ClauseFacts.of(toks)
