@@ -288,12 +288,17 @@ class Resolver:
             who = self.candidates_before(pronoun.start)
             said = self.display(pronoun.start, pronoun.end) or pronoun.text
             named = [t for t in targets if t.kind != "PRON"]
-            if len(who) == 1 and self.named() == set(who) and not named and g.repeat == 1 and not g.alt:
+            aimed_badly = use == "瞄准狙击" and self._position_problem(g.pos) is not None
+            if (
+                len(who) == 1
+                and self.named() == set(who)
+                and not named
+                and g.repeat == 1
+                and not g.alt
+                and not aimed_badly
+            ):
                 # "王五昨天一直针对我,很可疑。今晚禁锢他。": the only player the message names; the preview says
                 # whom the pronoun was read as (issue 23)
-                if use == "瞄准狙击" and self._position_problem(g.pos):
-                    out.refusals.append(self._position_problem(g.pos))
-                    return out
                 item = dict(base, target=who[0], pronoun=said)
                 item["_span"] = (min(g.start, pronoun.start), max(g.end, pronoun.end))
                 if use == "瞄准狙击":
