@@ -2,6 +2,10 @@
 
 Prints one line: messages, inputs produced, wrong inputs (produced but not what the player meant: a silent
 misreading, goal 0), refusals, and the median parse time per message. `-v` lists every wrong input.
+
+Then the hostile texts of bench/hostile.py (issue 22 item 5): each reader of player text on a text built from a
+repeated piece at 10 KB and 100 KB, the time of each and their ratio (about 10 for a linear reader, 100 for a
+quadratic one). `--quick` skips them.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import statistics
 import sys
 import time
 
+from bench.hostile import CASES, build, seconds
 from tests.parser.cases import all_cases, wrong_inputs
 
 
@@ -35,6 +40,15 @@ def main(argv: list[str]) -> int:
             print(f"WRONG {case.id}: {case.text!r} -> {bad}", file=sys.stderr)
     p50 = statistics.median(times)
     print(f"messages={len(cases)} inputs={inputs} wrong_inputs={wrong} refusals={refusals} p50_ms={p50:.2f}")
+    if "--quick" in argv:
+        return 0
+    small = build("投 ", 3_000)
+    print(f"hostile 投×1500 (3 KB vote post): {seconds(CASES[0][2], small, 1):.3f}s", flush=True)
+    for name, piece, reader in CASES:
+        reader(build(piece, 1_000))  # warm caches
+        a = seconds(reader, build(piece, 10_000), 1)
+        b = seconds(reader, build(piece, 100_000), 1)
+        print(f"hostile {name}: 10KB={a:.3f}s 100KB={b:.3f}s ratio={b / a:.1f}", flush=True)
     return 0
 
 

@@ -19,17 +19,25 @@ TARGETS = ("NAME", "SEAT", "SELF", "GAP")
 _CHANGE_VOTE = frozenset(normalise_word(w) for w in al.CHANGE_VOTE_WORDS)
 _NOT_VOTE = frozenset(normalise_word(w) for w in al.NOT_VOTE_WORDS)
 _BRACKETS = frozenset("()[]【】《》<>\"“”'‘’「」『』")
-_STRONG_CHANGE = frozenset(normalise_word(w) for w in ("改票", "改投", "换票", "换投", "更改投票", "修改投票", "票改"))
+_STRONG_CHANGE = frozenset(
+    normalise_word(w)
+    for w in (
+        *("改票", "改投", "换票", "换投", "更改投票", "修改投票", "票改"),
+        *("change vote to", "change my vote to", "change vote", "revote"),
+    )
+)
+# "unvote 王五, vote 赵六": the name after unvote is the old vote; unvote makes the post a change (issue 23)
+UNVOTE = frozenset({"unvote", "un-vote"})
 
 
 def is_vote_word(t: Token) -> bool:
-    return t.kind in ("VOTE", "SELFVOTE") or (t.kind == "CHANGE" and t.text in _STRONG_CHANGE)
+    return t.kind in ("VOTE", "SELFVOTE") or (t.kind == "CHANGE" and (t.text in _STRONG_CHANGE or t.text in UNVOTE))
 
 
 @dataclass
 class VoteParse:
     inputs: list[dict]
-    refusals: list[tuple[tuple[int, int], str]]  # ((start, end) in norm, reason)
+    refusals: list[tuple[tuple[int, int], str | tuple[str, list[str]]]]  # ((start, end) in norm, reason[, candidates])
     found: bool  # the text casts (or tries to cast) a vote
     spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) in norm of each input's words
 
@@ -37,22 +45,43 @@ class VoteParse:
 _NOT_OWN = frozenset({"OTHER", "REPORT", "OPINION", "NEG", "PASSIVE", "HEDGE", "PAST"})
 
 
-def _own(sentence: list[Token], k: int, sender: str) -> bool:
-    """The vote word at k is the sender's own vote: not "赵六投王五", "楼上说投孙八", "大家投…" (issue 15)."""
-    if any(t.kind == "REPORT" for t in sentence[:k]) and any(t.text == ":" for t in sentence[:k]):
-        return False  # 王五说:投孙八
-    start = max((i + 1 for i, t in enumerate(sentence[:k]) if t.kind == "SEP"), default=0)
-    pre = sentence[start:k]
-    if any(t.kind in _NOT_OWN for t in pre):
-        return False
-    if sentence[k].kind == "VOTE":
-        for i, t in enumerate(pre):
-            before = [u for u in pre[:i] if u.kind != "PUNCT"]
-            if before and before[-1].text == "从":
-                continue
-            if t.kind == "PRON" or (t.kind == "NAME" and t.value.name != sender):
-                return False
-    return True
+class _Owners:
+    """Whether each vote word of a sentence is the sender's own vote: not "赵六投王五", "楼上说投孙八", "大家投…"
+    (issue 15). One pass over the sentence, so a post of any length is read in linear time (issue 22)."""
+
+    def __init__(self, sentence: list[Token], sender: str):
+        n = len(sentence)
+        self.report_colon = [False] * (n + 1)  # a REPORT and a ":" somewhere before i
+        self.clause_start = [0] * (n + 1)  # where the clause holding i starts (after the last SEP)
+        self.not_own = [-1] * (n + 1)  # the last _NOT_OWN token before i
+        self.subject = [-1] * (n + 1)  # the last PRON / other player's NAME before i (not after 从)
+        report = colon = False
+        start, last_not_own, last_subject, prev, prev_index = 0, -1, -1, None, -1
+        for i, t in enumerate(sentence):
+            self.report_colon[i] = report and colon
+            self.clause_start[i], self.not_own[i], self.subject[i] = start, last_not_own, last_subject
+            report = report or t.kind == "REPORT"
+            colon = colon or t.text == ":"
+            if t.kind == "SEP":
+                start = i + 1
+                prev = None
+            if t.kind in _NOT_OWN:
+                last_not_own = i
+            if (t.kind == "PRON" or (t.kind == "NAME" and t.value.name != sender)) and not (
+                prev is not None and prev.text == "从" and prev_index >= start
+            ):
+                last_subject = i
+            if t.kind != "PUNCT" and t.kind != "SEP":
+                prev, prev_index = t, i
+        self.sentence = sentence
+
+    def own(self, k: int) -> bool:
+        if self.report_colon[k]:
+            return False  # 王五说:投孙八
+        start = self.clause_start[k]
+        if self.not_own[k] >= start:
+            return False
+        return not (self.sentence[k].kind == "VOTE" and self.subject[k] >= start)
 
 
 def _sentences(tokens: list[Token]) -> list[list[Token]]:
@@ -66,21 +95,31 @@ def _sentences(tokens: list[Token]) -> list[list[Token]]:
     return [s for s in out if s]
 
 
-def _target_after(sentence: list[Token], k: int) -> list[Token]:
-    """The target tokens right after the vote word at index k (a second one means 'A或B' / 'A和B')."""
-    found: list[Token] = []
-    for t in sentence[k + 1 :]:
-        if t.kind in ("REASON", "USE") or (t.kind == "SEP" and found):
-            break
-        if found and (t.text in _BRACKETS or t.text in _NOT_VOTE):
-            break  # "改票:王五(原投李四)"
-        if t.kind in TARGETS:
-            found.append(t)
-        elif t.kind in ("STOP", "PUNCT", "COND", "VOTE", "CHANGE", "SEP"):
-            continue
-        elif found:
-            break
-    return found
+def _targets_after(sentence: list[Token], words: list[int]) -> dict[int, list[Token]]:
+    """The target tokens right after each vote word (a second one means 'A或B' / 'A和B'). Read from the last vote
+    word back: a vote word whose scan reaches the next vote word with nothing found takes that word's answer, so a
+    post of a thousand 投 is read in linear time (issue 22)."""
+    out: dict[int, list[Token]] = {}
+    marks = set(words)
+    for k in sorted(words, reverse=True):
+        found: list[Token] = []
+        for j in range(k + 1, len(sentence)):
+            t = sentence[j]
+            if not found and j in marks and j in out:
+                found = list(out[j])
+                break
+            if t.kind in ("REASON", "USE") or (t.kind in ("SEP", "VOTE", "CHANGE", "SELFVOTE") and found):
+                break
+            if found and (t.text in _BRACKETS or t.text in _NOT_VOTE):
+                break  # "改票:王五(原投李四)"
+            if t.kind in TARGETS:
+                found.append(t)
+            elif t.kind in ("STOP", "PUNCT", "COND", "VOTE", "CHANGE", "SEP"):
+                continue
+            elif found:
+                break
+        out[k] = found
+    return out
 
 
 def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
@@ -89,8 +128,9 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
     chosen: list[tuple[str, Token, int]] = []  # (name, its token, where the vote's words start)
     change = False
     conditional: list[tuple[int, int]] = []
-    unresolved: list[tuple[tuple[int, int], str]] = []
+    unresolved: list[tuple[tuple[int, int], str | tuple[str, list[str]]]] = []
     waiting: tuple[int, int] | None = None  # a vote word whose name is on the next line ("投票:\n张三")
+    withdrawn: list[tuple[int, int]] = []  # "unvote" with no new vote
     for sentence in _sentences(tokens):
         words = [i for i, t in enumerate(sentence) if is_vote_word(t)]
         if words and any(sentence[i].kind != "SELFVOTE" for i in words):
@@ -110,7 +150,16 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
             result.found = True
             conditional.append(span)
             continue
-        words = [k for k in words if _own(sentence, k, book.sender)]
+        owners = _Owners(sentence, book.sender)
+        words = [k for k in words if owners.own(k)]
+        unvote = [k for k in words if sentence[k].text in UNVOTE]
+        words = [k for k in words if sentence[k].text not in UNVOTE]
+        change = change or bool(unvote)
+        if unvote and not words:
+            result.found = True
+            withdrawn.append(span)
+            waiting = None
+            continue
         if not words:
             waiting = None
             continue
@@ -118,6 +167,7 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
         if any(t.kind == "CHANGE" for t in sentence):
             change = True
         first_change = next((i for i, t in enumerate(sentence) if t.kind == "CHANGE"), None)
+        targets_after = _targets_after(sentence, words)
         for k in words:
             t = sentence[k]
             if t.kind == "SELFVOTE":
@@ -125,7 +175,7 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
                 continue
             if first_change is not None and k < first_change and t.kind == "VOTE":
                 continue  # 从张三改投李四: the name before the change word is the old vote
-            after = _target_after(sentence, k)
+            after = targets_after[k]
             names: list[tuple[Resolution, Token]] = []
             for a in after:
                 r = _resolve(a, book)
@@ -158,6 +208,10 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
         return result
     if unresolved:
         result.refusals.extend(unresolved[:1])
+    elif withdrawn:
+        result.refusals.append(
+            (withdrawn[0], "“unvote”(撤票)不是投票:票只能改投给另一个人(D3);请写“改投 某某”(change vote to …)")
+        )
     elif result.found:
         start = min(t.start for t in tokens)
         end = max(t.end for t in tokens)
@@ -175,7 +229,10 @@ def _resolve(t: Token, book: NameBook) -> Resolution:
     return book.resolve(t.text)
 
 
-def _why(t: Token, r: Resolution, book: NameBook, display) -> str:
+def _why(t: Token, r: Resolution, book: NameBook, display) -> str | tuple[str, list[str]]:
+    """Why a name after a vote word is no player, with the players it may mean (the same rules and candidates as
+    the PM reader: 投大白兔 is no vote for 小白兔, issue 23)."""
     if t.kind == "SEAT":
         return f"没有{t.value}号玩家;座位是1到{len(book.players)}号"
-    return book.refusal(display(t.start, t.end) or t.text, r)
+    why = book.refusal(display(t.start, t.end) or t.text, r)
+    return (why, list(r.candidates)) if r.candidates else why

@@ -6,6 +6,7 @@ the sender's hand that grants the privilege (an 阿米巴 when no natural card d
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -34,6 +35,7 @@ class Group:
     repeat: int = 1  # 诅咒张三两次
     end: int = 0
     alt: bool = False  # "狙击赵六或孙八", "禁锢王五还是孙八": one of several, never guessed (issue 15)
+    counted: bool = False  # opened by a count of stabs ("两刀赵六")
 
 
 @dataclass
@@ -54,15 +56,22 @@ def _family(use: str) -> frozenset[str]:
     return frozenset({use})
 
 
+def _announces(tokens: list[Token], k: int) -> bool:
+    """The count at k ("两刀") is followed by a colon or ends the clause: it announces what follows."""
+    rest = [t for t in tokens[k + 1 :] if not (t.kind == "PUNCT" and t.text.isspace())]
+    return not rest or rest[0].text == ":" or (not any(t.kind in TARGET_KINDS for t in rest))
+
+
 def build(tokens: list[Token]) -> Clause:
     groups: list[Group] = []
     cur: Group | None = None
     pend_targets: list[Token] = []
     pend_card: str | None = None
     pend_pos: Token | None = None
+    card_noun = False
     change_at = None
     cancel = False
-    for t in tokens:
+    for k, t in enumerate(tokens):
         if t.kind == "USE":
             if cur and cur.use == "变形" and cur.into is None and t.value == "变形":
                 cur.end = cur.verb_end = t.end  # 用变形牌变成…, 变成变成 (a doubled verb)
@@ -93,8 +102,18 @@ def build(tokens: list[Token]) -> Clause:
                 cur.card = t.value
             else:
                 pend_card = t.value
+                # "王五这个杀手太明显了,明天票他": a card word after a name, or after 这个/是/的, is a noun about
+                # someone, never the verb of an attack (issue 23)
+                before = [u for u in tokens[:k] if not (u.kind == "PUNCT" and u.text.isspace())]
+                card_noun = bool(pend_targets) or bool(
+                    before
+                    and (
+                        (before[-1].kind == "STOP" and before[-1].text in ("个", "是", "的", "这张", "那张", "一个"))
+                        or (before[-1].kind in ("GAP", "PRON") and before[-1].text[-1:] in "这那个的是")
+                    )
+                )
         elif t.kind in TARGET_KINDS:
-            if cur is None and pend_card in al.DEFAULT_USE and pend_card != cat.AMOEBA:
+            if cur is None and pend_card in al.DEFAULT_USE and pend_card != cat.AMOEBA and not card_noun:
                 cur = Group(al.DEFAULT_USE[pend_card], t.start, card=pend_card, verb_end=t.start)
                 groups.append(cur)
                 pend_card = None
@@ -109,8 +128,10 @@ def build(tokens: list[Token]) -> Clause:
                 cur.pos, cur.end = t, t.end
             else:
                 pend_pos = t
+        elif t.kind == "REPEAT" and t.text.endswith("刀") and cur is None and _announces(tokens, k):
+            continue  # "今晚两刀:杀王五,杀赵六": a count of the attacks written next, not two attacks (issue 23)
         elif t.kind == "REPEAT" and t.text.endswith("刀") and cur is None:
-            cur = Group("普通攻击", t.start, weak=True, verb_end=t.end, end=t.end, repeat=t.value)  # 两刀赵六
+            cur = Group("普通攻击", t.start, weak=True, verb_end=t.end, end=t.end, repeat=t.value, counted=True)
             groups.append(cur)
             cur.targets, pend_targets = pend_targets, []
         elif t.kind == "REPEAT" and cur:
@@ -151,11 +172,25 @@ class Resolver:
         self.hand_size = hand_size
         self.display = display  # (start, end) -> original text
         self.mentions: list[tuple[int, str]] = []  # (position, player) of every name written in the message
+        self._latest: dict[str, list[int]] | None = None
 
     def candidates_before(self, pos: int) -> list[str]:
         """The players named before `pos`, the most recent first (whom a 他 may mean), the sender left out."""
-        names = [n for p, n in sorted(self.mentions, reverse=True) if p < pos and n != self.book.sender]
-        return list(dict.fromkeys(names))
+        if self._latest is None:  # each player's latest mentions, sorted once (linear in the message, issue 22)
+            self._latest = {}
+            for p, n in sorted(self.mentions):
+                if n != self.book.sender:
+                    self._latest.setdefault(n, []).append(p)
+        found = []
+        for name, places in self._latest.items():
+            k = bisect.bisect_left(places, pos)
+            if k:
+                found.append((places[k - 1], name))
+        return [n for _, n in sorted(found, reverse=True)]
+
+    def named(self) -> set[str]:
+        """Every player the message names, the sender left out."""
+        return {n for _, n in self.mentions if n != self.book.sender}
 
     # ---- which card
     def card_for(self, g: Group, use: str) -> tuple[str | None, str | None]:
@@ -185,6 +220,8 @@ class Resolver:
         card = g.card or g.hint
         if g.weak and use in al.ATTACK_USES and card == cat.SNIPER:
             use = "普通狙击"
+        if g.weak and use in al.ATTACK_USES and g.pos is not None and card is None and cat.SNIPER in self.hand:
+            use = "普通狙击"  # 打王五从后往前数第三张: only a sniper's shot has a position (issue 23)
         if g.weak and use in al.SAVE_USES:
             by_card = {cat.BINDER: "束魂", cat.HEALER: "治疗", cat.DOOM_PARDON: "特赦"}
             if card in by_card:
@@ -198,7 +235,7 @@ class Resolver:
                 use = by_card[held[0]]
         if g.pos is not None and use == "普通狙击":
             use = "瞄准狙击"
-        if g.weak and use in al.ATTACK_USES and g.pos is not None:
+        if g.weak and use in al.ATTACK_USES and g.pos is not None and use != "瞄准狙击":
             return None, "只有瞄准狙击能指定第几张牌(如“瞄准狙击 某某 倒数第2张”)"
         return use, None
 
@@ -234,12 +271,43 @@ class Resolver:
         else:
             base_change = False
         if use == "变形":
+            after = self.display(g.verb_end, g.verb_end + 1)
+            if (
+                g.into is not None
+                and g.into.kind == "CARD"
+                and g.into.value == cat.AMOEBA
+                and after in ("后", "後", "过", "過", "了")
+            ):
+                return out  # "变形后的阿米巴": talk about the card, not an order (issue 23)
             return self._transform(g, base, out)
+        if g.counted and not any(t.kind != "GAP" or self.looks_like_name(t, self.resolve_target(t)) for t in targets):
+            return out  # "补一刀": a count of stabs with nobody named is talk, not an order (issue 23)
         unsure = self._unsure(g, base, base_change)
         pronoun = next((t for t in targets if t.kind == "PRON"), None)
         if pronoun is not None and use not in al.SELF_USES:
             who = self.candidates_before(pronoun.start)
             said = self.display(pronoun.start, pronoun.end) or pronoun.text
+            named = [t for t in targets if t.kind != "PRON"]
+            aimed_badly = use == "瞄准狙击" and self._position_problem(g.pos) is not None
+            if (
+                len(who) == 1
+                and self.named() == set(who)
+                and not named
+                and g.repeat == 1
+                and not g.alt
+                and not aimed_badly
+            ):
+                # "王五昨天一直针对我,很可疑。今晚禁锢他。": the only player the message names; the preview says
+                # whom the pronoun was read as (issue 23)
+                item = dict(base, target=who[0], pronoun=said)
+                item["_span"] = (min(g.start, pronoun.start), max(g.end, pronoun.end))
+                if use == "瞄准狙击":
+                    item["position"] = g.pos.value
+                if base_change:
+                    item["change"] = True
+                out.inputs.append(item)
+                out.attack = use in al.ATTACK_USES
+                return out
             if who:
                 why = f"“{said}”指的是谁?前面提到的是:{'、'.join(who)};请写名字(如“{use} {who[0]}”),或由天神确认"
             else:
@@ -341,6 +409,8 @@ class Resolver:
         if pos is None:
             return "瞄准狙击要写明打第几张(如“第2张”“倒数第2张”)"
         n = pos.value
+        if pos.hint == "unclear":
+            return f"“{pos.text}”看不出是从前往后数还是从后往前数;请写“第{abs(n)}张”或“倒数第{abs(n)}张”"
         if n == 0:
             return "没有第0张牌;位置从第1张(或倒数第1张)数起"
         if abs(n) > self.hand_size:

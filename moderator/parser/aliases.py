@@ -13,7 +13,7 @@ from .text import normalise_word
 # ---------------------------------------------------------------- privileges (use) --------------------------------
 # use -> spellings. The first group are "weak" verbs: generic words that a more specific word nearby refines
 # ("用一击必杀杀张三", "束魂救张三").
-WEAK_ATTACK = ("攻击", "杀", "刀", "砍", "袭击", "击杀", "刺杀", "暗杀", "杀掉", "干掉", "咬", "杀死")
+WEAK_ATTACK = ("攻击", "杀", "刀", "砍", "袭击", "击杀", "刺杀", "暗杀", "杀掉", "干掉", "咬", "杀死", "打")
 WEAK_SAVE = ("救", "救人")
 
 USE_SPELLINGS: dict[str, tuple[str, ...]] = {
@@ -124,11 +124,13 @@ STANCE_WORDS = ("立场", "阵营", "站队", "选择", "选", "站", "加入", 
 SIDE_WORDS = {"杀手方": cat.KILLER, "狼人方": cat.WEREWOLF, "杀手阵营": cat.KILLER, "狼人阵营": cat.WEREWOLF}
 
 # ---------------------------------------------------------------- votes (D1, D3) --------------------------------
-VOTE_WORDS = ("投票", "投给", "投", "票投", "票给", "投票给", "我的票", "我的一票", "这一票", "一票给", "票")
-CHANGE_VOTE_WORDS = tuple(
-    """
-    改票 改投 更改投票 修改投票 改为 改成 换票 换投 改选 变更投票 票改 改票为 换成 更改为
-    """.split()
+VOTE_WORDS = (
+    *("投票", "投给", "投", "票投", "票给", "投票给", "我的票", "我的一票", "这一票", "一票给", "票"),
+    *("vote", "vote for", "votes for", "i vote", "i vote for", "my vote", "my vote is", "my vote goes to"),
+)
+CHANGE_VOTE_WORDS = (
+    *"改票 改投 更改投票 修改投票 改为 改成 换票 换投 改选 变更投票 票改 改票为 换成 更改为".split(),
+    *("unvote", "un-vote", "change vote to", "change my vote to", "change vote", "revote"),
 )
 SELF_VOTE_WORDS = ("自投", "投自己", "投我自己", "自票")
 # 投 that does not cast a vote: past votes, other people's votes, negations.
@@ -159,6 +161,11 @@ TARGET_CHANGE_WORDS = (
     "目标改为",
     "转为",
     "转移到",
+    "改给",
+    "换给",
+    "转给",
+    "改到",
+    "换到",
 )
 CANCEL_WORDS = ("取消", "撤销", "撤回")
 

@@ -37,6 +37,43 @@ _POSITION = [
 _BACK_AFTER = re.compile(
     r"[ \t,]*(?:从[ \t]*(?:最)?(?:后|后面|后边|后头|尾|末尾)[ \t]*(?:往前|向前|开始)?[ \t]*数(?:起)?|倒着数|倒过来数)"
 )
+# A position whose direction is written in words before the number (issue 23): 从后往前数第三张, 从最后数起第2张,
+# 倒过来第二张, 末尾第二张, 正数第2张. The words are classified by `_direction`; words that do not say which end
+# (从右数第二张) give a position the parser refuses rather than guesses.
+_DIR_CHARS = "从由自最后面边头尾巴末底下上右左往向前开始起数着过来倒正顺的部端一1张"
+_DIR_POS = re.compile(
+    rf"([{_DIR_CHARS}][{_DIR_CHARS} \t]{{0,11}})[ \t]*第?[ \t]*"
+    + NUM
+    + _NOT_CARD
+    + r"[ \t]*(?:张|位|个|顺位)[ \t]*(?:牌)?"
+)
+_DIR_AFTER = re.compile(rf"[ \t,(]*((?:从|由|自)?[{_DIR_CHARS}]{{0,8}}数(?:起)?|倒着数|倒过来数)\)?")
+# A labelled position: 位置:倒数第二, 第几张:2, 打哪张:第3张.
+_LABEL = re.compile(r"(?:位置|顺位|第几张(?:牌)?|打第几张|打哪张|哪张|哪一张)[ \t]*(?:是|为)?[ \t]*:?[ \t]*")
+_BARE_NUM = re.compile(NUM + _NOT_CARD + _UNIT)
+
+
+def _direction(words: str) -> int | None:
+    """+1 (from the front), −1 (from the back), 0 (words that do not say which end), None (no direction at all)."""
+    w = re.sub(r"[ \t的一1张]", "", words)
+    toward_front = bool(re.search(r"(?:往|向)(?:前|上|左)", w))
+    toward_back = bool(re.search(r"(?:往|向)(?:后|下|右)", w))
+    w = re.sub(r"(?:往|向)(?:前|上|左|后|下|右)", "", w)
+    back = bool(re.search(r"[后尾末底倒]", w))
+    front = bool(re.search(r"[前头正顺]", w))
+    if back and not front:
+        return -1
+    if front and not back:
+        return 1
+    if back and front:
+        return 0
+    if toward_front != toward_back:
+        return -1 if toward_front else 1
+    if re.search(r"[右左上下]", w) or toward_front:
+        return 0
+    return None
+
+
 _TIME = re.compile(r"第[ \t]*" + NUM + r"[ \t]*(?:个)?[ \t]*(?:天|夜|晚|日|轮|回合)")  # 第一夜: when, not where
 _LAST = re.compile(r"最后(?:的)?(?:一|1)?(?:张|位)(?:牌)?|最后那张(?:牌)?|最末(?:一)?张|最后面(?:那张|一张|的那张)?")
 _FIRST = re.compile(r"最前面(?:那张|一张|的那张)?|头一张|首张")
@@ -146,10 +183,31 @@ def _regex_at(norm: str, i: int) -> Token | None:
             n = chinese_number(m.group(1))
             if n is not None and (best is None or m.end() > best.end):
                 best = Token("POS", i, m.end(), sign * n, m.group(0))
-    if best is not None and best.value > 0:
+    m = _DIR_POS.match(norm, i)
+    if m and (best is None or m.end() > best.end):
+        n, sign = chinese_number(m.group(2)), _direction(m.group(1))
+        if n is not None and sign is not None:
+            best = Token("POS", i, m.end(), (sign or 1) * n, m.group(0), hint=None if sign else "unclear")
+    if best is not None and best.value > 0 and best.hint is None:
         m = _BACK_AFTER.match(norm, best.end)
         if m:
             best = Token("POS", i, m.end(), -best.value, norm[i : m.end()])
+        else:
+            m = _DIR_AFTER.match(norm, best.end)
+            sign = _direction(m.group(1)) if m else None
+            if m and sign is not None and sign != 1:
+                hint = None if sign else "unclear"
+                best = Token("POS", i, m.end(), -best.value if sign else best.value, norm[i : m.end()], hint=hint)
+    m = _LABEL.match(norm, i)
+    if m and m.end() > i and m.end() < len(norm):
+        inner = _regex_at(norm, m.end())
+        if inner is not None and inner.kind == "POS":
+            best = Token("POS", i, inner.end, inner.value, norm[i : inner.end], hint=inner.hint)
+        else:
+            bare = _BARE_NUM.match(norm, m.end())
+            n = chinese_number(bare.group(1)) if bare else None
+            if bare and n is not None:
+                best = Token("POS", i, bare.end(), n, norm[i : bare.end()])
     for pattern, value in ((_LAST, -1), (_FIRST, 1)):
         m = pattern.match(norm, i)
         if m and (best is None or m.end() > best.end):
@@ -220,11 +278,13 @@ def lex(norm: str, start: int, end: int, book: NameBook) -> list[Token]:
             i = best.end
             continue
         if out and out[-1].kind == "GAP" and out[-1].end == i:
-            out[-1].end = i + 1
-            out[-1].text += c
+            out[-1].end = i + 1  # its text is set below: one copy, not one per character (issue 22)
         else:
             out.append(Token("GAP", i, i + 1, None, c))
         i += 1
+    for tok in out:
+        if tok.kind == "GAP":
+            tok.text = norm[tok.start : tok.end]
     return _merge_spaced_gaps(out)
 
 

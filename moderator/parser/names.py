@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .text import normalise_word
 
-FUZZY_THRESHOLD = 0.6
+FUZZY_THRESHOLD = 0.7  # 月下独酒 → 月下独酌 (0.75); 大白兔 is not 小白兔 (0.67): refused with candidates (issue 23)
 FUZZY_MARGIN = 0.2
 
 

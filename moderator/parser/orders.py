@@ -46,7 +46,17 @@ class OrderParse:
     unknown: list[str] = field(default_factory=list)
 
 
+COMMENT = re.compile(r"[(\[【]([^()\[\]【】\n]{3,})[)\]】]")
+
+
+def _comment(found: re.Match) -> str:
+    """A comment in brackets after a card ("杀手(最后一张杀手当底牌)") names no card of the order: it only says, at
+    most, that the card before it is the 底牌 (issue 23)."""
+    return "(底)" if "底" in found.group(1) else " "
+
+
 def scan(norm: str) -> OrderParse:
+    norm = COMMENT.sub(_comment, norm)
     out = OrderParse()
     i, n = 0, len(norm)
     unknown_start: int | None = None

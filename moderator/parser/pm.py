@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ class Message:
     manifestos: list[tuple[int, str, bool]] = field(default_factory=list)  # 杀人宣言 (position, text, weak marker)
     notes: list[tuple[int, int, str]] = field(default_factory=list)  # clauses read as not an order (issue 15)
     unsure_attacks: list[tuple[int, dict]] = field(default_factory=list)  # attacks refused for an unclear target
+    _lexed: dict[tuple[int, int], list[Token]] = field(default_factory=dict)
 
     def refuse(self, start: int, end: int, reason: str | tuple) -> None:
         """A refusal of norm[start:end]: the player's words, the reason, their span, any candidates and the input a
@@ -74,7 +76,11 @@ class Message:
 
     def tokens(self, i: int) -> list[Token]:
         span = self.live[i]
-        return lex(self.text.norm, span[0], span[1], self.book) if span else []
+        if not span:
+            return []
+        if span not in self._lexed:  # each line is lexed once, however many readers look at it (issue 22)
+            self._lexed[span] = lex(self.text.norm, span[0], span[1], self.book)
+        return list(self._lexed[span])
 
 
 def parse(
@@ -119,6 +125,9 @@ def parse(
         m.refusals.append((0, item))
     inputs = tuple(_with_span(text, d) for _, d in sorted(m.inputs, key=lambda x: x[0]))
     refusals = tuple(d for _, d in sorted(m.refusals, key=lambda x: x[0]))
+    for d in refusals:
+        if isinstance(d.get("input"), dict):
+            d["input"].pop("_mf_spans", None)
     return inputs, refusals
 
 
@@ -128,6 +137,9 @@ def _with_span(text: Text, item: dict) -> dict:
     span = text.raw_span(*norm_span) if norm_span else None
     if span:
         item["span"] = span
+    mf_spans = [s for s in (text.raw_span(a, b) for a, b in item.pop("_mf_spans", ())) if s]
+    if mf_spans and "manifesto" in item:
+        item["manifesto_spans"] = mf_spans  # the words published as the 杀人宣言, to mark in the preview
     return item
 
 
@@ -156,11 +168,61 @@ def _starts_command(tokens: list[Token]) -> bool:
     return bool(kinds & {"NAME", "SEAT", "SELF"}) or kinds <= {"USE", "CARD", "POS"}
 
 
+# Where a 杀人宣言 ends (issue 23): at a sentence or line that starts with a word to the 天神 (PS, 天神:, 谢谢, 辛苦),
+# a reason (理由:), a position (正数第2张) or a discard order. What follows is never published.
+MANIFESTO_END = re.compile(
+    r"(?:p\.?\s?s\.?|pps|备注|附言|补充|另外|顺便|对了|@?天神\s*(?:大人)?\s*[,:~!]|@天神|@?gm\b|"
+    r"(?:理由|原因)\s*(?:是|为|:)|谢谢|多谢|感谢|辛苦|麻烦天神|拜托天神|thanks|thx|"
+    r"(?:正数|倒数|顺数|从前往后数|从后往前数)\s*第|第\s*[\d一二三四五]\s*张|位置\s*[:是]|"
+    r"丢牌顺序|弃牌顺序|顺序\s*:|底牌\s*[是:])",
+    re.I,
+)
+_SENTENCE_START = re.compile(r"(?:^|(?<=[。.!?;~…\n,]))[ \t]*")
+
+
+def manifesto_end(norm: str, start: int, end: int) -> int:
+    """Where the 杀人宣言 written in norm[start:end] ends: the first sentence that is no longer part of it."""
+    for found in _SENTENCE_START.finditer(norm, start, end):
+        at = found.end()
+        if at < end and MANIFESTO_END.match(norm, at, end):
+            return found.start() if found.start() > start else at
+    return end
+
+
+def _ends_manifesto(m: Message, i: int) -> bool:
+    a, b = m.live[i]
+    first = _SENTENCE_START.match(m.text.norm, a, b)
+    at = first.end() if first else a
+    return bool(MANIFESTO_END.match(m.text.norm, at, b)) or any(t.kind == "MANIFESTO" for t in m.tokens(i))
+
+
+def _repeats_attack(m: Message, i: int, attacked: set[str]) -> bool:
+    """A line of the 杀人宣言 that names an attack on a player the message already attacks ("杀了赵六大家就安全了"):
+    quoted text, not an input (issue 23)."""
+    groups = build(meaningful(m.tokens(i))).groups
+    names = _attacked(m.tokens(i))
+    return bool(groups) and all(g.use in al.ATTACK_USES for g in groups) and bool(names) and names <= attacked
+
+
+def _attacked(tokens: list[Token]) -> set[str]:
+    """The players an attack written in these tokens is aimed at."""
+    return {
+        t.value.name
+        for g in build(meaningful(tokens)).groups
+        if g.use in al.ATTACK_USES
+        for t in g.targets
+        if t.kind == "NAME" and t.value.name
+    }
+
+
 def _manifestos(m: Message) -> None:
     i = 0
+    attacked_before: set[str] = set()  # the players attacked in the lines above (one pass: issue 22)
     while i < len(m.live):
-        marker = next((t for t in m.tokens(i) if t.kind == "MANIFESTO"), None)
+        toks = m.tokens(i)
+        marker = next((t for t in toks if t.kind == "MANIFESTO"), None)
         if marker is None:
+            attacked_before |= _attacked(toks)
             i += 1
             continue
         a, b = m.live[i]
@@ -168,17 +230,29 @@ def _manifestos(m: Message) -> None:
         if marker.text == "宣言" and ":" not in after.group(0) and after.end() < b:
             i += 1  # "他的宣言很可疑" is not a 杀人宣言 marker; "宣言:" is
             continue
+        attacked = attacked_before | _attacked([t for t in toks if t.end <= marker.start])
+        attacked_before = attacked
         start = after.end()
         m.live[i] = (a, marker.start)
-        end = b
+        end = manifesto_end(m.text.norm, start, b)
         j = i + 1
-        while j < len(m.live) and m.live[j] is not None and not _starts_command(m.tokens(j)):
-            end = m.live[j][1]
-            m.live[j] = None
-            j += 1
+        if end < b:  # the rest of the line (理由:…, PS …) is read as the message, never published
+            m.live.insert(j, (end, b))
+        else:
+            while (
+                j < len(m.live)
+                and m.live[j] is not None
+                and not _ends_manifesto(m, j)
+                and (not _starts_command(m.tokens(j)) or _repeats_attack(m, j, attacked))
+            ):
+                end = m.live[j][1]
+                m.live[j] = None
+                j += 1
+        while end > start and m.text.norm[end - 1] in ",、;: \t":
+            end -= 1  # "宣言:你逃不掉的,谢谢天神": the comma before the thanks is not published
         body = m.text.fragment(start, end)
         if body:
-            m.manifestos.append((marker.start, body, marker.text == "宣言", end))
+            m.manifestos.append((marker.start, body, marker.text == "宣言", end, start))
         i = j
 
 
@@ -195,7 +269,7 @@ def _attach_manifestos(m: Message) -> None:
     loses its 宣言 to a refusal."""
     attacks = sorted(((pos, d) for pos, d in m.inputs if d.get("use") in al.ATTACK_USES), key=lambda pd: pd[0])
     unsure = sorted(m.unsure_attacks, key=lambda pd: pd[0])
-    for pos, body, weak, end in m.manifestos:
+    for pos, body, weak, end, start in m.manifestos:
         target = _nearest(attacks, pos) or _nearest(unsure, pos)
         if target is None and weak:
             continue  # "他的宣言很可疑": chatter, not a 杀人宣言
@@ -204,6 +278,7 @@ def _attach_manifestos(m: Message) -> None:
             m.refusals[-1][1]["text"] = body[:40]
         else:
             target["manifesto"] = target["manifesto"] + "\n" + body if "manifesto" in target else body
+            target.setdefault("_mf_spans", []).append((start, end))
 
 
 # ------------------------------------------------------------------------------------------------ orders (O1, O2)
@@ -211,10 +286,29 @@ def _card_words(tokens: list[Token]) -> bool:
     return all(t.kind in ("CARD", "BOTTOM", "FILL") or (t.kind == "USE" and t.text in al.CARD_TABLE) for t in tokens)
 
 
+def _without_comments(m: Message, toks: list[Token]) -> list[Token]:
+    """The tokens of a line of a discard order, a comment in brackets after a card left out ("杀手(最后一张杀手当底牌)":
+    a 底牌 mark at most, issue 23)."""
+    if not toks:
+        return toks
+    a, b = toks[0].start, toks[-1].end
+    spans = [(f.start(), f.end(), "底" in f.group(1)) for f in orders.COMMENT.finditer(m.text.norm, a, b)]
+    if not spans:
+        return toks
+    out = []
+    for t in toks:
+        inside = next((s for s in spans if s[0] <= t.start < s[1]), None)
+        if inside is None:
+            out.append(t)
+        elif inside[2] and t.start == inside[0]:
+            out.append(Token("BOTTOM", inside[0], inside[1], -1, "底牌"))
+    return out
+
+
 def _orders(m: Message) -> None:
     i = 0
     while i < len(m.live):
-        toks = m.tokens(i)
+        toks = _without_comments(m, m.tokens(i))
         mean = meaningful(toks)
         key = next((t for t in mean if t.kind == "ORDER"), None)
         kinds = {t.kind for t in mean}
@@ -226,8 +320,8 @@ def _orders(m: Message) -> None:
         privileges = {c for c in m.hand if c != cat.COMMONER}
         colon = max((k for k, t in enumerate(toks) if t.text == ":"), default=-1)
         listed = meaningful(toks[colon + 1 :])  # "那就:庶民、保镖、…": the list after a lead-in
-        for j in range(i + 1, len(m.live)):  # "1.保镖\n2.庶民\n…": one card a line
-            more = meaningful(m.tokens(j))
+        for j in range(i + 1, min(len(m.live), i + m.hand_size + 3)):  # "1.保镖\n2.庶民\n…": one card a line
+            more = meaningful(_without_comments(m, m.tokens(j)))
             if not more or not _card_words(more):
                 break
             listed = listed + more
@@ -262,7 +356,7 @@ def _orders(m: Message) -> None:
         end = b
         j = i + 1
         while j < len(m.live) and m.live[j] is not None:
-            mean_j = meaningful(m.tokens(j))
+            mean_j = meaningful(_without_comments(m, m.tokens(j)))
             if not mean_j or not _card_words([t for t in mean_j if t.kind != "GAP"]):
                 break
             if not any(t.kind in ("CARD", "USE") for t in mean_j):
@@ -338,6 +432,7 @@ class _State:
     condition: bool = False  # "如果…," — the rest of the sentence hangs on it
     reasons: bool = False  # a vote post's 理由: the rest is not read (D1)
     passes: list[tuple[int, int]] = field(default_factory=list)  # 今晚空过
+    last_group: Group | None = None  # the privilege written last, whatever became of it (改给B refers to it)
 
 
 def _close_manifesto(m: Message, st: _State) -> None:
@@ -346,6 +441,7 @@ def _close_manifesto(m: Message, st: _State) -> None:
         if body:
             prev = st.attack.get("manifesto")
             st.attack["manifesto"] = prev + "\n" + body if prev else body
+            st.attack.setdefault("_mf_spans", []).append((st.mf_start, st.mf_end))
     st.attack, st.mf_start, st.mf_end = None, None, None
 
 
@@ -363,6 +459,9 @@ def _actions(m: Message, after_vote: bool = False) -> None:
     resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
     resolver.mentions = _mentions(m)
     for i in range(len(m.live)):
+        span = m.live[i]
+        if st.attack is not None and span and _MANIFESTO_STOP.match(m.text.norm, span[0], span[1]):
+            _close_manifesto(m, st)  # a line "p.s. 天神辛苦" ends the free text after an attack (issue 23)
         for sentence_start, clause_tokens in _merged_clauses(m.tokens(i)):
             if sentence_start:
                 st.reported = st.condition = False
@@ -372,7 +471,7 @@ def _actions(m: Message, after_vote: bool = False) -> None:
                     continue
                 if any(votes.is_vote_word(t) or t.kind == "CHANGE" for t in clause_tokens):
                     continue  # the vote itself, already read
-            _clause(m, st, resolver, i, clause_tokens, quiet=after_vote)
+            _clause(m, st, resolver, i, clause_tokens, quiet=after_vote, sentence_start=sentence_start)
     _close_manifesto(m, st)
     choice, problems = st.stance.verdict()
     if choice:
@@ -447,37 +546,60 @@ _MARKERS = frozenset(normalise_word(w) for w in al.TARGET_MARKERS)
 _QUIET_NOTES = frozenset({"negation", "other", "report", "guess", "past", "identity"})
 
 
-def _blocked(m: Message, st: _State, toks: list[Token], g: Group, prev_end: int, end: int) -> str | None:
+@dataclass
+class _ClauseFacts:
+    """What _blocked asks of a whole clause, computed once, so that a clause of many privileges is read in linear
+    time (issue 22)."""
+
+    starts: list[int]
+    question: bool
+    last_afterneg: int  # start of the last 不了/算了 token, or −1
+
+    @classmethod
+    def of(cls, toks: list[Token]) -> _ClauseFacts:
+        return cls(
+            [t.start for t in toks],
+            any(t.kind == "QUESTION" for t in toks),
+            max((t.start for t in toks if t.kind == "AFTERNEG"), default=-1),
+        )
+
+
+def _blocked(
+    m: Message, st: _State, toks: list[Token], g: Group, prev_end: int, end: int, facts: _ClauseFacts
+) -> str | None:
     """Why the privilege word of group g is not the sender's order (issue 15), or None when it is."""
     if st.reported:
         return "report"
-    pre = [t for t in toks if prev_end <= t.start < g.start]
+    pre = toks[bisect.bisect_left(facts.starts, prev_end) : bisect.bisect_left(facts.starts, g.start)]
     kinds = {t.kind for t in pre}
     if "COND" in kinds or st.condition:
         return "condition"
     if kinds & {"REPORT", "OTHER", "PASSIVE"}:
         return "report"
     after = [t for t in g.targets if t.start >= g.verb_end and t.kind in ("NAME", "SEAT", "SELF", "PRON")]
-    for k, t in enumerate(pre):
-        if t.kind not in ("NAME", "PRON") or not after:
-            continue
-        before = [u for u in pre[:k] if u.kind != "PUNCT"]
-        if before and before[-1].kind == "STOP" and before[-1].text in _MARKERS:
-            continue  # 给他来个…, 对张三…
-        if t.kind == "PRON" or t.value.name != m.book.sender:
-            return "other"  # 钱七会束魂孙八, 王五诅咒了赵六
-    if "NEG" in kinds or any(t.kind == "AFTERNEG" for t in toks if t.start >= g.start):
+    before: Token | None = None  # the last token before t that is not punctuation
+    for t in pre:
+        if t.kind in ("NAME", "PRON") and after:
+            marked = before is not None and before.kind == "STOP" and before.text in _MARKERS  # 给他来个…, 对张三…
+            if not marked and (t.kind == "PRON" or t.value.name != m.book.sender):
+                return "other"  # 钱七会束魂孙八, 王五诅咒了赵六
+        if t.kind != "PUNCT":
+            before = t
+    first_target = min((t.start for t in g.targets if t.start >= g.verb_end), default=g.verb_end)
+    between = toks[bisect.bisect_left(facts.starts, g.verb_end) : bisect.bisect_left(facts.starts, first_target)]
+    if any(t.kind == "NEG" for t in between):
+        return "negation"  # "那个庇佑不给王五了": the negation stands between the privilege and its player
+    if "NEG" in kinds or facts.last_afterneg >= g.start:
         return "negation"
     if "PAST" in kinds or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
         return "past"
     if "OPINION" in kinds:
         return "guess"
-    stops = [t for t in pre if t.kind != "PUNCT"]
-    if stops and stops[-1].kind == "STOP" and stops[-1].text == "是":
+    if before is not None and before.kind == "STOP" and before.text == "是":
         return "identity"  # 我是巫医, 赵六好像是束魂
     if "HEDGE" in kinds:
         return "hedge"
-    if any(t.kind == "QUESTION" for t in toks) or m.text.norm[end : end + 1] == "?":
+    if facts.question or m.text.norm[end : end + 1] == "?":
         return "question"
     return None
 
@@ -510,12 +632,38 @@ def _in_manifesto(reason: str | tuple) -> str | tuple:
     return reason + IN_MANIFESTO
 
 
-def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[Token], quiet: bool = False) -> None:
+_AGAIN = re.compile(r"再|又|还要|另外再|第二次|第2次|多")
+_SAME_KEYS = ("card", "use", "target", "position", "into")
+
+
+def _same_input(m: Message, d: dict) -> bool:
+    """The message already has this very input (same privilege, same player) from another clause."""
+    if "use" not in d or d.get("use") == "立场":
+        return False
+    key = tuple(d.get(k) for k in _SAME_KEYS)
+    return any(tuple(e.get(k) for k in _SAME_KEYS) == key and e.get("_span") != d.get("_span") for _, e in m.inputs)
+
+
+_MANIFESTO_STOP = re.compile(r"[ \t]*" + MANIFESTO_END.pattern, re.I)
+
+
+def _clause(
+    m: Message,
+    st: _State,
+    resolver: Resolver,
+    line: int,
+    toks: list[Token],
+    quiet: bool = False,
+    sentence_start: bool = True,
+) -> None:
     start, end = toks[0].start, toks[-1].end
     mean = meaningful(toks)
     if not mean:
         return
     in_manifesto = st.attack is not None
+    if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
+        _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言 (issue 23)
+        in_manifesto = False
     if in_manifesto and not _starts_command(toks):
         st.mf_start = start if st.mf_start is None else st.mf_start
         st.mf_end = end
@@ -539,11 +687,29 @@ def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[To
     if clause.cancel:
         m.refuse(start, end, "不能取消已用的特权(行动点数不退);要换目标请写“束魂改为 某某”")
         return
+    if not clause.groups and clause.change_at is not None and clause.names_only and not in_manifesto and not quiet:
+        # "那个庇佑不给王五了,改给赵六", "刚才的王五改给赵六": a change of target in words (T3, issue 23)
+        if st.last_group is None:
+            m.refuse(start, end, "写了改目标,但没写是哪个特权;请写明(如“束魂改为 某某”)")
+            return
+        last = st.last_group
+        g = Group(last.use, start, weak=last.weak, hint=last.hint, card=last.card, verb_end=start, end=end)
+        g.targets = [
+            t
+            for t in clause.names_only
+            if t.start > clause.change_at
+            and (t.kind != "GAP" or resolver.looks_like_name(t, resolver.resolve_target(t)))
+        ]
+        if not g.targets:
+            return  # "我改主意了": talk
+        clause.groups.append(g)
     if clause.groups:
+        st.last_group = clause.groups[-1]
         results: list[tuple[Group, Outcome | str]] = []
         prev_end = start
+        facts = _ClauseFacts.of(toks)
         for g in clause.groups:
-            why = _blocked(m, st, toks, g, prev_end, end)
+            why = _blocked(m, st, toks, g, prev_end, end, facts)
             results.append((g, why if why else resolver.outcome(g, clause.change_at)))
             prev_end = g.end
         taken = [(g, o) for g, o in results if isinstance(o, Outcome)]
@@ -559,7 +725,10 @@ def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[To
             if isinstance(o, str):
                 _note(m, o, start, end)
                 continue
+            again = g.repeat > 1 or bool(_AGAIN.search(m.text.norm, start, g.start + 1))
             for d in o.inputs:
+                if not again and _same_input(m, d):
+                    continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once (issue 23)
                 m.add(g.start, g.end, d)
             for reason in o.refusals:
                 m.refuse(start, end, reason)
@@ -588,5 +757,5 @@ def _clause(m: Message, st: _State, resolver: Resolver, line: int, toks: list[To
         if not st.stance.card_words(clause.card_only, start, end):
             m.refuse(start, end, CARD_ONLY)
         return
-    if clause.stray_pos is not None:
-        m.refuse(start, end, "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)")
+    if clause.stray_pos is not None:  # "最后一张牌了": explained only when the message says nothing else (issue 23)
+        m.notes.append((start, end, "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)"))

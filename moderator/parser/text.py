@@ -94,6 +94,27 @@ _TAG = re.compile(
 )
 
 
+_QUOTE_TAG = re.compile(r"\[quote(?:=[^\]]*)?\]|\[/quote\]")
+
+
+def _quote_blocks(norm: str) -> list[tuple[int, int]]:
+    """The outermost [quote]…[/quote] blocks, however deeply nested; an unclosed one runs to the end of the text."""
+    out: list[tuple[int, int]] = []
+    depth, start = 0, 0
+    for found in _QUOTE_TAG.finditer(norm):
+        if found.group(0).startswith("[/"):
+            if depth == 1:
+                out.append((start, found.end()))
+            depth = max(0, depth - 1)
+        else:
+            if depth == 0:
+                start = found.start()
+            depth += 1
+    if depth:
+        out.append((start, len(norm)))
+    return out
+
+
 def prepare(raw: str) -> Text:
     simplified = to_simplified(raw)
     chars: list[str] = []
@@ -103,6 +124,11 @@ def prepare(raw: str) -> Text:
             chars.append(n)
             origin.append(i)
     norm = "".join(chars)
+    blocks = _quote_blocks(norm)  # nested [quote]s in one pass (issue 22)
+    if blocks:
+        drop = {i for a, b in blocks for i in range(a, b)}
+        norm = "".join(c for i, c in enumerate(norm) if i not in drop)
+        origin = [o for i, o in enumerate(origin) if i not in drop]
     for pattern in (_QUOTE_BLOCK, _QUOTE_OPEN, _QUOTE_LINE, _QUOTE_CLOSE, _MEDIA, _TAG):
         while True:
             spans = [m.span() for m in pattern.finditer(norm) if m.end() > m.start()]

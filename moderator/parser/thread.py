@@ -213,9 +213,10 @@ def _trim(lines: list[str]) -> list[str]:
             break
     while out and (not out[-1].strip() or FURNITURE.match(out[-1])):
         out.pop()
-    while out and (not out[0].strip() or FURNITURE.match(out[0])):
-        out.pop(0)
-    return out
+    first = 0
+    while first < len(out) and (not out[first].strip() or FURNITURE.match(out[first])):
+        first += 1
+    return out[first:]
 
 
 def _quotes(raw: str) -> str:

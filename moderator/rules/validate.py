@@ -136,7 +136,7 @@ def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, V
     if priv is None:
         if card == AMOEBA:
             raise Refused(
-                "这张阿米巴还没有完成变形,不能使用特权(M1)"
+                f"你手里没有能用“{act.use}”的牌;这张阿米巴还没有完成变形,也不能用它(M1)"
                 if form == AMOEBA
                 else f"这张阿米巴现在是“{form}”,没有“{act.use}”这个特权(M2)"
             )

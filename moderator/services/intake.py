@@ -38,6 +38,8 @@ class Item:
 def describe(item: dict) -> str:
     """An item as a sentence, marked when the 天神 chose its player among a refusal's candidates."""
     text = codec.describe_item(item)
+    if item.get("pronoun") and item.get("target"):
+        text += f"(“{item['pronoun']}”按上文读作{item['target']},请核对)"  # issue 23: the one player named
     return f"{text}(由天神选定)" if item.get("chosen") and item.get("target") else text
 
 
@@ -67,14 +69,19 @@ class Preview:
         """The pasted text in pieces, each marked with what the parser read there: "input" (the words an input was
         read from), "refusal" (words it could not accept) or "" — so the 天神 sees the evidence of every input."""
         marks = [0] * (len(self.text) + 1)
-        for kind, spans in ((2, [i.data.get("span") for i in self.items]), (1, [r.get("span") for r in self.refusals])):
+        published = [s for i in self.items for s in i.data.get("manifesto_spans", ())]
+        for kind, spans in (
+            (3, [i.data.get("span") for i in self.items]),
+            (2, published),  # the words that will be published as a 杀人宣言 (issue 23)
+            (1, [r.get("span") for r in self.refusals]),
+        ):
             for span in spans:
                 if span and 0 <= span[0] < span[1] <= len(self.text):
                     for k in range(span[0], span[1]):
                         marks[k] = max(marks[k], kind)
         pieces: list[tuple[str, str]] = []
         for k, ch in enumerate(self.text):
-            label = ("", "refusal", "input")[marks[k]]
+            label = ("", "refusal", "manifesto", "input")[marks[k]]
             if pieces and pieces[-1][1] == label:
                 pieces[-1] = (pieces[-1][0] + ch, label)
             else:

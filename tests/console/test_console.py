@@ -286,3 +286,23 @@ def test_the_substitution_preview_of_a_paused_game_says_the_time_left_t4(gm_clie
     left = game.phases.get(status=Phase.Status.OPEN).paused_remaining
     hours = int(left.total_seconds() // 3600) + 12
     assert "游戏暂停中" in page and f"延长到 <strong>{hours} 小时" in page
+
+
+def test_the_preview_shows_the_manifesto_that_will_be_published_and_nothing_after_it(gm_client, game):
+    """Issue 23: a PS to the 天神 after the 杀人宣言 (a secret) is never part of it: the preview shows the manifesto
+    word for word and marks its words in the pasted text; the confirmed input stores exactly that."""
+    text = "今晚用杀手攻击乙。杀人宣言:你的死期到了\nPS 天神:我的保镖在第四张,千万别说出去"
+    page = _pm(gm_client, game, "甲", text).content.decode()
+    shown = re.findall(r'<blockquote class="manifesto">(.*?)</blockquote>', page, re.S)
+    assert shown == ["你的死期到了"]
+    evidence = page.split('id="evidence"')[1].split("</pre>")[0]
+    assert re.findall(r'<mark class="manifesto">(.*?)</mark>', evidence) == ["你的死期到了"]
+    _pm(gm_client, game, "甲", text, confirm=True)
+    assert _action("普通攻击").payload["manifesto"] == "你的死期到了"
+
+
+def test_the_preview_says_whom_a_pronoun_was_read_as_when_one_player_is_named(gm_client, game):
+    """Issue 23: 他 with one player named in the message is read as that player, and the preview says so."""
+    page = _pm(gm_client, game, "甲", "乙很可疑,今晚用杀手攻击他").content.decode()
+    assert "普通攻击(杀手) → 乙(“他”按上文读作乙,请核对)" in page
+    assert "将被拒绝:杀人宣言不够" in page  # N-kill: the engine judges the read input as usual

@@ -25,7 +25,7 @@ def test_a_pronoun_refusal_carries_the_attack_it_would_be_and_its_manifesto_n_ki
 def test_one_of_two_names_carries_the_shot_and_an_aimed_shot_keeps_its_position_b3():
     [alt] = refusals("狙击乙或丙")
     assert alt["input"] == {"card": "狙击手", "use": "普通狙击", "target": None}
-    [aimed] = refusals("乙很烦。瞄准狙击他 第2张")
+    [aimed] = refusals("乙和丙很烦。瞄准狙击他 第2张")
     assert aimed["input"] == {"card": "狙击手", "use": "瞄准狙击", "target": None, "position": 2}
 
 

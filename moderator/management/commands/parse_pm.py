@@ -62,7 +62,9 @@ class Command(BaseCommand):
         data = result.to_json()
         if not spans:  # exactly the PARSER.md object
             data = {
-                "inputs": [{k: v for k, v in i.items() if k != "span"} for i in data["inputs"]],
+                "inputs": [
+                    {k: v for k, v in i.items() if k not in ("span", "manifesto_spans")} for i in data["inputs"]
+                ],
                 "refusals": [{"text": r["text"], "reason": r["reason"]} for r in data["refusals"]],
             }
         self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
