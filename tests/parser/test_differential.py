@@ -31,8 +31,8 @@ def test_each_input_written_back_as_its_preview_sentence_reads_the_same(case):
 
 @pytest.mark.parametrize("name,piece,reader", CASES, ids=[c[0] for c in CASES])
 def test_a_hostile_text_ten_times_as_long_takes_far_less_than_a_hundred_times_as_long(name, piece, reader):
-    """Linear readers take about 10× as long for 10× the text, a quadratic one about 100×: the bound (40×) leaves
+    """Linear readers take about 10× as long for 10× the text, a quadratic one about 100×: the bound (60×) leaves
     room for a busy machine; each size is timed three times and the fastest kept."""
     small, large = build(piece, 2_000), build(piece, 20_000)
     reader(small)  # warm caches (OpenCC)
-    assert seconds(reader, large) < 40 * seconds(reader, small) + 0.05, name
+    assert seconds(reader, large) < 60 * seconds(reader, small) + 0.05, name
