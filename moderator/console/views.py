@@ -426,7 +426,7 @@ def correction(request, game_id: int):
     """After a close: void or add inputs of closed phases, see the difference, confirm."""
     game = gm_game(request, game_id)
     closed = list(game.phases.filter(status=Phase.Status.CLOSED).order_by("starts_at"))
-    diffs, edits = None, []
+    diffs, edits, at = None, [], _preview_time(request.POST.get("at", ""))
     if request.method == "POST":
         edits = _edits_from(request, game)
         if not edits:
@@ -440,10 +440,23 @@ def correction(request, game_id: int):
                         user=request.user,
                         reason=request.POST.get("reason", ""),
                         once=Once.from_post(request.POST),
+                        seen=request.POST.get("seen", ""),
+                        at=at,
                     )
-                    messages.success(request, f"更正已生效,重新结算了 {len(done)} 个时段的结果和公告。")
+                    messages.success(
+                        request,
+                        f"更正已生效,重新结算了 {len(done)} 个时段的结果和公告。"
+                        + "".join(f"{what}:{after}。" for what, _, after in done.game),
+                    )
                     return redirect("console_dashboard", game_id=game.pk)
-                diffs = corrections.correction_preview(game=game, edits=edits)
+                diffs = corrections.correction_preview(game=game, edits=edits, at=at)
+            except corrections.CorrectionNotAsSeen as exc:  # show what it would do now, and ask again
+                messages.error(request, str(exc))
+                at = timezone.now()
+                try:
+                    diffs = corrections.correction_preview(game=game, edits=edits, at=at)
+                except play.PlayError as again:
+                    messages.error(request, f"无法更正:{again}")
             except play.PlayError as exc:
                 messages.error(request, f"无法更正:{exc}")
             except (ObjectDoesNotExist, ValueError, KeyError):  # a message, never a 500 nor Python's words
@@ -463,8 +476,22 @@ def correction(request, game_id: int):
         "checked": checked,
         "add_phase": int(add_phase) if add_phase.isascii() and add_phase.isdigit() else None,
         "reason": request.POST.get("reason", ""),
+        "at": int(at.timestamp()),
     }
     return render(request, "console/correction.html", context)
+
+
+def _preview_time(raw: str):
+    """The time of the correction's preview, carried by its confirm (a re-opened phase starts then, so its deadline is
+    the one the preview showed); a missing, garbled or stale (over an hour, or future) value is now."""
+    from datetime import UTC, datetime, timedelta
+
+    now = timezone.now()
+    if raw.isascii() and raw.isdigit() and len(raw) < 12:
+        at = datetime.fromtimestamp(int(raw), tz=UTC)
+        if now - timedelta(hours=1) <= at <= now + timedelta(minutes=1):
+            return at
+    return now
 
 
 @login_required

@@ -34,7 +34,8 @@ def _close(game) -> None:
 def test_the_correction_compares_the_old_dawn_with_the_new_dawn(game):
     attack = _attack(game, "乙")
     _close(game)
-    (diff,) = corrections.correction_preview(game=game, edits=[{"op": "void", "id": attack.pk}])
+    diff, day = corrections.correction_preview(game=game, edits=[{"op": "void", "id": attack.pk}])
+    assert day.open and ("乙的票权", "4 票", "5 票") in day.changes  # the open day changes too (T3/T5)
     assert "乙昨夜受到了攻击" in diff.before_text and "投票帖" not in diff.before_text.splitlines()[0]
     assert "昨夜平安无事" in diff.after_text
 

@@ -1,0 +1,153 @@
+"""Issue 24, in a real headless Chromium on the correction page a 天神 uses: a correction shows everything it changes —
+the game's end (High 1), every verdict, tally and draft of every phase, the open one included (High 2) — and
+re-drafts only the drafts whose text changed (Medium 3). What the page showed is what is stored."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from moderator.models import Announcement, Game, Input, Phase
+from moderator.services import clock, play, setup
+from tests.browser.console_kit import MANIFESTO, end_phase, flash, local, login, seat, table_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# V1's table (tests/scenarios/c_V1_civilians_win_night_death.yaml): 乙's two shots end the game at night 1.
+LAST = [
+    {"name": "甲", "camp": "杀手", "hand": ["杀手"]},
+    {"name": "乙", "camp": "平民", "hand": ["庶民", "狙击手"]},
+    {"name": "丙", "camp": "狼人", "hand": ["狼人"]},
+    {"name": "丁", "camp": "平民", "hand": ["庶民", "束魂"]},
+]
+
+
+def _game(user, players, name="更正测试局") -> Game:
+    game = setup.table_create(name=name, players=players)
+    game.gms.add(user)
+    setup.game_start(game=game, at=timezone.now() - timedelta(minutes=30))
+    return game
+
+
+def _act(game, who: str, **payload) -> Input:
+    phase = game.phases.get(status=Phase.Status.OPEN)
+    rec, _ = play.action_submit(game=game, seat=seat(game, who), payload=payload, forum_at=phase.starts_at)
+    return rec
+
+
+def _preview(page, game, void: Input) -> str:
+    page.goto(f"/gm/{game.pk}/correction/")
+    page.check(f"input[name=void][value='{void.pk}']")
+    page.click("button[name=preview]")
+    page.wait_for_selector("#diff")
+    return page.inner_text("#diff")
+
+
+def test_a_correction_of_the_last_phase_that_changes_the_winner_says_so_and_reopens_the_game(page, django_user_model):
+    """High 1 (V1, T1): the civilians won at night 1; voiding the shot that killed 丙 brings the werewolf back, so
+    nobody has won: the preview says so, and the confirm re-opens the game at day 1, a whole phase long, clocked."""
+    user = login(page, django_user_model)
+    game = _game(user, LAST)
+    _act(game, "乙", card="狙击手", use="普通狙击", target="甲", manifesto=MANIFESTO)
+    shot_bing = _act(game, "乙", card="狙击手", use="普通狙击", target="丙", manifesto=MANIFESTO)
+    clock.phase_end_early(game=game, force=True)
+    game.refresh_from_db()
+    assert (game.status, game.winner) == (Game.Status.FINISHED, "平民")
+    page.goto(f"/games/{game.pk}/")
+    assert "胜方:平民" in page.inner_text("main")
+
+    shown = _preview(page, game, shot_bing)
+    change = page.inner_text("#game-change")
+    assert "胜方:平民 → 无" in change and "重新开始:第1天从现在开始" in change
+    assert "作废:第1夜 乙" in page.inner_text("#edits")
+    assert "丙" in shown.split("第1夜")[1] and "死亡" in shown  # 丙 no longer dies
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and not game.phases.filter(status="open").exists()  # nothing yet
+
+    page.click("#confirm")
+    assert "重新开始:第1天" in flash(page)
+    game.refresh_from_db()
+    assert (game.status, game.winner) == (Game.Status.RUNNING, "")
+    day = game.phases.get(status=Phase.Status.OPEN)
+    assert (day.kind, day.number) == ("day", 1)
+    assert timedelta(hours=23) < day.ends_at - timezone.now() <= timedelta(hours=24)  # the clock runs again
+    assert day.pk in clock.phases_ending_within(timedelta(hours=25)).values_list("pk", flat=True)
+    summary = Announcement.objects.get(title__contains="游戏结束")
+    assert summary.corrected_at is not None and summary.title.startswith("〔已更正〕")
+    vote_post = Announcement.objects.get(kind="vote", corrected_at__isnull=True)
+    assert "第1天" in vote_post.title and timezone.localtime(day.ends_at).strftime("%Y-%m-%d %H:%M") in vote_post.text
+    notice = Announcement.objects.get(title__contains="更正公告")
+    assert "胜方" in notice.text and "游戏继续" in notice.text
+    page.goto(f"/games/{game.pk}/")
+    assert "胜方" not in page.inner_text("main") and "第1天" in page.inner_text("main")
+    page.goto(f"/gm/{game.pk}/")
+    assert "第1天" in page.inner_text("main")
+
+
+# Five seats with one-card players: a night-1 attack on 丁 kills them, so their day-1 vote no longer counts.
+OPEN = [
+    {"name": "甲", "camp": "杀手", "hand": ["庶民", "杀手"]},
+    {"name": "乙", "camp": "平民", "hand": ["庶民", "狙击手"]},
+    {"name": "丙", "camp": "狼人", "hand": ["庶民", "狼人"]},
+    {"name": "丁", "camp": "平民", "hand": ["庶民"]},
+    {"name": "戊", "camp": "平民", "hand": ["庶民", "束魂"]},
+]
+
+
+def test_a_correction_lists_what_it_changes_in_the_open_phase_t3_t5(page, django_user_model):
+    """High 2: on day 1, adding a missed night-1 attack on 丁 kills 丁 at night 1: 丁's accepted day-1 vote becomes
+    refused and the day's tally moves. The preview lists that under 第1天(进行中), and the confirm stores it."""
+    user = login(page, django_user_model)
+    game = _game(user, OPEN, name="进行中更正局")
+    night1 = game.phases.get()
+    day1 = end_phase(game)
+    ding, _ = play.vote_submit(
+        game=game, seat=seat(game, "丁"), target=seat(game, "丙"), change=False, forum_at=day1.starts_at
+    )
+    assert ding.verdict.accepted
+    page.goto(f"/gm/{game.pk}/correction/")
+    page.select_option("select[name=add-phase]", str(night1.pk))
+    page.select_option("#id_add-seat", str(seat(game, "甲").pk))
+    page.fill("#id_add-forum_at", local(night1.starts_at + timedelta(minutes=5)))
+    page.select_option("#id_add-use", "普通攻击")
+    page.select_option("#id_add-target", "丁")
+    page.fill("#id_add-manifesto", MANIFESTO)
+    page.click("button[name=preview]")
+    page.wait_for_selector("#diff")
+    day = page.inner_text(f"#diff-{day1.pk}")
+    assert "第1天(进行中)" in day and "若现在结束" in day
+    assert "丁 投票 → 丙:接受 → 拒绝" in day  # the open phase's verdict the night changes
+    assert "计票" in day and "丁的票权" in day  # and its tally
+    assert "死亡" in page.inner_text(f"#diff-{night1.pk}")
+    ding.verdict.refresh_from_db()
+    assert ding.verdict.accepted  # nothing stored yet
+    page.click("#confirm")
+    assert "更正已生效" in flash(page)
+    ding.verdict.refresh_from_db()
+    assert not ding.verdict.accepted  # what the preview said is what is stored
+    page.goto(f"/gm/{game.pk}/votes/")
+    assert "丙\t2" in page.inner_text("#tally")  # 丙's own two cards (D1), 丁's vote no longer counted
+
+
+def test_a_correction_redrafts_only_the_drafts_whose_text_changed(page, django_user_model):
+    """Medium 3: voiding a night-1 attack changes the dawn, not the day's vote post: the vote post stands (posted,
+    it is not marked 〔已更正〕 on the public page) and only the dawn is re-drafted."""
+    user = login(page, django_user_model)
+    game = table_game(user)
+    attack = _act(game, "甲", card="杀手", use="普通攻击", target="乙", manifesto=MANIFESTO)
+    end_phase(game)
+    vote_post = Announcement.objects.get(kind="vote")
+    Announcement.objects.filter(pk=vote_post.pk).update(posted_at=timezone.now())
+    _preview(page, game, attack)
+    night = page.inner_text(f"#diff-{game.phases.get(kind='night').pk}")
+    assert "公告草稿:【控制台测试局】第1夜结束,天亮了(改写)" in night and "投票帖" not in night
+    page.click("#confirm")
+    assert "更正已生效" in flash(page)
+    vote_post.refresh_from_db()
+    assert vote_post.corrected_at is None and not vote_post.title.startswith("〔已更正〕")
+    assert Announcement.objects.filter(kind="vote").count() == 1
+    assert Announcement.objects.filter(kind="dawn", corrected_at__isnull=False).count() == 1
+    page.goto(f"/games/{game.pk}/")
+    assert "已更正" not in page.inner_text("main")
