@@ -77,3 +77,31 @@ def test_the_dawn_dry_run_reads_as_a_preview(page):
     assert "这只是预览" in page.inner_text(".dryrun-mark")
     assert "李元芳昨夜受到了攻击" in page.inner_text(".dryrun-post")
     shot(page, "dawn_dry_run")
+
+
+def test_previews_while_typing_never_queue_up_the_latest_wins(page, django_user_model):
+    """Issue 22.5: the live preview fires 0.5 s after typing stops; a preview still on its way when the 天神 types
+    again is cancelled (hx-sync: one in flight, the latest wins), so previews never queue up and an old one never
+    overwrites a newer one."""
+    game = table()
+    day_one(game)
+    login(page, django_user_model, game)
+    page.goto(f"/gm/{game.pk}/bulk/")
+    held, failed = [], []
+    page.route(f"**/gm/{game.pk}/bulk/", lambda route: held.append(route))  # the server "is slow": held here
+    page.on("requestfailed", lambda request: failed.append(request))
+    page.fill("#id_paste", corpus("discuz_day1_30.txt"))
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert len(held) == 1
+    page.fill("#id_paste", corpus("discuz_day1.txt"))  # typed again while the first preview is on its way
+    for _ in range(50):
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(held) == 2 and [r.url for r in failed] == [held[0].request.url]  # the first was cancelled
+    held[1].continue_()
+    page.wait_for_selector("#bulk-summary")
+    assert "31 条帖子" not in page.inner_text("#bulk-summary")  # the latest paste's preview, not the first
