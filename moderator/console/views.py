@@ -67,6 +67,7 @@ def _seat_rows(request, game: Game, state: rules.GameState) -> list[dict]:
                 "s": s,
                 "seat": seat,
                 "ordered": s.name in ordered,
+                "independent": views.independent(state, s),
                 "cards": [c.name for c in s.hand],
                 "link": setup.seat_link(seat, base),
             }

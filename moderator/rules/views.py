@@ -127,6 +127,11 @@ def _once(me: Seat) -> dict[str, Any]:
     }
 
 
+def independent(state: GameState, seat: Seat) -> bool:
+    """S4 ruling: a self-chosen player who chose no stance by the end of night 1 is independent (not "undecided")."""
+    return seat.camp == "自选" and seat.mode is None and (state.phase != (NIGHT, 1) or not state.phase_open)
+
+
 def seat_view(state: GameState, name: str) -> dict[str, Any]:
     """Everything one seat may know of itself, and nothing of any other seat (A: a player sees only their own hand)."""
     me = state.seat(name)
@@ -137,6 +142,7 @@ def seat_view(state: GameState, name: str) -> dict[str, Any]:
         "camp": me.camp,
         "side": me.side,
         "mode": me.mode,
+        "independent": independent(state, me),
         "hand": [{"pos": i + 1, "name": c.name, "bottom": i == len(me.hand) - 1} for i, c in enumerate(me.hand)],
         "pending_card": pending.card.name if pending else None,
         "ap": me.ap,

@@ -151,3 +151,25 @@ def test_a_correction_redrafts_only_the_drafts_whose_text_changed(page, django_u
     assert Announcement.objects.filter(kind="dawn", corrected_at__isnull=False).count() == 1
     page.goto(f"/games/{game.pk}/")
     assert "已更正" not in page.inner_text("main")
+
+
+def test_after_night_1_an_undecided_self_chosen_player_reads_independent_s4(page, django_user_model):
+    """Medium 8 (S4 ruling): no stance by the end of night 1 is 独立 — on the player's page and on the console; during
+    night 1 the player still reads that the choice is open."""
+    user = login(page, django_user_model)
+    players = [
+        {"name": "甲", "camp": "杀手", "hand": ["庶民", "杀手"]},
+        {"name": "乙", "camp": "平民", "hand": ["庶民", "狙击手"]},
+        {"name": "丙", "camp": "狼人", "hand": ["庶民", "狼人"]},
+        {"name": "丁", "camp": "自选", "hand": ["庶民", "束魂"]},
+    ]
+    game = _game(user, players, name="自选局")
+    page.goto(f"/p/{seat(game, '丁').token}/")
+    assert "第1夜结束前不选即为独立" in page.inner_text("main")
+    end_phase(game)
+    page.goto(f"/p/{seat(game, '丁').token}/")
+    main = page.inner_text("main")
+    assert "你是独立的" in main and "还没有选择立场" not in main
+    page.goto(f"/gm/{game.pk}/")
+    row = page.locator("#seats tr", has_text="丁").inner_text()
+    assert "独立" in row and "自选" in row and "第1夜未选立场" in row
