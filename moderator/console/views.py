@@ -574,13 +574,15 @@ def clock_control(request, game_id: int, action: str):
                 reason=request.POST.get("reason", ""),
                 once=once,
             )
-            messages.success(request, f"{phase.label}已延长 {hours:g} 小时。")
+            messages.success(
+                request, f"{phase.label}已延长 {hours:g} 小时;给玩家的延长公告(新的截止时间)已写进公告草稿。"
+            )
         elif action == "pause":
             clock.game_pause(game=game, actor=request.user, once=once)
-            messages.success(request, "游戏已暂停,时钟停止。")
+            messages.success(request, "游戏已暂停,时钟停止;暂停公告已写进公告草稿。")
         elif action == "resume":
             clock.game_resume(game=game, actor=request.user, once=once)
-            messages.success(request, "游戏已继续。")
+            messages.success(request, "游戏已继续;继续公告(新的截止时间)已写进公告草稿。")
         else:
             raise Http404
     except play.PlayError as exc:

@@ -173,3 +173,36 @@ def test_after_night_1_an_undecided_self_chosen_player_reads_independent_s4(page
     page.goto(f"/gm/{game.pk}/")
     row = page.locator("#seats tr", has_text="丁").inner_text()
     assert "独立" in row and "自选" in row and "第1夜未选立场" in row
+
+
+def test_an_extension_a_pause_and_a_resume_draft_a_notice_with_the_new_deadline_t4(page, django_user_model):
+    """Medium 6: the posted vote thread states the old deadline; an extension drafts a public notice with the new
+    one, a pause one with the time left, a resume one with the new deadline."""
+    user = login(page, django_user_model)
+    game = table_game(user)
+    day = end_phase(game)
+    page.goto(f"/gm/{game.pk}/")
+    page.fill("input[name=hours]", "6")
+    page.click("text=延长(T4)")
+    assert "延长公告" in flash(page)
+    day.refresh_from_db()
+    notice = Announcement.objects.get(kind="notice", title__contains="延长")
+    assert notice.title == "【控制台测试局】第1天延长"
+    new = timezone.localtime(day.ends_at).strftime("%Y-%m-%d %H:%M")
+    assert (
+        f"第1天延长 6 小时,新的截止时间:{new}(北京时间)" in notice.text and "投票帖上原来的截止时间作废" in notice.text
+    )
+    page.goto(f"/gm/{game.pk}/")
+    page.click("text=暂停")
+    assert "暂停公告" in flash(page)
+    paused = Announcement.objects.get(kind="notice", title__contains="暂停")
+    assert "计时停止,还剩 29 小时" in paused.text
+    page.goto(f"/gm/{game.pk}/")
+    page.click("button:text-is('继续')")
+    assert "继续公告" in flash(page)
+    day.refresh_from_db()
+    resumed = Announcement.objects.get(kind="notice", title__contains="继续")
+    assert timezone.localtime(day.ends_at).strftime("%Y-%m-%d %H:%M") in resumed.text
+    page.goto(f"/gm/{game.pk}/announcements/")
+    shown = page.inner_text("main")
+    assert "第1天延长" in shown and "游戏暂停" in shown and "游戏继续" in shown
