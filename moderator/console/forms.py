@@ -138,10 +138,10 @@ class VoteForm(forms.Form):
         return data
 
     def vote(self) -> dict:
-        """What vote_submit takes: the target seat id (an edited post whose target is unknown: the voter, D3)."""
+        """What vote_submit takes: the target seat id (None: an edited post whose original target is unknown, D3)."""
         data = self.cleaned_data
         return {
-            "target": data["target"] or data["seat"],
+            "target": data["target"],
             "change": data["post"] == CHANGE,
             "edited": data["post"] == EDITED,
         }

@@ -260,7 +260,8 @@ def vote_intake(request, game_id: int):
     ripple = None
     if request.method == "POST" and form.is_valid():
         data, vote = form.cleaned_data, form.vote()
-        seat, target = _seat(game, data["seat"]), _seat(game, vote["target"])
+        seat = _seat(game, data["seat"])
+        target = _seat(game, vote["target"]) if vote["target"] else None  # D3: an edited post, original unknown
         try:
             rec, verdict = play.vote_submit(
                 game=game,
@@ -275,7 +276,11 @@ def vote_intake(request, game_id: int):
             )
         except verdicts.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
             form.add_error(None, str(exc))
-            item = {("change" if vote["change"] else "for"): target.player_name, "edited": vote["edited"]}
+            item = (
+                {("change" if vote["change"] else "for"): target.player_name, "edited": vote["edited"]}
+                if target
+                else {"edited": True}
+            )
             ripple = _ripple(exc, codec.describe_item(item))
         except play.PlayError as exc:
             form.add_error(None, str(exc))
@@ -284,7 +289,7 @@ def vote_intake(request, game_id: int):
                 game=game,
                 actor=request.user,
                 action="录入投票",
-                detail={"seat": seat.player_name, "target": target.player_name, "post": data["post"]},
+                detail={"seat": seat.player_name, "target": target.player_name if target else "", "post": data["post"]},
             )
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_votes", game_id=game.pk)

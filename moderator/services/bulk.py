@@ -152,7 +152,7 @@ def bulk_preview(
             hand = list(state.seat(sender).names)
             result = parse_pm(row.post.body, sender=sender, players=names, hand=hand, phase=phase.kind)
         data = result.to_json()
-        inputs = [{**i, "edited": True} for i in data["inputs"]] if vote_post and row.post.edited else data["inputs"]
+        inputs = intake.edited_inputs(data["inputs"]) if vote_post and row.post.edited else data["inputs"]
         at = play._minutes(phase, row.forum_at)
         state, judged = rules.submit_message(state, [codec.item_to_engine(i, by=sender, at=at) for i in inputs])
         row.items = [intake.Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, judged, strict=True)]

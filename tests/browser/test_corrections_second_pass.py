@@ -206,3 +206,24 @@ def test_an_extension_a_pause_and_a_resume_draft_a_notice_with_the_new_deadline_
     page.goto(f"/gm/{game.pk}/announcements/")
     shown = page.inner_text("main")
     assert "第1天延长" in shown and "游戏暂停" in shown and "游戏继续" in shown
+
+
+def test_the_vote_form_stores_and_shows_what_an_edited_post_counts_d3(page, django_user_model):
+    """Medium 4 (D3): "原投票帖被编辑过" with the original target unknown stores no target and says what it counts —
+    the voter themself if no original was entered, the original vote if one was; never "投票 → X" beside a tally
+    that counts another vote."""
+    from tests.browser.console_kit import vote
+
+    user = login(page, django_user_model)
+    game = table_game(user)
+    end_phase(game)
+    said = vote(page, game, "甲", None, post="edited")
+    assert "原投票帖被编辑过,原投票对象无法得知" in said and "按投自己(→ 甲)计票" in said
+    assert Input.objects.get(seat=seat(game, "甲")).payload == {"edited": True}
+    assert "已接受" in vote(page, game, "乙", "丁")
+    said = vote(page, game, "乙", None, post="edited")
+    assert "按原投票(→ 丁)计票" in said and "投票 → 乙" not in said
+    page.goto(f"/gm/{game.pk}/votes/")
+    assert "丁\t10" in page.inner_text("#tally")  # 乙's original vote (5) and 丁's own (5)
+    assert "投票 → 乙" not in page.inner_text("main")
+    assert "你编辑了原投票帖" in vote(page, game, "甲", "丙", post="change")  # the change right is gone

@@ -30,7 +30,9 @@ def test_the_preview_says_what_each_post_would_do_and_stores_nothing(day):
     said = {(r.post.author, r.post.at.strftime("%H:%M")): [a["sentence"] for a in r.actions] for r in preview.rows}
     assert said[("李元芳", "09:30")] == ["投票 → 曾泰"]
     assert said[("曾泰", "09:41")] == ["投票 → 李元芳"]  # the quoted "投 曾泰" is 李元芳's, not his
-    assert said[("张环", "10:15")] == ["投票 → 李朗(原帖被编辑过)"]
+    assert said[("张环", "10:15")] == [
+        "原投票帖被编辑过,原投票对象无法得知(D3)"
+    ]  # D3: the edited text is not the original
     assert said[("李元芳", "12:30")] == ["改票 → 李朗"]
     assert said[("狄如燕", "10:02")] == []
     assert not Message.objects.exists() and not Input.objects.exists()
