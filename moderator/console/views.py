@@ -21,7 +21,7 @@ from moderator.console.sentences import audit_sentence
 from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows
 from moderator.rules import codec, views
-from moderator.services import announce, corrections, intake, play, setup, transfer, verdicts
+from moderator.services import announce, corrections, intake, play, revote, setup, transfer, verdicts
 from moderator.services.once import Once
 
 
@@ -302,6 +302,10 @@ def vote_intake(request, game_id: int):
         for voter, (target, weight) in tally_event["ballots"].items():
             ballots.append({"voter": voter, "target": target, "weight": weight, "default": voter not in voted})
     records = [r for r in _records(phase, game) if r["rec"].kind == "vote"]
+    again = revote.revotes(game, phase, replay.state)
+    by_name = {r.name: r for r in again}
+    for b in ballots:
+        b["revote"] = by_name.get(b["voter"]) if b["default"] else None
     return render(
         request,
         "console/votes.html",
@@ -315,8 +319,22 @@ def vote_intake(request, game_id: int):
             "records": records,
             "paste": forms.VotePostForm(game),
             "ripple": ripple,
+            "revotes": again,
         },
     )
+
+
+@login_required
+@require_POST
+def revote_request(request, game_id: int):
+    """D3: draft the public request to the players who must vote again."""
+    game = gm_game(request, game_id)
+    try:
+        draft = revote.revote_request(game=game, actor=request.user, once=Once.from_post(request.POST))
+        messages.success(request, f"已起草“{draft.title}”,在公告草稿里。")
+    except play.PlayError as exc:
+        messages.error(request, str(exc))
+    return redirect("console_votes", game_id=game.pk)
 
 
 @login_required

@@ -227,3 +227,32 @@ def test_the_vote_form_stores_and_shows_what_an_edited_post_counts_d3(page, djan
     assert "丁\t10" in page.inner_text("#tally")  # 乙's original vote (5) and 丁's own (5)
     assert "投票 → 乙" not in page.inner_text("main")
     assert "你编辑了原投票帖" in vote(page, game, "甲", "丙", post="change")  # the change right is gone
+
+
+def test_the_votes_page_says_who_must_vote_again_and_why_and_drafts_the_request_d3(page, django_user_model):
+    """Medium 9 (D3): a conditional vote and a vote naming two players are invalid: the votes page names both voters
+    and why (not just 未投票), and one click drafts the public request; a voter who has voted since is off the list."""
+    from moderator.services import intake
+
+    user = login(page, django_user_model)
+    game = table_game(user)
+    day = end_phase(game)
+    at = day.starts_at + timedelta(minutes=5)
+    for who, text in (("甲", "如果乙不投丙我就投乙"), ("乙", "投 丙 丁"), ("丙", "投 丁或者甲")):
+        intake.pm_confirm(game=game, seat=seat(game, who), text=text, forum_at=at, vote_post=True)
+    intake.pm_confirm(
+        game=game, seat=seat(game, "丙"), text="投 丁", forum_at=at + timedelta(minutes=1), vote_post=True
+    )
+    page.goto(f"/gm/{game.pk}/votes/")
+    listed = page.inner_text("#revotes")
+    assert "甲" in listed and "投票不能附条件" in listed and "乙" in listed and "只能明确投一个人" in listed
+    who = [li.split("(")[0] for li in page.locator("#revotes li").all_inner_texts()]
+    assert who == ["甲", "乙"]  # 丙 has voted again since
+    ballots = page.inner_text("#ballots")
+    assert "须重新投票" in ballots
+    page.click("#draft-revote")
+    assert "请重新投票" in flash(page)
+    draft = Announcement.objects.get(kind="notice", title__contains="请重新投票")
+    lines = [line.split(":")[0] for line in draft.text.splitlines() if "——" in line]
+    assert lines == ["甲", "乙"] and "投票不能附条件" in draft.text
+    assert timezone.localtime(day.ends_at).strftime("%Y-%m-%d %H:%M") in draft.text
