@@ -9,7 +9,9 @@ from moderator.models import Game
 
 
 def home(request):
-    games = Game.objects.order_by("-created_at")[:50]
+    from moderator.services.transfer import listed_on_home
+
+    games = listed_on_home(Game.objects.order_by("-created_at"))[:50]
     return render(request, "home.html", {"games": games})
 
 

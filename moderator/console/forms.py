@@ -149,7 +149,12 @@ class VoteForm(forms.Form):
 
 class ImportForm(forms.Form):
     file = forms.FileField(label="导出的游戏 JSON 文件")
-    name = forms.CharField(label="新名称(可选)", required=False, max_length=100)
+    name = forms.CharField(
+        label="新名称(可选)",
+        required=False,
+        max_length=100,
+        help_text="和已有游戏同名时,导入的这局自动命名为“原名(副本)”。进行中的游戏导入后先暂停、不在首页列出,点“继续”才开始计时。",
+    )
 
 
 class StartForm(forms.Form):

@@ -537,7 +537,14 @@ def import_game(request):
         except (ValueError, KeyError, TypeError, IndexError, play.PlayError) as exc:
             form.add_error(None, f"无法导入:{exc}")
         else:
-            messages.success(request, "已导入并重放。")
+            asked = form.cleaned_data["name"] or data.get("game", {}).get("name", "")
+            renamed = f"已有同名游戏“{asked}”,导入的这局命名为“{game.name}”。" if asked and game.name != asked else ""
+            paused = (
+                "它已暂停(时钟停止),不在首页列出:核对无误后在控制台点“继续”开始计时。"
+                if game.status == Game.Status.PAUSED
+                else "它不在首页列出。"
+            )
+            messages.success(request, f"已导入并重放。{renamed}{paused}")
             return redirect("console_dashboard", game_id=game.pk)
     return render(request, "console/form.html", {"game": None, "form": form, "title": "导入游戏", "multipart": True})
 

@@ -256,3 +256,28 @@ def test_the_votes_page_says_who_must_vote_again_and_why_and_drafts_the_request_
     lines = [line.split(":")[0] for line in draft.text.splitlines() if "——" in line]
     assert lines == ["甲", "乙"] and "投票不能附条件" in draft.text
     assert timezone.localtime(day.ends_at).strftime("%Y-%m-%d %H:%M") in draft.text
+
+
+def test_an_import_is_named_as_a_copy_waits_paused_and_stays_off_the_home_page_until_started(page, django_user_model):
+    """Medium 7: importing a running game's export next to the game itself makes no second live game of the same
+    name on the home page: the copy is named 原名(副本), its clock waits (paused) and the home page lists it only
+    once the 天神 starts it (继续)."""
+    user = login(page, django_user_model)
+    game = table_game(user)
+    with page.expect_download() as download:
+        page.evaluate(f"window.location = '/gm/{game.pk}/export/'")
+    page.goto("/games/import/")
+    page.set_input_files("#id_file", download.value.path())
+    page.click("button[type=submit]")
+    said = flash(page)
+    assert "已有同名游戏“控制台测试局”,导入的这局命名为“控制台测试局(副本)”" in said and "已暂停" in said
+    copy = Game.objects.get(name="控制台测试局(副本)")
+    assert copy.status == Game.Status.PAUSED and Game.objects.filter(name="控制台测试局").count() == 1
+    assert not clock.due_phases(timezone.now() + timedelta(days=2)).filter(game=copy).exists()  # no clock yet
+    page.goto("/")
+    assert page.locator("main", has_text="控制台测试局").count() == 1 and "副本" not in page.inner_text("main")
+    page.goto(f"/gm/{copy.pk}/")
+    page.click("button:text-is('继续')")
+    assert "游戏已继续" in flash(page)
+    page.goto("/")
+    assert "控制台测试局(副本)" in page.inner_text("main")
