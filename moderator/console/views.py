@@ -421,7 +421,11 @@ def link_rotate(request, game_id: int, seat_id: int):
 @login_required
 def audit(request, game_id: int):
     game = gm_game(request, game_id)
-    rows = [(row, audit_sentence(row)) for row in game.audit.select_related("actor").order_by("-at", "-id")]
+    logged = list(game.audit.select_related("actor").order_by("-at", "-id"))
+    # T5: an early end logs its own row; the close it triggers is not also "按时结束" by the system.
+    early = {(r.detail or {}).get("phase") for r in logged if r.action == "phase_end_early"}
+    shown = [r for r in logged if not (r.action == "phase_close" and (r.detail or {}).get("phase") in early)]
+    rows = [(row, audit_sentence(row)) for row in shown]
     return render(request, "console/audit.html", {"game": game, "rows": rows})
 
 

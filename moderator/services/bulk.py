@@ -47,9 +47,11 @@ class Row:
     @property
     def actions(self) -> list[dict]:
         """What the post does, as the 天神 reads it: 投票 → 曾泰 / 改票 → 李朗 / 特权 束魂 → 狄仁杰 …"""
+        rows = [(KIND_LABELS[i.kind], i) for i in self.items]  # "投票 → 曾泰" needs no "投票" label before it
         return [
-            {"label": KIND_LABELS[i.kind], "sentence": i.sentence, "accepted": i.accepted, "reason": i.reason}
-            for i in self.items
+            {"label": "" if i.sentence.startswith(label) else label, "sentence": i.sentence}
+            | {"accepted": i.accepted, "reason": i.reason}
+            for label, i in rows
         ]
 
 

@@ -121,7 +121,18 @@ def test_a_phpwind_thread_of_the_seed_forum_in_bulk_reads_every_author_and_an_ed
     page.wait_for_selector("#bulk-summary")
     shown = page.inner_text("#bulk-preview")
     assert "9 条帖子,将保存 8 条,跳过 1 条" in page.inner_text("#bulk-summary")  # the 天神's opening post
-    assert "Posted" not in shown
+    authors = page.eval_on_selector_all("#bulk-preview input[name$=author]", "els => els.map(e => e.value)")
+    assert authors == [
+        "天神",
+        "李元芳",
+        "曾泰",
+        "狄如燕",
+        "张环",
+        "虎敬晖",
+        "李朗",
+        "狄仁杰",
+        "李元芳",
+    ]  # never "Posted"
     assert "原投票帖被编辑过,原投票对象无法得知" in shown and "按投自己(→ 张环)计票" in shown
     page.click("#bulk-confirm")
     page.wait_for_selector(".flash .success")

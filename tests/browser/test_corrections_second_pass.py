@@ -281,3 +281,25 @@ def test_an_import_is_named_as_a_copy_waits_paused_and_stays_off_the_home_page_u
     assert "游戏已继续" in flash(page)
     page.goto("/")
     assert "控制台测试局(副本)" in page.inner_text("main")
+
+
+def test_an_early_end_reads_once_in_the_audit_and_bulk_rows_say_each_thing_once(page, django_user_model):
+    """Low: after an early end the audit does not also say the system closed the phase on time; a bulk row says
+    "投票 → X" once (not "投票 投票 → X"), a skip reason ends with one 。."""
+    user = login(page, django_user_model)
+    game = table_game(user)
+    page.goto(f"/gm/{game.pk}/end/")
+    page.check("input[name=force]")
+    page.click("#confirm-end")
+    assert "第1夜已提前结束并结算" in flash(page)
+    page.goto(f"/gm/{game.pk}/audit/")
+    audit = page.inner_text("#audit")
+    assert "第1夜提前结束" in audit and "按时结束" not in audit
+    page.goto(f"/gm/{game.pk}/bulk/")
+    at = timezone.localtime(game.phases.get(status="open").starts_at + timedelta(minutes=5)).strftime("%Y-%m-%d %H:%M")
+    page.fill("#id_paste", f"=== 甲 {at}\n投 乙\n=== 路人 {at}\n投 甲\n")
+    page.wait_for_selector("#bulk-summary")
+    assert "投票 → 乙" in page.inner_text("#bulk-row-1") and "投票 投票" not in page.inner_text("#bulk-row-1")
+    page.click("#bulk-confirm")
+    said = flash(page)
+    assert "跳过。" in said and "。。" not in said and "跳过;" not in said
