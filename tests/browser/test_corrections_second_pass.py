@@ -57,6 +57,7 @@ def test_a_correction_of_the_last_phase_that_changes_the_winner_says_so_and_reop
     assert (game.status, game.winner) == (Game.Status.FINISHED, "平民")
     page.goto(f"/games/{game.pk}/")
     assert "胜方:平民" in page.inner_text("main")
+    assert "身份不公开" not in page.inner_text("main") and "杀手" in page.inner_text("#final")  # Low: all revealed
 
     shown = _preview(page, game, shot_bing)
     change = page.inner_text("#game-change")
