@@ -304,3 +304,17 @@ def test_an_early_end_reads_once_in_the_audit_and_bulk_rows_say_each_thing_once(
     page.click("#bulk-confirm")
     said = flash(page)
     assert "跳过。" in said and "。。" not in said and "跳过;" not in said
+
+
+def test_a_form_error_is_said_once_on_the_new_game_page(page, django_user_model):
+    """Low: the new-game page (and every console form) showed each error twice (the form's own list and again)."""
+    login(page, django_user_model)
+    page.goto("/games/new/")
+    page.fill("#id_name", "三人局")
+    page.fill("#id_players", "甲\n乙\n丙")
+    page.fill("#id_camps", "平民,平民,平民")  # S1 refused by the service: an error of the whole form
+    page.click("button[type=submit]")
+    page.wait_for_selector(".errorlist")
+    text = page.inner_text("main")
+    errors = page.locator(".errorlist li").all_inner_texts()
+    assert errors and all(text.count(e) == 1 for e in errors), errors
