@@ -161,9 +161,17 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
                 form.add_error(None, str(again))
         except play.PlayError as exc:
             form.add_error(None, str(exc))
-    return render(
-        request, "console/intake.html", {"game": game, "form": form, "preview": preview, "vote_post": vote_post}
-    )
+    context = {"game": game, "form": form, "preview": preview, "vote_post": vote_post, "future": _future(preview)}
+    return render(request, "console/intake.html", context)
+
+
+def _future(preview) -> str:
+    """How far in the future a message's forum time lies (a typo in the date: warned, not refused), or ""."""
+    ahead = (preview.forum_at - timezone.now()).total_seconds() if preview is not None else 0
+    if ahead < 120:
+        return ""
+    hours, minutes = divmod(int(ahead // 60), 60)
+    return f"{hours} 小时 {minutes} 分钟" if hours else f"{minutes} 分钟"
 
 
 def _preview(game: Game, seat, data: dict, vote_post: bool, choices: dict[int, str]):

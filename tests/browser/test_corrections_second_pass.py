@@ -318,3 +318,24 @@ def test_a_form_error_is_said_once_on_the_new_game_page(page, django_user_model)
     text = page.inner_text("main")
     errors = page.locator(".errorlist li").all_inner_texts()
     assert errors and all(text.count(e) == 1 for e in errors), errors
+
+
+def test_a_forum_time_in_the_future_is_warned_about_not_silently_taken(page, django_user_model):
+    """Low: a PM whose forum time lies hours ahead (a typo in the date) is previewed with a warning; it can still be
+    saved (the 天神 decides)."""
+    user = login(page, django_user_model)
+    game = table_game(user)
+    page.goto(f"/gm/{game.pk}/pm/")
+    page.select_option("#id_seat", str(seat(game, "乙").pk))
+    page.fill("#id_forum_at", local(timezone.now() + timedelta(hours=3)))
+    page.fill("#id_text", "束魂乙")
+    page.click("button[name=preview]")
+    page.wait_for_selector("#preview")
+    assert "比现在晚 2 小时" in page.inner_text("#future") or "比现在晚 3 小时" in page.inner_text("#future")
+    page.goto(f"/gm/{game.pk}/pm/")
+    page.select_option("#id_seat", str(seat(game, "乙").pk))
+    page.fill("#id_forum_at", local(timezone.now()))
+    page.fill("#id_text", "束魂乙")
+    page.click("button[name=preview]")
+    page.wait_for_selector("#preview")
+    assert page.locator("#future").count() == 0
