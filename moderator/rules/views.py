@@ -168,7 +168,9 @@ def not_acted(state: GameState) -> list[str]:
     vote (a player saved last night has no vote, N7/N8 and D1, so nobody waits for them); nor for one who passed."""
     if not state.phase_open:
         return []
-    waiting = [s for s in state.alive if s.name not in state.passed]
+    waiting = [
+        s for s in state.alive if s.name not in state.passed and (s.hand or s.name not in state.pending_executions)
+    ]
     if state.phase_kind == NIGHT:
         return [s.name for s in waiting if not s.actions]
     return [s.name for s in waiting if s.name not in state.votes and s.name not in state.saved]

@@ -339,3 +339,25 @@ def test_a_forum_time_in_the_future_is_warned_about_not_silently_taken(page, dja
     page.click("button[name=preview]")
     page.wait_for_selector("#preview")
     assert page.locator("#future").count() == 0
+
+
+def test_t5_does_not_wait_for_a_player_whose_only_card_is_pending_execution(page, django_user_model):
+    """Low (T5, N12): executed of their last card on day 1, 丁 holds nothing tonight (the card may still be
+    pardoned): the dashboard does not list 丁 among those who have not acted."""
+    from moderator.rules import views
+
+    user = login(page, django_user_model)
+    game = _game(user, OPEN, name="待处决局")
+    day = end_phase(game)
+    for voter in ("甲", "乙", "丙", "戊"):
+        play.vote_submit(
+            game=game, seat=seat(game, voter), target=seat(game, "丁"), change=False, forum_at=day.starts_at
+        )
+    end_phase(game)
+    state = play.game_replay(game).state
+    ding = state.seat("丁")
+    assert ding.alive and not ding.hand and "丁" in state.pending_executions  # the case itself
+    assert "丁" not in views.not_acted(state)
+    page.goto(f"/gm/{game.pk}/")
+    waiting = page.inner_text("#not-acted")
+    assert "丁" not in waiting and "甲" in waiting
