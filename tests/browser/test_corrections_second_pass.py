@@ -361,3 +361,16 @@ def test_t5_does_not_wait_for_a_player_whose_only_card_is_pending_execution(page
     page.goto(f"/gm/{game.pk}/")
     waiting = page.inner_text("#not-acted")
     assert "丁" not in waiting and "甲" in waiting
+
+
+def test_a_preview_of_a_long_unbroken_pm_stays_within_the_window(page, django_user_model):
+    """Low: a PM with a long line without breaks made the preview 7,000 px wide at 1,280: it wraps now."""
+    user = login(page, django_user_model)
+    game = table_game(user)
+    page.goto(f"/gm/{game.pk}/pm/")
+    page.select_option("#id_seat", str(seat(game, "甲").pk))
+    page.fill("#id_forum_at", local(timezone.now()))
+    page.fill("#id_text", "杀乙。" + "很长的一行没有换行" * 60)
+    page.click("button[name=preview]")
+    page.wait_for_selector("#preview")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
