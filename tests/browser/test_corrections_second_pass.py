@@ -374,3 +374,17 @@ def test_a_preview_of_a_long_unbroken_pm_stays_within_the_window(page, django_us
     page.click("button[name=preview]")
     page.wait_for_selector("#preview")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+
+
+def test_the_dashboard_and_the_end_early_page_say_which_close_their_post_is_for(page, django_user_model):
+    """Low (T5): the dashboard's dry run is the close at the deadline (the next deadline a phase after it), the
+    end-early page's the close now; each says which, and each post names the deadline that close would give."""
+    user = login(page, django_user_model)
+    game = table_game(user)
+    night = game.phases.get()
+    page.goto(f"/gm/{game.pk}/")
+    shown = page.inner_text("#dryrun")
+    assert "第1夜按时结束" in shown
+    assert timezone.localtime(night.ends_at + timedelta(days=1)).strftime("%Y-%m-%d %H:%M") in shown
+    page.goto(f"/gm/{game.pk}/end/")
+    assert "如果第1夜现在提前结束" in page.inner_text("#dryrun")
