@@ -21,9 +21,11 @@ def _open(game: Game, kind: str) -> Phase | None:
     return game.phases.filter(status=Phase.Status.OPEN, kind=kind).order_by("-starts_at").first()
 
 
-def _preview(game: Game, phase: Phase, ends_at=None) -> dict:
+def _preview(game: Game, phase: Phase, ends_at=None) -> dict | None:
     """`ends_at`: when the phase would end (its deadline, or now for an early end, T5): the next phase starts then."""
     state = play.game_replay(game).state
+    if not state.phase_open:  # the replay found no open phase to close (a page must not fail on it)
+        return None
     after, result = rules.close_phase(state)
     early = ends_at is not None
     ends_at = ends_at or phase.ends_at

@@ -254,7 +254,8 @@ def _game_end(game: Game, diffs: Diffs, replay: play.Replay, at: datetime) -> _E
     ends = next((p for p in closed if replay.closed[p.pk][1].winner), None)
     if ends is None and game.status == Game.Status.FINISHED and old:
         kind, number = replay.state.phase
-        start = at.replace(second=0, microsecond=0)
+        last = max((p for p in replay.phases), key=lambda p: (p.starts_at, p.pk))
+        start = max(at.replace(second=0, microsecond=0), last.ends_at)  # never before the phase it follows
         length = timedelta(seconds=game.phase_seconds)
         reopened = Phase(game=game, kind=kind, number=number, starts_at=start, ends_at=start + length)
         deadline = timezone.localtime(reopened.ends_at).strftime("%Y-%m-%d %H:%M")

@@ -16,6 +16,7 @@ import pytest
 from django.utils import timezone
 
 from cards.catalogue import USES
+from moderator import rules
 from moderator.models import Announcement, Game, Input, Phase
 from moderator.rules import codec
 from moderator.services import play
@@ -464,3 +465,17 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     assert (day5.kind, day5.number) == ("day", 5) and day5.ends_at > timezone.now()
     page.goto(f"/games/{game.pk}/")
     assert "胜方" not in page.inner_text("main")
+
+    # A correction that changes the open phase: on day 5 曾泰 votes; then 狄如燕's night-5 绝杀 on 曾泰 is voided too.
+    # 曾泰 keeps two cards, so his vote weighs two: the preview lists that under 第5天(进行中), and it is stored.
+    assert "已接受" in vote(page, game, "曾泰", "狄如燕")
+    page.goto(f"/gm/{game.pk}/correction/")
+    doom = Input.objects.get(game=game, phase__kind="night", phase__number=5, payload__use="绝杀")
+    page.check(f"input[name=void][value='{doom.pk}']")
+    page.click("button[name=preview]")
+    page.wait_for_selector("#diff")
+    open_day = page.inner_text(f"#diff-{day5.pk}")
+    assert "第5天(进行中)" in open_day and "曾泰的票权\t1 票\t2 票" in open_day
+    page.click("#confirm")
+    assert "更正已生效" in flash(page)
+    assert rules.close_phase(play.game_replay(game).state)[1].tally["狄如燕"] >= 2
