@@ -23,7 +23,9 @@ def favicon(request):
 
 
 def home(request):
-    games = Game.objects.order_by("-created_at")[:50]
+    from moderator.services.transfer import listed_on_home
+
+    games = listed_on_home(Game.objects.order_by("-created_at"))[:50]
     return render(request, "home.html", {"games": games})
 
 

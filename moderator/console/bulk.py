@@ -129,5 +129,7 @@ def bulk_intake(request, game_id: int):
 def _summary(result: bulk.BulkResult) -> str:
     text = f"批量录入完成:保存了 {len(result.stored)} 条消息({result.accepted} 项被接受,{result.refused} 项被拒绝)"
     if result.skipped:
-        text += f";跳过 {len(result.skipped)} 条:" + ";".join(f"{r.post.author} {r.skip}" for r in result.skipped)
+        text += f";跳过 {len(result.skipped)} 条:" + ";".join(
+            f"{r.post.author} {r.skip.rstrip('。')}" for r in result.skipped
+        )
     return text + "。"

@@ -21,10 +21,13 @@ def _open(game: Game, kind: str) -> Phase | None:
     return game.phases.filter(status=Phase.Status.OPEN, kind=kind).order_by("-starts_at").first()
 
 
-def _preview(game: Game, phase: Phase, ends_at=None) -> dict:
+def _preview(game: Game, phase: Phase, ends_at=None) -> dict | None:
     """`ends_at`: when the phase would end (its deadline, or now for an early end, T5): the next phase starts then."""
     state = play.game_replay(game).state
+    if not state.phase_open:  # the replay found no open phase to close (a page must not fail on it)
+        return None
     after, result = rules.close_phase(state)
+    early = ends_at is not None
     ends_at = ends_at or phase.ends_at
     next_phase = None
     if not result.winner:
@@ -38,7 +41,10 @@ def _preview(game: Game, phase: Phase, ends_at=None) -> dict:
     return {
         "kind": phase.kind,
         "phase": phase,
-        "title": f"预览:如果{phase.label}现在结束,{name}会是这样",
+        # What it computes, said: the dashboard's close at the deadline, the end-early page's close now (T5).
+        "title": f"预览:如果{phase.label}现在提前结束,{name}会是这样"
+        if early
+        else f"预览:{phase.label}按时结束({timezone.localtime(phase.ends_at):%m-%d %H:%M})时,按现在的输入,{name}会是这样",
         "bbcode": bbcode,
         "text": announce.plain(bbcode),
         "as_of": timezone.now(),

@@ -138,10 +138,10 @@ class VoteForm(forms.Form):
         return data
 
     def vote(self) -> dict:
-        """What vote_submit takes: the target seat id (an edited post whose target is unknown: the voter, D3)."""
+        """What vote_submit takes: the target seat id (None: an edited post whose original target is unknown, D3)."""
         data = self.cleaned_data
         return {
-            "target": data["target"] or data["seat"],
+            "target": data["target"],
             "change": data["post"] == CHANGE,
             "edited": data["post"] == EDITED,
         }
@@ -149,7 +149,12 @@ class VoteForm(forms.Form):
 
 class ImportForm(forms.Form):
     file = forms.FileField(label="导出的游戏 JSON 文件")
-    name = forms.CharField(label="新名称(可选)", required=False, max_length=100)
+    name = forms.CharField(
+        label="新名称(可选)",
+        required=False,
+        max_length=100,
+        help_text="和已有游戏同名时,导入的这局自动命名为“原名(副本)”。进行中的游戏导入后先暂停、不在首页列出,点“继续”才开始计时。",
+    )
 
 
 class StartForm(forms.Form):

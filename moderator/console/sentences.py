@@ -98,6 +98,7 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
     "撤回公告发布标记": lambda d: f"撤回已发布标记:{d.get('title', '')}",
     "导入游戏": lambda d: "从导出的文件导入这局游戏,并从头重放" + _drafts(d.get("drafts")),
     "替补": lambda d: f"{d.get('seat', '?')} 号座位:{d.get('new', '?')} 接替 {d.get('old', '?')}",
+    "起草重新投票通知": lambda d: f"起草重新投票通知:{d.get('title', '')}",
     "批量录入": lambda d: (
         f"批量录入 {len(d.get('messages') or [])} 条消息"
         + (f",跳过 {len(d['skipped'])} 条" if d.get("skipped") else "")

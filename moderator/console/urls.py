@@ -19,6 +19,7 @@ urlpatterns = [
     path("gm/<int:game_id>/bulk/", bulk.bulk_intake, name="console_bulk"),
     path("gm/<int:game_id>/action/", console.action_form, name="console_action"),
     path("gm/<int:game_id>/votes/", console.vote_intake, name="console_votes"),
+    path("gm/<int:game_id>/votes/revote/", console.revote_request, name="console_revote"),
     path("gm/<int:game_id>/messages/<int:message_id>/", console.message_detail, name="console_message"),
     path("gm/<int:game_id>/void/<int:pk>/", console.input_void, name="console_void"),
     path("gm/<int:game_id>/announcements/", console.announcements, name="console_announcements"),

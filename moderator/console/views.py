@@ -21,7 +21,7 @@ from moderator.console.sentences import audit_sentence
 from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows
 from moderator.rules import codec, views
-from moderator.services import announce, corrections, intake, play, setup, transfer, verdicts
+from moderator.services import announce, corrections, intake, play, revote, setup, transfer, verdicts
 from moderator.services.once import AlreadyMade, Once
 
 
@@ -67,6 +67,7 @@ def _seat_rows(request, game: Game, state: rules.GameState) -> list[dict]:
                 "s": s,
                 "seat": seat,
                 "ordered": s.name in ordered,
+                "independent": views.independent(state, s),
                 "cards": [c.name for c in s.hand],
                 "link": setup.seat_link(seat, base),
             }
@@ -160,9 +161,17 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
                 form.add_error(None, str(again))
         except play.PlayError as exc:
             form.add_error(None, str(exc))
-    return render(
-        request, "console/intake.html", {"game": game, "form": form, "preview": preview, "vote_post": vote_post}
-    )
+    context = {"game": game, "form": form, "preview": preview, "vote_post": vote_post, "future": _future(preview)}
+    return render(request, "console/intake.html", context)
+
+
+def _future(preview) -> str:
+    """How far in the future a message's forum time lies (a typo in the date: warned, not refused), or ""."""
+    ahead = (preview.forum_at - timezone.now()).total_seconds() if preview is not None else 0
+    if ahead < 120:
+        return ""
+    hours, minutes = divmod(int(ahead // 60), 60)
+    return f"{hours} 小时 {minutes} 分钟" if hours else f"{minutes} 分钟"
 
 
 def _preview(game: Game, seat, data: dict, vote_post: bool, choices: dict[int, str]):
@@ -259,7 +268,8 @@ def vote_intake(request, game_id: int):
     ripple = None
     if request.method == "POST" and form.is_valid():
         data, vote = form.cleaned_data, form.vote()
-        seat, target = _seat(game, data["seat"]), _seat(game, vote["target"])
+        seat = _seat(game, data["seat"])
+        target = _seat(game, vote["target"]) if vote["target"] else None  # D3: an edited post, original unknown
         try:
             rec, verdict = play.vote_submit(
                 game=game,
@@ -274,7 +284,11 @@ def vote_intake(request, game_id: int):
             )
         except verdicts.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
             form.add_error(None, str(exc))
-            item = {("change" if vote["change"] else "for"): target.player_name, "edited": vote["edited"]}
+            item = (
+                {("change" if vote["change"] else "for"): target.player_name, "edited": vote["edited"]}
+                if target
+                else {"edited": True}
+            )
             ripple = _ripple(exc, codec.describe_item(item))
         except play.PlayError as exc:
             form.add_error(None, str(exc))
@@ -283,7 +297,7 @@ def vote_intake(request, game_id: int):
                 game=game,
                 actor=request.user,
                 action="录入投票",
-                detail={"seat": seat.player_name, "target": target.player_name, "post": data["post"]},
+                detail={"seat": seat.player_name, "target": target.player_name if target else "", "post": data["post"]},
             )
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_votes", game_id=game.pk)
@@ -296,6 +310,10 @@ def vote_intake(request, game_id: int):
         for voter, (target, weight) in tally_event["ballots"].items():
             ballots.append({"voter": voter, "target": target, "weight": weight, "default": voter not in voted})
     records = [r for r in _records(phase, game) if r["rec"].kind == "vote"]
+    again = revote.revotes(game, phase, replay.state)
+    by_name = {r.name: r for r in again}
+    for b in ballots:
+        b["revote"] = by_name.get(b["voter"]) if b["default"] else None
     return render(
         request,
         "console/votes.html",
@@ -309,8 +327,22 @@ def vote_intake(request, game_id: int):
             "records": records,
             "paste": forms.VotePostForm(game),
             "ripple": ripple,
+            "revotes": again,
         },
     )
+
+
+@login_required
+@require_POST
+def revote_request(request, game_id: int):
+    """D3: draft the public request to the players who must vote again."""
+    game = gm_game(request, game_id)
+    try:
+        draft = revote.revote_request(game=game, actor=request.user, once=Once.from_post(request.POST))
+        messages.success(request, f"已起草“{draft.title}”,在公告草稿里。")
+    except play.PlayError as exc:
+        messages.error(request, str(exc))
+    return redirect("console_votes", game_id=game.pk)
 
 
 @login_required
@@ -397,7 +429,11 @@ def link_rotate(request, game_id: int, seat_id: int):
 @login_required
 def audit(request, game_id: int):
     game = gm_game(request, game_id)
-    rows = [(row, audit_sentence(row)) for row in game.audit.select_related("actor").order_by("-at", "-id")]
+    logged = list(game.audit.select_related("actor").order_by("-at", "-id"))
+    # T5: an early end logs its own row; the close it triggers is not also "按时结束" by the system.
+    early = {(r.detail or {}).get("phase") for r in logged if r.action == "phase_end_early"}
+    shown = [r for r in logged if not (r.action == "phase_close" and (r.detail or {}).get("phase") in early)]
+    rows = [(row, audit_sentence(row)) for row in shown]
     return render(request, "console/audit.html", {"game": game, "rows": rows})
 
 
@@ -426,7 +462,7 @@ def correction(request, game_id: int):
     """After a close: void or add inputs of closed phases, see the difference, confirm."""
     game = gm_game(request, game_id)
     closed = list(game.phases.filter(status=Phase.Status.CLOSED).order_by("starts_at"))
-    diffs, edits = None, []
+    diffs, edits, at = None, [], _preview_time(request.POST.get("at", ""))
     if request.method == "POST":
         edits = _edits_from(request, game)
         if not edits:
@@ -440,10 +476,23 @@ def correction(request, game_id: int):
                         user=request.user,
                         reason=request.POST.get("reason", ""),
                         once=Once.from_post(request.POST),
+                        seen=request.POST.get("seen", ""),
+                        at=at,
                     )
-                    messages.success(request, f"更正已生效,重新结算了 {len(done)} 个时段的结果和公告。")
+                    messages.success(
+                        request,
+                        f"更正已生效,重新结算了 {len(done)} 个时段的结果和公告。"
+                        + "".join(f"{what}:{after}。" for what, _, after in done.game),
+                    )
                     return redirect("console_dashboard", game_id=game.pk)
-                diffs = corrections.correction_preview(game=game, edits=edits)
+                diffs = corrections.correction_preview(game=game, edits=edits, at=at)
+            except corrections.CorrectionNotAsSeen as exc:  # show what it would do now, and ask again
+                messages.error(request, str(exc))
+                at = timezone.now()
+                try:
+                    diffs = corrections.correction_preview(game=game, edits=edits, at=at)
+                except play.PlayError as again:
+                    messages.error(request, f"无法更正:{again}")
             except play.PlayError as exc:
                 messages.error(request, f"无法更正:{exc}")
             except (ObjectDoesNotExist, ValueError, KeyError):  # a message, never a 500 nor Python's words
@@ -463,8 +512,22 @@ def correction(request, game_id: int):
         "checked": checked,
         "add_phase": int(add_phase) if add_phase.isascii() and add_phase.isdigit() else None,
         "reason": request.POST.get("reason", ""),
+        "at": int(at.timestamp()),
     }
     return render(request, "console/correction.html", context)
+
+
+def _preview_time(raw: str):
+    """The time of the correction's preview, carried by its confirm (a re-opened phase starts then, so its deadline is
+    the one the preview showed); a missing, garbled or stale (over an hour, or future) value is now."""
+    from datetime import UTC, datetime, timedelta
+
+    now = timezone.now()
+    if raw.isascii() and raw.isdigit() and len(raw) < 12:
+        at = datetime.fromtimestamp(int(raw), tz=UTC)
+        if now - timedelta(hours=1) <= at <= now + timedelta(minutes=1):
+            return at
+    return now
 
 
 @login_required
@@ -492,7 +555,14 @@ def import_game(request):
         except (ValueError, KeyError, TypeError, IndexError, play.PlayError) as exc:
             form.add_error(None, f"无法导入:{exc}")
         else:
-            messages.success(request, "已导入并重放。")
+            asked = form.cleaned_data["name"] or data.get("game", {}).get("name", "")
+            renamed = f"已有同名游戏“{asked}”,导入的这局命名为“{game.name}”。" if asked and game.name != asked else ""
+            paused = (
+                "它已暂停(时钟停止),不在首页列出:核对无误后在控制台点“继续”开始计时。"
+                if game.status == Game.Status.PAUSED
+                else "它不在首页列出。"
+            )
+            messages.success(request, f"已导入并重放。{renamed}{paused}")
             return redirect("console_dashboard", game_id=game.pk)
     return render(request, "console/form.html", {"game": None, "form": form, "title": "导入游戏", "multipart": True})
 
@@ -552,13 +622,15 @@ def clock_control(request, game_id: int, action: str):
                 reason=request.POST.get("reason", ""),
                 once=once,
             )
-            messages.success(request, f"{phase.label}已延长 {hours:g} 小时。")
+            messages.success(
+                request, f"{phase.label}已延长 {hours:g} 小时;给玩家的延长公告(新的截止时间)已写进公告草稿。"
+            )
         elif action == "pause":
             clock.game_pause(game=game, actor=request.user, once=once)
-            messages.success(request, "游戏已暂停,时钟停止。")
+            messages.success(request, "游戏已暂停,时钟停止;暂停公告已写进公告草稿。")
         elif action == "resume":
             clock.game_resume(game=game, actor=request.user, once=once)
-            messages.success(request, "游戏已继续。")
+            messages.success(request, "游戏已继续;继续公告(新的截止时间)已写进公告草稿。")
         else:
             raise Http404
     except play.PlayError as exc:

@@ -7,6 +7,8 @@ Three shapes are read:
 - the plain format, one `=== 作者 YYYY-MM-DD HH:MM` line before each message;
 - the text a browser copies from a PHPWind or Discuz! thread page: an author line, a `发表于 YYYY-MM-DD HH:MM` line
   (floor words such as 沙发 / 5# / 只看该作者 around it), the body, and the page's furniture (回复, 引用, 举报 …);
+- PHPWind's own page as the seed forum shows it: the author's profile block (name, medals, 级别, 精华 …) above the
+  body and a "Posted: YYYY-MM-DD HH:MM | N 楼" line under it ("[ 此贴被X在…重新编辑 ]" marks an edit, D3);
 - an exported PM inbox page saved as HTML (its text is read as above; an "作者 YYYY-MM-DD HH:MM" line also heads a
   message there).
 
@@ -44,6 +46,13 @@ FURNITURE = re.compile(
     r"(?:UID|积分|帖子|主题|精华|威望|金钱|贡献|注册时间|最后登录|发帖|在线时间|阅读权限)\s*[:：]?\s*[\d.\-: /]*)\s*)+$"
 )
 SIGNATURE = re.compile(r"^\s*(?:-{2,}|—{2,}|_{3,})\s*$")
+# PHPWind (the seed forum's own copy): the profile block above each post, "Posted: 2014-05-27 13:53 | 1 楼" under it.
+FOOTER = re.compile(rf"^\s*Posted\s*[:：]\s*{DATE}\s*\|\s*(?:\[?\s*楼\s*主\s*\]?|\d+\s*楼|\d+\s*#)\s*$", re.I)
+PROFILE = re.compile(
+    r"^\s*(?:级别|等级|头衔|精华|发帖|帖子|威望|金钱|支持度|在线时间|注册时间|最后登录|积分|UID|性别|来自|贡献|好评度|门派)\s*[:：]"
+)
+PW_EDITED = re.compile(r"^\s*\[?\s*此贴被\s*\S+?\s*在\s*\d{4}.*?重新编辑\s*\]?\s*$")
+PW_NOTICE = re.compile(r"^\s*(?:管理提醒\s*[:：]?|本帖被\s*\S+\s*执行.*操作.*)\s*$")
 
 
 @dataclass(frozen=True)
@@ -119,7 +128,47 @@ def split_posts(text: str, *, authors: tuple[str, ...] | list[str] = ()) -> list
     lines = text.split("\n")
     if any(PLAIN_HEADER.match(line) for line in lines):
         return _plain(lines)
+    if any(FOOTER.match(line) for line in lines):
+        return _phpwind(lines, set(authors))
     return _forum(lines, set(authors), html)
+
+
+def _phpwind(lines: list[str], authors: set[str]) -> list[Post]:
+    """PHPWind's own page (the seed forum): each post is its author's profile block (name, medals, 级别 …), the body,
+    then "Posted: time | N 楼". A post ends at its footer, so the time below a body is that body's."""
+    posts: list[Post] = []
+    lo = 0
+    for i, line in enumerate(lines):
+        m = FOOTER.match(line)
+        at = _at(m, 0) if m else None
+        if m is None or at is None:
+            continue
+        block = lines[lo:i]
+        profile = [k for k, text in enumerate(block[:40]) if PROFILE.match(text)]
+        author_at = _pw_author(block, profile[0] if profile else len(block), authors, first=not posts)
+        start = profile[-1] + 1 if profile else (author_at + 1 if author_at is not None else 0)
+        body = [text for text in block[start:] if not PW_NOTICE.match(text)]
+        edited = any(PW_EDITED.match(text) for text in body)
+        raw = "\n".join(_trim([text for text in body if not PW_EDITED.match(text)]))
+        author = _strip(block[author_at]) if author_at is not None else ""
+        posts.append(Post(author, at, _quotes(raw).strip(), edited, lo + (author_at or 0) + 1))
+        lo = i + 1
+    return posts
+
+
+def _pw_author(block: list[str], level: int, authors: set[str], *, first: bool) -> int | None:
+    """The author's line of a PHPWind post: a known forum ID above the profile, else the block's first line (the
+    line after the previous post's footer), else — for the page's first post, under the page's title bar — the
+    nearest line above the profile that is not a row of medals."""
+    above = [k for k in range(level) if block[k].strip()]
+    for k in above:
+        if _strip(block[k]) in authors:
+            return k
+    if not above:
+        return None
+    if not first:
+        return above[0]
+    return next((k for k in reversed(above) if "勋章" not in block[k]), above[0])
 
 
 def _plain(lines: list[str]) -> list[Post]:

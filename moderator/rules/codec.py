@@ -45,7 +45,7 @@ def kind_of(item: Mapping[str, Any]) -> str:
         return PASS
     if "use" in item:
         return ACTION
-    if "for" in item or "change" in item:
+    if "for" in item or "change" in item or item.get("edited"):  # {"edited": true}: an edited post, original unknown
         return VOTE
     raise CodecError("看不出这是什么输入:需要特权(use)、投票(for / change)、丢牌顺序(order)或空过(pass)")
 
@@ -107,6 +107,8 @@ def from_engine(inp: st.Action | st.Vote | st.Order | st.Pass) -> dict[str, Any]
         return {"order": list(inp.order)}
     if isinstance(inp, st.Vote):
         item: dict[str, Any] = {"for": inp.target} if inp.change is None else {"change": inp.change}
+        if inp.edited and inp.target is None and inp.change is None:
+            return {"edited": True}  # D3: the original target cannot be known
         return {**item, "edited": True} if inp.edited else item
     item = {k: getattr(inp, k) for k in ACTION_KEYS if getattr(inp, k) not in (None, "", False)}
     return item
@@ -127,6 +129,8 @@ def describe_item(item: Mapping[str, Any]) -> str:
         text = "丢牌顺序:" + "、".join([*cards[:-1], f"{cards[-1]}〔底牌〕"] if cards else [])
         return text + ("(系统随机,O1)" if item.get("source") == "random" else "")
     if kind == VOTE:
+        if not item.get("change") and not item.get("for"):
+            return "原投票帖被编辑过,原投票对象无法得知(D3)"
         text = f"改票 → {item['change']}" if item.get("change") else f"投票 → {item['for']}"
         return text + ("(原帖被编辑过)" if item.get("edited") else "")
     return _describe_action(item)

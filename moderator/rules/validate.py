@@ -298,6 +298,10 @@ def _original_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState
         if vote.edited:
             return _edited_original(state, voter)
         raise Refused("你已经投过票了;要改票请另发一个改票帖(D3)")
+    if vote.edited and vote.target is None:  # D3: the original target can no longer be known
+        votes = {**state.votes, voter.name: VoteState(voter.name, vote.at, edited=True)}
+        reason = f"原投票帖被编辑过、原投票对象无法得知:按投自己(→ {voter.name})计票,改票权作废(D3)"
+        return replace(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True, reason)
     target = living(state, vote.target, "投票对象")
     votes = {**state.votes, voter.name: VoteState(target.name, vote.at, edited=vote.edited)}
     forfeited = state.vote_changed | ({voter.name} if vote.edited else set())

@@ -129,6 +129,11 @@ def _once(me: Seat) -> dict[str, Any]:
     }
 
 
+def independent(state: GameState, seat: Seat) -> bool:
+    """S4 ruling: a self-chosen player who chose no stance by the end of night 1 is independent (not "undecided")."""
+    return seat.camp == "自选" and seat.mode is None and (state.phase != (NIGHT, 1) or not state.phase_open)
+
+
 def seat_view(state: GameState, name: str) -> dict[str, Any]:
     """Everything one seat may know of itself, and nothing of any other seat (A: a player sees only their own hand)."""
     me = state.seat(name)
@@ -139,6 +144,7 @@ def seat_view(state: GameState, name: str) -> dict[str, Any]:
         "camp": me.camp,
         "side": me.side,
         "mode": me.mode,
+        "independent": independent(state, me),
         "hand": [{"pos": i + 1, "name": c.name, "bottom": i == len(me.hand) - 1} for i, c in enumerate(me.hand)],
         "pending_card": pending.card.name if pending else None,
         "ap": me.ap,
@@ -174,7 +180,9 @@ def not_acted(state: GameState) -> list[str]:
     vote (a player saved last night has no vote, N7/N8 and D1, so nobody waits for them); nor for one who passed."""
     if not state.phase_open:
         return []
-    waiting = [s for s in state.alive if s.name not in state.passed]
+    waiting = [
+        s for s in state.alive if s.name not in state.passed and (s.hand or s.name not in state.pending_executions)
+    ]
     if state.phase_kind == NIGHT:
         return [s.name for s in waiting if not s.actions]
     return [s.name for s in waiting if s.name not in state.votes and s.name not in state.saved]

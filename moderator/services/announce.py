@@ -235,6 +235,25 @@ def correction_notice(*, game: Game, changes: list[tuple[str, list[tuple]]]) -> 
     return _notice(game, phase, f"【{game.name}】更正公告", "announcements/correction_notice.bbcode", ctx)
 
 
+def _duration(delta) -> str:
+    minutes = max(int(delta.total_seconds() // 60), 0)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} 小时 {minutes} 分" if minutes else f"{hours} 小时"
+
+
+def clock_notice(*, game: Game, phase: Phase, what: str, by=None, reason: str = "") -> Announcement:
+    """T4: the public notice of an extension (`what` = "extend", by a timedelta), a pause or a resume: the posted vote
+    thread and dawn still state the old deadline, so the players are told the new one (or the time left)."""
+    from moderator.services.clock import db_now
+
+    titles = {"extend": f"{phase.label}延长", "pause": "游戏暂停", "resume": "游戏继续"}
+    paused = game.status == Game.Status.PAUSED
+    left = phase.paused_remaining if paused else phase.ends_at - db_now()
+    ctx = {"what": what, "hours": f"{by.total_seconds() / 3600:g}" if by else "", "reason": reason, "paused": paused}
+    ctx["left"] = _duration(left) if left is not None else ""
+    return _notice(game, phase, f"【{game.name}】{titles[what]}", "announcements/clock_notice.bbcode", ctx)
+
+
 def _pending(state: GameState, name: str) -> list[str]:
     """What is under way for this seat (the handover PM, S5): arsons, transformations, an executed card."""
     me = state.seat(name)

@@ -47,9 +47,11 @@ class Row:
     @property
     def actions(self) -> list[dict]:
         """What the post does, as the 天神 reads it: 投票 → 曾泰 / 改票 → 李朗 / 特权 束魂 → 狄仁杰 …"""
+        rows = [(KIND_LABELS[i.kind], i) for i in self.items]  # "投票 → 曾泰" needs no "投票" label before it
         return [
-            {"label": KIND_LABELS[i.kind], "sentence": i.sentence, "accepted": i.accepted, "reason": i.reason}
-            for i in self.items
+            {"label": "" if i.sentence.startswith(label) else label, "sentence": i.sentence}
+            | {"accepted": i.accepted, "reason": i.reason}
+            for label, i in rows
         ]
 
 
@@ -152,7 +154,7 @@ def bulk_preview(
             hand = list(state.seat(sender).names)
             result = parse_pm(row.post.body, sender=sender, players=names, hand=hand, phase=phase.kind)
         data = result.to_json()
-        inputs = [{**i, "edited": True} for i in data["inputs"]] if vote_post and row.post.edited else data["inputs"]
+        inputs = intake.edited_inputs(data["inputs"]) if vote_post and row.post.edited else data["inputs"]
         at = play._minutes(phase, row.forum_at)
         state, judged = rules.submit_message(state, [codec.item_to_engine(i, by=sender, at=at) for i in inputs])
         row.items = [intake.Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, judged, strict=True)]

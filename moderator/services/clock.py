@@ -186,9 +186,12 @@ def _require(game: Game, status: str, doing: str) -> None:
 
 
 @transaction.atomic
-def phase_extend(*, game: Game, by: timedelta, actor=None, reason: str = "", once: Once | None = None) -> Phase:
-    """T4: lengthen the current phase — 12 hours when a substitute takes a seat (SUBSTITUTION_EXTENSION), or any
-    amount the GM chooses. On a paused game the remaining time grows instead."""
+def phase_extend(
+    *, game: Game, by: timedelta, actor=None, reason: str = "", once: Once | None = None, notice: bool = True
+) -> Phase:
+    """T4: lengthen the current phase — 12 hours when a substitute takes a seat (SUBSTITUTION_EXTENSION; its own
+    notice says so: `notice=False`), or any amount the GM chooses, with a public notice of the new deadline drafted.
+    On a paused game the remaining time grows instead."""
     if not timedelta(0) < by <= MAX_EXTENSION:
         raise PlayError("延长的时间必须大于零,且不超过 30 天")
     game = _lock(game)
@@ -207,6 +210,10 @@ def phase_extend(*, game: Game, by: timedelta, actor=None, reason: str = "", onc
     _audit(
         game, "phase_extend", actor, phase=phase.label, by_s=by.total_seconds(), ends_at=phase.ends_at, reason=reason
     )
+    if notice:
+        from moderator.services.announce import clock_notice
+
+        clock_notice(game=game, phase=phase, what="extend", by=by, reason=reason)
     return phase
 
 
@@ -255,6 +262,9 @@ def game_pause(*, game: Game, actor=None, once: Once | None = None) -> Game:
     game.status = Game.Status.PAUSED
     game.save(update_fields=["status"])
     _audit(game, "game_pause", actor, phase=phase.label, remaining_s=phase.paused_remaining.total_seconds())
+    from moderator.services.announce import clock_notice
+
+    clock_notice(game=game, phase=phase, what="pause")
     return game
 
 
@@ -271,6 +281,9 @@ def game_resume(*, game: Game, actor=None, once: Once | None = None) -> Game:
     game.status = Game.Status.RUNNING
     game.save(update_fields=["status"])
     _audit(game, "game_resume", actor, phase=phase.label, remaining_s=remaining.total_seconds(), ends_at=phase.ends_at)
+    from moderator.services.announce import clock_notice
+
+    clock_notice(game=game, phase=phase, what="resume")
     return game
 
 

@@ -6,13 +6,16 @@ phases whose result changed get new posts; the old ones stay, marked 已更正, 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
+from moderator.rules import codec
 from moderator.services import play, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.intake import open_input
@@ -89,51 +92,124 @@ class PhaseDiff:
     changes: list[tuple[str, object, object]] = field(default_factory=list)  # (what, before, after)
     before_text: str = ""
     after_text: str = ""
+    verdicts: list[str] = field(
+        default_factory=list
+    )  # other inputs whose verdict changes: "甲 投票 → 乙:接受 → 拒绝:…"
+    drafts: list[tuple[str, str, str]] = field(default_factory=list)  # (title, before, after) of each changed draft
+    open: bool = False  # the open phase: `changes` are what closing it now would give
+
+    @property
+    def any(self) -> bool:
+        return bool(self.changes or self.verdicts or self.drafts)
+
+
+class Diffs(list):
+    """Every phase a correction changes (a `PhaseDiff` each, the open phase included), what the edits themselves are,
+    and what happens to the game (it ends, its winner changes, it re-opens: `game`), with the digest of it all."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.edits: list[str] = []
+        self.game: list[tuple[str, str, str]] = []  # (what, before, after): 游戏状态 / 胜方
+
+    @property
+    def digest(self) -> str:
+        lines = list(self.edits) + ["|".join(g) for g in self.game]
+        for d in self:
+            lines += [d.phase.label, *("|".join(map(str, c)) for c in d.changes), *d.verdicts]
+            lines += ["|".join(t) for t in d.drafts]
+        return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
 class _Preview(Exception):
     pass
 
 
-def _apply_edit(game: Game, edit: dict) -> Phase:
-    """Append the edit to the log (a void row, or a new input of a closed phase); returns the phase it touches."""
+def _apply_edit(game: Game, edit: dict) -> tuple[Phase, Input]:
+    """Append the edit to the log (a void row, or a new input of a closed phase); returns the phase it touches and
+    the input."""
     if edit["op"] == "void":
         rec = Input.objects.select_related("phase").filter(pk=edit["id"], game=game).first()
         if rec is None:
             raise play.PlayError("没有这条输入")
         if hasattr(rec, "void"):
             raise play.PlayError("这条输入已经作废过了")
+        if rec.phase.status != Phase.Status.CLOSED:
+            raise play.PlayError(f"这条输入属于进行中的{rec.phase.label}:请在控制台首页作废它")
         InputVoid.objects.create(input=rec, reason="天神更正时作废")
-        return rec.phase
+        return rec.phase, rec
     if edit["op"] == "add":
         phase = game.phases.get(pk=edit["phase_id"])
+        if phase.status != Phase.Status.CLOSED:
+            raise play.PlayError(f"{phase.label}还没有结束:进行中时段的输入请用录入页面")
         seat = game.seats.get(pk=edit["seat_id"])
-        play.input_add(game=game, phase=phase, seat=seat, item=edit["item"], forum_at=edit["forum_at"])
-        return phase
+        rec = play.input_add(game=game, phase=phase, seat=seat, item=edit["item"], forum_at=edit["forum_at"])
+        return phase, rec
     raise play.PlayError(f"不认识的更正操作:{edit['op']}")
 
 
-def _resolve(game: Game, first: Phase) -> tuple[list[PhaseDiff], play.Replay]:
-    """Re-resolve from the corrected phase on (earlier phases keep their snapshots) and compare each closed phase's
-    stored result with the new one."""
-    replay = play.game_replay(game, from_phase=first)
-    seat_of, names = seat_numbers_ever(game), replay.names
-    diffs = []
-    for phase in replay.replayed:
-        if phase.pk not in replay.closed:
+def _ballots(result: dict) -> dict[str, int]:
+    """Each voter's weight in a day's count (D2), from the tally event of a stored result."""
+    tally = next((e for e in result.get("events") or [] if e.get("type") == "tally"), None)
+    return {voter: b[1] for voter, b in (tally or {}).get("ballots", {}).items()}
+
+
+def _changes(before: dict, after: dict, seat_of: dict[str, int], names: dict[int, str]) -> list[tuple]:
+    """`result_changes`, and each voter whose vote weight changes (D2: the tally alone may hide two moves)."""
+    changes = result_changes(before, after, seat_of, names)
+    old, new = _ballots(before), _ballots(after)
+    moved = [v for v in dict.fromkeys([*old, *new]) if old.get(v) != new.get(v)]
+    for voter in moved:
+        weight = lambda w: "不投票" if w is None else f"{w} 票"  # noqa: E731
+        changes.append((f"{voter}的票权", weight(old.get(voter)), weight(new.get(voter))))
+    return changes
+
+
+def _verdict_lines(replay: play.Replay, phase: Phase, names: dict[int, str], seat_names: dict[int, str]) -> list[str]:
+    """The inputs of a replayed phase whose verdict changes (the stored verdict, what the 天神 saw, → the new one)."""
+    lines = []
+    for rec in replay.records.get(phase.pk, []):
+        old = play.stored_verdict(rec)
+        if play.voided(rec) or old is None or rec.pk not in replay.verdicts:
             continue
-        new = play.result_json(replay.closed[phase.pk][1])
-        diff = PhaseDiff(phase, result_changes(phase.result, new, seat_of, names))
-        if diff.changes:
-            diffs.append(diff)
-    return diffs, replay
+        before, after = verdicts.verdict_text(old), verdicts.verdict_text(replay.verdicts[rec.pk])
+        if before != after:
+            what = codec.describe(rec.kind, rec.payload, names)
+            lines.append(f"{seat_names[rec.seat_id]} {what}:{before} → {after}")
+    return lines
 
 
-def _edits_apply(game: Game, edits: list[dict]) -> tuple[list[PhaseDiff], play.Replay]:
+def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, play.Replay, dict]:
+    """Apply the edits to the log and replay from the first phase they touch; compare every replayed phase with what
+    is stored: each closed phase's result and each input's verdict, and the open phase's verdicts and what closing it
+    now would give (T3/T5: the open phase is changed too)."""
+    opened = game.phases.filter(status=Phase.Status.OPEN).exists()
+    before_open = play.game_replay(game) if opened else None
     touched = [_apply_edit(game, edit) for edit in edits]
     if not touched:
         raise play.PlayError("没有要更正的内容")
-    return _resolve(game, min(touched, key=lambda p: (p.starts_at, p.pk)))
+    first = min((p for p, _ in touched), key=lambda p: (p.starts_at, p.pk))
+    replay = play.game_replay(game, from_phase=first)
+    seat_of, names = seat_numbers_ever(game), replay.names
+    seat_names = dict(game.seats.values_list("pk", "player_name"))
+    diffs = Diffs()
+    for edit, (phase, rec) in zip(edits, touched, strict=True):
+        what = f"{phase.label} {seat_names[rec.seat_id]} {codec.describe(rec.kind, rec.payload, names)}"
+        if edit["op"] == "void":
+            diffs.edits.append(f"作废:{what}")
+        else:
+            diffs.edits.append(f"补录:{what}({verdicts.verdict_text(replay.verdicts.get(rec.pk))})")
+    for phase in replay.replayed:
+        diff = PhaseDiff(phase, verdicts=_verdict_lines(replay, phase, names, seat_names))
+        if phase.pk in replay.closed:
+            diff.changes = _changes(phase.result, play.result_json(replay.closed[phase.pk][1]), seat_of, names)
+        elif before_open is not None and phase.status == Phase.Status.OPEN:
+            diff.open = True
+            old = play.result_json(rules.close_phase(before_open.state)[1])
+            new = play.result_json(rules.close_phase(replay.state)[1])
+            diff.changes = _changes(old, new, seat_of, names)
+        diffs.append(diff)
+    return diffs, replay, seat_names
 
 
 CLOSE_POSTS = (Announcement.Kind.DAWN, Announcement.Kind.DUSK, Announcement.Kind.VOTE_POST)
@@ -146,61 +222,183 @@ def _of_the_close(draft: Announcement) -> bool:
     return draft.kind in CLOSE_POSTS or bool(draft.events)
 
 
-def _rewrite(game: Game, diffs: list[PhaseDiff], replay: play.Replay) -> None:
-    """New posts for the changed phases only; the old ones stay, marked 已更正; then one 更正公告."""
+AFTER = "(更正后)"
+
+
+def _key(draft: Announcement) -> tuple:
+    """Which earlier draft a redraft replaces: the same kind, recipient and title (an earlier correction's mark
+    aside)."""
+    return draft.kind, draft.recipient, draft.title.replace(AFTER, "")
+
+
+@dataclass
+class _End:
+    """What the corrected closes do to the game: the winner they give (None: no close ends it), the open phase that
+    no longer happens, the phase that re-opens."""
+
+    winner: str | None = None
+    cancelled: list[Phase] = field(default_factory=list)
+    reopened: Phase | None = None
+
+
+def _game_end(game: Game, diffs: Diffs, replay: play.Replay, at: datetime) -> _End:
+    """The first close with a winner ends the game there (V1–V3; its winner may be another camp now); a game that no
+    close ends any more re-opens at the phase after its last close, a whole phase long from `at`, with the clock
+    (T1). What changes is written to `diffs.game`, as the 天神 reads it."""
+    from moderator.services.clock import DRAW
+
+    old = game.winner if game.status == Game.Status.FINISHED else ""
+    if old == DRAW:  # V4: a declared draw is the 天神's ruling, not a close's: it stands
+        return _End()
+    closed = [p for p in replay.phases if p.pk in replay.closed]
+    ends = next((p for p in closed if replay.closed[p.pk][1].winner), None)
+    if ends is None and game.status == Game.Status.FINISHED and old:
+        kind, number = replay.state.phase
+        last = max((p for p in replay.phases), key=lambda p: (p.starts_at, p.pk))
+        start = max(at.replace(second=0, microsecond=0), last.ends_at)  # never before the phase it follows
+        length = timedelta(seconds=game.phase_seconds)
+        reopened = Phase(game=game, kind=kind, number=number, starts_at=start, ends_at=start + length)
+        deadline = timezone.localtime(reopened.ends_at).strftime("%Y-%m-%d %H:%M")
+        diffs.game.append(("胜方", old, "无(没有阵营获胜,游戏继续)"))
+        diffs.game.append(("游戏状态", "已结束", f"重新开始:{reopened.label}从现在开始,截止 {deadline}"))
+        return _End(reopened=reopened)
+    if ends is None:
+        return _End()
+    winner = replay.closed[ends.pk][1].winner
+    later = [p for p in replay.phases if (p.starts_at, p.pk) > (ends.starts_at, ends.pk)]
+    busy = (
+        any(p.status == Phase.Status.CLOSED for p in later)
+        or Input.objects.filter(phase__in=later).exists()
+        or Announcement.objects.filter(phase__in=later).exists()
+    )
+    if busy:
+        labels = "、".join(p.label for p in later)
+        raise play.PlayError(
+            f"这个更正会让游戏在{ends.label}结束(胜方:{winner}),但之后的{labels}已经有输入、公告或已经结算:"
+            "无法自动更正。请先作废之后时段的输入,或按规则宣布结果"
+        )
+    for p in later:
+        diffs.game.append(("进行中的时段", p.label, f"取消(游戏在{ends.label}结束;{p.label}还没有任何输入)"))
+    if winner != old:
+        diffs.game.append(("胜方", old or "游戏未结束", f"{winner}(游戏在{ends.label}结束)"))
+    return _End(winner=winner, cancelled=later)
+
+
+def _rewrite(game: Game, diffs: Diffs, replay: play.Replay, at: datetime) -> None:
+    """Apply the corrected results: the game's end or re-opening, then new drafts of every re-resolved phase whose
+    text changed (the old ones stay, marked 已更正; unchanged drafts stay as they are), then one 更正公告."""
+    end = _game_end(game, diffs, replay, at)
+    for phase in end.cancelled:  # no input, no draft: nothing of it is lost
+        phase.delete()
+    if end.reopened is not None:
+        end.reopened.save()
+        game.status, game.winner = Game.Status.RUNNING, ""
+        game.save(update_fields=["status", "winner"])
+    elif end.winner and (game.status != Game.Status.FINISHED or game.winner != end.winner):
+        game.status, game.winner = Game.Status.FINISHED, end.winner
+        game.save(update_fields=["status", "winner"])
     now = timezone.now()
-    for diff in diffs:
-        phase = diff.phase
+    by_phase = {d.phase.pk: d for d in diffs}
+    phases = [p for p in replay.phases if p not in end.cancelled]
+    for i, phase in enumerate(phases):
+        if phase.pk not in replay.closed or not by_phase[phase.pk].changes:
+            continue  # its result stands seat by seat: its drafts stand (a substitute's name is no change, S5)
         state, result = replay.closed[phase.pk]
         olds = [a for a in phase.announcements.filter(corrected_at__isnull=True).order_by("id") if _of_the_close(a)]
-        nxt = game.phases.filter(starts_at=phase.ends_at).first()
+        nxt = None if result.winner else (phases[i + 1] if i + 1 < len(phases) else end.reopened)
         if nxt is not None and nxt.announced_end:  # T5: the posts name the announced deadline, not the early end
-            nxt.ends_at = nxt.announced_end
+            nxt = Phase(
+                pk=nxt.pk,
+                game=game,
+                kind=nxt.kind,
+                number=nxt.number,
+                starts_at=nxt.starts_at,
+                ends_at=nxt.announced_end,
+            )
         made = write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
-        for a in made:
-            Announcement.objects.filter(pk=a.pk).update(title=f"{a.title}(更正后)")
-        for a in olds:
-            Announcement.objects.filter(pk=a.pk).update(corrected_at=now, title=f"〔已更正〕{a.title}")
-        public = [a for a in made if a.kind != Announcement.Kind.PRIVATE]
-        diff.after_text = public[0].text if public else ""
-        old = next((a for a in olds if public and a.kind == public[0].kind), None)  # a dawn with a dawn
-        diff.before_text = old.text if old else ""
-    if diffs:
-        correction_notice(game=game, changes=[(d.phase.label, d.changes) for d in diffs])
+        _supersede(by_phase[phase.pk], olds, made, now)
+    diffs[:] = [d for d in diffs if d.any and d.phase not in end.cancelled]
+    rows = [(d.phase.label, d.changes) for d in diffs if d.changes and not d.open]
+    if diffs.game:
+        rows.append(("游戏", diffs.game))
+    if rows:
+        correction_notice(game=game, changes=rows)
+    for pk in [p.pk for p in end.cancelled]:
+        replay.records.pop(pk, None)
+    replay.phases = phases
     play.replay_save(replay)  # verdicts and snapshots from the corrected phase on; earlier ones are untouched
-    winner = replay.state.winner or next((r.winner for _, r in replay.closed.values() if r.winner), None)
-    if winner and game.winner != winner:
-        game.status, game.winner = Game.Status.FINISHED, winner
-        game.save(update_fields=["status", "winner"])
 
 
-def correction_preview(*, game: Game, edits: list[dict]) -> list[PhaseDiff]:
-    """What the correction would change, phase by phase; nothing is kept."""
-    diffs: list[PhaseDiff] = []
+def _supersede(diff: PhaseDiff, olds: list[Announcement], made: list[Announcement], now) -> None:
+    """Medium 3: a redraft whose text is the same as the draft it would replace is dropped (the draft stands, posted
+    or not); a changed one is marked (更正后) and the old one 〔已更正〕; an old draft the close no longer writes (a
+    window notice, a final summary) is marked 〔已更正〕. Each change is listed in `diff.drafts`."""
+    unmatched = {a.pk: a for a in olds}
+    for a in made:
+        old = next((o for o in unmatched.values() if _key(o) == _key(a)), None)
+        if old is not None:
+            del unmatched[old.pk]
+        if old is not None and old.bbcode == a.bbcode:
+            Announcement.objects.filter(pk=a.pk).delete()
+            continue
+        title = a.title.replace(AFTER, "")
+        Announcement.objects.filter(pk=a.pk).update(title=f"{title}{AFTER}")
+        if old is not None:
+            Announcement.objects.filter(pk=old.pk).update(corrected_at=now, title=f"〔已更正〕{old.title}")
+        diff.drafts.append((title, old.text if old else "", a.text))
+        if a.kind != Announcement.Kind.PRIVATE and not diff.after_text:
+            diff.after_text, diff.before_text = a.text, old.text if old else ""
+    for old in unmatched.values():
+        Announcement.objects.filter(pk=old.pk).update(corrected_at=now, title=f"〔已更正〕{old.title}")
+        diff.drafts.append((old.title.replace(AFTER, ""), old.text, ""))
+
+
+def correction_preview(*, game: Game, edits: list[dict], at: datetime | None = None) -> Diffs:
+    """What the correction would change, phase by phase (the open one included), and to the game; nothing is kept."""
+    diffs = Diffs()
     try:
         with transaction.atomic():
             game = play.game_lock(game)
-            diffs, replay = _edits_apply(game, edits)
-            _rewrite(game, diffs, replay)
+            diffs, replay, _ = _plan(game, edits)
+            _rewrite(game, diffs, replay, at or timezone.now())
             raise _Preview
     except _Preview:
         pass
     return diffs
 
 
+class CorrectionNotAsSeen(play.PlayError):
+    """The correction would now change something else than its preview showed: nothing is stored."""
+
+
 @transaction.atomic
 def correction_apply(
-    *, game: Game, edits: list[dict], user=None, reason: str = "", once: Once | None = None
-) -> list[PhaseDiff]:
-    """Apply the correction: the stored results and the announcement drafts of every changed phase are redone."""
+    *,
+    game: Game,
+    edits: list[dict],
+    user=None,
+    reason: str = "",
+    once: Once | None = None,
+    seen: str | None = None,
+    at: datetime | None = None,
+) -> Diffs:
+    """Apply the correction: the stored results, the verdicts and the drafts of every changed phase are redone, the
+    game ends or re-opens as its closes now say. `seen`: the digest of the preview the 天神 saw (None: not checked);
+    if the correction would now do anything else, nothing is stored. `at`: the preview's time (a re-opened phase
+    starts then, so that its deadline is the one the preview showed)."""
     game = play.game_lock(game)
     spend(game, once, "更正")
-    diffs, replay = _edits_apply(game, edits)
-    _rewrite(game, diffs, replay)
+    diffs, replay, _ = _plan(game, edits)
+    _rewrite(game, diffs, replay, at or timezone.now())
+    if seen is not None and diffs.digest != seen:
+        raise CorrectionNotAsSeen(
+            "这个更正现在的结果和预览时不同(其间有输入被录入、作废或时段结束了):什么都没有保存,请重新预览。"
+        )
     detail = {
         "edits": [{k: (str(v) if k == "forum_at" else v) for k, v in e.items()} for e in edits],
         "reason": reason,
         "phases": [d.phase.label for d in diffs],
+        "game": [list(g) for g in diffs.game],
     }
     AuditLog.objects.create(game=game, actor=user, action="更正", detail=detail)
     return diffs
@@ -220,8 +418,6 @@ class VoidPreview:
 def void_preview(*, game: Game, pk: int) -> VoidPreview:
     """What voiding one input of the open phase would change: every other input's verdict, and what a close now
     would give (a dry run of the rules before and after, inside a transaction that is rolled back)."""
-    from moderator.rules import codec
-
     rec = open_input(game, pk)
     before = play.game_replay(game)
     names, seat_of = before.names, seat_numbers_ever(game)

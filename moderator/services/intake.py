@@ -35,6 +35,13 @@ class Item:
         return describe(self.data)
 
 
+def edited_inputs(inputs: list[dict]) -> list[dict]:
+    """D3: a vote post the forum shows as edited. Its text is the edited one, so the original target cannot be known
+    from it: an original vote becomes "edited, original unknown" (it counts for the editor unless an earlier entry
+    of the original stands); a change post stays a change, marked edited (refused: D3)."""
+    return [{"edited": True} if "for" in i else {**i, "edited": True} for i in inputs]
+
+
 def describe(item: dict) -> str:
     """An item as a sentence, marked when the 天神 chose its player among a refusal's candidates."""
     text = codec.describe_item(item)
@@ -150,7 +157,7 @@ def parse_message(
     data = result.to_json()
     inputs = data["inputs"]
     if vote_post and edited:  # D3: the forum shows the vote post as edited ("本帖最后由 … 编辑")
-        inputs = [{**i, "edited": True} for i in inputs]
+        inputs = edited_inputs(inputs)
     refusals = data["refusals"]
     if choices:
         inputs, refusals = choices_apply(inputs, refusals, choices)

@@ -391,9 +391,12 @@ def action_submit(*, game: Game, seat: Seat, payload: dict, forum_at: datetime, 
     return input_submit(game=game, seat=seat, item=payload, forum_at=forum_at, message=message, entered_by=entered_by)
 
 
-def vote_submit(*, game: Game, seat: Seat, target: Seat, change: bool, forum_at: datetime, edited: bool = False, **kw):
-    """A vote post (D1–D3): an original vote or a change post."""
-    item = {("change" if change else "for"): target.player_name, "edited": edited}
+def vote_submit(
+    *, game: Game, seat: Seat, target: Seat | None, change: bool, forum_at: datetime, edited: bool = False, **kw
+):
+    """A vote post (D1–D3): an original vote or a change post; an edited post without a target: the original target
+    cannot be known (D3)."""
+    item = {("change" if change else "for"): target.player_name, "edited": edited} if target else {"edited": True}
     return input_submit(game=game, seat=seat, item=item, forum_at=forum_at, **kw)
 
 

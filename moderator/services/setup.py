@@ -300,7 +300,11 @@ def seat_substitute(
         play.snapshots_rebuild(seat.game)  # the stored states name the seat's holder: write them with the new name
     if seat.game.phases.filter(status=Phase.Status.OPEN).exists():
         clock.phase_extend(
-            game=seat.game, by=clock.SUBSTITUTION_EXTENSION, actor=actor, reason=f"替补:{player_name} 接替 {old}(T4)"
+            game=seat.game,
+            by=clock.SUBSTITUTION_EXTENSION,
+            actor=actor,
+            reason=f"替补:{player_name} 接替 {old}(T4)",
+            notice=False,  # the substitution's own notice names the 交替期 and the new deadline
         )
     game = seat.game
     if game.phases.exists():

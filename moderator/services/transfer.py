@@ -9,10 +9,12 @@ named: a file of the wrong shape never reaches the database or the rules (issue 
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import DatabaseError, transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
 from pydantic import ValidationError
 
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat, SeatHolder
@@ -214,8 +216,7 @@ def _seed(value: int | str | None) -> str | None:
 def _import(data: schema.GameFile, *, gm, name: str | None) -> Game:
     fields = data.game.model_dump(exclude={"started_at"})
     fields |= {f: _seed(fields[f]) for f in ("camp_seed", "deal_seed", "order_seed")}
-    if name:
-        fields["name"] = name
+    fields["name"] = copy_name(name or fields["name"])
     game = Game.objects.create(**fields, started_at=data.game.started_at)
     if gm is not None:
         game.gms.add(gm)
@@ -282,8 +283,33 @@ def _import(data: schema.GameFile, *, gm, name: str | None) -> Game:
             write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
     drafts = drafts_restore(game, phases, data.announcements)
     detail = {"inputs": len(data.inputs), **({"drafts": drafts.detail()} if data.announcements is not None else {})}
+    open_phase = next((p for p in phases if p.status == Phase.Status.OPEN), None)
+    if game.status == Game.Status.RUNNING and open_phase is not None:  # not a second live game: its clock waits
+        open_phase.paused_remaining = max(open_phase.ends_at - timezone.now(), timedelta(0))
+        open_phase.save(update_fields=["paused_remaining"])
+        game.status = Game.Status.PAUSED
+        game.save(update_fields=["status"])
+        detail["paused"] = True
     AuditLog.objects.create(game=game, actor=gm, action="导入游戏", detail=detail)
     return game
+
+
+def copy_name(name: str) -> str:
+    """An imported game never takes the name of a game already here: "X(副本)", then "X(副本2)" …"""
+    if not Game.objects.filter(name=name).exists():
+        return name
+    for n in range(1, 1000):
+        candidate = f"{name}(副本{n if n > 1 else ''})"[-100:]
+        if not Game.objects.filter(name=candidate).exists():
+            return candidate
+    return name
+
+
+def listed_on_home(games):
+    """The games the public home page lists: an imported game only once the 天神 has started its clock (继续)."""
+    imported = AuditLog.objects.filter(game=OuterRef("pk"), action="导入游戏")
+    resumed = AuditLog.objects.filter(game=OuterRef("pk"), action="game_resume")
+    return games.exclude(Exists(imported) & ~Exists(resumed))
 
 
 def _input(i: dict) -> tuple[str, dict]:

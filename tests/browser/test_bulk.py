@@ -77,3 +77,70 @@ def test_the_dawn_dry_run_reads_as_a_preview(page):
     assert "这只是预览" in page.inner_text(".dryrun-mark")
     assert "李元芳昨夜受到了攻击" in page.inner_text(".dryrun-post")
     shot(page, "dawn_dry_run")
+
+
+def test_previews_while_typing_never_queue_up_the_latest_wins(page, django_user_model):
+    """Issue 22.5: the live preview fires 0.5 s after typing stops; a preview still on its way when the 天神 types
+    again is cancelled (hx-sync: one in flight, the latest wins), so previews never queue up and an old one never
+    overwrites a newer one."""
+    game = table()
+    day_one(game)
+    login(page, django_user_model, game)
+    page.goto(f"/gm/{game.pk}/bulk/")
+    held, failed = [], []
+    page.route(f"**/gm/{game.pk}/bulk/", lambda route: held.append(route))  # the server "is slow": held here
+    page.on("requestfailed", lambda request: failed.append(request))
+    page.fill("#id_paste", corpus("discuz_day1_30.txt"))
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert len(held) == 1
+    page.fill("#id_paste", corpus("discuz_day1.txt"))  # typed again while the first preview is on its way
+    for _ in range(50):
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(held) == 2 and [r.url for r in failed] == [held[0].request.url]  # the first was cancelled
+    held[1].continue_()
+    page.wait_for_selector("#bulk-summary")
+    assert "31 条帖子" not in page.inner_text("#bulk-summary")  # the latest paste's preview, not the first
+
+
+def test_a_phpwind_thread_of_the_seed_forum_in_bulk_reads_every_author_and_an_edited_post_counts_for_its_editor(
+    page, django_user_model
+):
+    """Issues 24.5 and 24.4 (D3): the seed forum's PHPWind page ("Posted: … | N 楼" under each post) is read in bulk —
+    every row is the poster's own (never "Posted"), with its own time; 张环's post, shown edited, counts for 张环:
+    the text after the edit is not the original vote, and the original cannot be known."""
+    game = table()
+    day_one(game)
+    login(page, django_user_model, game)
+    page.goto(f"/gm/{game.pk}/bulk/")
+    page.fill("#id_paste", corpus("phpwind_posted_day1.txt"))
+    page.wait_for_selector("#bulk-summary")
+    shown = page.inner_text("#bulk-preview")
+    assert "9 条帖子,将保存 8 条,跳过 1 条" in page.inner_text("#bulk-summary")  # the 天神's opening post
+    authors = page.eval_on_selector_all("#bulk-preview input[name$=author]", "els => els.map(e => e.value)")
+    assert authors == [
+        "天神",
+        "李元芳",
+        "曾泰",
+        "狄如燕",
+        "张环",
+        "虎敬晖",
+        "李朗",
+        "狄仁杰",
+        "李元芳",
+    ]  # never "Posted"
+    assert "原投票帖被编辑过,原投票对象无法得知" in shown and "按投自己(→ 张环)计票" in shown
+    page.click("#bulk-confirm")
+    page.wait_for_selector(".flash .success")
+    assert Message.objects.filter(game=game).count() == 8
+    zhang = Message.objects.get(game=game, sender_name="张环")
+    assert zhang.forum_at.astimezone().strftime("%H:%M") == "10:15" and zhang.text == "投票:李朗"
+    assert [i.payload for i in zhang.inputs.all()] == [{"edited": True}]
+    counted = tally(game)
+    assert counted["张环"] >= 5 and counted["李朗"] == 5 + 5  # 张环 on itself; 李元芳's change and 虎敬晖 on 李朗
+    page.goto(f"/gm/{game.pk}/votes/")
+    assert "原投票帖被编辑过,原投票对象无法得知" in page.inner_text("main")

@@ -88,7 +88,7 @@ def test_a_correction_rewrites_only_what_changed_keeps_the_old_posts_and_drafts_
     page.click("button[name=preview]")
     page.wait_for_selector("#diff")
     diff = page.inner_text("main").split("更正后的差异")[1].split("已结束时段的输入")[0]
-    night_rows = diff.split("第1夜")[1].split("第1天")[0]
+    night_rows = page.inner_text(f"#diff-{game.phases.get(kind='night', number=1).pk}")
     assert "丢牌" in night_rows and "被救" not in night_rows  # only what the void changed
     assert "第1天" in diff  # 乙 keeps a card: the day's weights and verdicts really change
     assert page.locator("#diff").bounding_box()["y"] < page.locator("details.phase-inputs").first.bounding_box()["y"]

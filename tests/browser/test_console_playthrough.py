@@ -16,6 +16,7 @@ import pytest
 from django.utils import timezone
 
 from cards.catalogue import USES
+from moderator import rules
 from moderator.models import Announcement, Game, Input, Phase
 from moderator.rules import codec
 from moderator.services import play
@@ -128,14 +129,47 @@ def _pm(page, game, who: str, text: str, refused: int = 0, vote_post: bool = Fal
     assert f"{refused} 项被拒绝" in flash(page)
 
 
-def _thread(page, game, day: str, posts: list[tuple[str, str]], saved: int) -> None:
+def _phpwind(posts: list[tuple[str, str]], at: str, edited: frozenset[str]) -> str:
+    """The thread as the seed forum's PHPWind page copies: the profile block above each post, "Posted: … | N 楼"
+    under it, "[ 此贴被X在…重新编辑 ]" on an edited post."""
+    out = ["本页主题: 【七人局】投票帖 打印 | 加为IE收藏 | 复制链接", ""]
+    for k, (who, body) in enumerate(posts):
+        out += [
+            who,
+            "级别: 侠客",
+            "",
+            "",
+            "精华: 0",
+            "发帖: 120",
+            "威望: 10 点",
+            "金钱: 512 静电币",
+            "最后登录:2024-03-05",
+        ]
+        out += ["", body] + ([f"[ 此贴被{who}在{at}重新编辑 ]"] if who in edited else [])
+        out.append(f"Posted: {at} | {k + 1} 楼" if k else f"Posted: {at} | [楼 主]")
+    return "\n".join([*out, "帖子浏览记录 版块浏览记录", "Powered by PHPWind"])
+
+
+def _thread(
+    page, game, day: str, posts: list[tuple[str, str]], saved: int, edited: frozenset[str] | None = None
+) -> None:
     """A day's vote thread pasted whole (bulk intake): one preview, one confirm. (The test's days follow each other
-    within a minute: the same author, minute and words would be a duplicate post, so each post names its day.)"""
+    within a minute: the same author, minute and words would be a duplicate post, so each post names its day.)
+    `edited`: the thread is the seed forum's PHPWind page, these authors' posts shown edited (D3)."""
     at = timezone.localtime(timezone.now()).strftime("%Y-%m-%d %H:%M")
     posts = [(who, f"{day}:{body}") for who, body in posts]
     page.goto(f"/gm/{game.pk}/bulk/")
-    page.fill("#id_paste", "\n".join(f"=== {who} {at}\n{body}\n" for who, body in posts))
+    if edited is None:
+        page.fill("#id_paste", "\n".join(f"=== {who} {at}\n{body}\n" for who, body in posts))
+    else:
+        page.fill("#id_paste", _phpwind(posts, at, edited))
     page.wait_for_selector("#bulk-summary")
+    if edited is not None:
+        authors = page.eval_on_selector_all("#bulk-preview input[name$=author]", "els => els.map(e => e.value)")
+        assert authors == [who for who, _ in posts]  # every row is its poster's, never "Posted"
+        assert all(
+            "原投票帖被编辑过" in page.inner_text(f"#bulk-row-{k + 1}") for k, (w, _) in enumerate(posts) if w in edited
+        )
     assert f"将保存 {saved} 条" in page.inner_text("#bulk-summary")
     page.click("#bulk-confirm")
     page.wait_for_selector(".flash .success")
@@ -251,6 +285,9 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     assert page.goto(f"/p/{old_token}/").status == 404
     _pm(page, game, "李朗", "诅咒狄仁杰")
     _pm(page, game, "曾泰", "恶毒诅咒虎敬晖")
+    # 狄如燕's vote was entered from the forum before the thread; the PHPWind page shows her post edited since: the
+    # original entered stands (D3) and her change right is gone.
+    assert "已接受" in vote(page, game, "狄如燕", "李元芳")
     _thread(
         page,
         game,
@@ -265,7 +302,10 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
             ("曾泰", "投李朗"),
         ],
         saved=7,
+        edited=frozenset({"狄如燕"}),
     )
+    edited = Input.objects.get(game=game, phase__kind="day", phase__number=2, payload={"edited": True})
+    assert "按原投票(→ 李元芳)计票" in edited.verdict.reason
     _end(page, game, "第2天")
     posts = _posts(_gm_pages(page, game))
     assert "虎敬晖:18 票" in posts and "狄仁杰:10 票" in posts
@@ -407,3 +447,35 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     ]
     page.goto("/gm/")
     assert "七人局" in page.inner_text("#games")
+
+    # A correction of the last phase that changes the winner (issue 24): 狄如燕's night-5 狙击 on 曾泰 was entered by
+    # mistake. Without it 曾泰 (co-winning with the killer, S4) lives: nobody has won. The preview says so; the
+    # confirm re-opens the game at day 5 with its clock, and the public page no longer names a winner.
+    page.goto(f"/gm/{game.pk}/correction/")
+    snipe = Input.objects.get(game=game, phase__kind="night", phase__number=5, payload__use="普通狙击")
+    page.check(f"input[name=void][value='{snipe.pk}']")
+    page.click("button[name=preview]")
+    page.wait_for_selector("#game-change")
+    assert "胜方:平民 → 无" in page.inner_text("#game-change") and "第5天" in page.inner_text("#game-change")
+    page.click("#confirm")
+    assert "重新开始:第5天" in flash(page)
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and game.winner == ""
+    day5 = game.phases.get(status=Phase.Status.OPEN)
+    assert (day5.kind, day5.number) == ("day", 5) and day5.ends_at > timezone.now()
+    page.goto(f"/games/{game.pk}/")
+    assert "胜方" not in page.inner_text("main")
+
+    # A correction that changes the open phase: on day 5 曾泰 votes; then 狄如燕's night-5 绝杀 on 曾泰 is voided too.
+    # 曾泰 keeps two cards, so his vote weighs two: the preview lists that under 第5天(进行中), and it is stored.
+    assert "已接受" in vote(page, game, "曾泰", "狄如燕")
+    page.goto(f"/gm/{game.pk}/correction/")
+    doom = Input.objects.get(game=game, phase__kind="night", phase__number=5, payload__use="绝杀")
+    page.check(f"input[name=void][value='{doom.pk}']")
+    page.click("button[name=preview]")
+    page.wait_for_selector("#diff")
+    open_day = page.inner_text(f"#diff-{day5.pk}")
+    assert "第5天(进行中)" in open_day and "曾泰的票权\t1 票\t2 票" in open_day
+    page.click("#confirm")
+    assert "更正已生效" in flash(page)
+    assert rules.close_phase(play.game_replay(game).state)[1].tally["狄如燕"] >= 2

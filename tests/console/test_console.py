@@ -36,6 +36,11 @@ def once(client, url) -> dict:
     return {name: found.group(1) for name, found in fields.items() if found}
 
 
+def shown(page: str) -> dict:
+    """What a correction's preview page carries back with its confirm: the digest of what it showed, and its time."""
+    return {name: re.search(rf'name="{name}" value="([^"]*)"', page).group(1) for name in ("seen", "at")}
+
+
 def _pm(client, game, sender, text, hours=1, confirm=False):
     phase = game.phases.get(status=Phase.Status.OPEN)
     data = {"seat": _seat(game, sender).pk, "forum_at": _at(phase, hours), "text": text, "preview": "1"}
@@ -167,7 +172,7 @@ def test_a_correction_re_resolves_shows_the_difference_and_applies_on_confirmati
     assert "更正后的差异" in page and "第1夜" in page and "昨夜平安无事" in page
     night1.refresh_from_db()
     assert night1.result["lost"] == {"乙": {"特权": 0, "庶民": 1}}  # the preview kept nothing
-    token = once(gm_client, f"/gm/{game.pk}/correction/")
+    token = once(gm_client, f"/gm/{game.pk}/correction/") | shown(page)
     gm_client.post(
         f"/gm/{game.pk}/correction/", {"void": f"{attack.pk}", "confirm": "1", "reason": "天神录错", **token}
     )
@@ -189,9 +194,9 @@ def test_a_correction_can_add_a_missed_input_to_a_closed_night(gm_client, game):
         "add-use": "普通攻击",
         "add-target": "丙",
         "add-manifesto": MANIFESTO,
-        "confirm": "1",
-        **once(gm_client, f"/gm/{game.pk}/correction/"),
     }
+    preview = gm_client.post(f"/gm/{game.pk}/correction/", {**data, "preview": "1"}).content.decode()
+    data |= {"confirm": "1", **once(gm_client, f"/gm/{game.pk}/correction/"), **shown(preview)}
     gm_client.post(f"/gm/{game.pk}/correction/", data)
     night1.refresh_from_db()
     assert night1.result["lost"] == {"丙": {"特权": 0, "庶民": 1}}

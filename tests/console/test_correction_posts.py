@@ -34,7 +34,8 @@ def _close(game) -> None:
 def test_the_correction_compares_the_old_dawn_with_the_new_dawn(game):
     attack = _attack(game, "乙")
     _close(game)
-    (diff,) = corrections.correction_preview(game=game, edits=[{"op": "void", "id": attack.pk}])
+    diff, day = corrections.correction_preview(game=game, edits=[{"op": "void", "id": attack.pk}])
+    assert day.open and ("乙的票权", "4 票", "5 票") in day.changes  # the open day changes too (T3/T5)
     assert "乙昨夜受到了攻击" in diff.before_text and "投票帖" not in diff.before_text.splitlines()[0]
     assert "昨夜平安无事" in diff.after_text
 
@@ -54,3 +55,25 @@ def test_a_correction_leaves_the_substitution_notice_and_its_handover_pm_standin
     assert game.announcements.filter(kind=Announcement.Kind.DAWN, corrected_at__isnull=False).count() == 1
     olds = game.announcements.filter(kind=Announcement.Kind.VOTE_POST, corrected_at__isnull=False)
     assert olds.count() == 2  # the close's vote post and the one rewritten for the substitute
+
+
+def test_a_correction_whose_outcome_differs_from_its_preview_stores_nothing(game):
+    """T3/T5: the confirm carries the digest of the preview the 天神 saw; if the correction would now do anything
+    else (an input entered meanwhile), nothing is stored."""
+    attack = _attack(game, "乙")
+    _close(game)
+    shown = corrections.correction_preview(game=game, edits=[{"op": "void", "id": attack.pk}])
+    day = game.phases.get(status=Phase.Status.OPEN)
+    play.vote_submit(  # meanwhile 乙 votes: the void now changes the weight of a vote the preview did not show
+        game=game,
+        seat=game.seats.get(player_name="乙"),
+        target=game.seats.get(player_name="丁"),
+        change=False,
+        forum_at=day.starts_at + timedelta(hours=1),
+    )
+    with pytest.raises(corrections.CorrectionNotAsSeen):
+        corrections.correction_apply(game=game, edits=[{"op": "void", "id": attack.pk}], seen=shown.digest)
+    assert not hasattr(Input.objects.get(pk=attack.pk), "void")
+    again = corrections.correction_preview(game=game, edits=[{"op": "void", "id": attack.pk}])
+    corrections.correction_apply(game=game, edits=[{"op": "void", "id": attack.pk}], seen=again.digest)
+    assert hasattr(Input.objects.get(pk=attack.pk), "void")

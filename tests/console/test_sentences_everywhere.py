@@ -152,8 +152,9 @@ def _day_1(gm: Console) -> None:
 
 def _night_2(gm: Console) -> None:
     attack = next(r for r in Input.objects.filter(game=gm.game, kind="action") if r.payload["use"] == "普通攻击")
-    gm.keep("更正预览", gm.client.post(gm.base + "correction/", {"void": str(attack.pk), "preview": "1"}))
-    gm.post("correction/", {"void": str(attack.pk), "confirm": "1", "reason": "天神录错"})
+    shown = gm.keep("更正预览", gm.client.post(gm.base + "correction/", {"void": str(attack.pk), "preview": "1"}))
+    seen = {k: re.search(rf'name="{k}" value="([^"]*)"', shown).group(1) for k in ("seen", "at")}
+    gm.post("correction/", {"void": str(attack.pk), "confirm": "1", "reason": "天神录错", **seen})
     dawn = gm.game.announcements.filter(kind=Announcement.Kind.DAWN).first()
     gm.post(f"announcements/{dawn.pk}/posted/", {}, "announcements/")
     gm.post(f"links/{gm.seat('甲')}/rotate/", {}, "")

@@ -28,7 +28,9 @@ def test_the_preview_says_what_each_post_would_do_and_stores_nothing(day):
     said = {(r.post.author, r.post.at.strftime("%H:%M")): [a["sentence"] for a in r.actions] for r in preview.rows}
     assert said[("李元芳", "09:30")] == ["投票 → 曾泰"]
     assert said[("曾泰", "09:41")] == ["投票 → 李元芳"]  # the quoted "投 曾泰" is 李元芳's, not his
-    assert said[("张环", "10:15")] == ["投票 → 李朗(原帖被编辑过)"]
+    assert said[("张环", "10:15")] == [
+        "原投票帖被编辑过,原投票对象无法得知(D3)"
+    ]  # D3: the edited text is not the original
     assert said[("李元芳", "12:30")] == ["改票 → 李朗"]
     assert said[("狄如燕", "10:02")] == []
     assert not Message.objects.exists() and not Input.objects.exists()
@@ -82,7 +84,7 @@ def test_a_batch_of_night_pms_is_read_with_each_senders_hand(night):
     said = [(r.post.author, [(a["label"], a["sentence"], a["accepted"]) for a in r.actions]) for r in preview.rows]
     assert said[0] == ("李元芳", [("特权", "束魂 → 狄仁杰", True)])
     assert said[1][1][0][:2] == ("特权", "巫医 → 狄如燕") or said[1][1][0][1].startswith("治疗")
-    assert said[2] == ("张环", [("空过", "空过(本时段不行动)", True)])
+    assert said[2] == ("张环", [("", "空过(本时段不行动)", True)])  # no "空过 空过": the sentence says it
 
 
 def test_the_page_splits_previews_lets_the_gm_fix_a_row_and_confirms_once(gm_client, gm, day):

@@ -82,3 +82,35 @@ def test_it_reads_the_thirty_post_thread_with_the_repeated_page_break_post():
 def test_it_never_raises_on_any_paste(text):
     for post in split_posts(text, authors=["阿飞"]):
         assert isinstance(post.body, str)
+
+
+def test_it_reads_the_seed_forums_phpwind_page_with_the_time_under_each_post():
+    """Issue 24.5: PHPWind as the seed forum shows it — the profile block above each post, "Posted: … | N 楼" under
+    it. Every author is the poster (never "Posted"), every time is the post's own, the quote is kept in [quote], the
+    "[ 此贴被X在…重新编辑 ]" line marks the post edited (D3)."""
+    posts = split_posts(read("phpwind_posted_day1.txt"), authors=PLAYERS)
+    assert [(p.author, p.at.strftime("%H:%M")) for p in posts] == [
+        ("天神", "09:05"),
+        ("李元芳", "09:30"),
+        ("曾泰", "09:41"),
+        ("狄如燕", "10:02"),
+        ("张环", "10:15"),
+        ("虎敬晖", "11:00"),
+        ("李朗", "11:30"),
+        ("狄仁杰", "12:00"),
+        ("李元芳", "12:30"),
+    ]
+    assert posts[1].body == "投 曾泰" and posts[8].body == "改投 李朗"
+    assert posts[2].body.startswith("[quote]引用第1楼李元芳") and posts[2].body.endswith("我投李元芳")
+    assert [p.author for p in posts if p.edited] == ["张环"] and posts[4].body == "投票:李朗"
+    assert "级别" not in posts[0].body and "管理提醒" not in posts[0].body and "Posted" not in posts[0].body
+    assert [p.author for p in split_posts(read("phpwind_posted_day1.txt"))] == [p.author for p in posts]
+
+
+def test_it_reads_the_seed_rule_thread_itself():
+    """The seed forum's own page (a copy of ../shared/seeds/004): two posts, their authors and times."""
+    posts = split_posts(read("phpwind_seed_004.txt"))
+    assert [(p.author, p.at.strftime("%Y-%m-%d %H:%M"), p.edited) for p in posts] == [
+        ("实习警花", "2014-05-21 09:36", True),
+        ("神的使者", "2014-05-27 13:53", False),
+    ]
