@@ -170,15 +170,17 @@ def export_game(game: Game) -> dict[str, Any]:
     }
 
 
-def import_game(data: Any, *, gm=None, name: str | None = None, once=None) -> Game:
+def import_game(data: Any, *, gm=None, name: str | None = None, once=None, restore: bool = False) -> Game:
     """A whole game from an export (format 1 or 2), replayed; ImportRefused (nothing written) when the file does
-    not hold, or its inputs cannot be replayed. `once`: the form's one-time token (a repeated upload makes one game)."""
+    not hold, or its inputs cannot be replayed. `once`: the form's one-time token (a repeated upload makes one game).
+    An upload of a running game arrives paused (not a second live game); `restore` (the `restore` command putting back
+    a backup into a database that lacks the game) keeps it running as it was."""
     checked = validate(data)
     _table_check(checked)
     try:
         with transaction.atomic():
             one_time.spend_create(once, "导入游戏")
-            game = _import(checked, gm=gm, name=name)
+            game = _import(checked, gm=gm, name=name, restore=restore)
             one_time.made(once, game)
             return game
     except (DatabaseError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
@@ -213,7 +215,7 @@ def _seed(value: int | str | None) -> str | None:
     return None if value is None else str(value)
 
 
-def _import(data: schema.GameFile, *, gm, name: str | None) -> Game:
+def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = False) -> Game:
     fields = data.game.model_dump(exclude={"started_at"})
     fields |= {f: _seed(fields[f]) for f in ("camp_seed", "deal_seed", "order_seed")}
     fields["name"] = copy_name(name or fields["name"])
@@ -284,7 +286,7 @@ def _import(data: schema.GameFile, *, gm, name: str | None) -> Game:
     drafts = drafts_restore(game, phases, data.announcements)
     detail = {"inputs": len(data.inputs), **({"drafts": drafts.detail()} if data.announcements is not None else {})}
     open_phase = next((p for p in phases if p.status == Phase.Status.OPEN), None)
-    if game.status == Game.Status.RUNNING and open_phase is not None:  # not a second live game: its clock waits
+    if not restore and game.status == Game.Status.RUNNING and open_phase is not None:  # not a second live game
         open_phase.paused_remaining = max(open_phase.ends_at - timezone.now(), timedelta(0))
         open_phase.save(update_fields=["paused_remaining"])
         game.status = Game.Status.PAUSED

@@ -112,7 +112,8 @@ def assert_closed_once(phase: Phase) -> None:
     assert phase.status == Phase.Status.CLOSED
     assert closes_of(phase) == 1
     assert Phase.objects.filter(game_id=phase.game_id).count() == 2
-    drafts = list(phase.announcements.values_list("kind", "recipient"))
+    # by kind, recipient and title: a pause and a resume each draft their own public notice (T4) beside the close's
+    drafts = list(phase.announcements.values_list("kind", "recipient", "title"))
     assert drafts and len(drafts) == len(set(drafts))
 
 

@@ -43,7 +43,7 @@ class Command(BaseCommand):
                     self.stdout.write(f"跳过第 {n} 局“{name}”:数据库里已经有同名的游戏")
                     continue
                 try:
-                    game = import_game(export)
+                    game = import_game(export, restore=True)
                 except ImportRefused as exc:
                     raise CommandError(f"第 {n} 局“{name or '?'}”无法恢复:{exc};什么都没有保存") from None
                 game.gms.add(*users.filter(username__in=entry.get("gms") or []))
