@@ -60,3 +60,20 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 def pytest_sessionfinish(session, exitstatus):
     if _skipped and os.environ.get("CI", "").lower() == "true" and exitstatus == 0:
         session.exitstatus = 1
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and at the end of the run every session still open on it ended, so that it
+    can be dropped (issue 26): a thread of a concurrency test or the live server keeps its connection (CONN_MAX_AGE),
+    and PostgreSQL refuses to drop a database in use. This database is the run's own; nothing else is touched."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )

@@ -269,16 +269,17 @@ class Worker:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
-        sessions_ended()
+        sessions_ended(self.name)
 
 
-def sessions_ended(timeout: float = 10) -> None:
-    """Every other session on the test database (the stopped workers' — this database is the test run's own) has
-    ended: a killed worker's backend lingers until PostgreSQL notices, and one left would keep pytest-django from
-    dropping the test database at the end of the run. Those still there after `timeout` are terminated."""
+def sessions_ended(name: str, timeout: float = 10) -> None:
+    """The stopped worker's sessions (application_name = its name) have ended: a killed worker's backend lingers
+    until PostgreSQL notices, and one left would keep pytest-django from dropping the test database at the end of
+    the run. Those still there after `timeout` are terminated. Only the worker's own: the test process's other
+    sessions (a live server thread kept for the browser tests) are not this fixture's to end."""
     others = (
         "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        " AND backend_type = 'client backend'"
+        f" AND backend_type = 'client backend' AND application_name = '{name}'"
     )
     with connection.cursor() as cursor:
 
