@@ -279,13 +279,13 @@ def sessions_ended(name: str, timeout: float = 10) -> None:
     sessions (a live server thread kept for the browser tests) are not this fixture's to end."""
     others = (
         "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        f" AND backend_type = 'client backend' AND application_name = '{name}'"
+        " AND backend_type = 'client backend' AND application_name = %s"
     )
     with connection.cursor() as cursor:
 
         def gone() -> bool:
-            cursor.execute(others)
+            cursor.execute(others, [name])
             return not cursor.fetchall()
 
         if not wait_for(gone, timeout, every=0.1):
-            cursor.execute(f"SELECT pg_terminate_backend(pid) FROM ({others}) AS o")
+            cursor.execute(f"SELECT pg_terminate_backend(pid) FROM ({others}) AS o", [name])
