@@ -40,31 +40,6 @@ MAX_STEPS = 4000
 NAMES = ["阿甲", "阿乙", "阿丙", "阿丁", "阿戊", "阿己", "阿庚", "阿辛", "阿壬", "阿癸"]
 
 
-def _values(spec: dict[str, Any], rng: random.Random) -> dict[str, list[str]] | None:
-    values: dict[str, list[str]] = {}
-    for p in spec["params"]:
-        options = [str(c[0]) for c in p["choices"]]
-        kind = p["kind"]
-        if kind == "hidden":
-            continue
-        if kind in ("multi", "seats"):
-            k = p["count"] if p["count"] is not None else rng.choice([1, 1, 2])
-            if k > len(options):
-                return None
-            values[p["name"]] = rng.sample(options, k)
-        elif kind == "sources":
-            values[p["name"]] = [rng.choice(options) for _ in range(rng.choice([0, 1, 2, 2]))] if options else []
-        elif kind == "number":
-            values[p["name"]] = [str(rng.randint(-2, 9))]
-        elif kind == "text":
-            values[p["name"]] = ["记错了"]
-        else:
-            if not options:
-                return None
-            values[p["name"]] = [rng.choice(options)]
-    return values
-
-
 def _options(kind: str, n: int, rng: random.Random) -> dict[str, Any]:
     if kind == "direnjie_cards":
         return {"killer": n >= 5 and rng.random() < 0.7}
@@ -125,7 +100,7 @@ def fuzz_game(kind: str, mode: str, seed: int) -> Counter[str]:
     from tables import services
     from tables.models import Table
     from tables.rules import RuleError, game
-    from tables.rules.base import action_from_form
+    from tables.rules.base import action_from_form, random_form_values
     from tables.rules.tracker import HOST
 
     rules = game(kind, mode)
@@ -167,7 +142,7 @@ def fuzz_game(kind: str, mode: str, seed: int) -> Counter[str]:
             continue
         actor = rng.choice(actors)
         spec = rng.choice(rules.forms(state, actor))
-        values = _values(spec, rng)
+        values = random_form_values(spec, rng, free_fields=True)
         if values is None:
             continue
         seat = None if actor == HOST else actor

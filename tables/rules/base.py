@@ -208,6 +208,37 @@ def action_from_form(spec: dict[str, Any], values: dict[str, list[str]]) -> dict
     return action
 
 
+def random_form_values(
+    spec: dict[str, Any], rng: random.Random, *, free_fields: bool = False
+) -> dict[str, list[str]] | None:
+    """Posted strings a player could send through the form ``spec``, drawn with ``rng`` (fuzz and play-out tests).
+
+    Choices come from the form; with ``free_fields`` a number field gets a small integer (negative ones too) and a
+    text field a short note, otherwise a form with such a field is skipped like one with nothing to choose (None)."""
+    values: dict[str, list[str]] = {}
+    for p in spec["params"]:
+        options = [str(c[0]) for c in p["choices"]]
+        kind = p["kind"]
+        if kind == "hidden":
+            continue
+        if kind in ("multi", "seats"):
+            k = p["count"] if p["count"] is not None else rng.choice([1, 1, 2])
+            if k > len(options):
+                return None
+            values[p["name"]] = rng.sample(options, k)
+        elif kind == "sources":
+            values[p["name"]] = [rng.choice(options) for _ in range(rng.choice([0, 1, 2, 2]))] if options else []
+        elif free_fields and kind == "number":
+            values[p["name"]] = [str(rng.randint(-2, 9))]
+        elif free_fields and kind == "text":
+            values[p["name"]] = ["记错了"]
+        else:
+            if not options:
+                return None
+            values[p["name"]] = [rng.choice(options)]
+    return values
+
+
 INTEGER = re.compile(r"-?[0-9]{1,6}")
 TEXT_MAX = 200
 

@@ -6,28 +6,7 @@ import random
 from typing import Any
 
 from tables.rules import RuleError
-from tables.rules.base import action_from_form
-
-
-def raw_values(spec: dict[str, Any], rng: random.Random) -> dict[str, list[str]] | None:
-    values: dict[str, list[str]] = {}
-    for p in spec["params"]:
-        options = [str(c[0]) for c in p["choices"]]
-        kind = p["kind"]
-        if kind == "hidden":
-            continue
-        if kind in ("multi", "seats"):
-            k = p["count"] if p["count"] is not None else rng.choice([1, 1, 2])
-            if k > len(options):
-                return None
-            values[p["name"]] = rng.sample(options, k)
-        elif kind == "sources":
-            values[p["name"]] = [rng.choice(options) for _ in range(rng.choice([0, 1, 2, 2]))] if options else []
-        else:
-            if not options:
-                return None
-            values[p["name"]] = [rng.choice(options)]
-    return values
+from tables.rules.base import action_from_form, random_form_values
 
 
 def choose(game: Any, state: Any, rng: random.Random) -> tuple[int, dict[str, Any], dict[str, list[str]], Any, dict]:
@@ -37,7 +16,7 @@ def choose(game: Any, state: Any, rng: random.Random) -> tuple[int, dict[str, An
     for _ in range(200):
         seat = rng.choice(seats)
         spec = rng.choice(game.forms(state, seat))
-        values = raw_values(spec, rng)
+        values = random_form_values(spec, rng)
         if values is None:
             continue
         try:
