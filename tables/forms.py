@@ -52,7 +52,7 @@ class CreateTableForm(forms.Form):
         label="黑幕:杀手胜利所需杀人数",
         required=False,
         coerce=int,
-        empty_value=16,
+        empty_value=16,  # type: ignore[arg-type]  # django-stubs say str | None; Django returns any value as given
         choices=[(16, "16(BGA 与设计者视频)"), (14, "14(说明书)")],
     )
     rotate_lord = forms.BooleanField(label="三国杀计分赛:人数几人就打几局,主公每局交给下家(右手边)", required=False)

@@ -176,20 +176,20 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
             if first_change is not None and k < first_change and t.kind == "VOTE":
                 continue  # 从张三改投李四: the name before the change word is the old vote
             after = targets_after[k]
-            names: list[tuple[Resolution, Token]] = []
+            names: list[tuple[str, Token]] = []  # (the canonical name, its token)
             for a in after:
                 r = _resolve(a, book)
                 if r.name:
-                    names.append((r, a))
+                    names.append((r.name, a))
                 elif a.kind != "GAP" or not names:
                     unresolved.append((span, _why(a, r, book, display)))
-            if len({r.name for r, _ in names}) > 1:
+            if len({n for n, _ in names}) > 1:
                 result.refusals.append(
-                    (span, f"投票只能明确投一个人,这里写了{'、'.join(dict.fromkeys(r.name for r, _ in names))}(D3)")
+                    (span, f"投票只能明确投一个人,这里写了{'、'.join(dict.fromkeys(n for n, _ in names))}(D3)")
                 )
                 return result
             if names:
-                chosen.append((names[0][0].name, names[0][1], t.start))
+                chosen.append((names[0][0], names[0][1], t.start))
         waiting = span if not chosen and not unresolved else None
     if conditional:
         for span in conditional:

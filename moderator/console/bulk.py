@@ -49,7 +49,7 @@ RowFormSet = forms.formset_factory(RowForm, extra=0, max_num=500, validate_max=T
 def _initial(post: Post) -> dict:
     return {
         "author": post.author,
-        "forum_at": post.at.strftime("%Y-%m-%dT%H:%M"),
+        "forum_at": post.at.strftime("%Y-%m-%dT%H:%M") if post.at else "",
         "body": post.body,
         "edited": post.edited,
         "line": post.line,

@@ -121,10 +121,12 @@ class VoteForm(forms.Form):
 
     def __init__(self, game, *args, alive: set[str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["seat"].choices = seat_choices(game)
+        seat, target = self.fields["seat"], self.fields["target"]
+        assert isinstance(seat, forms.ChoiceField) and isinstance(target, forms.ChoiceField)
+        seat.choices = seat_choices(game)
         seats = game.seats.order_by("number")
         living = [(s.pk, f"{s.number}. {s.player_name}") for s in seats if alive is None or s.player_name in alive]
-        self.fields["target"].choices = [("", "—(原帖被编辑过且原对象无法得知)"), *living]  # D4: never the dead
+        target.choices = [("", "—(原帖被编辑过且原对象无法得知)"), *living]  # D4: never the dead
 
     def clean(self):
         data = super().clean()

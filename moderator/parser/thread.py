@@ -58,7 +58,7 @@ PW_NOTICE = re.compile(r"^\s*(?:管理提醒\s*[:：]?|本帖被\s*\S+\s*执行.
 @dataclass(frozen=True)
 class Post:
     author: str
-    at: datetime
+    at: datetime | None  # None when the post shows no time the reader understood
     body: str
     edited: bool = False
     line: int = 0  # where it began in the pasted text (1-based), for the 天神 to find it

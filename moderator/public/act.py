@@ -33,7 +33,9 @@ class PlayerActionForm(ActionForm):
         self.fields["passes"].label = "本时段空过(不行动;天神不再等我)"
         self.fields["change"].label = "更换我先前同一特权的对象(T3)"
         cards = list(dict.fromkeys(hand))
-        self.fields["card"].choices = [("", "(自动:按特权选我手里的牌)"), *[(c, c) for c in cards]]
+        card = self.fields["card"]
+        assert isinstance(card, forms.ChoiceField)
+        card.choices = [("", "(自动:按特权选我手里的牌)"), *[(c, c) for c in cards]]
 
 
 class OrderForm(forms.Form):
@@ -64,7 +66,9 @@ class PlayerVoteForm(forms.Form):
 
     def __init__(self, living: list[str], *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["target"].choices = [("", "—"), *[(n, n) for n in living]]  # D4: never the dead
+        target = self.fields["target"]
+        assert isinstance(target, forms.ChoiceField)
+        target.choices = [("", "—"), *[(n, n) for n in living]]  # D4: never the dead
 
     def item(self) -> dict:
         return {self.cleaned_data["post"]: self.cleaned_data["target"]}

@@ -56,7 +56,7 @@ def _dead(phases: list[Phase]) -> list[dict]:
 def _chart(game: Game, phases: list[Phase], seats: list[Seat]) -> Chart:
     start = initial_state(game, seats)
     labels = ["开局"]
-    series = {s.name: [len(s.hand)] for s in start.seats}
+    series: dict[str, list[int | None]] = {s.name: [len(s.hand)] for s in start.seats}
     states = closed_states(game, phases, seats)
     for phase in phases:
         state = states.get(phase.pk)

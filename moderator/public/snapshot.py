@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 from django.db import connection
 from django.utils import timezone
@@ -25,7 +26,7 @@ from django.utils.safestring import mark_safe
 from moderator.models import AuditLog, Game, Phase, Seat, SeatHolder
 
 MIN_TOKEN_CHARS = 22  # secrets.token_urlsafe: 22 characters carry 128 bits; shorter cannot be a seat's link
-MAX_TOKEN_CHARS = Seat._meta.get_field("token").max_length
+MAX_TOKEN_CHARS = cast(int, Seat._meta.get_field("token").max_length)  # a CharField: its max_length is set
 
 
 def _stamps(game_id: str) -> str:
@@ -165,6 +166,7 @@ def clock_html(d: Deadline, now: datetime | None = None) -> str:
     elif d.state == "paused":
         inner = format_html("<strong>{}</strong> · 游戏已暂停,本时段还剩 {}。", d.label, duration(d.paused_left))
     else:
+        assert d.ends_at is not None  # an open phase has a deadline
         left = int((d.ends_at - (now or timezone.now())).total_seconds())
         if left <= 0:
             inner = format_html("<strong>{}</strong> · 已到截止时间,等待天神结算。", d.label)

@@ -191,7 +191,7 @@ class GameState:
     phase_kind: str = NIGHT
     phase_no: int = 1
     phase_open: bool = True
-    phase_minutes: int = PHASE_MINUTES
+    phase_minutes: float = PHASE_MINUTES  # as announced: a moved deadline (T4) need not fall on a whole minute
     action_seq: int = 0  # order of acceptance of this phase's actions
     votes: dict[str, VoteState] = field(default_factory=dict)
     vote_changed: frozenset[str] = frozenset()  # D3: players whose change right is used or forfeited

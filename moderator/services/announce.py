@@ -225,7 +225,9 @@ def _notice(game: Game, phase: Phase, title: str, template: str, ctx: dict, reci
 
 
 def _last_phase(game: Game) -> Phase:
-    return game.phases.order_by("-starts_at", "-id").first()
+    phase = game.phases.order_by("-starts_at", "-id").first()
+    assert phase is not None, "a started game has a phase: every announcement belongs to one"
+    return phase
 
 
 def correction_notice(*, game: Game, changes: list[tuple[str, list[tuple]]]) -> Announcement:

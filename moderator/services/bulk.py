@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypedDict
 
 from django.db import transaction
 from django.utils import timezone
@@ -43,6 +44,18 @@ class Row:
     @property
     def kept(self) -> bool:
         return not self.skip
+
+    @property
+    def sender(self) -> Seat:
+        """A kept post's seat (rows_triage skips a post without one)."""
+        assert self.seat is not None
+        return self.seat
+
+    @property
+    def at(self) -> datetime:
+        """A kept post's forum time (rows_triage skips a post without one)."""
+        assert self.forum_at is not None
+        return self.forum_at
 
     @property
     def actions(self) -> list[dict]:
@@ -86,14 +99,14 @@ def seat_for(author: str, seats: list[Seat]) -> Seat | None:
     return folded.get(normalise_word(author))
 
 
-def _key(seat: Seat, forum_at: datetime, text: str) -> tuple[int, datetime, str]:
-    return seat.pk, forum_at, text.strip()
+def _key(seat_id: int, forum_at: datetime, text: str) -> tuple[int, datetime, str]:
+    return seat_id, forum_at, text.strip()
 
 
 def _stored_keys(game: Game, rows: list[Row]) -> set[tuple[int, datetime, str]]:
     times = {r.forum_at for r in rows if r.forum_at}
     stored = Message.objects.filter(game=game, forum_at__in=times, seat__isnull=False)
-    return {_key(m.seat, m.forum_at, m.text) for m in stored.select_related("seat")}
+    return {_key(m.seat_id, m.forum_at, m.text) for m in stored if m.seat_id is not None}
 
 
 def rows_triage(*, game: Game, phase: Phase, posts: list[Post], ticked: frozenset[int] = frozenset()) -> list[Row]:
@@ -119,7 +132,7 @@ def rows_triage(*, game: Game, phase: Phase, posts: list[Post], ticked: frozense
             row.skip = f"论坛时间晚于{phase.label}结束:属于下一个时段,跳过。"
         elif not row.post.body.strip():
             row.skip = "正文是空的:跳过。"
-        elif (key := _key(row.seat, row.forum_at, row.post.body)) in stored:
+        elif (key := _key(row.seat.pk, row.forum_at, row.post.body)) in stored:
             row.skip = "这条已经录入过了(同一作者、同一时间、同一内容):跳过,不会重复保存。"
         elif key in seen:
             row.skip = "这条在粘贴内容里出现了两次:只保存第一次。"
@@ -129,7 +142,7 @@ def rows_triage(*, game: Game, phase: Phase, posts: list[Post], ticked: frozense
 
 
 def _forum_order(rows: list[Row]) -> list[Row]:
-    return sorted((r for r in rows if r.kept), key=lambda r: r.forum_at)
+    return sorted((r for r in rows if r.kept), key=lambda r: r.at)
 
 
 def bulk_preview(
@@ -142,12 +155,12 @@ def bulk_preview(
     rows = rows_triage(game=game, phase=phase, posts=posts, ticked=ticked)
     replay = play.game_replay(game)
     kept = _forum_order(rows)
-    if any(verdicts.later_inputs(replay, phase, r.forum_at) for r in kept):
+    if any(verdicts.later_inputs(replay, phase, r.at) for r in kept):
         return _dry_run(game, phase, rows, vote_post)
     state = replay.state
     names = list(game.seats.order_by("number").values_list("player_name", flat=True))
     for row in kept:
-        sender = row.seat.player_name
+        sender = row.sender.player_name
         if vote_post:
             result = parse_vote(row.post.body, sender=sender, players=names)
         else:
@@ -155,7 +168,7 @@ def bulk_preview(
             result = parse_pm(row.post.body, sender=sender, players=names, hand=hand, phase=phase.kind)
         data = result.to_json()
         inputs = intake.edited_inputs(data["inputs"]) if vote_post and row.post.edited else data["inputs"]
-        at = play._minutes(phase, row.forum_at)
+        at = play._minutes(phase, row.at)
         state, judged = rules.submit_message(state, [codec.item_to_engine(i, by=sender, at=at) for i in inputs])
         row.items = [intake.Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, judged, strict=True)]
         row.refusals = data["refusals"]
@@ -165,13 +178,18 @@ def bulk_preview(
     return preview
 
 
-def _shown(rows: list[tuple[Row, list[dict], list[intake.Item]]]) -> dict[str, list[str]]:
+class _Shown(TypedDict):
+    context: list[str]
+    what: list[str]
+
+
+def _shown(rows: list[tuple[Row, list[dict], list[intake.Item]]]) -> _Shown:
     """What the preview table shows of each kept post besides its verdicts (author, minute, words, refusals, inputs),
     for the digest: a confirm of an edited row is not what was seen."""
     context = [
         line
         for row, refusals, _ in rows
-        for line in verdicts.message_context(row.seat.player_name, row.forum_at, row.post.body, refusals)
+        for line in verdicts.message_context(row.sender.player_name, row.at, row.post.body, refusals)
     ]
     return {"context": context, "what": [i.sentence for _, _, items in rows for i in items]}
 
@@ -237,9 +255,9 @@ def bulk_confirm(
     for row in _forum_order(rows):
         message, items, _ = intake.pm_confirm(
             game=game,
-            seat=row.seat,
+            seat=row.sender,
             text=row.post.body,
-            forum_at=row.forum_at,
+            forum_at=row.at,
             user=user,
             vote_post=vote_post,
             edited=row.post.edited,
@@ -265,7 +283,7 @@ def _outcome(game: Game, phase: Phase, before: play.Replay, stored: list) -> ver
     can change one: a later input never changes an earlier one's verdict)."""
     judged = [i for _, _, items in stored for i in items]
     shown = _shown([(row, message.parsed["refusals"], items) for row, message, items in stored])
-    later = max((verdicts.later_inputs(before, phase, row.forum_at) for row, _, _ in stored), default=0)
+    later = max((verdicts.later_inputs(before, phase, row.at) for row, _, _ in stored), default=0)
     if not later:
         return verdicts.Outcome(judged, **shown)
     after = play.game_replay(game)

@@ -92,6 +92,7 @@ def _close(game: Game, phase: Phase, now: datetime | None) -> bool:
     transaction (so: one per close)."""
     if not play.phase_close_locked(game=game, phase=phase, now=now):
         return False
+    assert phase.closed_at is not None  # phase_close_locked stamped it
     lateness = (phase.closed_at - phase.ends_at).total_seconds()
     _audit(game, "phase_close", None, phase=phase.label, ends_at=phase.ends_at, lateness_s=round(lateness, 3))
     return True

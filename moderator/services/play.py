@@ -131,13 +131,13 @@ def game_replay(
     for i, phase in enumerate(replay.replayed, start):
         state = replace(replay.state, phase_minutes=phase_length(phase))
         for message in _messages(replay.records.get(phase.pk, [])):
-            inputs = [
+            engine_inputs = [
                 codec.to_engine(
                     r.kind, r.payload, by=by_seat[r.seat_id], at=_minutes(phase, r.forum_at), names=replay.names
                 )
                 for r in message
             ]
-            state, verdicts = rules.submit_message(state, inputs)  # N-kill: one message, one count
+            state, verdicts = rules.submit_message(state, engine_inputs)  # N-kill: one message, one count
             replay.verdicts.update(zip((r.pk for r in message), verdicts, strict=True))
         if phase.status == Phase.Status.CLOSED:
             state, result = rules.close_phase(state)

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.conf import settings
 from django.db import transaction
@@ -36,7 +37,7 @@ class SetupError(ValueError):
 
 
 SEED_BITS = 128
-NAME_MAX = Seat._meta.get_field("player_name").max_length
+NAME_MAX = cast(int, Seat._meta.get_field("player_name").max_length)  # a CharField: its max_length is set
 # Limits no real game reaches (issue 22.4): S1's table seats 7 and the standard deck deals at most 7 hands of 5; a
 # forum game of 30 would already be unplayable. Beyond them a request is refused in a sentence before any work.
 SEATS_MAX = 30

@@ -108,11 +108,11 @@ def _dt(value: str | None) -> datetime | None:
 
 def export_game(game: Game) -> dict[str, Any]:
     seats = list(game.seats.order_by("number"))
-    number = {s.pk: s.number for s in seats}
+    number: dict[int | None, int] = {s.pk: s.number for s in seats}  # looked up by nullable keys: None → None
     phases = list(game.phases.order_by("starts_at", "id"))
     index = {p.pk: i for i, p in enumerate(phases)}
     msgs = list(game.messages.order_by("forum_at", "id"))
-    msg_index = {m.pk: i for i, m in enumerate(msgs)}
+    msg_index: dict[int | None, int] = {m.pk: i for i, m in enumerate(msgs)}
     inputs = [
         {
             "kind": r.kind,
@@ -222,7 +222,7 @@ def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = Fals
     game = Game.objects.create(**fields, started_at=data.game.started_at)
     if gm is not None:
         game.gms.add(gm)
-    seats = {}
+    seats: dict[int | None, Seat] = {}
     for s in data.seats:
         seat = Seat.objects.create(
             game=game,
@@ -248,7 +248,7 @@ def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = Fals
         )
         for p in data.phases
     ]
-    messages = {
+    messages: dict[int | None, Message] = {
         m.id: Message.objects.create(
             game=game,
             seat=seats.get(m.seat),
@@ -274,7 +274,10 @@ def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = Fals
             seq=i.seq,
             message=messages.get(i.message),
         )
-        void = i.void if v2 else (i.reason or "" if i.status == "voided" else None)
+        if isinstance(i, schema.InputV2):
+            void = i.void
+        else:
+            void = i.reason or "" if i.status == "voided" else None
         if void is not None:
             InputVoid.objects.create(input=rec, by=gm, reason=void)
     replay = play.snapshots_rebuild(game)

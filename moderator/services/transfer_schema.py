@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import ErrorDetails
 
 from cards.catalogue import CAMPS, CARD_NAMES, USES
 from moderator.rules.codec import KINDS
@@ -354,7 +355,7 @@ _SAID_WITH = {
 }
 
 
-def _what(err: dict) -> str:
+def _what(err: ErrorDetails) -> str:
     kind, ctx = err["type"], err.get("ctx") or {}
     if kind == "value_error":
         return str(err["msg"]).removeprefix("Value error, ")  # our own validators speak Chinese

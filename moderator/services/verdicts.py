@@ -11,17 +11,29 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol
 
 from moderator import rules
 from moderator.models import Phase, Seat
 from moderator.rules import codec
-from moderator.rules.state import Verdict
 from moderator.services.play import PlayError, Replay, result_json, voided
 
 
-def verdict_text(verdict: Verdict | None) -> str:
+class Judged(Protocol):
+    """A verdict as shown: the rules' Verdict, a stored InputVerdict or a preview's intake.Item."""
+
+    @property
+    def accepted(self) -> bool: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def cost(self) -> int: ...
+
+
+def verdict_text(verdict: Judged | None) -> str:
     """A verdict as the 天神 reads it: 接受(−2 点) / 拒绝:原因 / 已作废."""
     if verdict is None:
         return "已作废"
@@ -53,7 +65,7 @@ class Outcome:
     """What storing one message's inputs does: their own verdicts, the other inputs of the phase whose verdicts
     change (an entry out of forum order, T3), and how many inputs already entered are later in forum time."""
 
-    verdicts: list[Verdict]
+    verdicts: Sequence[Judged]
     changes: list[VerdictChange] = field(default_factory=list)
     later: int = 0
     what: list[str] = field(default_factory=list)  # the new inputs as sentences (what is stored, not just how judged)

@@ -24,7 +24,8 @@ def selfentry_panel(context, game, phase, state) -> dict:
         entries = list(rows)
     marks = {s.pk: selfentry.link_mark(s.token) for s in game.seats.all()}
     for e in entries:
-        e.current = marks.get(e.seat_id) == e.link  # the seat's link now, or one rotated since
+        # the seat's link now, or one rotated since (a flag for the template, not a field: hence the ignore)
+        e.current = marks.get(e.seat_id) == e.link  # type: ignore[attr-defined]
     return {
         "on": game.self_entry,
         "entries": entries,

@@ -324,7 +324,8 @@ def kill(s: State, victim: int, source: int | None) -> None:
     for effect in list(s.effects):
         if victim in effect["targets"]:
             s.effects.remove(effect)
-    loot = s.hands[victim] + ([cards.VEST] if s.vest[victim] else []) + ([s.env[victim]] if s.env[victim] else [])
+    env = s.env[victim]
+    loot = s.hands[victim] + ([cards.VEST] if s.vest[victim] else []) + ([env] if env else [])
     s.hands[victim] = []
     s.vest[victim] = False
     s.env[victim] = None

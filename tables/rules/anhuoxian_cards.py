@@ -114,10 +114,8 @@ def do_shoot(s: Any, seat: int, action: dict[str, Any]) -> None:
     require(not (card == DOUBLE and "grenade" in s.used), "双发子弹不能和手雷在同一回合内使用。")
     targets = action.get("targets")
     sizes = (1,) if card == SINGLE else (1, 2)
-    require(
-        isinstance(targets, list) and len(targets) in sizes and len(set(targets)) == len(targets),
-        "单发子弹指定 1 名玩家;双发子弹指定 1 名(2 点伤害)或 2 名不同玩家(各 1 点)。",
-    )
+    if not (isinstance(targets, list) and len(targets) in sizes and len(set(targets)) == len(targets)):
+        raise RuleError("单发子弹指定 1 名玩家;双发子弹指定 1 名(2 点伤害)或 2 名不同玩家(各 1 点)。")
     for t in targets:
         seat_param(s, {"t": t}, "t", "目标")
         _target(s, seat, t)
@@ -155,7 +153,8 @@ def _smoke(s: Any, seat: int, action: dict[str, Any]) -> None:
 
 def _flash(s: Any, seat: int, action: dict[str, Any]) -> None:
     chosen = action.get("targets")
-    require(isinstance(chosen, list) and len(chosen) == 2, "闪光弹要指定两名相邻的玩家(targets)。")
+    if not (isinstance(chosen, list) and len(chosen) == 2):
+        raise RuleError("闪光弹要指定两名相邻的玩家(targets)。")
     a, b = (seat_param(s, {"t": t}, "t", "目标") for t in chosen)
     require(core.adjacent(s, a, b), f"{s.players[a]} 和 {s.players[b]} 不相邻。")
     ring = core.living(s)

@@ -25,7 +25,7 @@ import dataclasses
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Self
 
 
@@ -78,7 +78,7 @@ def dispatch(
     state: Any,
     action: Any,
     expected: Callable[[Any], tuple[int | list[int], list[str]]],
-    handlers: dict[str, Callable[[Any, int, dict[str, Any]], None]],
+    handlers: Mapping[str, Callable[[Any, int, dict[str, Any]], None]],
     names: dict[str, str],
 ) -> tuple[Any, list[dict[str, Any]]]:
     """The shared preamble of every game's ``apply``: clone, check who acts and what, run the handler.

@@ -295,7 +295,8 @@ def _do_give(s: State, seat: int, action: dict[str, Any]) -> None:
     me = s.current
     if action["type"] == "give":
         card = action.get("card")
-        require(isinstance(card, str) and card in s.hands[seat], f"你手中没有「{card}」。")
+        if not (isinstance(card, str) and card in s.hands[seat]):
+            raise RuleError(f"你手中没有「{card}」。")
         require(card[0] not in "MA", "不可以将丐帮牌或杀手牌传给其他玩家。")
         require(matches(s.request, card), f"「{card}」不符合索取条件「{describe(s.request)}」(T6 可作百搭)。")
         s.hands[seat].remove(card)
@@ -309,7 +310,7 @@ def _do_give(s: State, seat: int, action: dict[str, Any]) -> None:
     s.givers.pop(0)
     if s.givers:
         return
-    if s.received == 0 and (s.deck or [p for p in range(s.n) if p != me and len(s.hands[p]) >= 3]):
+    if s.received == 0 and (s.deck or any(p != me and len(s.hands[p]) >= 3 for p in range(s.n))):
         s.phase = "consolation"
     else:
         to_submit(s)

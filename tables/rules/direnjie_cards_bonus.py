@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import cards_param, emit, later_rng, require, seat_param, take_from
+from .base import RuleError, cards_param, emit, later_rng, require, seat_param, take_from
 
 
 def check_targets(s: Any) -> list[tuple[int, int]]:
@@ -36,7 +36,8 @@ def _do_check(s: Any, seat: int, action: dict[str, Any]) -> None:
     owner = seat_param(s, action, "owner", "线索的主人")
     index = action.get("index")
     options = check_targets(s)
-    require((owner, index) in options, "只能检查其他玩家面前、你还没检查过的一组线索(owner 座位号,index 从 0 数)。")
+    if not isinstance(index, int) or (owner, index) not in options:
+        raise RuleError("只能检查其他玩家面前、你还没检查过的一组线索(owner 座位号,index 从 0 数)。")
     s.checked[seat].append([owner, index])
     cards = s.clues[owner][index]["cards"]
     s.notes[seat].append(f"检查 {s.players[owner]} 的第 {index + 1} 组线索:{' '.join(cards)}")

@@ -215,7 +215,8 @@ def _do_shift(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _target(s: State, action: dict[str, Any]) -> str:
     target = action.get("target")
-    require(isinstance(target, str), "请指定目标嫌疑人(target)。")
+    if not isinstance(target, str):
+        raise RuleError("请指定目标嫌疑人(target)。")
     find(s, target)
     return target
 
@@ -270,7 +271,8 @@ def _do_disguise(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_choose(s: State, seat: int, action: dict[str, Any]) -> None:
     card = action.get("card")
-    require(card in s.inspector_hand, f"身份必须从你抽到的牌中选择:{'、'.join(s.inspector_hand)}。")
+    if card not in s.inspector_hand:
+        raise RuleError(f"身份必须从你抽到的牌中选择:{'、'.join(s.inspector_hand)}。")
     require(not cell_of(s, card)["dead"], f"{card} 已经死亡,请选择一名活着的嫌疑人作为身份。")
     s.inspector_hand.remove(card)
     s.inspector_identity = card
@@ -304,7 +306,8 @@ def _do_exonerate_draw(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_exonerate(s: State, seat: int, action: dict[str, Any]) -> None:
     card = action.get("card")
-    require(card in s.inspector_hand, f"请从手牌中选择要宣告无罪的人:{'、'.join(s.inspector_hand)}。")
+    if card not in s.inspector_hand:
+        raise RuleError(f"请从手牌中选择要宣告无罪的人:{'、'.join(s.inspector_hand)}。")
     s.inspector_hand.remove(card)
     s.phase = "main"
     s.last_shift = None

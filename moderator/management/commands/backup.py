@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.utils import timezone
@@ -26,7 +27,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, file: Path, **options):
         ensure_migrated(self)
-        games = [
+        games: list[dict[str, Any]] = [
             {"gms": sorted(game.gms.values_list("username", flat=True)), "export": export_game(game)}
             for game in Game.objects.order_by("pk").prefetch_related("gms")
         ]

@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections import Counter
 from datetime import timedelta
+from typing import TextIO
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -119,8 +120,8 @@ def games_create(n: int) -> list[int]:
         for i in range(n)
     )
     seats, phases = [], []
-    for game in created:
-        hands = deal(camps, deck, DEFAULT_HAND_SIZE, game.deal_seed).hands
+    for i, game in enumerate(created):
+        hands = deal(camps, deck, DEFAULT_HAND_SIZE, i).hands  # its deal_seed
         for number, (name, camp, hand) in enumerate(zip(PLAYERS, camps, hands, strict=True), start=1):
             seats.append(Seat(game=game, number=number, player_name=name, camp=camp, dealt_hand=list(hand)))
         far = db_now() + FAR
@@ -130,7 +131,7 @@ def games_create(n: int) -> list[int]:
     return [g.pk for g in created]
 
 
-def _percentile(values: list[float], q: float) -> float:
+def _percentile(values: list[float], q: int) -> float:
     if not values:
         return math.nan
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
@@ -177,7 +178,9 @@ class Fleet:
     logs in a temporary directory; stopped by their process ids."""
 
     def __init__(self, tmp: str, workers: int):
-        self.tmp, self.procs, self.logs_open = tmp, [], []
+        self.tmp = tmp
+        self.procs: list[subprocess.Popen] = []
+        self.logs_open: list[TextIO] = []
         celery = [sys.executable, "-m", "celery", "-A", "moderator"]
         worker = ["worker", "-Q", "celery,clock", "-c", str(workers), "--prefetch-multiplier", "1"]
         worker += [
