@@ -316,7 +316,7 @@ def _second_post(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, 
     if vote.target == original.target and not original.changed:
         raise Refused(f"你已经投过{original.target}了:这个帖子和原投票相同,不算改票,改票权保留(D3)")
     try:
-        state, verdict = _change_vote(state, voter, replace(vote, target=None, change=vote.target))
+        state, _ = _change_vote(state, voter, replace(vote, target=None, change=vote.target))
     except Refused as exc:
         raise Refused(f"另发的投票帖按改票处理:{exc}") from None
     return state, Verdict(True, f"已投过票,另发的投票帖按改票处理(→ {vote.target},改票只能一次,D3)")

@@ -56,7 +56,7 @@ def test_a_trimmed_manifesto_is_stored_and_published_the_raw_pm_kept_and_the_edi
     marked = "".join(piece for piece, label in shown.evidence if label == "manifesto")
     assert marked == MANIFESTO  # the words still published are the ones marked in the pasted text
 
-    message, items, _ = intake.pm_confirm(
+    message, _, _ = intake.pm_confirm(
         game=game, seat=jia(game), text=PM, forum_at=at(game), seen=shown.digest, manifestos=edits
     )
     assert message.text == PM  # the raw PM stays as it was, forever
@@ -108,7 +108,9 @@ def test_an_edit_below_the_minimum_length_is_flagged_and_the_attack_refused_in_a
     [item] = preview(game).items
     [short] = preview(game, {item.key: "你的死期到了"}).items
     assert "将公布 6 字" in short.manifesto_note and "不到一次攻击需要的 100 字" in short.manifesto_note
-    assert not short.accepted and short.reason.startswith("杀人宣言不够") and "至少 100 字,现在只有 6 字" in short.reason
+    assert (
+        not short.accepted and short.reason.startswith("杀人宣言不够") and "至少 100 字,现在只有 6 字" in short.reason
+    )
     [empty] = preview(game, {item.key: "  \n "}).items
     assert empty.data.get("manifesto") is None and not empty.accepted and "现在只有 0 字" in empty.reason
 
