@@ -129,7 +129,7 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
     preview = None
     if request.method == "POST" and form.is_valid():
         seat, data = _seat(game, form.cleaned_data["seat"]), form.cleaned_data
-        choices, manifestos = _choices(request.POST), _manifestos(request.POST)
+        choices, manifestos = _choices(request.POST), _manifestos(request.POST, data["text"])
         try:
             if "confirm" in request.POST:
                 message, items, refusals = intake.pm_confirm(
@@ -184,9 +184,12 @@ def _preview(game: Game, seat, data: dict, vote_post: bool, choices: dict[int, s
     )
 
 
-def _manifestos(post) -> dict[int, str]:
+def _manifestos(post, text: str | None = None) -> dict[int, str]:
     """The 杀人宣言 as edited in the preview ("manifesto-<where the attack was written>"), issue 23. Only the boxes the
-    preview showed; the service refuses one that is no longer an attack of the message."""
+    preview showed, and only for the text it showed (`text`: the pasted text now; a new paste drops them); the service
+    refuses one that is no longer an attack of the message."""
+    if text is not None and post.get("manifesto_text") != intake.text_key(text):
+        return {}
     edits: dict[int, str] = {}
     for name in post:
         k = name.removeprefix("manifesto-")
