@@ -62,6 +62,7 @@ def test_the_gm_trims_a_leaking_manifesto_in_the_preview_and_only_the_trimmed_te
     repreview(page)
     page.click("#confirm")
     assert "杀人宣言按天神修改后的文字公布" in flash(page)
+    assert MANIFESTO in page.inner_text("#manifesto-edits")  # the message's page: the raw PM above, the edit here
     message = Message.objects.get(game=game)
     assert message.text.replace("\r\n", "\n") == PM  # the raw PM as pasted (a browser sends CRLF), forever
     assert Input.objects.get(game=game).payload["manifesto"] == MANIFESTO

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from moderator.console.sentences import audit_sentence
 from moderator.models import Announcement, AuditLog, Input, Message, Phase
 from moderator.services import intake, play, setup, verdicts
 from moderator.services.once import Once, new_token
@@ -63,7 +64,9 @@ def test_a_trimmed_manifesto_is_stored_and_published_the_raw_pm_kept_and_the_edi
     assert Input.objects.get(message=message).payload["manifesto"] == MANIFESTO
     [edit] = message.parsed["manifesto_edits"]
     assert SECRET in edit["parsed"] and edit["published"] == MANIFESTO
-    assert AuditLog.objects.get(action="录入消息").detail["manifesto_edits"] == [edit]
+    audit = AuditLog.objects.get(action="录入消息")
+    assert audit.detail["manifesto_edits"] == [edit]
+    assert "杀人宣言由天神修改后公布" in audit_sentence(audit)  # the audit page says it in a sentence
 
     night = game.phases.get(status=Phase.Status.OPEN)
     assert play.phase_close(phase=night, now=night.ends_at)
