@@ -42,7 +42,13 @@ def _message(d: dict) -> str:
     what = ";".join(_item(i) for i in inputs) or "没有读出任何行动"
     left = [r for r in d.get("refusals") or [] if not (isinstance(r, dict) and r.get("choice"))]
     unread = f",{len(left)} 处没有读懂" if left else ""
-    return f"录入消息({d.get('sender', '?')}):{what}{unread}"
+    edits = [e for e in d.get("manifesto_edits") or [] if isinstance(e, dict)]
+    who = "玩家" if d.get("via") else "天神"  # the player's own page (selfentry) or the console
+    edited = "".join(
+        f";杀人宣言由{who}修改后公布({len(str(e.get('parsed', '')))} 字 → {len(str(e.get('published', '')))} 字,原文不变)"
+        for e in edits
+    )
+    return f"录入消息({d.get('sender', '?')}):{what}{unread}{edited}"
 
 
 def _edits(d: dict) -> str:

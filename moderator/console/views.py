@@ -129,7 +129,7 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
     preview = None
     if request.method == "POST" and form.is_valid():
         seat, data = _seat(game, form.cleaned_data["seat"]), form.cleaned_data
-        choices = _choices(request.POST)
+        choices, manifestos = _choices(request.POST), _manifestos(request.POST, data["text"])
         try:
             if "confirm" in request.POST:
                 message, items, refusals = intake.pm_confirm(
@@ -142,21 +142,24 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
                     once=Once.from_post(request.POST),
                     seen=request.POST.get("seen", ""),
                     choices=choices,
+                    manifestos=manifestos,
                 )
                 accepted = sum(i.accepted for i in items)
                 unread = sum(not r.get("choice") for r in refusals)
                 chosen = "".join(f",天神选定:{r['choice']}" for r in refusals if r.get("choice"))
+                if message.parsed.get("manifesto_edits"):
+                    chosen += ",杀人宣言按天神修改后的文字公布(原文不变)"
                 messages.success(
                     request,
                     f"已保存 {seat.player_name} 的消息:{accepted} 项被接受,{len(items) - accepted} 项被拒绝,"
                     f"{unread} 处没有读懂{chosen}。",
                 )
                 return redirect("console_message", game_id=game.pk, message_id=message.pk)
-            preview = _preview(game, seat, data, vote_post, choices)
+            preview = _preview(game, seat, data, vote_post, choices, manifestos)
         except verdicts.NotAsSeen as exc:  # the confirm would not store what the preview showed: show it again
             form.add_error(None, str(exc))
             try:
-                preview = _preview(game, seat, data, vote_post, choices)
+                preview = _preview(game, seat, data, vote_post, choices, manifestos)
             except play.PlayError as again:
                 form.add_error(None, str(again))
         except play.PlayError as exc:
@@ -174,9 +177,25 @@ def _future(preview) -> str:
     return f"{hours} 小时 {minutes} 分钟" if hours else f"{minutes} 分钟"
 
 
-def _preview(game: Game, seat, data: dict, vote_post: bool, choices: dict[int, str]):
+def _preview(game: Game, seat, data: dict, vote_post: bool, choices: dict[int, str], manifestos=None):
     text, at = data["text"], data["forum_at"]
-    return intake.pm_preview(game=game, seat=seat, text=text, forum_at=at, vote_post=vote_post, choices=choices)
+    return intake.pm_preview(
+        game=game, seat=seat, text=text, forum_at=at, vote_post=vote_post, choices=choices, manifestos=manifestos
+    )
+
+
+def _manifestos(post, text: str | None = None) -> dict[int, str]:
+    """The 杀人宣言 as edited in the preview ("manifesto-<where the attack was written>"), issue 23. Only the boxes the
+    preview showed, and only for the text it showed (`text`: the pasted text now; a new paste drops them); the service
+    refuses one that is no longer an attack of the message."""
+    if text is not None and post.get("manifesto_text") != intake.text_key(text):
+        return {}
+    edits: dict[int, str] = {}
+    for name in post:
+        k = name.removeprefix("manifesto-")
+        if name.startswith("manifesto-") and k.isascii() and k.isdigit() and len(k) < 7:
+            edits[int(k)] = post.get(name, "")
+    return edits
 
 
 def _choices(post) -> dict[int, str]:

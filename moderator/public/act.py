@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from moderator.console.forms import ActionForm
-from moderator.console.views import _choices
+from moderator.console.views import _choices, _manifestos
 from moderator.models import Phase, Seat
 from moderator.public.replay import phase_rows
 from moderator.public.views import not_found, private_page
@@ -110,7 +110,8 @@ def _forms(game, state, seat: Seat, data=None, kind: str = "") -> dict:
 
 def _submission(kind: str, form, post) -> selfentry.Submission:
     if kind == selfentry.TEXT:
-        return selfentry.Submission(kind, text=form.cleaned_data["text"], choices=_choices(post))
+        text = form.cleaned_data["text"]
+        return selfentry.Submission(kind, text=text, choices=_choices(post), manifestos=_manifestos(post))
     return selfentry.Submission(kind, items=[form.item()])
 
 

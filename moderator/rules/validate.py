@@ -297,7 +297,7 @@ def _original_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState
     if voter.name in state.votes:
         if vote.edited:
             return _edited_original(state, voter)
-        raise Refused("你已经投过票了;要改票请另发一个改票帖(D3)")
+        return _second_post(state, voter, vote)
     if vote.edited and vote.target is None:  # D3: the original target can no longer be known
         votes = {**state.votes, voter.name: VoteState(voter.name, vote.at, edited=True)}
         reason = f"原投票帖被编辑过、原投票对象无法得知:按投自己(→ {voter.name})计票,改票权作废(D3)"
@@ -306,6 +306,20 @@ def _original_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState
     votes = {**state.votes, voter.name: VoteState(target.name, vote.at, edited=vote.edited)}
     forfeited = state.vote_changed | ({voter.name} if vote.edited else set())
     return replace(state, votes=votes, vote_changed=frozenset(forfeited)), Verdict(True)
+
+
+def _second_post(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, Verdict]:
+    """D3: a separate later post with a new vote ("再想想,我投C") is the one change a player may make — when a change
+    is still allowed. The same target again changes nothing (the change right is kept); otherwise it is judged as a
+    change post, refused with the change's own reason (already changed, original edited, the last hour)."""
+    original = state.votes[voter.name]
+    if vote.target == original.target and not original.changed:
+        raise Refused(f"你已经投过{original.target}了:这个帖子和原投票相同,不算改票,改票权保留(D3)")
+    try:
+        state, _ = _change_vote(state, voter, replace(vote, target=None, change=vote.target))
+    except Refused as exc:
+        raise Refused(f"另发的投票帖按改票处理:{exc}") from None
+    return state, Verdict(True, f"已投过票,另发的投票帖按改票处理(→ {vote.target},改票只能一次,D3)")
 
 
 def _edited_original(state: GameState, voter: Seat) -> tuple[GameState, Verdict]:

@@ -3,6 +3,7 @@ current state, nothing stored) → on confirmation the raw message and its input
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -12,6 +13,7 @@ from moderator import rules
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
 from moderator.parser import parse_pm, parse_vote
 from moderator.rules import codec
+from moderator.rules.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 from moderator.services import play, verdicts
 from moderator.services.once import Once, spend
 
@@ -33,6 +35,33 @@ class Item:
     def sentence(self) -> str:
         """The input as the 天神 reads it (`束魂 → 阿飞`; `束魂 → 阿飞(由天神选定)` when the 天神 chose the player)."""
         return describe(self.data)
+
+    @property
+    def key(self) -> int | None:
+        """Where the input was written (its span's start): the key of its manifesto's edit, stable across choices."""
+        span = self.data.get("span")
+        return span[0] if span else None
+
+    @property
+    def attack(self) -> bool:
+        return self.data.get("use") in ATTACKS
+
+    @property
+    def manifesto_chars(self) -> int:
+        """N-kill: the characters that will be published, not counting whitespace."""
+        return manifesto_length(self.data.get("manifesto"))
+
+    @property
+    def manifesto_note(self) -> str:
+        """The count of what will be published, as the 天神 reads it (N-kill), flagged when one attack's 100 is not
+        reached (the verdict says whether the message's other manifestos cover it)."""
+        n = self.manifesto_chars
+        text = f"将公布 {n} 字(不计空白)"
+        if self.data.get("manifesto_edited"):
+            text += ",已按修改后的文字计算(原文不变)"
+        if n < MANIFESTO_CHARS:
+            text += f";不到一次攻击需要的 {MANIFESTO_CHARS} 字(N-kill):同一条消息里别的宣言补不足时,这次攻击会被拒绝"
+        return text
 
 
 def edited_inputs(inputs: list[dict]) -> list[dict]:
@@ -67,6 +96,10 @@ class Preview:
         return sum(i.cost for i in self.items if i.accepted)
 
     @property
+    def text_key(self) -> str:
+        return text_key(self.text)
+
+    @property
     def choices(self) -> list[str]:
         """The 天神's choices, as the form carries them ("refusal index:name")."""
         return [f"{k}:{r['choice']}" for k, r in enumerate(self.refusals) if r.get("choice")]
@@ -77,6 +110,11 @@ class Preview:
         read from), "refusal" (words it could not accept) or "" — so the 天神 sees the evidence of every input."""
         marks = [0] * (len(self.text) + 1)
         published = [s for i in self.items for s in i.data.get("manifesto_spans", ())]
+        for i in self.items:  # an edited 宣言: its words where they still stand together in the original
+            edited = i.data.get("manifesto") if i.data.get("manifesto_edited") else None
+            start = self.text.find(edited) if edited else -1
+            if edited and start >= 0:
+                published.append([start, start + len(edited)])
         for kind, spans in (
             (3, [i.data.get("span") for i in self.items]),
             (2, published),  # the words that will be published as a 杀人宣言 (issue 23)
@@ -126,6 +164,59 @@ def choices_apply(inputs: list[dict], refusals: list[dict], choices: dict[int, s
     return inputs, refusals
 
 
+MANIFESTO_MAX = 20_000  # characters of an edited 杀人宣言 (the transfer format's bound)
+
+
+def manifesto_clean(text: str) -> str:
+    """An edited 杀人宣言 as it will be published: the browser's CRLF line ends as LF, outer blank space trimmed."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
+def manifestos_apply(inputs: list[dict], edits: dict[int, str] | None) -> list[dict]:
+    """The 天神's (or the player's) edits of the 杀人宣言 the parser took (issue 23): attack at `span[0]` → the text to
+    publish. The raw message is never rewritten: the item carries the edited text, marked `manifesto_edited`, with
+    what the parser had taken (`manifesto_parsed`) kept beside it in the message's record. An edit equal to what the
+    parser took changes nothing; an edit of something that is not an attack of this message is refused."""
+    if not edits:
+        return inputs
+    out = [dict(i) for i in inputs]
+    at = {(i.get("span") or [None])[0]: i for i in out if i.get("use") in ATTACKS}
+    for key, raw in sorted(edits.items()):
+        item = at.get(key)
+        if item is None:
+            raise play.PlayError("要修改的杀人宣言已经不在这条消息里了(原文改过?):请重新预览。")
+        if len(raw) > MANIFESTO_MAX:
+            raise play.PlayError(f"杀人宣言太长了:最多 {MANIFESTO_MAX} 字。")
+        text, parsed = manifesto_clean(raw), item.get("manifesto") or ""
+        if text == manifesto_clean(parsed):
+            continue
+        item.update(manifesto=text or None, manifesto_edited=True, manifesto_parsed=parsed)
+        item.pop("manifesto_spans", None)
+    return out
+
+
+def text_key(text: str) -> str:
+    """Which pasted text a preview's 宣言 boxes belong to: edits made for another text (the 天神 pasted a new PM
+    and previewed again) are dropped, never applied to the new text's attacks."""
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
+
+
+def manifesto_edits(inputs: list[dict]) -> list[dict]:
+    """The edits of this message's 杀人宣言, for its record and the audit: what the parser took, what is published."""
+    return [
+        {"input": describe(i), "parsed": i.get("manifesto_parsed", ""), "published": i.get("manifesto") or ""}
+        for i in inputs
+        if i.get("manifesto_edited")
+    ]
+
+
+def message_context(seat: Seat, forum_at: datetime, text: str, refusals: list[dict], inputs: list[dict]) -> list[str]:
+    """verdicts.message_context, and every 杀人宣言 that will be published: a confirm whose manifesto was edited after
+    the preview is not what the preview showed (issue 23)."""
+    context = verdicts.message_context(seat.player_name, forum_at, text, refusals)
+    return context + [f"宣言:{' '.join((i.get('manifesto') or '').split())}" for i in inputs if i.get("use") in ATTACKS]
+
+
 def parse_message(
     *,
     game: Game,
@@ -136,6 +227,7 @@ def parse_message(
     state: rules.GameState | None = None,
     choices: dict[int, str] | None = None,
     replay: play.Replay | None = None,
+    manifestos: dict[int, str] | None = None,
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState]:
     """What the parser reads in the message, against the sender's hand now (`state`, or a replay), with the
     天神's choices among a refusal's candidates (`choices`, choices_apply). A caller that has replayed the game
@@ -161,6 +253,8 @@ def parse_message(
     refusals = data["refusals"]
     if choices:
         inputs, refusals = choices_apply(inputs, refusals, choices)
+    if not vote_post:
+        inputs = manifestos_apply(inputs, manifestos)
     return inputs, refusals, phase, state
 
 
@@ -172,6 +266,7 @@ def pm_preview(
     forum_at: datetime,
     vote_post: bool = False,
     choices: dict[int, str] | None = None,
+    manifestos: dict[int, str] | None = None,
 ) -> Preview:
     """What the parser understood and what each input would cost or why it would be refused — stores nothing.
 
@@ -181,7 +276,13 @@ def pm_preview(
     verdict it would change (T3 target changes, AP4 shortfalls, N-kill counts)."""
     replay = play.game_replay(game)
     inputs, refusals, phase, state = parse_message(
-        game=game, seat=seat, text=text, vote_post=vote_post, state=replay.state, choices=choices
+        game=game,
+        seat=seat,
+        text=text,
+        vote_post=vote_post,
+        state=replay.state,
+        choices=choices,
+        manifestos=manifestos,
     )
     play.check_forum_time(phase, forum_at)
     preview = Preview(seat, phase, forum_at, text, refusals=refusals)
@@ -195,6 +296,7 @@ def pm_preview(
                     forum_at=forum_at,
                     vote_post=vote_post,
                     choices=choices,
+                    manifestos=manifestos,
                     dry_run=True,
                 )
         except verdicts.DryRun as done:
@@ -203,7 +305,7 @@ def pm_preview(
         at = play._minutes(phase, forum_at)
         engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in inputs]
         judged = rules.submit_message(state, engine_inputs)[1]  # N-kill: the message is judged as one
-        context = verdicts.message_context(seat.player_name, forum_at, text, refusals)
+        context = message_context(seat, forum_at, text, refusals, inputs)
         outcome = verdicts.Outcome(judged, what=verdicts.sentences(inputs, replay.names), context=context)
     preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, outcome.verdicts, strict=True)]
     preview.later, preview.changes, preview.digest = outcome.later, outcome.changes, outcome.digest
@@ -221,19 +323,30 @@ def _message_store(
     edited: bool = False,
     seen: str | None = None,
     choices: dict[int, str] | None = None,
+    manifestos: dict[int, str] | None = None,
     dry_run: bool = False,
 ) -> tuple[Message, list[Item], list[dict]]:
     """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its dry run)."""
     replay = play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
     inputs, refusals, _, _ = parse_message(
-        game=game, seat=seat, text=text, vote_post=vote_post, edited=edited, choices=choices, replay=replay
+        game=game,
+        seat=seat,
+        text=text,
+        vote_post=vote_post,
+        edited=edited,
+        choices=choices,
+        replay=replay,
+        manifestos=manifestos,
     )
+    parsed = {"inputs": inputs, "refusals": refusals}
+    if manifesto_edits(inputs):  # the raw text stays as it was; the record says the 宣言 published was edited
+        parsed["manifesto_edits"] = manifesto_edits(inputs)
     message = Message.objects.create(
         game=game,
         seat=seat,
         sender_name=seat.player_name,
         text=text,
-        parsed={"inputs": inputs, "refusals": refusals},
+        parsed=parsed,
         forum_at=forum_at,
         entered_by=user,
     )
@@ -247,7 +360,7 @@ def _message_store(
         replay=replay,
         seen=seen,
         dry_run=dry_run,
-        context=verdicts.message_context(seat.player_name, forum_at, text, refusals),
+        context=message_context(seat, forum_at, text, refusals, inputs),
     )
     items = [Item(item, v.accepted, v.reason, v.cost) for item, (_, v) in zip(inputs, stored, strict=True)]
     return message, items, refusals
@@ -266,11 +379,14 @@ def pm_confirm(
     edited: bool = False,
     seen: str | None = None,
     choices: dict[int, str] | None = None,
+    manifestos: dict[int, str] | None = None,
 ) -> tuple[Message, list[Item], list[dict]]:
     """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
     repeated or stale confirm (`once`) stores nothing; nor does one whose outcome differs from the preview the
     天神 saw (`seen`, the preview's digest: verdicts.NotAsSeen). `choices`: the 天神's choices among refusals'
-    candidates, exactly as the preview applied them (choices_apply); kept in the message's record and the audit."""
+    candidates, exactly as the preview applied them (choices_apply); kept in the message's record and the audit.
+    `manifestos`: the 杀人宣言 as edited in the preview (manifestos_apply): published as edited, the raw text kept, the
+    edit in the message's record and the audit; part of the digest, so an edit after the preview stores nothing."""
     game = play.game_lock(game)
     spend(game, once, "录入消息")
     message, items, refusals = _message_store(
@@ -283,7 +399,9 @@ def pm_confirm(
         edited=edited,
         seen=seen,
         choices=choices,
+        manifestos=manifestos,
     )
+    edits = message.parsed.get("manifesto_edits", [])
     AuditLog.objects.create(
         game=game,
         actor=user,
@@ -294,6 +412,7 @@ def pm_confirm(
             "inputs": message.parsed["inputs"],
             "refusals": refusals,
             "chosen": [{"text": r["text"], "choice": r["choice"]} for r in refusals if r.get("choice")],
+            **({"manifesto_edits": edits} if edits else {}),
         },
     )
     return message, items, refusals

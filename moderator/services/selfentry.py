@@ -59,11 +59,15 @@ class Submission:
     items: list[dict] = field(default_factory=list)
     text: str = ""
     choices: dict[int, str] = field(default_factory=dict)
+    manifestos: dict[int, str] = field(default_factory=dict)  # the 杀人宣言 as the player edited it in the preview
 
     @property
     def raw(self) -> dict:
         if self.kind == TEXT:
-            return {"text": self.text, "choices": {str(k): v for k, v in self.choices.items()}}
+            raw = {"text": self.text, "choices": {str(k): v for k, v in self.choices.items()}}
+            if self.manifestos:
+                raw["manifestos"] = {str(k): v for k, v in self.manifestos.items()}
+            return raw
         return {"items": self.items}
 
 
@@ -90,7 +94,7 @@ class Preview:
 
 
 def _seen(items: list[intake.Item], refusals: list[dict], changes, text: str) -> str:
-    lines = [f"{i.sentence}|{i.accepted}|{i.reason}|{i.cost}" for i in items]
+    lines = [f"{i.sentence}|{i.accepted}|{i.reason}|{i.cost}|{i.data.get('manifesto') or ''}" for i in items]
     lines += [f"{r.get('text', '')}:{r.get('reason', '')}→{r.get('choice', '')}" for r in refusals]
     lines += [c.sentence for c in changes] + [" ".join(text.split())]
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
@@ -208,7 +212,9 @@ def _structured(game: Game, seat: Seat, sub: Submission, now: datetime, replay=N
 
 
 def _text(game: Game, seat: Seat, sub: Submission, now: datetime) -> Preview:
-    pv = intake.pm_preview(game=game, seat=seat, text=sub.text, forum_at=now, choices=sub.choices)
+    pv = intake.pm_preview(
+        game=game, seat=seat, text=sub.text, forum_at=now, choices=sub.choices, manifestos=sub.manifestos
+    )
     preview = Preview(
         sub, pv.items, refusals=pv.refusals, changes=pv.changes, later=pv.later, digest=pv.digest, text_preview=pv
     )
@@ -262,6 +268,7 @@ def confirm(
             forum_at=now,
             seen=shown.digest,
             choices=sub.choices,
+            manifestos=sub.manifestos,
         )
         recs = list(message.inputs.order_by("seq"))
         logged = AuditLog.objects.filter(game=game, action="录入消息", detail__message=message.pk).first()

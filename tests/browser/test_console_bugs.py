@@ -53,17 +53,35 @@ def test_an_edited_post_whose_original_is_unknown_counts_for_the_editor_d3(page,
     assert play.game_replay(game).state.votes["乙"].target == "乙"
 
 
+def test_a_separate_second_vote_post_is_the_one_change_then_no_more_d3(page, django_user_model):
+    """D3 (issue 23): "再想想,我投乙" as a separate later post is the change while a change is allowed; a third
+    post is refused because the one change is used; the same target again is no change and keeps the right."""
+    game = _day(page, django_user_model)
+    assert "已接受" in vote(page, game, "甲", "丁")
+    assert "已接受" in vote(page, game, "乙", "甲")
+    assert "已拒绝" in vote(page, game, "乙", "甲")
+    assert "和原投票相同,不算改票,改票权保留" in page.inner_text(".flash")
+    assert "已接受" in vote(page, game, "甲", "乙")
+    assert "另发的投票帖按改票处理" in page.inner_text(".flash")
+    assert "已拒绝" in vote(page, game, "甲", "丙")
+    assert "改票只能一次,你已经改过票了" in page.inner_text(".flash")
+    state = play.game_replay(game).state
+    assert state.votes["甲"].target == "乙" and state.votes["甲"].changed and "甲" in state.vote_changed
+    assert "乙" not in state.vote_changed  # 乙's repeat was no change
+
+
 def test_a_void_shows_what_it_would_change_before_it_is_confirmed(page, django_user_model):
     game = _day(page, django_user_model)
     vote(page, game, "甲", "丁")
-    assert "已拒绝" in vote(page, game, "甲", "乙")  # a second original: "你已经投过票了"
+    assert "已接受" in vote(page, game, "甲", "乙")  # a separate second post: the one change (D3)
+    assert "已拒绝" in vote(page, game, "甲", "丙")  # a third: the change is used
     first = Input.objects.filter(kind="vote").order_by("seq").first()
     page.goto(f"/gm/{game.pk}/")
     page.click(f"a[href='/gm/{game.pk}/void/{first.pk}/']")
     page.wait_for_selector("#void-diff")
     changes = page.inner_text("#verdict-changes")
-    assert "投票 → 乙" in changes and "拒绝" in changes and "接受" in changes
-    assert "乙" in page.inner_text("#close-changes")  # the dry-run tally moves too
+    assert "投票 → 丙" in changes and "拒绝" in changes and "接受" in changes  # without 丁, 丙 is the change
+    assert "丙" in page.inner_text("#close-changes")  # the dry-run tally moves too
     assert not hasattr(Input.objects.get(pk=first.pk), "void")  # nothing happened yet
     shot(page, "void")
     page.fill("input[name=reason]", "录错了人")

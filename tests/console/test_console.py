@@ -306,6 +306,24 @@ def test_the_preview_shows_the_manifesto_that_will_be_published_and_nothing_afte
     assert _action("普通攻击").payload["manifesto"] == "你的死期到了"
 
 
+def test_the_gm_trims_the_manifesto_in_the_preview_and_a_new_paste_drops_the_trim(gm_client, game):
+    """Issue 23: the box under the attack holds the 宣言 to publish; a trim is previewed word for word; the boxes
+    belong to the text they were shown for — a new paste previewed with the old boxes is read afresh."""
+    text = f"今晚用杀手攻击乙。杀人宣言:{MANIFESTO}\n另:我的保镖在第四张"
+    page = _pm(gm_client, game, "甲", text).content.decode()
+    box = re.search(r'<textarea name="(manifesto-\d+)" form="intake"', page).group(1)
+    key = re.search(r'name="manifesto_text" value="([^"]*)"', page).group(1)
+    phase = game.phases.get(status=Phase.Status.OPEN)
+    data = {"seat": _seat(game, "甲").pk, "forum_at": _at(phase), "preview": "1", box: MANIFESTO, "manifesto_text": key}
+    trimmed = gm_client.post(f"/gm/{game.pk}/pm/", {**data, "text": text}).content.decode()
+    assert re.findall(r'<blockquote class="manifesto">(.*?)</blockquote>', trimmed, re.S) == [MANIFESTO]
+    assert "天神修改过" in trimmed and "已按修改后的文字计算" in trimmed
+    other = f"今晚用杀手攻击丙。杀人宣言:{MANIFESTO}再见了\n"  # a new paste, the old box still in the form
+    fresh = gm_client.post(f"/gm/{game.pk}/pm/", {**data, "text": other}).content.decode()
+    assert re.findall(r'<blockquote class="manifesto">(.*?)</blockquote>', fresh, re.S) == [f"{MANIFESTO}再见了"]
+    assert "天神修改过" not in fresh and not Message.objects.exists()
+
+
 def test_the_preview_says_whom_a_pronoun_was_read_as_when_one_player_is_named(gm_client, game):
     """Issue 23: 他 with one player named in the message is read as that player, and the preview says so."""
     page = _pm(gm_client, game, "甲", "乙很可疑,今晚用杀手攻击他").content.decode()

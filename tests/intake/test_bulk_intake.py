@@ -1,5 +1,7 @@
 """Issue 14: a whole vote thread or a batch of PMs in one paste — one preview, inline fixes, one confirm."""
 
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 
@@ -129,3 +131,50 @@ def test_a_ticked_skip_box_is_sent_as_a_browser_sends_it_and_that_post_is_not_st
     data = form_data(swap(page, "bulk-preview", fixed), "bulk", submit=("confirm", "1"))
     assert "批量录入完成:保存了 2 条消息" in gm_client.post(url, data, follow=True).content.decode()
     assert Message.objects.filter(game=day).count() == 2
+
+
+SECOND_POSTS = """=== 李元芳 2024-03-05 10:00
+投 曾泰
+=== 李元芳 2024-03-05 11:00
+再想想,我投李朗
+=== 李元芳 2024-03-05 12:00
+算了还是投曾泰吧
+=== 狄仁杰 2024-03-05 10:05
+投 张环
+=== 狄仁杰 2024-03-06 08:30
+最后改一下,投李朗
+"""
+
+
+def test_a_separate_second_vote_post_in_a_thread_is_the_change_as_one_by_one_d3(day):
+    """Issue 23, D3: "再想想,我投李朗" after a vote is the one change, in a pasted thread as in the single paste; a
+    third post is refused (the change is used), and one in the last hour is refused (too late)."""
+    preview = bulk.bulk_preview(game=day, posts=split_posts(SECOND_POSTS, authors=PLAYERS), vote_post=True)
+    said = {(r.post.author, r.post.at.strftime("%H:%M")): r.actions for r in preview.rows}
+    [second] = said[("李元芳", "11:00")]
+    assert second["sentence"] == "投票 → 李朗" and second["accepted"] and "按改票处理" in second["reason"]
+    [third] = said[("李元芳", "12:00")]
+    assert not third["accepted"] and "改票只能一次,你已经改过票了" in third["reason"]
+    [late] = said[("狄仁杰", "08:30")]
+    assert not late["accepted"] and "最后一小时不能改票" in late["reason"]
+
+    bulk.bulk_confirm(game=day, posts=split_posts(SECOND_POSTS, authors=PLAYERS), vote_post=True)
+    state = play.game_replay(day).state
+    assert state.votes["李元芳"].target == "李朗" and state.votes["狄仁杰"].target == "张环"
+
+
+def test_a_second_vote_post_pasted_alone_is_the_change_and_an_edited_one_is_not_d3(day):
+    """The single paste gives what the thread gives: the separate post is the change; the same words in the original
+    post, edited ("本帖最后由 … 编辑"), are not a separate post: the original stands and the change is forfeited."""
+    seat = day.seats.get(player_name="李元芳")
+    at = day.phases.get(status="open").starts_at
+    for hours, text in ((1, "投 曾泰"), (2, "再想想,我投李朗")):
+        intake.pm_confirm(game=day, seat=seat, text=text, forum_at=at + timedelta(hours=hours), vote_post=True)
+    assert play.game_replay(day).state.votes["李元芳"].target == "李朗"
+    other = day.seats.get(player_name="狄仁杰")
+    intake.pm_confirm(game=day, seat=other, text="投 曾泰", forum_at=at + timedelta(hours=1), vote_post=True)
+    _, [item], _ = intake.pm_confirm(
+        game=day, seat=other, text="再想想,我投李朗", forum_at=at + timedelta(hours=2), vote_post=True, edited=True
+    )
+    assert item.accepted and "按原投票(→ 曾泰)计票,改票权作废" in item.reason
+    assert play.game_replay(day).state.votes["狄仁杰"].target == "曾泰"

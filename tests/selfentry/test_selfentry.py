@@ -295,3 +295,28 @@ def test_only_get_and_post_and_a_wrong_token_is_the_silent_404(game, client):
     assert client.get(reverse("seat_act", args=["x" * 43])).status_code == 404
     response = client.get(act_url(a))
     assert response["Cache-Control"] == "private, no-store" and response["Referrer-Policy"] == "same-origin"
+
+
+def test_free_text_shows_the_exact_manifesto_to_publish_and_the_player_can_trim_it_nkill(game, client):
+    """Issue 23: the player sees the 杀人宣言 word for word before confirming (a line to the 天神 after it would be
+    published), trims it in the preview, and the confirm stores the trimmed text; the raw text is kept."""
+    a = seat(game, "甲")
+    secret = "另:天神,我的保镖在第四张"
+    text = f"今晚用杀手普通攻击乙。杀人宣言:{MANIFESTO}\n{secret}"
+    html = preview(client, a, "text", {"t-text": text})
+    shown = re.findall(r'<blockquote class="manifesto">(.*?)</blockquote>', html, re.S)
+    assert len(shown) == 1 and secret in shown[0]
+    [box] = re.findall(r'name="(manifesto-\d+)"', html)
+    trimmed = client.post(act_url(a), {**confirm_data(html, {}), "confirm": [], "preview": "1", box: MANIFESTO})
+    html = trimmed.content.decode()
+    shown = re.findall(r'<blockquote class="manifesto">(.*?)</blockquote>', html, re.S)
+    assert shown == [MANIFESTO] and "按你修改后的文字" in html and "将被接受" in html
+    stale = client.post(act_url(a), confirm_data(html, {}))  # the box left out: not what the preview showed
+    assert "什么都没有保存" in stale.content.decode() and not Input.objects.exists()
+    html = stale.content.decode()
+    html = client.post(act_url(a), {**confirm_data(html, {}), "confirm": [], "preview": "1", box: MANIFESTO})
+    html = html.content.decode()
+    assert client.post(act_url(a), {**confirm_data(html, {}), box: MANIFESTO}).status_code == 302
+    rec = Input.objects.get()
+    assert rec.payload["manifesto"] == MANIFESTO and rec.message.text == text
+    assert SelfEntry.objects.get().raw["manifestos"] == {box.removeprefix("manifesto-"): MANIFESTO}
