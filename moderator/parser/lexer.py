@@ -175,7 +175,18 @@ def _is_word(c: str) -> bool:
     return c.isascii() and c.isalnum()
 
 
+# Where any pattern of _regex_at can match at all: one test in C at each place instead of a dozen (issue 22).
+_ANY_PATTERN = re.compile(
+    "|".join(
+        f"(?:{p.pattern})"
+        for p in (*(p for p, _ in _POSITION), _DIR_POS, _LABEL, _LAST, _FIRST, _REPEAT, _SEAT, _TIME)
+    )
+)
+
+
 def _regex_at(norm: str, i: int) -> Token | None:
+    if norm[i] != "底" and not _ANY_PATTERN.match(norm, i):
+        return None
     best: Token | None = None
     for pattern, sign in _POSITION:
         m = pattern.match(norm, i)

@@ -78,9 +78,13 @@ class Message:
         span = self.live[i]
         if not span:
             return []
-        if span not in self._lexed:  # each line is lexed once, however many readers look at it (issue 22)
+        return list(self.lexed(span))
+
+    def lexed(self, span: tuple[int, int]) -> list[Token]:
+        """The tokens of norm[a:b]: each line is lexed once, however many readers look at it (issue 22)."""
+        if span not in self._lexed:
             self._lexed[span] = lex(self.text.norm, span[0], span[1], self.book)
-        return list(self._lexed[span])
+        return self._lexed[span]
 
 
 def parse(
@@ -306,6 +310,18 @@ def _without_comments(m: Message, toks: list[Token]) -> list[Token]:
 
 
 def _orders(m: Message) -> None:
+    read: dict[tuple[int, int], list[Token]] = {}
+
+    def cards_of(j: int) -> list[Token]:
+        """The meaningful tokens of line j without its comments, once a line: each line is looked at again as one
+        of the next lines of the few above it (issue 22)."""
+        span = m.live[j]
+        if span is None:
+            return []
+        if span not in read:
+            read[span] = meaningful(_without_comments(m, m.tokens(j)))
+        return read[span]
+
     i = 0
     while i < len(m.live):
         toks = _without_comments(m, m.tokens(i))
@@ -321,7 +337,7 @@ def _orders(m: Message) -> None:
         colon = max((k for k, t in enumerate(toks) if t.text == ":"), default=-1)
         listed = meaningful(toks[colon + 1 :])  # "那就:庶民、保镖、…": the list after a lead-in
         for j in range(i + 1, min(len(m.live), i + m.hand_size + 3)):  # "1.保镖\n2.庶民\n…": one card a line
-            more = meaningful(_without_comments(m, m.tokens(j)))
+            more = cards_of(j)
             if not more or not _card_words(more):
                 break
             listed = listed + more
@@ -356,7 +372,7 @@ def _orders(m: Message) -> None:
         end = b
         j = i + 1
         while j < len(m.live) and m.live[j] is not None:
-            mean_j = meaningful(_without_comments(m, m.tokens(j)))
+            mean_j = cards_of(j)
             if not mean_j or not _card_words([t for t in mean_j if t.kind != "GAP"]):
                 break
             if not any(t.kind in ("CARD", "USE") for t in mean_j):
@@ -447,8 +463,8 @@ def _close_manifesto(m: Message, st: _State) -> None:
 
 def _mentions(m: Message) -> list[tuple[int, str]]:
     out = []
-    for a, b in m.line_spans:
-        for t in lex(m.text.norm, a, b, m.book):
+    for span in m.line_spans:
+        for t in m.lexed(span):
             if t.kind == "NAME" and t.value.name:
                 out.append((t.start, t.value.name))
     return out
@@ -632,7 +648,14 @@ def _in_manifesto(reason: str | tuple) -> str | tuple:
     return reason + IN_MANIFESTO
 
 
-_AGAIN = re.compile(r"再|又|还要|另外再|第二次|第2次|多")
+_AGAIN = ("再", "又", "还要", "另外再", "第二次", "第2次", "多")
+
+
+def _again_ends(norm: str, start: int, end: int) -> int:
+    """Where the first word saying "again" written in norm[start:end] ends (end + 2 when there is none): a group at g
+    repeats an input when it ends by g + 1. Found once a clause, not once a privilege (issue 22)."""
+    ends = [k + len(w) for w in _AGAIN if (k := norm.find(w, start, end)) >= 0]
+    return min(ends, default=end + 2)
 _SAME_KEYS = ("card", "use", "target", "position", "into")
 
 
@@ -721,11 +744,12 @@ def _clause(
                     m.refuse(start, end, _in_manifesto(reason))
             return
         _close_manifesto(m, st)
+        again_ends = _again_ends(m.text.norm, start, end)
         for g, o in results:
             if isinstance(o, str):
                 _note(m, o, start, end)
                 continue
-            again = g.repeat > 1 or bool(_AGAIN.search(m.text.norm, start, g.start + 1))
+            again = g.repeat > 1 or again_ends <= g.start + 1
             for d in o.inputs:
                 if not again and _same_input(m, d):
                     continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once (issue 23)

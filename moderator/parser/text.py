@@ -8,30 +8,89 @@ player wrote it.
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from opencc import OpenCC
+import opencc
 
-_T2S = OpenCC("t2s")
+
+class _T2S:
+    """OpenCC's t2s (opencc-python-reimplemented), the same output in one pass over the text (issue 22).
+
+    The library converts each run between its separators by taking, again and again, the longest phrase found
+    anywhere in the run (the leftmost of equal length) and recursing on the text left and right of it: quadratic
+    in a long run, ~2 µs a character even without a match. The same choice is made here from the list of phrase
+    occurrences, longest first, then leftmost, each taken when it overlaps none taken before; the characters no
+    phrase covers go through the character table (`str.translate`). Neither table has a key holding a separator,
+    so no phrase crosses one and the whole text can be read at once; the separators themselves are never
+    converted. tests/parser/test_opencc.py compares both on the corpus and on random text."""
+
+    SEPARATORS = re.compile(
+        r"\s|-|,|\.|\?|!|\*|　|，|。|、|；|：|？|！|…|“|”|‘|’|『|』|「|」|﹁|﹂|—|－|（|）|《|》|〈|〉|～|．|／|＼|︒|︑|︔|︓"
+        r"|︿|﹀|︹|︺|︙|︐|［|﹇|］|﹈|︕|︖|︰|︳|︴|︽|︾|︵|︶|｛|︷|｝|︸|﹃|﹄|【|︻|】|︼"
+    )
+
+    def __init__(self) -> None:
+        folder = os.path.join(os.path.dirname(opencc.__file__), "dictionary")
+        self.phrases = self._load(os.path.join(folder, "TSPhrases.txt"))
+        chars = self._load(os.path.join(folder, "TSCharacters.txt"))
+        if any(len(k) != 1 for k in chars) or any(self.SEPARATORS.search(k) for k in (*self.phrases, *chars)):
+            raise RuntimeError("OpenCC t2s tables changed: check moderator/parser/text.py _T2S")
+        self.longest = max(map(len, self.phrases))
+        self.chars = str.maketrans(chars)
+        self.same_length = str.maketrans({k: v for k, v in chars.items() if len(v) == 1})
+        firsts = "".join(sorted({k[0] for k in self.phrases}))
+        self.phrase_start = re.compile("[" + re.escape(firsts) + "]")
+
+    @staticmethod
+    def _load(path: str) -> dict[str, str]:
+        table: dict[str, str] = {}
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                key, value = line.strip().split("\t")
+                table[key] = value.split(" ")[0]  # several: the first, as the library does
+        return table
+
+    def convert(self, s: str) -> str:
+        found = []  # (−length, start) of every phrase occurrence
+        for m in self.phrase_start.finditer(s):
+            i = m.start()
+            for n in range(2, min(self.longest, len(s) - i) + 1):
+                if s[i : i + n] in self.phrases:
+                    found.append((-n, i))
+        if not found:
+            return s.translate(self.chars)
+        taken: list[tuple[int, int]] = []
+        covered = bytearray(len(s))
+        for minus_n, i in sorted(found):
+            end = i - minus_n
+            if not any(covered[i:end]):
+                covered[i:end] = b"\x01" * (end - i)
+                taken.append((i, end))
+        out, at = [], 0
+        for i, end in sorted(taken):
+            out.append(s[at:i].translate(self.chars))
+            out.append(self.phrases[s[i:end]])
+            at = end
+        out.append(s[at:].translate(self.chars))
+        return "".join(out)
+
+
+_T2S_TABLES = _T2S()
 
 
 def to_simplified(s: str) -> str:
     """OpenCC t2s, falling back to character by character when a phrase conversion changes the length."""
-    out = _T2S.convert(s)
+    out = _T2S_TABLES.convert(s)
     if len(out) == len(s):
         return out
-    return "".join(_char_t2s(c) for c in s)
+    return s.translate(_T2S_TABLES.same_length)  # each character alone: kept when its conversion is not one character
 
 
-@lru_cache(maxsize=4096)
-def _char_t2s(c: str) -> str:
-    out = _T2S.convert(c)
-    return out if len(out) == 1 else c
-
-
+@lru_cache(maxsize=8192)
 def _norm_char(c: str) -> str:
     if unicodedata.category(c) == "Cf":  # zero-width spaces, joiners, BOM
         return ""
@@ -41,6 +100,7 @@ def _norm_char(c: str) -> str:
     return n
 
 
+@lru_cache(maxsize=4096)
 def normalise_word(s: str) -> str:
     """The normal form of a name or a vocabulary word: 简体, NFKC, casefold, without surrounding spaces."""
     simplified = to_simplified(s)
