@@ -87,6 +87,31 @@ class Message:
         return self._lexed[span]
 
 
+# The most characters of one message the parser reads (issue 22): the console takes a PM of at most 20,000
+# characters, a real one is under 2,000. Beyond it the first MAX_CHARS (up to the last line break in them) are read
+# and the rest is refused, shown to the 天神, never read: a reader of any text stays well under a second.
+MAX_CHARS = 20_000
+
+
+def clip(raw: str, max_chars: int | None) -> int:
+    """Where the parser stops reading `raw`: len(raw), or the last line break in the first max_chars characters
+    (when it is in their second half), else max_chars."""
+    if max_chars is None or len(raw) <= max_chars:
+        return len(raw)
+    cut = raw.rfind("\n", 0, max_chars)
+    return cut + 1 if cut >= max_chars // 2 else max_chars
+
+
+def _too_long(raw: str, cut: int) -> dict:
+    rest = raw[cut:].strip()
+    return {
+        "text": rest[:40] + ("…" if len(rest) > 40 else ""),
+        "reason": f"这条消息太长(共{len(raw):,}字):只读了前{cut:,}字,后面{len(raw) - cut:,}字没有读;"
+        f"一条消息最多读{MAX_CHARS:,}字,后面的部分请天神自己看,需要的话用表单录入",
+        "span": [cut, len(raw)],
+    }
+
+
 def parse(
     raw: str,
     *,
@@ -96,6 +121,28 @@ def parse(
     phase: str,
     hand_size: int,
     votes_only: bool = False,
+    max_chars: int | None = MAX_CHARS,
+):
+    full = raw if isinstance(raw, str) else ""
+    cut = clip(full, max_chars)
+    raw = full[:cut]
+    inputs, refusals = _parse(
+        raw, sender=sender, players=players, hand=hand, phase=phase, hand_size=hand_size, votes_only=votes_only
+    )
+    if cut < len(full):
+        refusals = (*refusals, _too_long(full, cut))
+    return inputs, refusals
+
+
+def _parse(
+    raw: str,
+    *,
+    sender: str,
+    players: Sequence[str],
+    hand: Sequence[str],
+    phase: str,
+    hand_size: int,
+    votes_only: bool,
 ):
     book = NameBook(players, sender)
     text = _mask_quotes(prepare(raw if isinstance(raw, str) else ""), book)
@@ -656,6 +703,8 @@ def _again_ends(norm: str, start: int, end: int) -> int:
     repeats an input when it ends by g + 1. Found once a clause, not once a privilege (issue 22)."""
     ends = [k + len(w) for w in _AGAIN if (k := norm.find(w, start, end)) >= 0]
     return min(ends, default=end + 2)
+
+
 _SAME_KEYS = ("card", "use", "target", "position", "into")
 
 
