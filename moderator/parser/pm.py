@@ -16,7 +16,7 @@ from .actions import Clause, Group, Outcome, Resolver, build
 from .lexer import Token, lex, meaningful
 from .names import NameBook
 from .stance import CARD_ONLY, Stance
-from .text import QUOTED, Text, lines, normalise_word, prepare
+from .text import Text, lines, normalise_word, prepare, quoted
 
 COMMAND_KINDS = ("USE", "CARD", "ORDER", "MANIFESTO", "MODE", "STANCE", "SIDE")
 _AFTER_MARKER = re.compile(r"\s*(?:如下|见下|是|为)?\s*[:]?\s*")
@@ -198,8 +198,7 @@ def _mask_quotes(text: Text, book: NameBook) -> Text:
     """Blank the words a player quotes — 「投王五」, “狙击赵六” — when they hold an order: never the sender's own.
     A quoted single word ("用“束魂”") is emphasis and stays."""
     spans = []
-    for found in QUOTED.finditer(text.norm):
-        a, b = found.span()
+    for a, b in quoted(text.norm):
         inner = meaningful(lex(text.norm, a + 1, b - 1, book))
         if len(inner) >= 2 and any(t.kind in ("USE", "VOTE", "CHANGE", "SELFVOTE", "CARD") for t in inner):
             spans.append((a, b))
@@ -357,18 +356,20 @@ def _without_comments(m: Message, toks: list[Token]) -> list[Token]:
 
 
 def _orders(m: Message) -> None:
-    read: dict[tuple[int, int], list[Token]] = {}
+    read: dict[tuple[int, int], tuple[list[Token], bool]] = {}
 
-    def cards_of(j: int) -> list[Token]:
-        """The meaningful tokens of line j without its comments, once a line: each line is looked at again as one
-        of the next lines of the few above it (issue 22)."""
+    def cards_of(j: int) -> tuple[list[Token], bool]:
+        """The meaningful tokens of line j without its comments, and whether they are all card words: once a line,
+        though each line is looked at again as one of the next lines of the few above it (issue 22)."""
         span = m.live[j]
         if span is None:
-            return []
+            return [], False
         if span not in read:
-            read[span] = meaningful(_without_comments(m, m.tokens(j)))
+            mean = meaningful(_without_comments(m, m.tokens(j)))
+            read[span] = mean, _card_words(mean)
         return read[span]
 
+    privileges = {c for c in m.hand if c != cat.COMMONER}
     i = 0
     while i < len(m.live):
         toks = _without_comments(m, m.tokens(i))
@@ -380,23 +381,17 @@ def _orders(m: Message) -> None:
             and not kinds & {"NAME", "SEAT", "SELF", "POS"}
             and _card_words([t for t in mean if t.kind != "GAP"])
         )
-        privileges = {c for c in m.hand if c != cat.COMMONER}
         colon = max((k for k, t in enumerate(toks) if t.text == ":"), default=-1)
         listed = meaningful(toks[colon + 1 :])  # "那就:庶民、保镖、…": the list after a lead-in
-        for j in range(i + 1, min(len(m.live), i + m.hand_size + 3)):  # "1.保镖\n2.庶民\n…": one card a line
-            more = cards_of(j)
-            if not more or not _card_words(more):
-                break
-            listed = listed + more
-        cards = {al.CARD_TABLE.get(t.text, t.value) for t in listed if t.kind == "CARD" or t.text in al.CARD_TABLE}
-        bare_list = (
-            key is None
-            and len(listed) >= 3
-            and _card_words(meaningful(toks[colon + 1 :]))
-            and _card_words(listed)
-            and privileges
-            and privileges <= cards
-        )
+        bare_list = False
+        if key is None and privileges and _card_words(listed):
+            for j in range(i + 1, min(len(m.live), i + m.hand_size + 3)):  # "1.保镖\n2.庶民\n…": one card a line
+                more, all_cards = cards_of(j)
+                if not more or not all_cards:
+                    break
+                listed = listed + more
+            cards = {al.CARD_TABLE.get(t.text, t.value) for t in listed if t.kind == "CARD" or t.text in al.CARD_TABLE}
+            bare_list = len(listed) >= 3 and privileges <= cards
         if key is None and not bottom_line and not bare_list:
             i += 1
             continue
@@ -419,7 +414,7 @@ def _orders(m: Message) -> None:
         end = b
         j = i + 1
         while j < len(m.live) and m.live[j] is not None:
-            mean_j = cards_of(j)
+            mean_j = cards_of(j)[0]
             if not mean_j or not _card_words([t for t in mean_j if t.kind != "GAP"]):
                 break
             if not any(t.kind in ("CARD", "USE") for t in mean_j):
