@@ -51,6 +51,10 @@ CASES: list[tuple[str, str, Reader]] = [
     ("separators", "。", _pm()),
     ("names only", "王五、", _pm()),
     ("aimed shots", "狙击王五倒数第2张,", _pm()),
+    ("card names in one clause", "杀手 ", _pm()),  # one refusal per clause, not per card (each the whole clause)
+    ("bottom card words", "底牌是杀手,", _pm()),  # 底牌 looked up behind it, not in all the text before it
+    ("open quote marks", "“", _pm()),  # a “ with no ” on its line: the quote pattern rescanned the line
+    ("counts of stabs", "两刀 ", _pm()),
     ("thread headers", "=== 王五 2024-01-01 20:00\n投赵六\n", _thread),
     ("thread furniture", "回复\n", _thread),
 ]
