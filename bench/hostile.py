@@ -57,6 +57,8 @@ CASES: list[tuple[str, str, Reader]] = [
     ("counts of stabs", "两刀 ", _pm()),
     ("thread headers", "=== 王五 2024-01-01 20:00\n投赵六\n", _thread),
     ("thread furniture", "回复\n", _thread),
+    ("thread line of spaces", " ", _thread),  # the floor words' loop inside a \s* loop: cubic
+    ("thread line of =", "=", _thread),
 ]
 
 
