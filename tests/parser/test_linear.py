@@ -10,14 +10,14 @@ from moderator.parser.orders import _BOTTOM_AFTER, _bottom_before
 from moderator.parser.text import QUOTED, quoted
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(list('「」『』“”"‘’\na王 ')), max_size=40))
 def test_quoted_words_are_the_spans_of_the_quote_pattern(chars):
     text = "".join(chars)
     assert quoted(text) == [m.span() for m in QUOTED.finditer(text)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     st.lists(
         st.sampled_from(["做", "当", "作为", "作", "为", "放", "是", "当做", " ", "\n", "　", "a", "底"]), max_size=10

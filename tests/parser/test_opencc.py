@@ -37,7 +37,7 @@ def test_every_message_of_the_corpus_converts_as_the_library_converts_it():
         assert to_simplified(text) == library_to_simplified(text), text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=40))
 def test_text_dense_with_phrases_converts_as_the_library_converts_it(pieces):
     text = "".join(pieces)
