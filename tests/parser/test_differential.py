@@ -34,11 +34,15 @@ def test_each_input_written_back_as_its_preview_sentence_reads_the_same(case):
 def test_a_hostile_text_ten_times_as_long_takes_about_ten_times_as_long(name, piece, reader):
     """Issue 22 item 5: the reader itself (its bound lifted) on 10 KB and on 100 KB of hostile text. A linear reader
     takes about 10× as long, a quadratic one 100×: the bound (20×) leaves room for a busy machine; CPU time, each
-    size timed twice and the fastest kept. Absolute times are the benchmark's (python -m bench.parser --hostile)."""
+    size timed twice and the fastest kept (three more times each if the first look fails). Absolute times are the
+    benchmark's (python -m bench.parser --hostile)."""
     small, large = build(piece, 10_000), build(piece, 100_000)
     reader(small, max_chars=None)  # warm caches
     slow = seconds(reader, large, runs=2, max_chars=None)
     fast = seconds(reader, small, runs=2, max_chars=None)
+    if slow >= 20 * fast + 0.02:  # a burst of other work on the machine: time both again, keep the fastest
+        fast = min(fast, seconds(reader, small, runs=3, max_chars=None))
+        slow = min(slow, seconds(reader, large, runs=3, max_chars=None))
     assert slow < 20 * fast + 0.02, (name, fast, slow)
 
 
