@@ -2,12 +2,14 @@
 
 Pure Python, no Django. Public API:
 
-    parse_pm(text, *, sender, players, hand, phase="night", hand_size=5) -> ParseResult
-    parse_vote(text, *, sender, players) -> ParseResult
+    parse_pm(text, *, sender, players, hand, phase="night", hand_size=5, max_chars=MAX_CHARS) -> ParseResult
+    parse_vote(text, *, sender, players, max_chars=MAX_CHARS) -> ParseResult
     ParseResult(inputs, refusals).to_json() -> {"inputs": [...], "refusals": [{"text": ..., "reason": ...}]}
 
 The parser says what a message *means*; whether it is allowed now (AP, timing, limits, B3's 底牌, O2) is the rules
-engine's verdict. It never raises on any text: what it cannot read is a refusal with a reason in Chinese.
+engine's verdict. It never raises on any text: what it cannot read is a refusal with a reason in Chinese. It reads
+at most MAX_CHARS characters of a message (20,000, the console's limit for a PM) and refuses the rest, saying so
+(issue 22); `max_chars=None` reads any length (in linear time: the benchmark's check).
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from dataclasses import dataclass
 from cards import catalogue
 
 from . import pm
+from .pm import MAX_CHARS
 
-__all__ = ["ParseResult", "parse_pm", "parse_vote"]
+__all__ = ["MAX_CHARS", "ParseResult", "parse_pm", "parse_vote"]
 
 PHASES = ("night", "day")
 REFUSAL_KEYS = ("text", "reason", "span", "candidates", "input")
@@ -54,21 +57,25 @@ def parse_pm(
     hand: Sequence[str],
     phase: str = "night",
     hand_size: int = catalogue.DEFAULT_HAND_SIZE,
+    max_chars: int | None = MAX_CHARS,
 ) -> ParseResult:
     """Read one message from `sender`.
 
     `players`: the table's names in seat order; `hand`: the sender's cards in discard order (canonical names or
     the aliases of the order table); `phase`: "night" or "day" (a day message may be a vote post);
-    `hand_size`: the most cards a player can hold (an aimed shot beyond it is refused, B3).
+    `hand_size`: the most cards a player can hold (an aimed shot beyond it is refused, B3);
+    `max_chars`: the most characters read (the rest is refused with its span; None: no limit).
     Raises ValueError only for a bad `hand` or `phase`, never for the text.
     """
     if phase not in PHASES:
         raise ValueError(f"phase must be one of {PHASES}, not {phase!r}")
-    inputs, refusals = pm.parse(text, sender=sender, players=players, hand=hand, phase=phase, hand_size=hand_size)
+    inputs, refusals = pm.parse(
+        text, sender=sender, players=players, hand=hand, phase=phase, hand_size=hand_size, max_chars=max_chars
+    )
     return ParseResult(inputs, refusals)
 
 
-def parse_vote(text: str, *, sender: str, players: Sequence[str]) -> ParseResult:
+def parse_vote(text: str, *, sender: str, players: Sequence[str], max_chars: int | None = MAX_CHARS) -> ParseResult:
     """Read a vote post (D1, D3): {"for": X}, {"change": X}, or a refusal (conditional, ambiguous, unknown name)."""
     inputs, refusals = pm.parse(
         text,
@@ -78,5 +85,6 @@ def parse_vote(text: str, *, sender: str, players: Sequence[str]) -> ParseResult
         phase="day",
         hand_size=catalogue.DEFAULT_HAND_SIZE,
         votes_only=True,
+        max_chars=max_chars,
     )
     return ParseResult(inputs, refusals)

@@ -66,6 +66,7 @@ class NameBook:
         self.by_first: dict[str, list[str]] = {}
         for key in sorted(self.norm, key=len, reverse=True):
             self.by_first.setdefault(key[0], []).append(key)
+        self._resolved: dict[str, Resolution] = {}
         sender_hits = self.norm.get(normalise_word(sender or ""), ())
         self.sender = sender_hits[0] if len(sender_hits) == 1 else (sender or "").strip()
 
@@ -95,6 +96,14 @@ class NameBook:
 
     # ------------------------------------------------------------------ a fragment that should be one name
     def resolve(self, fragment: str) -> Resolution:
+        """Which player a fragment names; each fragment is looked up once (a post may repeat it thousands of
+        times: issue 22)."""
+        found = self._resolved.get(fragment)
+        if found is None:
+            found = self._resolved[fragment] = self._resolve(fragment)
+        return found
+
+    def _resolve(self, fragment: str) -> Resolution:
         frag = normalise_word(fragment)
         if not frag:
             return Resolution(None, "none")

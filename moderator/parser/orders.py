@@ -35,6 +35,10 @@ _SKIP = sorted(
     key=len,
     reverse=True,
 )
+# The first of _CARDS / _SKIP written at a place, in one call rather than a loop over them (issue 22)
+_CARD_AT = re.compile("|".join(map(re.escape, _CARDS)))
+_SKIP_AT = re.compile("|".join(map(re.escape, _SKIP)))
+_BOTTOM_WORDS = ("做", "当", "作为", "作", "为", "放", "是", "当做", "当作")  # _BOTTOM_AFTER's words
 _QUIET = frozenset(" \t\r\n,、;:。.!?~/|-—>→⇒<()[]【】\"'“”‘’「」*#=+…")
 
 
@@ -53,6 +57,15 @@ def _comment(found: re.Match) -> str:
     """A comment in brackets after a card ("杀手(最后一张杀手当底牌)") names no card of the order: it only says, at
     most, that the card before it is the 底牌 (issue 23)."""
     return "(底)" if "底" in found.group(1) else " "
+
+
+def _bottom_before(norm: str, i: int) -> bool:
+    """_BOTTOM_AFTER.search(norm[:i]) ("杀手做底牌"), looking back over the spaces before i only, not the whole text
+    before it (issue 22)."""
+    k = i
+    while k > 0 and norm[k - 1].isspace():
+        k -= 1
+    return any(norm.endswith(w, 0, k) for w in _BOTTOM_WORDS)
 
 
 def scan(norm: str) -> OrderParse:
@@ -83,7 +96,8 @@ def scan(norm: str) -> OrderParse:
         count = 1
         m = _COUNT_BEFORE.match(norm, i)
         j = m.end() if m else i
-        card = next((c for c in _CARDS if norm.startswith(c, j)), None)
+        found = _CARD_AT.match(norm, j)
+        card = found.group(0) if found else None
         if card is not None:
             flush(i)
             if m:
@@ -100,8 +114,7 @@ def scan(norm: str) -> OrderParse:
             continue
         if norm.startswith("底牌", i):
             flush(i)
-            before = norm[:i]
-            if out.items and _BOTTOM_AFTER.search(before):
+            if out.items and _bottom_before(norm, i):
                 out.bottom = out.items[-1]
             else:
                 want_bottom = True
@@ -121,7 +134,8 @@ def scan(norm: str) -> OrderParse:
             out.fill_at = len(out.items)
             i = m.end()
             continue
-        word = next((w for w in _SKIP if norm.startswith(w, i)), None)
+        skip = _SKIP_AT.match(norm, i)
+        word = skip.group(0) if skip else None
         if word:
             flush(i)
             i += len(word)

@@ -16,7 +16,7 @@ from .actions import Clause, Group, Outcome, Resolver, build
 from .lexer import Token, lex, meaningful
 from .names import NameBook
 from .stance import CARD_ONLY, Stance
-from .text import QUOTED, Text, lines, normalise_word, prepare
+from .text import Text, lines, normalise_word, prepare, quoted
 
 COMMAND_KINDS = ("USE", "CARD", "ORDER", "MANIFESTO", "MODE", "STANCE", "SIDE")
 _AFTER_MARKER = re.compile(r"\s*(?:如下|见下|是|为)?\s*[:]?\s*")
@@ -78,9 +78,38 @@ class Message:
         span = self.live[i]
         if not span:
             return []
-        if span not in self._lexed:  # each line is lexed once, however many readers look at it (issue 22)
+        return list(self.lexed(span))
+
+    def lexed(self, span: tuple[int, int]) -> list[Token]:
+        """The tokens of norm[a:b]: each line is lexed once, however many readers look at it (issue 22)."""
+        if span not in self._lexed:
             self._lexed[span] = lex(self.text.norm, span[0], span[1], self.book)
-        return list(self._lexed[span])
+        return self._lexed[span]
+
+
+# The most characters of one message the parser reads (issue 22): the console takes a PM of at most 20,000
+# characters, a real one is under 2,000. Beyond it the first MAX_CHARS (up to the last line break in them) are read
+# and the rest is refused, shown to the 天神, never read: a reader of any text stays well under a second.
+MAX_CHARS = 20_000
+
+
+def clip(raw: str, max_chars: int | None) -> int:
+    """Where the parser stops reading `raw`: len(raw), or the last line break in the first max_chars characters
+    (when it is in their second half), else max_chars."""
+    if max_chars is None or len(raw) <= max_chars:
+        return len(raw)
+    cut = raw.rfind("\n", 0, max_chars)
+    return cut + 1 if cut >= max_chars // 2 else max_chars
+
+
+def _too_long(raw: str, cut: int) -> dict:
+    rest = raw[cut:].strip()
+    return {
+        "text": rest[:40] + ("…" if len(rest) > 40 else ""),
+        "reason": f"这条消息太长(共{len(raw):,}字):只读了前{cut:,}字,后面{len(raw) - cut:,}字没有读;"
+        f"一条消息最多读{MAX_CHARS:,}字,后面的部分请天神自己看,需要的话用表单录入",
+        "span": [cut, len(raw)],
+    }
 
 
 def parse(
@@ -92,6 +121,28 @@ def parse(
     phase: str,
     hand_size: int,
     votes_only: bool = False,
+    max_chars: int | None = MAX_CHARS,
+):
+    full = raw if isinstance(raw, str) else ""
+    cut = clip(full, max_chars)
+    raw = full[:cut]
+    inputs, refusals = _parse(
+        raw, sender=sender, players=players, hand=hand, phase=phase, hand_size=hand_size, votes_only=votes_only
+    )
+    if cut < len(full):
+        refusals = (*refusals, _too_long(full, cut))
+    return inputs, refusals
+
+
+def _parse(
+    raw: str,
+    *,
+    sender: str,
+    players: Sequence[str],
+    hand: Sequence[str],
+    phase: str,
+    hand_size: int,
+    votes_only: bool,
 ):
     book = NameBook(players, sender)
     text = _mask_quotes(prepare(raw if isinstance(raw, str) else ""), book)
@@ -147,8 +198,7 @@ def _mask_quotes(text: Text, book: NameBook) -> Text:
     """Blank the words a player quotes — 「投王五」, “狙击赵六” — when they hold an order: never the sender's own.
     A quoted single word ("用“束魂”") is emphasis and stays."""
     spans = []
-    for found in QUOTED.finditer(text.norm):
-        a, b = found.span()
+    for a, b in quoted(text.norm):
         inner = meaningful(lex(text.norm, a + 1, b - 1, book))
         if len(inner) >= 2 and any(t.kind in ("USE", "VOTE", "CHANGE", "SELFVOTE", "CARD") for t in inner):
             spans.append((a, b))
@@ -306,6 +356,20 @@ def _without_comments(m: Message, toks: list[Token]) -> list[Token]:
 
 
 def _orders(m: Message) -> None:
+    read: dict[tuple[int, int], tuple[list[Token], bool]] = {}
+
+    def cards_of(j: int) -> tuple[list[Token], bool]:
+        """The meaningful tokens of line j without its comments, and whether they are all card words: once a line,
+        though each line is looked at again as one of the next lines of the few above it (issue 22)."""
+        span = m.live[j]
+        if span is None:
+            return [], False
+        if span not in read:
+            mean = meaningful(_without_comments(m, m.tokens(j)))
+            read[span] = mean, _card_words(mean)
+        return read[span]
+
+    privileges = {c for c in m.hand if c != cat.COMMONER}
     i = 0
     while i < len(m.live):
         toks = _without_comments(m, m.tokens(i))
@@ -317,23 +381,17 @@ def _orders(m: Message) -> None:
             and not kinds & {"NAME", "SEAT", "SELF", "POS"}
             and _card_words([t for t in mean if t.kind != "GAP"])
         )
-        privileges = {c for c in m.hand if c != cat.COMMONER}
         colon = max((k for k, t in enumerate(toks) if t.text == ":"), default=-1)
         listed = meaningful(toks[colon + 1 :])  # "那就:庶民、保镖、…": the list after a lead-in
-        for j in range(i + 1, min(len(m.live), i + m.hand_size + 3)):  # "1.保镖\n2.庶民\n…": one card a line
-            more = meaningful(_without_comments(m, m.tokens(j)))
-            if not more or not _card_words(more):
-                break
-            listed = listed + more
-        cards = {al.CARD_TABLE.get(t.text, t.value) for t in listed if t.kind == "CARD" or t.text in al.CARD_TABLE}
-        bare_list = (
-            key is None
-            and len(listed) >= 3
-            and _card_words(meaningful(toks[colon + 1 :]))
-            and _card_words(listed)
-            and privileges
-            and privileges <= cards
-        )
+        bare_list = False
+        if key is None and privileges and _card_words(listed):
+            for j in range(i + 1, min(len(m.live), i + m.hand_size + 3)):  # "1.保镖\n2.庶民\n…": one card a line
+                more, all_cards = cards_of(j)
+                if not more or not all_cards:
+                    break
+                listed = listed + more
+            cards = {al.CARD_TABLE.get(t.text, t.value) for t in listed if t.kind == "CARD" or t.text in al.CARD_TABLE}
+            bare_list = len(listed) >= 3 and privileges <= cards
         if key is None and not bottom_line and not bare_list:
             i += 1
             continue
@@ -356,7 +414,7 @@ def _orders(m: Message) -> None:
         end = b
         j = i + 1
         while j < len(m.live) and m.live[j] is not None:
-            mean_j = meaningful(_without_comments(m, m.tokens(j)))
+            mean_j = cards_of(j)[0]
             if not mean_j or not _card_words([t for t in mean_j if t.kind != "GAP"]):
                 break
             if not any(t.kind in ("CARD", "USE") for t in mean_j):
@@ -447,8 +505,8 @@ def _close_manifesto(m: Message, st: _State) -> None:
 
 def _mentions(m: Message) -> list[tuple[int, str]]:
     out = []
-    for a, b in m.line_spans:
-        for t in lex(m.text.norm, a, b, m.book):
+    for span in m.line_spans:
+        for t in m.lexed(span):
             if t.kind == "NAME" and t.value.name:
                 out.append((t.start, t.value.name))
     return out
@@ -632,7 +690,16 @@ def _in_manifesto(reason: str | tuple) -> str | tuple:
     return reason + IN_MANIFESTO
 
 
-_AGAIN = re.compile(r"再|又|还要|另外再|第二次|第2次|多")
+_AGAIN = ("再", "又", "还要", "另外再", "第二次", "第2次", "多")
+
+
+def _again_ends(norm: str, start: int, end: int) -> int:
+    """Where the first word saying "again" written in norm[start:end] ends (end + 2 when there is none): a group at g
+    repeats an input when it ends by g + 1. Found once a clause, not once a privilege (issue 22)."""
+    ends = [k + len(w) for w in _AGAIN if (k := norm.find(w, start, end)) >= 0]
+    return min(ends, default=end + 2)
+
+
 _SAME_KEYS = ("card", "use", "target", "position", "into")
 
 
@@ -721,11 +788,12 @@ def _clause(
                     m.refuse(start, end, _in_manifesto(reason))
             return
         _close_manifesto(m, st)
+        again_ends = _again_ends(m.text.norm, start, end)
         for g, o in results:
             if isinstance(o, str):
                 _note(m, o, start, end)
                 continue
-            again = g.repeat > 1 or bool(_AGAIN.search(m.text.norm, start, g.start + 1))
+            again = g.repeat > 1 or again_ends <= g.start + 1
             for d in o.inputs:
                 if not again and _same_input(m, d):
                     continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once (issue 23)

@@ -47,7 +47,8 @@ class Stance:
     def verdict(self) -> tuple[dict | None, list[tuple[int, int, str]]]:
         """(the 立场 input, refusals as (start, end, reason))."""
         if self.span is None:
-            return None, [(a, b, CARD_ONLY) for a, b, _ in self.side_words]
+            clauses = dict.fromkeys((a, b) for a, b, _ in self.side_words)  # "杀手 杀手 …": one clause, one refusal
+            return None, [(a, b, CARD_ONLY) for a, b in clauses]
         sides = list(dict.fromkeys(self.sides)) or list(dict.fromkeys(s for _, _, s in self.side_words))
         modes = list(dict.fromkeys(self.modes))
         start, end = self.span

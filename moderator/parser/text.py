@@ -8,30 +8,90 @@ player wrote it.
 
 from __future__ import annotations
 
+import bisect
+import os
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
-from opencc import OpenCC
+import opencc
 
-_T2S = OpenCC("t2s")
+
+class _T2S:
+    """OpenCC's t2s (opencc-python-reimplemented), the same output in one pass over the text (issue 22).
+
+    The library converts each run between its separators by taking, again and again, the longest phrase found
+    anywhere in the run (the leftmost of equal length) and recursing on the text left and right of it: quadratic
+    in a long run, ~2 µs a character even without a match. The same choice is made here from the list of phrase
+    occurrences, longest first, then leftmost, each taken when it overlaps none taken before; the characters no
+    phrase covers go through the character table (`str.translate`). Neither table has a key holding a separator,
+    so no phrase crosses one and the whole text can be read at once; the separators themselves are never
+    converted. tests/parser/test_opencc.py compares both on the corpus and on random text."""
+
+    SEPARATORS = re.compile(
+        r"\s|-|,|\.|\?|!|\*|　|，|。|、|；|：|？|！|…|“|”|‘|’|『|』|「|」|﹁|﹂|—|－|（|）|《|》|〈|〉|～|．|／|＼|︒|︑|︔|︓"
+        r"|︿|﹀|︹|︺|︙|︐|［|﹇|］|﹈|︕|︖|︰|︳|︴|︽|︾|︵|︶|｛|︷|｝|︸|﹃|﹄|【|︻|】|︼"
+    )
+
+    def __init__(self) -> None:
+        folder = os.path.join(os.path.dirname(opencc.__file__), "dictionary")
+        self.phrases = self._load(os.path.join(folder, "TSPhrases.txt"))
+        chars = self._load(os.path.join(folder, "TSCharacters.txt"))
+        if any(len(k) != 1 for k in chars) or any(self.SEPARATORS.search(k) for k in (*self.phrases, *chars)):
+            raise RuntimeError("OpenCC t2s tables changed: check moderator/parser/text.py _T2S")
+        self.longest = max(map(len, self.phrases))
+        self.chars = str.maketrans(chars)
+        self.same_length = str.maketrans({k: v for k, v in chars.items() if len(v) == 1})
+        firsts = "".join(sorted({k[0] for k in self.phrases}))
+        self.phrase_start = re.compile("[" + re.escape(firsts) + "]")
+
+    @staticmethod
+    def _load(path: str) -> dict[str, str]:
+        table: dict[str, str] = {}
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                key, value = line.strip().split("\t")
+                table[key] = value.split(" ")[0]  # several: the first, as the library does
+        return table
+
+    def convert(self, s: str) -> str:
+        found = []  # (−length, start) of every phrase occurrence
+        for m in self.phrase_start.finditer(s):
+            i = m.start()
+            for n in range(2, min(self.longest, len(s) - i) + 1):
+                if s[i : i + n] in self.phrases:
+                    found.append((-n, i))
+        if not found:
+            return s.translate(self.chars)
+        taken: list[tuple[int, int]] = []
+        covered = bytearray(len(s))
+        for minus_n, i in sorted(found):
+            end = i - minus_n
+            if not any(covered[i:end]):
+                covered[i:end] = b"\x01" * (end - i)
+                taken.append((i, end))
+        out, at = [], 0
+        for i, end in sorted(taken):
+            out.append(s[at:i].translate(self.chars))
+            out.append(self.phrases[s[i:end]])
+            at = end
+        out.append(s[at:].translate(self.chars))
+        return "".join(out)
+
+
+_T2S_TABLES = _T2S()
 
 
 def to_simplified(s: str) -> str:
     """OpenCC t2s, falling back to character by character when a phrase conversion changes the length."""
-    out = _T2S.convert(s)
+    out = _T2S_TABLES.convert(s)
     if len(out) == len(s):
         return out
-    return "".join(_char_t2s(c) for c in s)
+    return s.translate(_T2S_TABLES.same_length)  # each character alone: kept when its conversion is not one character
 
 
-@lru_cache(maxsize=4096)
-def _char_t2s(c: str) -> str:
-    out = _T2S.convert(c)
-    return out if len(out) == 1 else c
-
-
+@lru_cache(maxsize=8192)
 def _norm_char(c: str) -> str:
     if unicodedata.category(c) == "Cf":  # zero-width spaces, joiners, BOM
         return ""
@@ -41,6 +101,7 @@ def _norm_char(c: str) -> str:
     return n
 
 
+@lru_cache(maxsize=4096)
 def normalise_word(s: str) -> str:
     """The normal form of a name or a vocabulary word: 简体, NFKC, casefold, without surrounding spaces."""
     simplified = to_simplified(s)
@@ -53,13 +114,27 @@ class Text:
     norm: str
     origin: tuple[int, ...]  # raw index of each norm character
     kept: frozenset[int]  # raw indices not removed as quote or markup
+    _fragments: dict[tuple[int, int], str] = field(default_factory=dict, compare=False, repr=False)
+    _dropped: list[list[int]] = field(default_factory=list, compare=False, repr=False)
 
     def fragment(self, start: int, end: int) -> str:
-        """The original text behind norm[start:end], quotes and markup left out, trimmed."""
+        """The original text behind norm[start:end], quotes and markup left out, trimmed. Each span is cut once (a
+        clause of many refusals shows the same words each time) and by slices, not character by character."""
         if start >= end or start >= len(self.norm):
             return ""
         a, b = self.origin[start], self.origin[min(end, len(self.norm)) - 1] + 1
-        return "".join(self.raw[k] for k in range(a, b) if k in self.kept).strip()
+        found = self._fragments.get((a, b))
+        if found is None:
+            if not self._dropped:
+                self._dropped.append([k for k in range(len(self.raw)) if k not in self.kept])
+            dropped = self._dropped[0]
+            pieces, at = [], a
+            for k in dropped[bisect.bisect_left(dropped, a) : bisect.bisect_left(dropped, b)]:
+                pieces.append(self.raw[at:k])
+                at = k + 1
+            pieces.append(self.raw[at:b])
+            found = self._fragments[(a, b)] = "".join(pieces).strip()
+        return found
 
     def raw_span(self, start: int, end: int) -> list[int] | None:
         """[start, end] in `raw` (the text as the player wrote it) of norm[start:end], trimmed of spaces."""
@@ -146,6 +221,35 @@ def prepare(raw: str) -> Text:
 
 # Quoted words (issue 15): 「…」 『…』 “…” "…" ‘…’ within one line.
 QUOTED = re.compile(r"「[^」\n]*」|『[^』\n]*』|“[^”\n]*”|\"[^\"\n]*\"|‘[^’\n]*’")
+_CLOSING = {"「": "」", "『": "』", "“": "”", '"': '"', "‘": "’"}
+_OPENING = re.compile("[" + "".join(_CLOSING) + "]")
+
+
+def quoted(norm: str) -> list[tuple[int, int]]:
+    """The spans QUOTED.finditer(norm) gives, in linear time (issue 22): the pattern looks for the closing mark to
+    the end of the line from every opening one, so a line of 10,000 “ takes 50 million steps. Here an opening mark
+    with no closing one before the end of its line rules out every later one of its kind on that line."""
+    out: list[tuple[int, int]] = []
+    at = 0  # where the next match may start
+    line_end = -1
+    dead: dict[str, int] = {}  # opening mark -> the end of the line where it has no closing mark
+    for found in _OPENING.finditer(norm):
+        p = found.start()
+        if p < at:
+            continue
+        if p >= line_end:
+            line_end = norm.find("\n", p)
+            line_end = len(norm) if line_end < 0 else line_end
+        mark = found.group(0)
+        if dead.get(mark) == line_end:
+            continue
+        close = norm.find(_CLOSING[mark], p + 1, line_end)
+        if close < 0:
+            dead[mark] = line_end
+            continue
+        out.append((p, close + 1))
+        at = close + 1
+    return out
 
 
 def lines(text: Text) -> list[tuple[int, int]]:

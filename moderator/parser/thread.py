@@ -31,9 +31,12 @@ from html.parser import HTMLParser
 __all__ = ["Post", "html_to_text", "split_posts"]
 
 DATE = r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?\s+(\d{1,2})\s*[:：]\s*(\d{2})(?:\s*[:：]\s*\d{2})?"
-PLAIN_HEADER = re.compile(rf"^\s*={{3,}}\s*(?P<author>.+?)\s+{DATE}\s*=*\s*$")
-FLOOR = r"(?:楼主|沙发|板凳|地板|地下室|藤椅|\d+\s*(?:#|楼|F)|#\d+|只看该作者|倒序浏览|电梯直达|\||\s)*"
-POSTED = re.compile(rf"^\s*{FLOOR}(?:发表于|发表时间|发表日期|发送于|发送时间|时间)\s*[:：]?\s*{DATE}(?P<rest>.*)$")
+# Possessive (*+) where giving characters back can never help the rest match, so that a line of 100,000 spaces or
+# = is refused in one pass, not in N² or N³ steps (issue 22): a header's author never starts with "=", the floor
+# words never end before 发/时.
+PLAIN_HEADER = re.compile(rf"^\s*={{3,}}+\s*(?P<author>.+?)\s+{DATE}\s*=*\s*$")
+FLOOR = r"(?:楼主|沙发|板凳|地板|地下室|藤椅|\d+\s*(?:#|楼|F)|#\d+|只看该作者|倒序浏览|电梯直达|\||\s)*+"
+POSTED = re.compile(rf"^\s*+{FLOOR}(?:发表于|发表时间|发表日期|发送于|发送时间|时间)\s*[:：]?\s*{DATE}(?P<rest>.*)$")
 INLINE = re.compile(rf"^\s*(?P<author>\S[^\n]*?)\s+(?:发表于|于|发送于)?\s*[:：]?\s*{DATE}\s*(?P<rest>.*)$")
 BARE_DATE = re.compile(rf"^\s*{DATE}\s*$")
 QUOTE_START = re.compile(r"^\s*(?:引用|原帖由|回复\s*\d+\s*#|\S.*?\s发表于\s*\d{4})")
@@ -51,7 +54,7 @@ FOOTER = re.compile(rf"^\s*Posted\s*[:：]\s*{DATE}\s*\|\s*(?:\[?\s*楼\s*主\s*
 PROFILE = re.compile(
     r"^\s*(?:级别|等级|头衔|精华|发帖|帖子|威望|金钱|支持度|在线时间|注册时间|最后登录|积分|UID|性别|来自|贡献|好评度|门派)\s*[:：]"
 )
-PW_EDITED = re.compile(r"^\s*\[?\s*此贴被\s*\S+?\s*在\s*\d{4}.*?重新编辑\s*\]?\s*$")
+PW_EDITED = re.compile(r"^\s*+\[?\s*此贴被\s*\S+?\s*在\s*\d{4}.*?重新编辑\s*\]?\s*$")
 PW_NOTICE = re.compile(r"^\s*(?:管理提醒\s*[:：]?|本帖被\s*\S+\s*执行.*操作.*)\s*$")
 
 

@@ -1,13 +1,14 @@
 """What the 天神 reads is what is stored (issue 23): every input the parser reads from the message tables, written
 back as the sentence the intake preview shows (`codec.describe_item`), and parsed again from that sentence, gives
-the same input. A hostile text is read in linear time (issue 22): compared at 2 KB and 20 KB, never timed alone."""
+the same input. A hostile text is read in linear time (issue 22): compared at 10 KB and 100 KB, never timed alone; a message
+longer than the parser's bound (MAX_CHARS) is read up to it, the rest refused."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.hostile import CASES, build, seconds
-from moderator.parser import parse_pm
+from bench.hostile import CASES, HAND, PLAYERS, build, seconds
+from moderator.parser import MAX_CHARS, parse_pm, parse_vote
 from moderator.rules import codec
 from tests.parser.cases import all_cases, bare
 
@@ -30,9 +31,46 @@ def test_each_input_written_back_as_its_preview_sentence_reads_the_same(case):
 
 
 @pytest.mark.parametrize("name,piece,reader", CASES, ids=[c[0] for c in CASES])
-def test_a_hostile_text_ten_times_as_long_takes_far_less_than_a_hundred_times_as_long(name, piece, reader):
-    """Linear readers take about 10× as long for 10× the text, a quadratic one about 100×: the bound (60×) leaves
-    room for a busy machine; each size is timed three times and the fastest kept."""
-    small, large = build(piece, 2_000), build(piece, 20_000)
-    reader(small)  # warm caches (OpenCC)
-    assert seconds(reader, large) < 60 * seconds(reader, small) + 0.05, name
+def test_a_hostile_text_ten_times_as_long_takes_about_ten_times_as_long(name, piece, reader):
+    """Issue 22 item 5: the reader itself (its bound lifted) on 10 KB and on 100 KB of hostile text. A linear reader
+    takes about 10× as long, a quadratic one 100×: the bound (20×) leaves room for a busy machine; CPU time, each
+    size timed twice and the fastest kept (three more times each if the first look fails). Absolute times are the
+    benchmark's (python -m bench.parser --hostile)."""
+    small, large = build(piece, 10_000), build(piece, 100_000)
+    reader(small, max_chars=None)  # warm caches
+    slow = seconds(reader, large, runs=2, max_chars=None)
+    fast = seconds(reader, small, runs=2, max_chars=None)
+    if slow >= 20 * fast + 0.02:  # a burst of other work on the machine: time both again, keep the fastest
+        fast = min(fast, seconds(reader, small, runs=3, max_chars=None))
+        slow = min(slow, seconds(reader, large, runs=3, max_chars=None))
+    assert slow < 20 * fast + 0.02, (name, fast, slow)
+
+
+@pytest.mark.parametrize("read", ["pm", "vote"])
+def test_a_message_longer_than_the_bound_is_read_up_to_it_and_the_rest_refused_with_its_span(read):
+    """What is written in the first MAX_CHARS characters is read; what follows is shown to the 天神 as not read,
+    with its span, however long it is (issue 22): 100 KB costs no more than 20 KB."""
+    head = "投王五\n" if read == "vote" else "诅咒王五\n"
+    text = head + "闲聊" * 9_000 + "\n" + "投赵六 诅咒赵六" + "啊" * 80_000
+    if read == "vote":
+        got = parse_vote(text, sender="钱七", players=PLAYERS).to_json()
+        assert got["inputs"] == [{"for": "王五", "span": [0, 3]}]
+    else:
+        got = parse_pm(text, sender="钱七", players=PLAYERS, hand=HAND).to_json()
+        assert [(i["use"], i["target"]) for i in got["inputs"]] == [("诅咒", "王五")]
+    cut = len(head) + 18_001  # after the last line break in the first MAX_CHARS characters
+    last = got["refusals"][-1]
+    assert last["span"] == [cut, len(text)]
+    assert last["text"].startswith("投赵六 诅咒赵六")
+    assert f"共{len(text):,}字" in last["reason"] and f"只读了前{cut:,}字" in last["reason"]
+    small = seconds(lambda t, max_chars: parse_pm(t, sender="钱七", players=PLAYERS, hand=HAND), text[:20_000])
+    large = seconds(lambda t, max_chars: parse_pm(t, sender="钱七", players=PLAYERS, hand=HAND), text)
+    assert large < 2 * small + 0.02
+
+
+def test_a_message_within_the_bound_is_read_whole():
+    text = "闲聊" * (MAX_CHARS // 2 - 4) + "\n诅咒王五"
+    assert len(text) <= MAX_CHARS
+    got = parse_pm(text, sender="钱七", players=PLAYERS, hand=HAND).to_json()
+    assert [(i["use"], i["target"]) for i in got["inputs"]] == [("诅咒", "王五")]
+    assert got["refusals"] == []
