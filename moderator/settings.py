@@ -212,6 +212,15 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
+# Pages without a query (issue 25.4, docs/pages.md): a page is served from the cache under its game's version, checked
+# against the database at most every PAGES_REVALIDATE_SECONDS (a lost version change is seen within that time). A
+# per-process memory cache cannot see a version changed in another process (the scheduler's closes, other web
+# processes): there it is 0 — one query per request, the fingerprint — unless PAGES_REVALIDATE_SECONDS says otherwise.
+PAGES_CACHE = "default"
+PAGES_REVALIDATE_SECONDS = float(
+    os.environ.get("PAGES_REVALIDATE_SECONDS") or (30 if CACHES["default"]["BACKEND"].endswith("RedisCache") else 0)
+)
+
 Q_CLUSTER = {
     "name": "direnjie",
     "orm": "default",
