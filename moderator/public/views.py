@@ -157,14 +157,16 @@ def seat_private(request: HttpRequest, token: str) -> HttpResponse:
         seat, snap = found
         return private_page(_signed_in_page(request, "public/seat.html", _seat_context(seat, snap), snap))
     game_id = pagecache.token_game(token)
+    if game_id is None:  # a link not seen yet: its game first (the page itself is read after the game's version)
+        found = seat_by_token(token)
+        if found is None:
+            return private_page(not_found(request))
+        game_id = found[1].game.pk
+        pagecache.token_game_remember(token, game_id)
 
     def fingerprint():
         found = seat_by_token(token)
-        if found is None:
-            return None
-        if game_id is None:
-            pagecache.token_game_remember(token, found[1].game.pk)
-        return found[1].key, found
+        return None if found is None else (found[1].key, found)
 
     def build(found: tuple[Seat, Snapshot]):
         seat, snap = found
