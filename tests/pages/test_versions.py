@@ -255,3 +255,14 @@ def test_on_redis_a_warm_page_makes_no_query_and_a_write_shows_next(client, play
         old = seat.token
         committed(seat_token_rotate, seat=seat)
         assert client.get(reverse("seat_private", args=[old])).status_code == 404
+
+
+def test_the_new_phase_notice_costs_no_query_and_speaks_right_after_a_close(client, committed, db):
+    s = committed(sample_game, upto=1)
+    night = s.game.phases.get(status=Phase.Status.OPEN)
+    url = reverse("game_phase_watch", args=[s.game.pk]) + f"?since={night.pk}"
+    assert client.get(url).content == b""
+    response, queries = get(client, url)
+    assert response.content == b"" and queries == 0
+    assert committed(play.phase_close, phase=night, now=night.ends_at + timedelta(seconds=1))
+    assert "第1天已经开始" in client.get(url).content.decode()
