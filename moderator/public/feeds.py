@@ -75,7 +75,7 @@ def phase_watch(request: HttpRequest, game_id: int) -> HttpResponse:
         snap = game_snapshot(game_id)
         return None if snap is None else (snap.key, snap)
 
-    newest = pagecache.page(game_id, "newest-phase", fingerprint, _newest)
+    newest = pagecache.page(f"newest-phase:{game_id}", game_id, fingerprint, _newest)
     if newest is None or not (since.isascii() and since.isdigit()) or newest[0] <= int(since):
         return HttpResponse("")
     return HttpResponse(

@@ -138,12 +138,16 @@ def game_public(request: HttpRequest, game_id: int) -> HttpResponse:
             return _anonymous_page(request, key, "public/game.html", _public_context(snap), snap)
 
         lang = getattr(request, "LANGUAGE_CODE", "")
-        entry = pagecache.page(game_id, f"game:{lang}", fingerprint, build)
+        entry = pagecache.page(f"game:{game_id}:{lang}", game_id, fingerprint, build)
         if entry is None:
             return not_found(request)
         response = _with_clock(entry)
     patch_cache_control(response, no_cache=True)  # the countdown and the tally move: revalidate every time
     return response
+
+
+def _game_of(found: tuple[Seat, Snapshot]) -> int:
+    return found[1].game.pk
 
 
 @require_safe
@@ -156,13 +160,6 @@ def seat_private(request: HttpRequest, token: str) -> HttpResponse:
             return private_page(not_found(request))
         seat, snap = found
         return private_page(_signed_in_page(request, "public/seat.html", _seat_context(seat, snap), snap))
-    game_id = pagecache.token_game(token)
-    if game_id is None:  # a link not seen yet: its game first (the page itself is read after the game's version)
-        found = seat_by_token(token)
-        if found is None:
-            return private_page(not_found(request))
-        game_id = found[1].game.pk
-        pagecache.token_game_remember(token, game_id)
 
     def fingerprint():
         found = seat_by_token(token)
@@ -175,7 +172,7 @@ def seat_private(request: HttpRequest, token: str) -> HttpResponse:
 
     # The page is kept under the link (a digest of it), never under the seat: a rotated or replaced link finds nothing.
     lang = getattr(request, "LANGUAGE_CODE", "")
-    entry = pagecache.page(game_id, f"seat:{pagecache.token_key(token)}:{lang}", fingerprint, build)
+    entry = pagecache.page(f"seat:{pagecache.token_key(token)}:{lang}", _game_of, fingerprint, build)
     if entry is None:
         return private_page(not_found(request))
     return private_page(_with_clock(entry))

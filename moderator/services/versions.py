@@ -90,11 +90,14 @@ def pending(game_id: int, using: str = DEFAULT_DB_ALIAS) -> bool:
     return any(isinstance(f, _Bumps) and not f.done and game_id in f.games for _s, f, *_ in conn.run_on_commit)
 
 
-def current(game_id: int) -> str | None:
-    """The game's version, made if the cache has none; None when the pages must come from the database (the cache
-    does not answer, or this connection has an uncommitted write of the game)."""
+def current(game_id: int, known: str | None = None) -> str | None:
+    """The game's version (`known`: as the caller just read it), made if the cache has none; None when the pages
+    must come from the database (the cache does not answer, or this connection has an uncommitted write of the
+    game)."""
     if pending(game_id):
         return None
+    if known is not None:
+        return known
     try:
         store = cache()
         version = store.get(key(game_id))
