@@ -19,7 +19,7 @@ _cache = os.environ.get("BENCH_CACHE", "locmem")  # dummy | locmem | a redis:// 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
     if _cache == "dummy"
-    else {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache}
+    else {"BACKEND": "moderator.cache.RedisCache", "LOCATION": _cache}
     if _cache.startswith("redis://")
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }

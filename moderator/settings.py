@@ -207,7 +207,7 @@ CELERY_TIMEZONE = "UTC"
 # The cache holds the sign-in throttle's counts and the public pages' bodies. One process (make run, tests): memory.
 # Several web processes (production): CACHE_IN_REDIS=true so that every process sees the same counts and pages.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    "default": {"BACKEND": "moderator.cache.RedisCache", "LOCATION": REDIS_URL}
     if _flag("CACHE_IN_REDIS", False)
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }

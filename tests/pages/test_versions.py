@@ -243,7 +243,7 @@ def own_redis(tmp_path):
 
 @pytest.mark.redis
 def test_on_redis_a_warm_page_makes_no_query_and_a_write_shows_next(client, played, committed, own_redis):
-    shared = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": own_redis, "KEY_PREFIX": "t"}
+    shared = {"BACKEND": "moderator.cache.RedisCache", "LOCATION": own_redis, "KEY_PREFIX": "t"}
     with override_settings(CACHES={"default": shared}):
         seat = played.seats["庚"]
         for url in (public(played), private(seat)):
