@@ -9,3 +9,6 @@ class ModeratorConfig(AppConfig):
         # Load the Celery app with Django (shared tasks bind to it); kept out of moderator/__init__ so that the pure
         # rules package (moderator.rules) imports neither Celery nor Django.
         from moderator import celery  # noqa: F401
+        from moderator.services import versions
+
+        versions.connect_signals()  # issue 25.4: an ORM save of what the pages show changes the game's page version

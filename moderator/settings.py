@@ -207,10 +207,19 @@ CELERY_TIMEZONE = "UTC"
 # The cache holds the sign-in throttle's counts and the public pages' bodies. One process (make run, tests): memory.
 # Several web processes (production): CACHE_IN_REDIS=true so that every process sees the same counts and pages.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    "default": {"BACKEND": "moderator.cache.RedisCache", "LOCATION": REDIS_URL}
     if _flag("CACHE_IN_REDIS", False)
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+
+# Pages without a query (issue 25.4, docs/pages.md): a page is served from the cache under its game's version, checked
+# against the database at most every PAGES_REVALIDATE_SECONDS (a lost version change is seen within that time). A
+# per-process memory cache cannot see a version changed in another process (the scheduler's closes, other web
+# processes): there it is 0 — one query per request, the fingerprint — unless PAGES_REVALIDATE_SECONDS says otherwise.
+PAGES_CACHE = "default"
+PAGES_REVALIDATE_SECONDS = float(
+    os.environ.get("PAGES_REVALIDATE_SECONDS") or (30 if CACHES["default"]["BACKEND"].endswith("RedisCache") else 0)
+)
 
 Q_CLUSTER = {
     "name": "direnjie",

@@ -11,3 +11,6 @@ os.environ.setdefault("STATIC_MANIFEST", "false")  # static files by their plain
 from moderator.settings import *  # noqa: F403
 
 DEMO_ACCOUNT = True  # tests/commands loads the demo game
+
+# One process (the live server is a thread of it): its memory cache sees every version change (issue 25.4).
+PAGES_REVALIDATE_SECONDS = 30

@@ -16,8 +16,10 @@ from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import format_html
 from django.views.decorators.http import require_safe
 
-from moderator.models import Announcement, Game, Phase
+from moderator.models import Announcement, Game
+from moderator.public import pagecache
 from moderator.public.selectors import public_announcements
+from moderator.public.snapshot import Snapshot, game_snapshot
 
 
 class GameFeed(Feed):
@@ -57,17 +59,28 @@ class GameFeed(Feed):
         return item.created_at
 
 
+def _newest(snap: Snapshot) -> tuple[int, str] | None:
+    newest = max(snap.phases, key=lambda p: (p.starts_at, p.pk), default=None)
+    return None if newest is None else (newest.pk, newest.label)
+
+
 @require_safe
 def phase_watch(request: HttpRequest, game_id: int) -> HttpResponse:
     """The notice a page polls for: empty while the phase it was rendered in is still the newest, else a sentence
-    naming the new phase (its label is public)."""
+    naming the new phase (its label is public). The newest phase comes from the cache under the game's page version
+    (no query while nothing changed, issue 25.4)."""
     since = request.GET.get("since", "")
-    newest = Phase.objects.filter(game_id=game_id).order_by("-starts_at", "-id").first()
-    if newest is None or not (since.isascii() and since.isdigit()) or newest.pk <= int(since):
+
+    def fingerprint():
+        snap = game_snapshot(game_id)
+        return None if snap is None else (snap.key, snap)
+
+    newest = pagecache.page(f"newest-phase:{game_id}", game_id, fingerprint, _newest)
+    if newest is None or not (since.isascii() and since.isdigit()) or newest[0] <= int(since):
         return HttpResponse("")
     return HttpResponse(
         format_html(
             '<p class="new-phase" role="status">{}已经开始(你打开这个页面之后)。<a href="">刷新页面</a>查看最新情况。</p>',
-            newest.label,
+            newest[1],
         )
     )

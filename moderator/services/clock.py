@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Phase
 from moderator.rules import views
-from moderator.services import play
+from moderator.services import play, versions
 from moderator.services.once import Once, spend
 from moderator.services.play import PlayError
 from moderator.services.verdicts import close_digest
@@ -93,6 +93,7 @@ def _close(game: Game, phase: Phase, now: datetime | None) -> bool:
     if not play.phase_close_locked(game=game, phase=phase, now=now):
         return False
     assert phase.closed_at is not None  # phase_close_locked stamped it
+    versions.bump_on_commit(game.pk)  # pages: a new version after the commit (issue 25.4)
     lateness = (phase.closed_at - phase.ends_at).total_seconds()
     _audit(game, "phase_close", None, phase=phase.label, ends_at=phase.ends_at, lateness_s=round(lateness, 3))
     return True

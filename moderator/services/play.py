@@ -22,6 +22,7 @@ from moderator import rules
 from moderator.models import Game, Input, InputVerdict, Phase, Seat
 from moderator.rules import codec
 from moderator.rules.state import CloseResult, GameState, Verdict
+from moderator.services import versions
 
 
 class PlayError(ValueError):
@@ -209,7 +210,9 @@ def check_forum_time(phase: Phase, forum_at: datetime) -> None:
 
 
 def game_lock(game: Game) -> Game:
-    """The one lock order: the game row first, always (see the module's docstring)."""
+    """The one lock order: the game row first, always (see the module's docstring). Every writer takes it, so it
+    also marks the game's pages as changed when the transaction commits (services.versions, issue 25.4)."""
+    versions.bump_on_commit(game.pk)  # pages: a new version after the commit
     return Game.objects.select_for_update().get(pk=game.pk)
 
 
@@ -460,6 +463,7 @@ def phase_close_locked(*, game: Game, phase: Phase, now: datetime | None = None)
     )
     if due.update(status=Phase.Status.CLOSED, closed_at=Now()) != 1:  # the database's clock, as the test
         return False
+    versions.bump_on_commit(game.pk)  # pages: a new version after the commit (issue 25.4)
     if phase.kind == Phase.Kind.NIGHT and phase.number == 1:
         default_orders_assign(game=game, phase=phase)  # O1: at the 24-hour mark, before the night resolves
     replay = game_replay(game)
