@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Phase
 from moderator.rules import views
-from moderator.services import play
+from moderator.services import closesql, play
 from moderator.services.once import Once, spend
 from moderator.services.play import PlayError
 from moderator.services.verdicts import close_digest
@@ -89,7 +89,12 @@ def phase_close_due(*, phase_id: int, now: datetime | None = None, skip_locked: 
 
 def _close(game: Game, phase: Phase, now: datetime | None) -> bool:
     """play.phase_close under the caller's game lock, and on success one `phase_close` log row in the same
-    transaction (so: one per close)."""
+    transaction (so: one per close). On PostgreSQL the close is two more statements (closesql: one read, one write
+    that stores everything and the log row, or nothing); the ORM path where closesql says so."""
+    if closesql.usable():
+        done = closesql.close(game, phase, now)
+        if done is not None:
+            return done
     if not play.phase_close_locked(game=game, phase=phase, now=now):
         return False
     lateness = (phase.closed_at - phase.ends_at).total_seconds()
