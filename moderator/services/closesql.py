@@ -113,7 +113,7 @@ def _json(value: Any) -> Any:
 class _Rec:
     """An input of the open phase as the replay needs it (not a model instance: the close reads no more)."""
 
-    __slots__ = ("pk", "seat_id", "kind", "payload", "forum_at", "message_id", "stored")
+    __slots__ = ("forum_at", "kind", "message_id", "payload", "pk", "seat_id", "stored")
 
     def __init__(self, row: list):
         self.pk, self.seat_id, self.kind, self.payload = row[0], row[1], row[2], row[3]

@@ -20,7 +20,7 @@ from bench.scenarios import generate
 from moderator.models import Announcement, AuditLog, Game, Input, Phase, Seat
 from moderator.rules.scenario import load, messages
 from moderator.scenarios import _enter
-from moderator.services import clock, play, setup
+from moderator.services import clock, setup
 
 pytestmark = pytest.mark.django_db
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
