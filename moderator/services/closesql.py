@@ -110,6 +110,15 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
+class _Seat:
+    """A seat as the close needs it: what play.initial_state reads, and its number and id."""
+
+    __slots__ = ("camp", "dealt_hand", "number", "pk", "player_name")
+
+    def __init__(self, row: list):
+        self.pk, self.number, self.player_name, self.camp, self.dealt_hand = row
+
+
 class _Rec:
     """An input of the open phase as the replay needs it (not a model instance: the close reads no more)."""
 
@@ -149,10 +158,7 @@ def close(game: Game, phase: Phase, now: datetime | None) -> bool | None:
         odd, snapshot, seats_json, inputs_json = cursor.fetchone()
         if odd:
             return None
-        seats = [
-            Seat(id=s[0], game_id=game.pk, number=s[1], player_name=s[2], camp=s[3], dealt_hand=s[4])
-            for s in _json(seats_json) or []
-        ]
+        seats = [_Seat(row) for row in _json(seats_json) or []]
         names = {s.number: s.player_name for s in seats}
         by_seat = {s.pk: s.player_name for s in seats}
         if snapshot is None:  # the game's first phase
