@@ -208,15 +208,16 @@ def _pack(value: Any) -> Any:
 
 
 def _unpack(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_unpack(v) for v in value]
-    if not isinstance(value, dict):
+    kind = type(value)
+    if kind is list:
+        return [v if type(v) in _SCALARS else _unpack(v) for v in value]
+    if kind is not dict:
         return value
     if "~" in value:
         cls = _TYPES[value["~"]]
-        return cls(**{k: _unpack(v) for k, v in value.items() if k != "~"})
+        return cls(**{k: v if type(v) in _SCALARS else _unpack(v) for k, v in value.items() if k != "~"})
     if "~t" in value:
-        return tuple(_unpack(v) for v in value["~t"])
+        return tuple([v if type(v) in _SCALARS else _unpack(v) for v in value["~t"]])
     if "~s" in value:
         return frozenset(_unpack(v) for v in value["~s"])
     if "~d" in value:
