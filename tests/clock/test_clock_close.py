@@ -142,3 +142,25 @@ def test_a_batch_skips_a_game_another_closer_holds_and_closes_the_others():
     assert held.status == Phase.Status.OPEN and closes_of(held) == 0
     assert clock.sweep() == 1  # the next sweep closes it
     assert_closed_once(held)
+
+
+@pytest.mark.postgres
+def test_the_three_statement_close_writes_nothing_when_its_compare_and_set_matches_no_row_T1():
+    """closesql's one write statement: a phase not yet due (its end moved after the lock was taken, as an extension
+    would) gets no snapshot, result, next phase, draft or log row — every CTE writes only FROM the compare-and-set."""
+    from moderator.models import Announcement
+    from moderator.services import closesql
+
+    phase = running_game(ends_in=-1)
+    with transaction.atomic():
+        [(game, locked)] = closesql.lock([phase.pk])
+        Phase.objects.filter(pk=phase.pk).update(ends_at=locked.ends_at + timedelta(hours=1))
+        assert closesql.close(game, locked, None) is False  # resolved in Python, then nothing written
+    phase.refresh_from_db()
+    assert phase.status == Phase.Status.OPEN and phase.closed_at is None
+    assert phase.snapshot == "" and phase.result == {}
+    assert Phase.objects.filter(game_id=phase.game_id).count() == 1
+    assert not Announcement.objects.filter(game_id=phase.game_id).exists() and closes_of(phase) == 0
+    Phase.objects.filter(pk=phase.pk).update(ends_at=phase.ends_at - timedelta(hours=1))
+    assert clock.phase_close_due(phase_id=phase.pk) is True  # due again: closed once, by the same path
+    assert_closed_once(phase)
