@@ -1,8 +1,7 @@
 """A close in three statements (issue 25.1), on PostgreSQL: the clock's close at the floor.
 
-The caller holds the game row's lock (statement 1: `clock.phase_close_due` / `clock.close_batch` lock the game and
-read the phase in one statement, game row first: the one lock order). Then:
-
+1. `LOCK` (`lock`, called by `clock.phase_close_due` and `clock.close_batch`): the phases and their games, the game
+   rows locked, in one statement for a whole batch (game row first: the one lock order). Then, for each phase:
 2. `READ`: one statement reads what the close resolves from — the snapshot of the phase before, the seats, and the
    open phase's inputs (voided ones left out, each with its stored verdict) — and whether this phase can be closed
    from that snapshot alone (the last phase, every phase before it closed with a snapshot);
@@ -17,6 +16,7 @@ Between the two, the rules resolve the phase in Python exactly as `play.game_rep
 default), for a first night whose default orders must be drawn (O1: they are inputs stored before the night resolves),
 and for a game whose snapshots do not reach the open phase: `close` returns None and the caller takes that path.
 
+A PM confirm's inputs are written here too (`inputs_insert`: the entry numbers and the rows in one statement).
 Raw SQL lives only here, beside the models it writes (their tables are read from the models' `_meta`)."""
 
 from __future__ import annotations
