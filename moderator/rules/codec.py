@@ -178,7 +178,7 @@ _TYPES: dict[str, type] = {
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {t: tuple(f.name for f in dataclasses.fields(t)) for t in _TYPES.values()}
-_SCALARS = (str, int, float, bool, type(None))
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _pack(value: Any) -> Any:
@@ -186,12 +186,16 @@ def _pack(value: Any) -> Any:
     if kind in _SCALARS:
         return value
     names = _FIELDS.get(kind)
-    if names is not None:
-        packed = {name: _pack(getattr(value, name)) for name in names}
+    if names is not None:  # the fields read from the instance's dict, scalars kept without a call (a close packs
+        fields = value.__dict__  # thousands of them: this is most of a snapshot's cost)
+        packed = {}
+        for name in names:
+            field = fields[name]
+            packed[name] = field if type(field) in _SCALARS else _pack(field)
         packed["~"] = kind.__name__
         return packed
     if kind is tuple:
-        return {"~t": [_pack(v) for v in value]}
+        return {"~t": [v if type(v) in _SCALARS else _pack(v) for v in value]}
     if kind is frozenset:
         return {"~s": sorted((_pack(v) for v in value), key=repr)}
     if kind is dict:
@@ -204,15 +208,16 @@ def _pack(value: Any) -> Any:
 
 
 def _unpack(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_unpack(v) for v in value]
-    if not isinstance(value, dict):
+    kind = type(value)
+    if kind is list:
+        return [v if type(v) in _SCALARS else _unpack(v) for v in value]
+    if kind is not dict:
         return value
     if "~" in value:
         cls = _TYPES[value["~"]]
-        return cls(**{k: _unpack(v) for k, v in value.items() if k != "~"})
+        return cls(**{k: v if type(v) in _SCALARS else _unpack(v) for k, v in value.items() if k != "~"})
     if "~t" in value:
-        return tuple(_unpack(v) for v in value["~t"])
+        return tuple([v if type(v) in _SCALARS else _unpack(v) for v in value["~t"]])
     if "~s" in value:
         return frozenset(_unpack(v) for v in value["~s"])
     if "~d" in value:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from cards.catalogue import BODYGUARD, COMMONER
-from moderator.rules.state import AMOEBA_CAP, GameState, LedgerRow, Seat
+from moderator.rules.state import AMOEBA_CAP, GameState, LedgerRow, Seat, evolve
 
 NIGHT_GRANT = 2  # AP1
 
@@ -16,7 +16,7 @@ def charge(state: GameState, name: str, delta: int, reason: str) -> GameState:
         return state
     seat = state.seat(name)
     row = LedgerRow(name, state.phase_label, delta, seat.ap + delta, reason)
-    return state.with_seat(replace(seat, ap=seat.ap + delta, ledger=(*seat.ledger, row)))
+    return state.with_seat(evolve(seat, ap=seat.ap + delta, ledger=(*seat.ledger, row)))
 
 
 def guards(seat: Seat) -> list[int]:

@@ -130,6 +130,19 @@ def render_bbcode(template: str, ctx: dict) -> str:
 def write_announcements(
     *, game: Game, phase: Phase, state: GameState, result: CloseResult, next_phase: Phase | None
 ) -> list[Announcement]:
+    made = Announcement.objects.bulk_create(  # one INSERT for every draft of the close
+        write_announcements_drafts(game=game, phase=phase, state=state, result=result, next_phase=next_phase)
+    )
+    if result.winner:
+        made.append(final_summary(game=game, phase=phase, state=state, winner=result.winner))
+    return made
+
+
+def write_announcements_drafts(
+    *, game: Game, phase: Phase, state: GameState, result: CloseResult, next_phase: Phase | None
+) -> list[Announcement]:
+    """The drafts of a close but the final summary, rendered and not saved (closesql writes them in its one
+    statement; `write_announcements` in one INSERT)."""
     events = list(result.events)
     seats = [s.name for s in state.seats]
     template, ctx = public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats)
@@ -155,9 +168,6 @@ def write_announcements(
         title = f"【{game.name}】{phase.label}投票结果,天黑了"
         made.append(_build(game, phase, Announcement.Kind.DUSK, title, template, ctx, events))
     made += _private_notices(game, phase, state, events)
-    made = Announcement.objects.bulk_create(made)  # one INSERT for every draft of the close
-    if result.winner:
-        made.append(final_summary(game=game, phase=phase, state=state, winner=result.winner))
     return made
 
 
@@ -324,11 +334,18 @@ def _vote_post_again(game: Game, day: Phase, state: GameState) -> Announcement:
 
 def final_summary(*, game: Game, phase: Phase, state: GameState, winner: str) -> Announcement:
     """The end of the game: the winner, and every seat's camp and the cards it still held (nothing is secret now)."""
+    draft = final_summary_draft(game=game, phase=phase, state=state, winner=winner)
+    draft.save()
+    return draft
+
+
+def final_summary_draft(*, game: Game, phase: Phase, state: GameState, winner: str) -> Announcement:
+    """`final_summary`, rendered and not saved."""
     won = replace(state, winner=winner)  # a declared draw (V4) is not in the state yet
     ctx = {"game": game, "phase": phase, "seats": final_reveal(state), "winner": winner, "winners": winners(won)}
     title = f"【{game.name}】游戏结束:全体身份与手牌"
     events = [{"type": "victory", "winner": winner}]  # a draft of the close: a correction may supersede it
-    return _draft(game, phase, Announcement.Kind.NOTICE, title, "announcements/final_summary.bbcode", ctx, events)
+    return _build(game, phase, Announcement.Kind.NOTICE, title, "announcements/final_summary.bbcode", ctx, events)
 
 
 @transaction.atomic

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Phase
 from moderator.rules import views
-from moderator.services import play, versions
+from moderator.services import closesql, play, versions
 from moderator.services.once import Once, spend
 from moderator.services.play import PlayError
 from moderator.services.verdicts import close_digest
@@ -80,16 +80,29 @@ def phase_close_due(*, phase_id: int, now: datetime | None = None, skip_locked: 
     never queues behind another close; if the holder rolls back, the next sweep finds the phase still due."""
     with transaction.atomic():
         # One statement: the phase and its game, the game row locked (only it: the one lock order).
-        locked = Phase.objects.select_related("game").select_for_update(skip_locked=skip_locked, of=("game",))
-        phase = locked.filter(pk=phase_id).first()
-        if phase is None:
-            return False
-        return _close(phase.game, phase, now)
+        for game, phase in _locked([phase_id], skip_locked=skip_locked):
+            return _close(game, phase, now)
+        return False
+
+
+def _locked(phase_ids: list[int], *, skip_locked: bool) -> list[tuple[Game, Phase]]:
+    """The phases and their games, game rows locked, in game order (closesql.lock on PostgreSQL)."""
+    if closesql.usable():
+        return closesql.lock(phase_ids, skip_locked=skip_locked)
+    locked = Phase.objects.select_related("game").select_for_update(skip_locked=skip_locked, of=("game",))
+    return [(phase.game, phase) for phase in locked.filter(pk__in=phase_ids).order_by("game_id", "pk")]
 
 
 def _close(game: Game, phase: Phase, now: datetime | None) -> bool:
     """play.phase_close under the caller's game lock, and on success one `phase_close` log row in the same
-    transaction (so: one per close)."""
+    transaction (so: one per close). On PostgreSQL the close is two more statements (closesql: one read, one write
+    that stores everything and the log row, or nothing); the ORM path where closesql says so."""
+    if closesql.usable():
+        done = closesql.close(game, phase, now)
+        if done:
+            versions.bump_on_commit(game.pk)  # pages: a new version after the commit (issue 25.4)
+        if done is not None:
+            return done
     if not play.phase_close_locked(game=game, phase=phase, now=now):
         return False
     assert phase.closed_at is not None  # phase_close_locked stamped it
@@ -124,11 +137,10 @@ def close_batch(phase_ids: list[int], *, now: datetime | None = None) -> int:
         return close_each(phase_ids, now=now)
     try:
         with transaction.atomic():
-            locked = Phase.objects.select_related("game").select_for_update(skip_locked=True, of=("game",))
             closed = 0
-            for phase in locked.filter(pk__in=phase_ids).order_by("game_id", "pk"):
+            for game, phase in _locked(phase_ids, skip_locked=True):
                 try:
-                    closed += _close(phase.game, phase, now)
+                    closed += _close(game, phase, now)
                 except DatabaseError:
                     raise
                 except Exception as exc:

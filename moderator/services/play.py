@@ -259,6 +259,11 @@ def inputs_add(
         raise PlayError(str(exc)) from exc
     if not encoded:
         return []
+    if connection.vendor == "postgresql":  # the entry numbers and the rows in one statement
+        from moderator.services import closesql
+
+        kw = {"forum_at": forum_at, "message": message, "entered_by": entered_by}
+        return closesql.inputs_insert(game=game, phase=phase, seat=seat, encoded=encoded, **kw)
     first = _next_seq(game, len(encoded))
     common = {"game": game, "phase": phase, "seat": seat, "forum_at": forum_at, "message": message}
     recs = [

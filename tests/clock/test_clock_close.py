@@ -11,7 +11,7 @@ from django.db import connection, transaction
 
 from moderator import tasks
 from moderator.models import Game, Phase
-from moderator.services import clock, play
+from moderator.services import clock
 
 pytestmark = pytest.mark.django_db
 
@@ -60,22 +60,16 @@ def test_a_sweep_skips_a_paused_game():
     assert phase.status == Phase.Status.OPEN
 
 
-def test_one_failing_game_does_not_stop_the_sweep_and_is_logged(monkeypatch, caplog):
+def test_one_failing_game_does_not_stop_the_sweep_and_is_logged(caplog):
     broken, fine = running_game(ends_in=-10, seed=1), running_game(ends_in=-5, seed=2)
-    real = play.phase_close_locked
-
-    def phase_close_locked(*, game, phase, now=None):
-        if phase.pk == broken.pk:
-            raise RuntimeError("engine exploded")
-        return real(game=game, phase=phase, now=now)
-
-    monkeypatch.setattr(play, "phase_close_locked", phase_close_locked)
+    # a table the engine cannot start from: a seat's opening AP is not a number (fails on either close path)
+    Game.objects.filter(pk=broken.game_id).update(initial_ap={"狄仁杰": "两点"})
     assert clock.sweep() == 1
     assert_closed_once(fine)
     broken.refresh_from_db()
     assert broken.status == Phase.Status.OPEN and closes_of(broken) == 0
     assert f"phase {broken.pk}: close failed" in caplog.text
-    monkeypatch.setattr(play, "phase_close_locked", real)
+    Game.objects.filter(pk=broken.game_id).update(initial_ap={})  # the table repaired
     assert clock.sweep() == 1  # the next sweep tries again
     assert_closed_once(broken)
 
@@ -148,3 +142,25 @@ def test_a_batch_skips_a_game_another_closer_holds_and_closes_the_others():
     assert held.status == Phase.Status.OPEN and closes_of(held) == 0
     assert clock.sweep() == 1  # the next sweep closes it
     assert_closed_once(held)
+
+
+@pytest.mark.postgres
+def test_the_three_statement_close_writes_nothing_when_its_compare_and_set_matches_no_row_T1():
+    """closesql's one write statement: a phase not yet due (its end moved after the lock was taken, as an extension
+    would) gets no snapshot, result, next phase, draft or log row — every CTE writes only FROM the compare-and-set."""
+    from moderator.models import Announcement
+    from moderator.services import closesql
+
+    phase = running_game(ends_in=-1)
+    with transaction.atomic():
+        [(game, locked)] = closesql.lock([phase.pk])
+        Phase.objects.filter(pk=phase.pk).update(ends_at=locked.ends_at + timedelta(hours=1))
+        assert closesql.close(game, locked, None) is False  # resolved in Python, then nothing written
+    phase.refresh_from_db()
+    assert phase.status == Phase.Status.OPEN and phase.closed_at is None
+    assert phase.snapshot == "" and phase.result == {}
+    assert Phase.objects.filter(game_id=phase.game_id).count() == 1
+    assert not Announcement.objects.filter(game_id=phase.game_id).exists() and closes_of(phase) == 0
+    Phase.objects.filter(pk=phase.pk).update(ends_at=phase.ends_at - timedelta(hours=1))
+    assert clock.phase_close_due(phase_id=phase.pk) is True  # due again: closed once, by the same path
+    assert_closed_once(phase)

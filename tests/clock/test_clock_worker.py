@@ -51,12 +51,13 @@ def _activity(sql: str, params=()):
 
 
 def _close_stuck_before_commit() -> int | None:
-    """The backend of a close that has done its compare-and-set and waits to write the announcements (held back by
-    a table lock): past the UPDATE, before the COMMIT."""
+    """The backend of a close held back by a table lock on the drafts, before its COMMIT: the ORM path's draft
+    INSERT (past its compare-and-set UPDATE), or closesql's one write statement (which locks every table it writes
+    before it runs: the compare-and-set and the drafts commit together or not at all)."""
     row = _activity(
         "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-        " AND query LIKE %s",
-        ['INSERT INTO "moderator_announcement"%'],
+        " AND (query LIKE %s OR query LIKE %s)",
+        ['INSERT INTO "moderator_announcement"%', "%UPDATE moderator_phase p SET status = 'closed'%"],
     )
     return row[0] if row else None
 
