@@ -286,7 +286,8 @@ def close(game: Game, phase: Phase, now: datetime | None) -> bool | None:
                 "winner": state.winner or "",
                 "next_kind": next_phase.kind if next_phase else "",
                 "next_number": next_phase.number if next_phase else 0,
-                "length": timedelta(seconds=game.phase_seconds),
+                # psycopg adapts a timedelta to an interval; the stub's list of parameter types omits it
+                "length": timedelta(seconds=game.phase_seconds),  # type: ignore[dict-item]
                 "drafts": json.dumps([[d.kind, d.recipient, d.title, d.bbcode, d.text, d.events] for d in drafts]),
                 "at": timezone.now(),
                 "label": phase.label,

@@ -10,8 +10,10 @@ queue on it; writers of different games share no lock.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from django.db import connection, transaction
 from django.db.models import BooleanField, Case, ExpressionWrapper, F, Q, Subquery, TextField, Value, When
@@ -23,6 +25,14 @@ from moderator.models import Game, Input, InputVerdict, Phase, Seat
 from moderator.rules import codec
 from moderator.rules.state import CloseResult, GameState, Verdict
 from moderator.services import versions
+
+
+class SeatDeal(Protocol):
+    """What a game's first state needs of a seat: a Seat row, or the close's lighter copy (closesql)."""
+
+    player_name: str
+    camp: str
+    dealt_hand: list[str]
 
 
 class PlayError(ValueError):
@@ -63,7 +73,7 @@ def phase_length(phase: Phase) -> float:
     return _minutes(phase, phase.announced_end or phase.ends_at)
 
 
-def initial_state(game: Game, seats: list[Seat]) -> GameState:
+def initial_state(game: Game, seats: Sequence[SeatDeal]) -> GameState:
     specs = [rules.SeatSpec(s.player_name, s.camp, tuple(s.dealt_hand)) for s in seats]
     return rules.new_game(
         specs,
