@@ -37,7 +37,8 @@ def is_vote_word(t: Token) -> bool:
 @dataclass
 class VoteParse:
     inputs: list[dict]
-    refusals: list[tuple[tuple[int, int], str | tuple[str, list[str]]]]  # ((start, end) in norm, reason[, candidates])
+    # ((start, end) in norm, reason[, candidates[, the vote choosing one of them gives, its player None]])
+    refusals: list[tuple[tuple[int, int], str | tuple[str, list[str]] | tuple[str, list[str], dict]]]
     found: bool  # the text casts (or tries to cast) a vote
     spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) in norm of each input's words
 
@@ -207,7 +208,12 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
         result.spans.append((min(c[2] for c in chosen), max(c[1].end for c in chosen)))
         return result
     if unresolved:
-        result.refusals.extend(unresolved[:1])
+        span, why = unresolved[0]
+        if isinstance(why, tuple):  # 投大白兔: the 天神's one-click choice of 小白兔 gives this vote (issue 23)
+            reason, candidates = why
+            result.refusals.append((span, (reason, candidates, {"change": None} if change else {"for": None})))
+        else:
+            result.refusals.append((span, why))
     elif withdrawn:
         result.refusals.append(
             (withdrawn[0], "“unvote”(撤票)不是投票:票只能改投给另一个人(D3);请写“改投 某某”(change vote to …)")

@@ -499,6 +499,35 @@ class _State:
     reasons: bool = False  # a vote post's 理由: the rest is not read (D1)
     passes: list[tuple[int, int]] = field(default_factory=list)  # 今晚空过
     last_group: Group | None = None  # the privilege written last, whatever became of it (改给B refers to it)
+    inferred: Group | None = None  # a change of target whose privilege was taken from the hand (issue 23)
+
+
+def _targeted_uses(m: Message) -> list[tuple[str, str | None]]:
+    """(privilege, card) for every privilege naming a player that the hand allows in this phase: what 刚才的王五改给赵六
+    can mean when the message names no privilege. A held 阿米巴 is (阿米巴, None): its form's privileges are the
+    engine's to know, so it is never the one privilege."""
+    out: list[tuple[str, str | None]] = []
+    for card in dict.fromkeys(m.hand):
+        if card == cat.AMOEBA:
+            out.append((cat.AMOEBA, None))
+            continue
+        for p in cat.privileges_of(card):
+            if p.target and (p.day if m.phase == "day" else p.night) and (p.use, card) not in out:
+                out.append((p.use, card))
+    return out
+
+
+def _no_privilege_reason(uses: list[tuple[str, str | None]]) -> str:
+    """Why a change of target with no privilege written is refused, naming what it could be (never a guess)."""
+    ask = "请写明(如“束魂改为 某某”)"
+    if not uses:
+        return f"写了改目标,但没写是哪个特权,你手里也没有能指定目标的特权;{ask}"
+    twice = {use for use, _ in uses if sum(u == use for u, _ in uses) > 1}  # 普通攻击 of a 杀手 and of a 狼人
+    names = "、".join(
+        "阿米巴变形后的特权" if card is None else (f"{use}({card}牌)" if use in twice else use) for use, card in uses
+    )
+    example = next((use for use, card in uses if card is not None), "束魂")
+    return f"写了改目标,但没写是哪个特权:可能是{names};不会替你选,请写明(如“{example}改为 某某”)"
 
 
 def _close_manifesto(m: Message, st: _State) -> None:
@@ -670,6 +699,15 @@ def _blocked(
     return None
 
 
+# "最后一张牌了", "只剩最后一张": how many cards are left, chatter — not a position without its shot (issue 23)
+_LEFT_AFTER = re.compile(r"[ \t]*牌?[ \t]*(?:了|啦|喽|咯|囉|罗)")
+_LEFT_BEFORE = re.compile(r"(?:剩|剩下|只有|还有|就剩)[ \t]*$")
+
+
+def _cards_left(norm: str, start: int, pos: Token) -> bool:
+    return bool(_LEFT_AFTER.match(norm, pos.end) or _LEFT_BEFORE.search(norm, start, pos.start))
+
+
 def _note(m: Message, why: str, start: int, end: int) -> None:
     said = m.text.fragment(start, end)
     reasons = {
@@ -764,11 +802,17 @@ def _clause(
         return
     if not clause.groups and clause.change_at is not None and clause.names_only and not in_manifesto and not quiet:
         # "那个庇佑不给王五了,改给赵六", "刚才的王五改给赵六": a change of target in words (T3, issue 23)
-        if st.last_group is None:
-            m.refuse(start, end, "写了改目标,但没写是哪个特权;请写明(如“束魂改为 某某”)")
-            return
         last = st.last_group
-        g = Group(last.use, start, weak=last.weak, hint=last.hint, card=last.card, verb_end=start, end=end)
+        if last is None:
+            uses = _targeted_uses(m)
+            if len(uses) != 1:
+                m.refuse(start, end, _no_privilege_reason(uses))
+                return
+            (use, card), inferred = uses[0], True
+            g = Group(use, start, card=card, verb_end=start, end=end)
+        else:
+            g = Group(last.use, start, weak=last.weak, hint=last.hint, card=last.card, verb_end=start, end=end)
+            inferred = False
         g.targets = [
             t
             for t in clause.names_only
@@ -778,6 +822,8 @@ def _clause(
         if not g.targets:
             return  # "我改主意了": talk
         clause.groups.append(g)
+        if inferred:
+            st.inferred = g
     if clause.groups:
         st.last_group = clause.groups[-1]
         results: list[tuple[Group, Outcome | str]] = []
@@ -806,6 +852,10 @@ def _clause(
             for d in o.inputs:
                 if not again and _same_input(m, d):
                     continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once (issue 23)
+                if g is st.inferred:
+                    d["inferred_use"] = (
+                        True  # 刚才的王五改给赵六: the privilege is the hand's only one; the preview says so
+                    )
                 m.add(g.start, g.end, d)
             for reason in o.refusals:
                 m.refuse(start, end, reason)
@@ -834,5 +884,6 @@ def _clause(
         if not st.stance.card_words(clause.card_only, start, end):
             m.refuse(start, end, CARD_ONLY)
         return
-    if clause.stray_pos is not None:  # "最后一张牌了": explained only when the message says nothing else (issue 23)
+    if clause.stray_pos is not None and not _cards_left(m.text.norm, start, clause.stray_pos):
+        # "倒数第二张": explained only when the message says nothing else (issue 23)
         m.notes.append((start, end, "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)"))
