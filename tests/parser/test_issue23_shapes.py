@@ -71,7 +71,10 @@ def test_a_target_change_without_its_privilege_is_read_when_the_hand_has_one_pri
 @pytest.mark.parametrize(
     ("hand", "named"),
     [
-        (HANDS["killer"], "普通狙击、瞄准狙击、普通攻击、一击必杀"),  # two cards, four privileges naming a player (N1–N6)
+        (
+            HANDS["killer"],
+            "普通狙击、瞄准狙击、普通攻击、一击必杀",
+        ),  # two cards, four privileges naming a player (N1–N6)
         (["庶民", "杀手", "庶民", "庶民", "保镖"], "普通攻击、一击必杀"),  # one card, two privileges (N1, N2)
         (["庶民", "束魂", "巫医", "庶民", "庶民"], "束魂、治疗"),  # two cards, one privilege each (N7, N8)
         (HANDS["amoeba"], "阿米巴变形后的特权、束魂"),  # the 阿米巴's form is the engine's to know (M1)
