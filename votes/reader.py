@@ -197,6 +197,17 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
             result.refusals.append((span, "投票不能附条件(D3):天神会要求重新投票;请只写一个投票对象,如“投 某某”"))
         return result
     targets = list(dict.fromkeys(name for name, _, _ in chosen))
+    if targets and unresolved:  # 投王五。改投大白兔: the change names no player; never read as a change to 王五
+        (a, b), why = unresolved[0]
+        reason = why[0] if isinstance(why, tuple) else why
+        first, last = chosen[0][1], chosen[-1][1]
+        result.refusals.append(
+            (
+                (min(first.start, a), max(last.end, b)),
+                f"这条投票写了{'、'.join(targets)},又写了另一个对象:{reason}。投票只能明确投一个人(D3)",
+            )
+        )
+        return result
     if len(targets) > 1:
         first, last = chosen[0][1], chosen[-1][1]
         result.refusals.append(

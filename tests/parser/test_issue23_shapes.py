@@ -144,3 +144,21 @@ def test_a_lone_position_is_still_explained_as_a_position_without_its_shot(text)
 def test_a_vote_for_an_unknown_name_carries_the_vote_a_chosen_candidate_gives_d1_d3(text, vote):
     [refusal] = parse_vote(text, sender="王五", players=PLAYERS).to_json()["refusals"]
     assert refusal["candidates"] == ["小白兔"] and refusal["input"] == vote
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "投王五。再想想,改投大白兔",
+        "投王五\n改投大白兔",
+        "投王五。改投　大白兔！",
+        "投王五。再想想，改投大白兔",
+        "投大白兔。改投王五",
+    ],
+)
+def test_a_vote_post_with_a_known_and_an_unknown_name_is_refused_never_read_as_the_known_one_d3(text):
+    """Was read as 改票 → 王五: a silent misreading of a change to a name that is no player."""
+    result = parse_vote(text, sender="钱七", players=PLAYERS).to_json()
+    assert result["inputs"] == []
+    [refusal] = result["refusals"]
+    assert refusal["reason"].startswith("这条投票写了王五,又写了另一个对象:没有叫“大白兔”的玩家;最接近的是:小白兔")
