@@ -198,12 +198,12 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
         return result
     targets = list(dict.fromkeys(name for name, _, _ in chosen))
     if targets and unresolved:  # 投王五。改投大白兔: the change names no player; never read as a change to 王五
-        (a, b), why = unresolved[0]
+        (u_start, u_end), why = unresolved[0]
         reason = why[0] if isinstance(why, tuple) else why
         first, last = chosen[0][1], chosen[-1][1]
         result.refusals.append(
             (
-                (min(first.start, a), max(last.end, b)),
+                (min(first.start, u_start), max(last.end, u_end)),
                 f"这条投票写了{'、'.join(targets)},又写了另一个对象:{reason}。投票只能明确投一个人(D3)",
             )
         )
