@@ -812,7 +812,7 @@ def _clause(
             g = Group(use, start, card=card, verb_end=start, end=end)
         else:
             g = Group(last.use, start, weak=last.weak, hint=last.hint, card=last.card, verb_end=start, end=end)
-            inferred = False
+            inferred = last is st.inferred  # 改给赵六,再改给孙八: still the privilege taken from the hand
         g.targets = [
             t
             for t in clause.names_only

@@ -162,3 +162,11 @@ def test_a_vote_post_with_a_known_and_an_unknown_name_is_refused_never_read_as_t
     assert result["inputs"] == []
     [refusal] = result["refusals"]
     assert refusal["reason"].startswith("这条投票写了王五,又写了另一个对象:没有叫“大白兔”的玩家;最接近的是:小白兔")
+
+
+def test_a_second_change_of_an_inferred_privilege_is_marked_inferred_too_t3():
+    result = parse_pm("刚才的王五改给赵六。不对，改给孙八", sender="钱七", players=PLAYERS, hand=BINDER).to_json()
+    assert [(i["target"], i["change"], i["inferred_use"]) for i in result["inputs"]] == [
+        ("赵六", True, True),
+        ("孙八", True, True),
+    ]
