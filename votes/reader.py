@@ -37,7 +37,8 @@ def is_vote_word(t: Token) -> bool:
 @dataclass
 class VoteParse:
     inputs: list[dict]
-    refusals: list[tuple[tuple[int, int], str | tuple[str, list[str]]]]  # ((start, end) in norm, reason[, candidates])
+    # ((start, end) in norm, reason[, candidates[, the vote choosing one of them gives, its player None]])
+    refusals: list[tuple[tuple[int, int], str | tuple[str, list[str]] | tuple[str, list[str], dict]]]
     found: bool  # the text casts (or tries to cast) a vote
     spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) in norm of each input's words
 
@@ -196,6 +197,17 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
             result.refusals.append((span, "投票不能附条件(D3):天神会要求重新投票;请只写一个投票对象,如“投 某某”"))
         return result
     targets = list(dict.fromkeys(name for name, _, _ in chosen))
+    if targets and unresolved:  # 投王五。改投大白兔: the change names no player; never read as a change to 王五
+        (u_start, u_end), why = unresolved[0]
+        reason = why[0] if isinstance(why, tuple) else why
+        first, last = chosen[0][1], chosen[-1][1]
+        result.refusals.append(
+            (
+                (min(first.start, u_start), max(last.end, u_end)),
+                f"这条投票写了{'、'.join(targets)},又写了另一个对象:{reason}。投票只能明确投一个人(D3)",
+            )
+        )
+        return result
     if len(targets) > 1:
         first, last = chosen[0][1], chosen[-1][1]
         result.refusals.append(
@@ -207,7 +219,12 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
         result.spans.append((min(c[2] for c in chosen), max(c[1].end for c in chosen)))
         return result
     if unresolved:
-        result.refusals.extend(unresolved[:1])
+        span, why = unresolved[0]
+        if isinstance(why, tuple):  # 投大白兔: the 天神's one-click choice of 小白兔 gives this vote (issue 23)
+            reason, candidates = why
+            result.refusals.append((span, (reason, candidates, {"change": None} if change else {"for": None})))
+        else:
+            result.refusals.append((span, why))
     elif withdrawn:
         result.refusals.append(
             (withdrawn[0], "“unvote”(撤票)不是投票:票只能改投给另一个人(D3);请写“改投 某某”(change vote to …)")

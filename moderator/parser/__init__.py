@@ -38,7 +38,10 @@ class ParseResult:
         characters of the text as passed to parse_pm that it was read from; a refusal may carry "candidates", the
         players it could mean (a pronoun, an ambiguous or misspelt name, "A或B"), and then "input", the input
         choosing one of them gives, its player left null ({"card": …, "use": …, "target": null}), so the 天神 can
-        choose with one click; {"pass": true} is a pass."""
+        choose with one click (a vote post's: {"for": null} or {"change": null}, issue 23); {"pass": true} is a pass.
+        An input may carry "pronoun" (the 他 read as the one player the message names) or "inferred_use" (a change of
+        target with no privilege written, read as the hand's only privilege that names a player): the preview says
+        so, for the 天神 to check."""
         return {
             "inputs": [dict(item) for item in self.inputs],
             "refusals": [{k: _copy(v) for k, v in r.items() if k in REFUSAL_KEYS} for r in self.refusals],

@@ -212,8 +212,8 @@ class Resolver:
         return {n for _, n in self.mentions if n != self.book.sender}
 
     # ---- which card
-    def card_for(self, g: Group, use: str) -> tuple[str | None, str | None]:
-        """(card, refusal reason)."""
+    def card_for(self, g: Group, use: str) -> tuple[str | None, str]:
+        """(card, "") or (None, the refusal's reason)."""
         granting = al.CARDS_OF_USE.get(use, ())
         held = [c for c in dict.fromkeys(self.hand)]
         wanted = g.card or g.hint
@@ -221,20 +221,21 @@ class Resolver:
             if wanted not in granting and wanted != cat.AMOEBA:
                 return None, f"{wanted}牌没有“{use}”这个特权;{use}属于{'或'.join(granting)}牌"
             if wanted in held:
-                return wanted, None
+                return wanted, ""
             if cat.AMOEBA in held:
-                return cat.AMOEBA, None
+                return cat.AMOEBA, ""
             return None, f"你手里没有{wanted}牌"
         natural = [c for c in granting if c in held]
         if len(natural) == 1:
-            return natural[0], None
+            return natural[0], ""
         if len(natural) > 1:
             return None, f"“{use}”可能是{'牌也可能是'.join(natural)}牌;请写明用哪张牌(如“用{natural[0]}牌{use}”)"
         if cat.AMOEBA in held:
-            return cat.AMOEBA, None
+            return cat.AMOEBA, ""
         return None, f"你手里没有{'或'.join(granting)}牌,不能用{use}"
 
-    def use_for(self, g: Group) -> tuple[str | None, str | None]:
+    def use_for(self, g: Group) -> tuple[str | None, str]:
+        """(privilege, "") or (None, the refusal's reason)."""
         use = g.use
         card = g.card or g.hint
         if g.weak and use in al.ATTACK_USES and card == cat.SNIPER:
@@ -256,7 +257,7 @@ class Resolver:
             use = "瞄准狙击"
         if g.weak and use in al.ATTACK_USES and g.pos is not None and use != "瞄准狙击":
             return None, "只有瞄准狙击能指定第几张牌(如“瞄准狙击 某某 倒数第2张”)"
-        return use, None
+        return use, ""
 
     def resolve_target(self, t: Token) -> Resolution:
         if t.kind == "NAME":
@@ -320,7 +321,7 @@ class Resolver:
                 # whom the pronoun was read as (issue 23)
                 item = dict(base, target=who[0], pronoun=said)
                 item["_span"] = (min(g.start, pronoun.start), max(g.end, pronoun.end))
-                if use == "瞄准狙击":
+                if use == "瞄准狙击" and g.pos is not None:  # (not aimed_badly: it has a position)
                     item["position"] = g.pos.value
                 if base_change:
                     item["change"] = True
@@ -337,9 +338,9 @@ class Resolver:
             out.refusals.append(f"只有瞄准狙击能指定第几张牌;“{use}”不用写位置")
             return out
         if use == "瞄准狙击":
-            why = self._position_problem(g.pos)
-            if why:
-                out.refusals.append(why)
+            bad_position = self._position_problem(g.pos)
+            if bad_position:
+                out.refusals.append(bad_position)
                 return out
         if use in al.SELF_USES:
             others = [r for r in map(self.resolve_target, (t for t in targets if t.kind != "GAP")) if r.name]
@@ -366,7 +367,7 @@ class Resolver:
                 good.append((t, r))
         bad = [(t, r) for t, r in resolved if not r.name]
         if g.alt and len(good) > 1:
-            who = [r.name for _, r in good]
+            who = [r.name for _, r in good if r.name]
             out.refusals.append(unsure(f"写了{'或'.join(who)},{use}要写明对其中哪一个用;不会替你选", who))
             return out
         if not good:
@@ -381,7 +382,7 @@ class Resolver:
         for t, r in good:
             item = dict(base, target=r.name)
             item["_span"] = (min(g.start, t.start), max(g.verb_end, t.end, g.pos.end if g.pos is not None else 0))
-            if use == "瞄准狙击":
+            if use == "瞄准狙击" and g.pos is not None:  # (its position was checked above)
                 item["position"] = g.pos.value
             if base_change:
                 item["change"] = True
@@ -398,7 +399,10 @@ class Resolver:
         (repeated, or an aimed shot without a valid position)."""
         partial: dict | None = dict(base, target=None)
         if base["use"] == "瞄准狙击":
-            partial = None if self._position_problem(g.pos) else dict(partial, position=g.pos.value)
+            pos = g.pos
+            partial = (
+                None if pos is None or self._position_problem(pos) else dict(base, target=None, position=pos.value)
+            )
         if partial is not None and change:
             partial["change"] = True
         if g.repeat != 1:

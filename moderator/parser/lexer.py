@@ -199,19 +199,19 @@ def _regex_at(norm: str, i: int) -> Token | None:
                 best = Token("POS", i, m.end(), sign * n, m.group(0))
     m = _DIR_POS.match(norm, i)
     if m and (best is None or m.end() > best.end):
-        n, sign = chinese_number(m.group(2)), _direction(m.group(1))
-        if n is not None and sign is not None:
-            best = Token("POS", i, m.end(), (sign or 1) * n, m.group(0), hint=None if sign else "unclear")
+        n, way = chinese_number(m.group(2)), _direction(m.group(1))
+        if n is not None and way is not None:
+            best = Token("POS", i, m.end(), (way or 1) * n, m.group(0), hint=None if way else "unclear")
     if best is not None and best.value > 0 and best.hint is None:
         m = _BACK_AFTER.match(norm, best.end)
         if m:
             best = Token("POS", i, m.end(), -best.value, norm[i : m.end()])
         else:
             m = _DIR_AFTER.match(norm, best.end)
-            sign = _direction(m.group(1)) if m else None
-            if m and sign is not None and sign != 1:
-                hint = None if sign else "unclear"
-                best = Token("POS", i, m.end(), -best.value if sign else best.value, norm[i : m.end()], hint=hint)
+            way = _direction(m.group(1)) if m else None
+            if m and way is not None and way != 1:
+                hint = None if way else "unclear"
+                best = Token("POS", i, m.end(), -best.value if way else best.value, norm[i : m.end()], hint=hint)
     m = _LABEL.match(norm, i)
     if m and m.end() > i and m.end() < len(norm):
         inner = _regex_at(norm, m.end())

@@ -47,7 +47,8 @@ class Message:
     live: list[tuple[int, int] | None] = field(default_factory=list)  # the part of each line still to read
     inputs: list[tuple[int, dict]] = field(default_factory=list)
     refusals: list[tuple[int, dict]] = field(default_factory=list)
-    manifestos: list[tuple[int, str, bool]] = field(default_factory=list)  # 杀人宣言 (position, text, weak marker)
+    # 杀人宣言: (position of its marker, text, weak marker, end, start of its text) in the normalised text
+    manifestos: list[tuple[int, str, bool, int, int]] = field(default_factory=list)
     notes: list[tuple[int, int, str]] = field(default_factory=list)  # clauses read as not an order (issue 15)
     unsure_attacks: list[tuple[int, dict]] = field(default_factory=list)  # attacks refused for an unclear target
     _lexed: dict[tuple[int, int], list[Token]] = field(default_factory=dict)
@@ -240,7 +241,10 @@ def manifesto_end(norm: str, start: int, end: int) -> int:
 
 
 def _ends_manifesto(m: Message, i: int) -> bool:
-    a, b = m.live[i]
+    span = m.live[i]
+    if span is None:
+        return True  # a line already read as something else
+    a, b = span
     first = _SENTENCE_START.match(m.text.norm, a, b)
     at = first.end() if first else a
     return bool(MANIFESTO_END.match(m.text.norm, at, b)) or any(t.kind == "MANIFESTO" for t in m.tokens(i))
@@ -271,12 +275,14 @@ def _manifestos(m: Message) -> None:
     while i < len(m.live):
         toks = m.tokens(i)
         marker = next((t for t in toks if t.kind == "MANIFESTO"), None)
-        if marker is None:
+        line = m.live[i]
+        if marker is None or line is None:  # (a line already read has no tokens, so no marker)
             attacked_before |= _attacked(toks)
             i += 1
             continue
-        a, b = m.live[i]
+        a, b = line
         after = _AFTER_MARKER.match(m.text.norm, marker.end, b)
+        assert after is not None  # every part of the pattern is optional: it matches the empty string
         if marker.text == "宣言" and ":" not in after.group(0) and after.end() < b:
             i += 1  # "他的宣言很可疑" is not a 杀人宣言 marker; "宣言:" is
             continue
@@ -291,11 +297,11 @@ def _manifestos(m: Message) -> None:
         else:
             while (
                 j < len(m.live)
-                and m.live[j] is not None
+                and (next_line := m.live[j]) is not None
                 and not _ends_manifesto(m, j)
                 and (not _starts_command(m.tokens(j)) or _repeats_attack(m, j, attacked))
             ):
-                end = m.live[j][1]
+                end = next_line[1]
                 m.live[j] = None
                 j += 1
         while end > start and m.text.norm[end - 1] in ",、;: \t":
@@ -392,10 +398,11 @@ def _orders(m: Message) -> None:
                 listed = listed + more
             cards = {al.CARD_TABLE.get(t.text, t.value) for t in listed if t.kind == "CARD" or t.text in al.CARD_TABLE}
             bare_list = len(listed) >= 3 and privileges <= cards
-        if key is None and not bottom_line and not bare_list:
+        line = m.live[i]
+        if (key is None and not bottom_line and not bare_list) or line is None:  # (a line read has no tokens)
             i += 1
             continue
-        a, b = m.live[i]
+        a, b = line
         region_start = a
         list_start = toks[colon].end if bare_list and colon >= 0 else a
         if key is not None:
@@ -408,18 +415,18 @@ def _orders(m: Message) -> None:
             if named:  # "狙击张三,丢牌顺序…": the order starts after the action
                 cut = [t for t in toks if t.kind == "SEP" and named[-1].end <= t.start < key.start]
                 region_start = cut[-1].end if cut else key.start
-            colon = next((t for t in toks if t.start >= key.end and t.text == ":"), None)
-            list_start = colon.end if colon else region_start
+            colon_after = next((t for t in toks if t.start >= key.end and t.text == ":"), None)
+            list_start = colon_after.end if colon_after else region_start
         m.live[i] = (a, region_start) if region_start > a else None
         end = b
         j = i + 1
-        while j < len(m.live) and m.live[j] is not None:
+        while j < len(m.live) and (next_line := m.live[j]) is not None:
             mean_j = cards_of(j)[0]
             if not mean_j or not _card_words([t for t in mean_j if t.kind != "GAP"]):
                 break
             if not any(t.kind in ("CARD", "USE") for t in mean_j):
                 break
-            end = m.live[j][1]
+            end = next_line[1]
             m.live[j] = None
             j += 1
         parsed = orders.scan(m.text.norm[list_start:end])
@@ -439,8 +446,9 @@ def _votes(m: Message) -> bool:
     tokens: list[Token] = []
     for i in range(len(m.live)):
         tokens += m.tokens(i)
-        if m.live[i] is not None:
-            tokens.append(Token("SEP", m.live[i][1], m.live[i][1], "\n", "\n"))
+        line = m.live[i]
+        if line is not None:
+            tokens.append(Token("SEP", line[1], line[1], "\n", "\n"))
     if not any(votes.is_vote_word(t) for t in tokens):
         return False
     vp = votes.parse(tokens, m.book, m.text.fragment)
@@ -491,6 +499,35 @@ class _State:
     reasons: bool = False  # a vote post's 理由: the rest is not read (D1)
     passes: list[tuple[int, int]] = field(default_factory=list)  # 今晚空过
     last_group: Group | None = None  # the privilege written last, whatever became of it (改给B refers to it)
+    inferred: Group | None = None  # a change of target whose privilege was taken from the hand (issue 23)
+
+
+def _targeted_uses(m: Message) -> list[tuple[str, str | None]]:
+    """(privilege, card) for every privilege naming a player that the hand allows in this phase: what 刚才的王五改给赵六
+    can mean when the message names no privilege. A held 阿米巴 is (阿米巴, None): its form's privileges are the
+    engine's to know, so it is never the one privilege."""
+    out: list[tuple[str, str | None]] = []
+    for card in dict.fromkeys(m.hand):
+        if card == cat.AMOEBA:
+            out.append((cat.AMOEBA, None))
+            continue
+        for p in cat.privileges_of(card):
+            if p.target and (p.day if m.phase == "day" else p.night) and (p.use, card) not in out:
+                out.append((p.use, card))
+    return out
+
+
+def _no_privilege_reason(uses: list[tuple[str, str | None]]) -> str:
+    """Why a change of target with no privilege written is refused, naming what it could be (never a guess)."""
+    ask = "请写明(如“束魂改为 某某”)"
+    if not uses:
+        return f"写了改目标,但没写是哪个特权,你手里也没有能指定目标的特权;{ask}"
+    twice = {use for use, _ in uses if sum(u == use for u, _ in uses) > 1}  # 普通攻击 of a 杀手 and of a 狼人
+    names = "、".join(
+        "阿米巴变形后的特权" if card is None else (f"{use}({card}牌)" if use in twice else use) for use, card in uses
+    )
+    example = next((use for use, card in uses if card is not None), "束魂")
+    return f"写了改目标,但没写是哪个特权:可能是{names};不会替你选,请写明(如“{example}改为 某某”)"
 
 
 def _close_manifesto(m: Message, st: _State) -> None:
@@ -532,7 +569,7 @@ def _actions(m: Message, after_vote: bool = False) -> None:
             _clause(m, st, resolver, i, clause_tokens, quiet=after_vote, sentence_start=sentence_start)
     _close_manifesto(m, st)
     choice, problems = st.stance.verdict()
-    if choice:
+    if choice and st.stance.span is not None:  # (a choice comes only from a clause that set the span)
         m.add(*st.stance.span, choice)
     for a, b, reason in problems:
         m.refuse(a, b, reason)
@@ -662,6 +699,15 @@ def _blocked(
     return None
 
 
+# "最后一张牌了", "只剩最后一张": how many cards are left, chatter — not a position without its shot (issue 23)
+_LEFT_AFTER = re.compile(r"[ \t]*牌?[ \t]*(?:了|啦|喽|咯|囉|罗)")
+_LEFT_BEFORE = re.compile(r"(?:剩|剩下|只有|还有|就剩)[ \t]*$")
+
+
+def _cards_left(norm: str, start: int, pos: Token) -> bool:
+    return bool(_LEFT_AFTER.match(norm, pos.end) or _LEFT_BEFORE.search(norm, start, pos.start))
+
+
 def _note(m: Message, why: str, start: int, end: int) -> None:
     said = m.text.fragment(start, end)
     reasons = {
@@ -756,11 +802,17 @@ def _clause(
         return
     if not clause.groups and clause.change_at is not None and clause.names_only and not in_manifesto and not quiet:
         # "那个庇佑不给王五了,改给赵六", "刚才的王五改给赵六": a change of target in words (T3, issue 23)
-        if st.last_group is None:
-            m.refuse(start, end, "写了改目标,但没写是哪个特权;请写明(如“束魂改为 某某”)")
-            return
         last = st.last_group
-        g = Group(last.use, start, weak=last.weak, hint=last.hint, card=last.card, verb_end=start, end=end)
+        if last is None:
+            uses = _targeted_uses(m)
+            if len(uses) != 1:
+                m.refuse(start, end, _no_privilege_reason(uses))
+                return
+            (use, card), inferred = uses[0], True
+            g = Group(use, start, card=card, verb_end=start, end=end)
+        else:
+            g = Group(last.use, start, weak=last.weak, hint=last.hint, card=last.card, verb_end=start, end=end)
+            inferred = last is st.inferred  # 改给赵六,再改给孙八: still the privilege taken from the hand
         g.targets = [
             t
             for t in clause.names_only
@@ -770,6 +822,8 @@ def _clause(
         if not g.targets:
             return  # "我改主意了": talk
         clause.groups.append(g)
+        if inferred:
+            st.inferred = g
     if clause.groups:
         st.last_group = clause.groups[-1]
         results: list[tuple[Group, Outcome | str]] = []
@@ -789,14 +843,19 @@ def _clause(
             return
         _close_manifesto(m, st)
         again_ends = _again_ends(m.text.norm, start, end)
-        for g, o in results:
-            if isinstance(o, str):
-                _note(m, o, start, end)
+        for g, res in results:
+            if isinstance(res, str):
+                _note(m, res, start, end)
                 continue
+            o = res
             again = g.repeat > 1 or again_ends <= g.start + 1
             for d in o.inputs:
                 if not again and _same_input(m, d):
                     continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once (issue 23)
+                if g is st.inferred:
+                    d["inferred_use"] = (
+                        True  # 刚才的王五改给赵六: the privilege is the hand's only one; the preview says so
+                    )
                 m.add(g.start, g.end, d)
             for reason in o.refusals:
                 m.refuse(start, end, reason)
@@ -825,5 +884,6 @@ def _clause(
         if not st.stance.card_words(clause.card_only, start, end):
             m.refuse(start, end, CARD_ONLY)
         return
-    if clause.stray_pos is not None:  # "最后一张牌了": explained only when the message says nothing else (issue 23)
+    if clause.stray_pos is not None and not _cards_left(m.text.norm, start, clause.stray_pos):
+        # "倒数第二张": explained only when the message says nothing else (issue 23)
         m.notes.append((start, end, "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)"))

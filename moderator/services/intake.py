@@ -76,7 +76,18 @@ def describe(item: dict) -> str:
     text = codec.describe_item(item)
     if item.get("pronoun") and item.get("target"):
         text += f"(“{item['pronoun']}”按上文读作{item['target']},请核对)"  # issue 23: the one player named
-    return f"{text}(由天神选定)" if item.get("chosen") and item.get("target") else text
+    if item.get("inferred_use") and item.get("use"):
+        # issue 23: 刚才的王五改给赵六 with no privilege written, the hand's only privilege that names a player
+        text += f"(没写是哪个特权:手里能指定目标的只有{item['use']},按{item['use']}读,请核对)"
+    return f"{text}(由天神选定)" if item.get("chosen") and _player_of(item) else text
+
+
+def _player_of(item: dict) -> str | None:
+    """The player an input names: a privilege's target, or a vote's (投 / 改投)."""
+    if "use" in item:
+        return item.get("target")
+    player = item.get("change") or item.get("for")
+    return player if isinstance(player, str) else None
 
 
 @dataclass
@@ -155,7 +166,10 @@ def choices_apply(inputs: list[dict], refusals: list[dict], choices: dict[int, s
                 f"“{refusal['text']}”不能直接选定{name}:它不是只缺一个对象的特权(或还缺别的,如瞄准的位置),"
                 "请用表单录入,或请玩家说明。"
             )
-        item = {**refusal["input"], "target": name, "chosen": True}
+        partial = refusal["input"]
+        # a privilege's target, or the vote's player (投大白兔 → 投小白兔, issue 23)
+        key = "target" if "use" in partial else ("change" if "change" in partial else "for")
+        item = {**partial, key: name, "chosen": True}
         if refusal.get("span"):
             item["span"] = refusal["span"]
         inputs.append(item)

@@ -17,7 +17,7 @@ from moderator.parser import parse_pm
 
 HERE = Path(__file__).parent
 FILES = ("golden.yaml", "corpus.yaml")
-EXTRA_KEYS = ("span", "candidates", "input", "manifesto_spans", "pronoun")
+EXTRA_KEYS = ("span", "candidates", "input", "manifesto_spans", "pronoun", "inferred_use")
 
 
 @dataclass(frozen=True)
