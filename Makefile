@@ -28,8 +28,12 @@ run: $(STAMP)
 	DEBUG=true PORT=$(PORT) $(PY) manage.py demo
 	DEBUG=true PORT=$(PORT) $(PY) manage.py runall 127.0.0.1:$(PORT)
 
+# Two worker processes (pytest-xdist): each has its own test database, redis-server, live server and Chromium, and a
+# worker that runs out of tests takes the other's. PYTEST_ARGS naming tests (tests/…) runs them in this process unless
+# PYTEST_WORKERS is given too; options alone (PYTEST_ARGS=--durations=30) keep the two workers.
+PYTEST_WORKERS ?= $(if $(findstring tests/,$(PYTEST_ARGS)),0,2)
 test: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

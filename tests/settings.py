@@ -14,3 +14,8 @@ DEMO_ACCOUNT = True  # tests/commands loads the demo game
 
 # One process (the live server is a thread of it): its memory cache sees every version change (issue 25.4).
 PAGES_REVALIDATE_SECONDS = 30
+
+# The tests' own accounts get a fast hash: Django's default (PBKDF2, a million rounds) costs ≈ 0.3 s of CPU for every
+# account a test creates and every sign-in, hundreds of times a run. The production hasher stays where a test needs a
+# password check to take time (tests/security/test_login.py's concurrent burst).
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

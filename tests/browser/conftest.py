@@ -15,9 +15,12 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's chromium driven by Playwright (no browser download)."""
+    """Debian's chromium driven by Playwright (no browser download), one per test file: starting the driver and the
+    browser costs seconds, and every test opens its own context (cookies, storage, tabs), which it closes. Not one per
+    run: between its calls Playwright's sync API leaves its event loop marked as running in this thread, which only
+    the browser files may see."""
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are synchronous and safe.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     from playwright.sync_api import sync_playwright

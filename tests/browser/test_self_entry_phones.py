@@ -194,6 +194,14 @@ def test_seven_phones_play_a_night_and_a_day_and_the_pm_game_gives_the_same_stat
     night_inputs = {r.seat.player_name: r.forum_at for r in Input.objects.filter(game=game).select_related("seat")}
     assert SelfEntry.objects.filter(game=game).count() == 7 and len(night_inputs) == 7
 
+    # The same night played the old way, its day opened before the phones' votes below are sent (they are pasted
+    # into it with the times they were sent): the 天神 pastes each PM with the time the player sent it.
+    pm_game = _table_game()
+    setup.game_start(game=pm_game, at=start)
+    for name, text in NIGHT_PM.items():
+        _paste(pm_game, name, text, night_inputs[name])
+    clock.phase_end_early(game=pm_game, force=True)
+
     # Day 1: the saved player sees why he cannot vote; the others vote, one changes his vote once (D3).
     state = play.game_replay(game).state
     assert state.saved == frozenset({"李朗"}), state.saved  # N7: 张环's 束魂 caught 狄仁杰's attack on 李朗
@@ -215,12 +223,7 @@ def test_seven_phones_play_a_night_and_a_day_and_the_pm_game_gives_the_same_stat
         for r in Input.objects.filter(game=game, kind="vote").select_related("seat").order_by("forum_at", "seq")
     ]
 
-    # The same game played the old way: the 天神 pastes each PM and vote post with the time the player sent it.
-    pm_game = _table_game()
-    setup.game_start(game=pm_game, at=start)
-    for name, text in NIGHT_PM.items():
-        _paste(pm_game, name, text, night_inputs[name])
-    clock.phase_end_early(game=pm_game, force=True)
+    # The same day played the old way: the 天神 pastes each vote post with the time the player sent it.
     numbers = dict(pm_game.seats.values_list("number", "player_name"))
     for name, payload, at in day_inputs:
         text = f"改票:投{numbers[payload['change']]}" if "change" in payload else f"投{numbers[payload['for']]}"
