@@ -78,3 +78,12 @@ def test_pre_commit_runs_make_lint():
     makefile = (ROOT / "Makefile").read_text()
     lint = makefile.split("\nlint:")[1].split("\n\n")[0]
     assert "ruff check ." in lint and "ruff format --check ." in lint and "mypy" in lint
+
+
+def test_no_two_test_files_share_a_name():
+    """The test folders are not packages (pytest imports each file by its base name): two `test_x.py` in different
+    folders make the second one fail to import, an error only a whole run shows."""
+    names: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        names.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
