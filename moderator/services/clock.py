@@ -93,12 +93,23 @@ def _locked(phase_ids: list[int], *, skip_locked: bool) -> list[tuple[Game, Phas
     return [(phase.game, phase) for phase in locked.filter(pk__in=phase_ids).order_by("game_id", "pk")]
 
 
-def _close(game: Game, phase: Phase, now: datetime | None) -> bool:
+def _read_many(locked: list[tuple[Game, Phase]]) -> dict[int, tuple]:
+    """On PostgreSQL, the read of every close of a batch in one statement (closesql.read_many) — only of the phases
+    it may close, and only when no two are of one game (a close writes its game's next phase: the other's read would
+    be stale)."""
+    if not closesql.usable() or len({game.pk for game, _ in locked}) != len(locked):
+        return {}
+    return closesql.read_many(
+        [(g, p) for g, p in locked if p.status == Phase.Status.OPEN and g.status == Game.Status.RUNNING]
+    )
+
+
+def _close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = None) -> bool:
     """play.phase_close under the caller's game lock, and on success one `phase_close` log row in the same
     transaction (so: one per close). On PostgreSQL the close is two more statements (closesql: one read, one write
     that stores everything and the log row, or nothing); the ORM path where closesql says so."""
     if closesql.usable():
-        done = closesql.close(game, phase, now)
+        done = closesql.close(game, phase, now, read)
         if done:
             versions.bump_on_commit(game.pk)  # pages: a new version after the commit (issue 25.4)
         if done is not None:
@@ -138,9 +149,11 @@ def close_batch(phase_ids: list[int], *, now: datetime | None = None) -> int:
     try:
         with transaction.atomic():
             closed = 0
-            for game, phase in _locked(phase_ids, skip_locked=True):
+            locked = _locked(phase_ids, skip_locked=True)
+            reads = _read_many(locked)
+            for game, phase in locked:
                 try:
-                    closed += _close(game, phase, now)
+                    closed += _close(game, phase, now, reads.get(phase.pk))
                 except DatabaseError:
                     raise
                 except Exception as exc:

@@ -15,6 +15,8 @@ Between the two, the rules resolve the phase in Python exactly as `play.game_rep
 (tests/clock/test_clock_batch.py compares them on every scenario). The ORM path stays for SQLite (the embedded
 default), for a first night whose default orders must be drawn (O1: they are inputs stored before the night resolves),
 and for a game whose snapshots do not reach the open phase: `close` returns None and the caller takes that path.
+A batch (`clock.close_batch`) reads statement 2 of all its phases in one round trip (`read_many`), and WRITE leaves
+out the CTEs that have nothing to write (`write_statement`).
 
 A PM confirm's inputs are written here too (`inputs_insert`: the entry numbers and the rows in one statement).
 Raw SQL lives only here, beside the models it writes (their tables are read from the models' `_meta`)."""
@@ -24,6 +26,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -58,6 +61,17 @@ SELECT
      FROM {input} i LEFT JOIN {verdict} v ON v.input_id = i.id
      WHERE i.phase_id = %(phase)s AND NOT EXISTS (SELECT 1 FROM {void} x WHERE x.input_id = i.id)) AS inputs
 """.format(**_T)
+
+# READ for every phase of a batch in one statement (`read_many`): the same subqueries, one row per phase.
+READ_MANY = (
+    "SELECT t.phase,"
+    + READ.split("SELECT", 1)[1]
+    .replace("%(game)s", "t.game")
+    .replace("%(phase)s", "t.phase")
+    .replace("%(starts)s", "t.starts")
+    .rstrip()
+    + "\nFROM unnest(%(games)s::bigint[], %(phases)s::bigint[], %(starts)s::timestamptz[]) AS t(game, phase, starts)\n"
+)
 
 WRITE = """
 WITH closed AS (
@@ -98,6 +112,24 @@ WITH closed AS (
 )
 SELECT closed_at FROM closed
 """.format(**_T)
+
+
+def _cte(name: str) -> str:
+    """The text of one CTE of WRITE, from `name AS (` to the comma before the next one."""
+    start = WRITE.index(f"{name} AS (")
+    return WRITE[start : WRITE.index("\n), ", start) + 4]
+
+
+@cache
+def write_statement(*, verdicts: bool, finished: bool, following: bool) -> str:
+    """WRITE without the CTEs that would write nothing (no verdict changed, no winner, no next phase): each left out
+    is planned and run for nothing by PostgreSQL at every close (no prepared statements: docs/scaling.md). What is
+    written is the same: each CTE dropped here inserts or updates no row in WRITE."""
+    statement = WRITE
+    for name, kept in (("verdicts", verdicts), ("finished", finished), ("next", following)):
+        if not kept:
+            statement = statement.replace(_cte(name), "", 1)
+    return statement
 
 
 INPUTS_INSERT = """
@@ -181,6 +213,24 @@ def lock(phase_ids: list[int], *, skip_locked: bool = False) -> list[tuple[Game,
     return pairs
 
 
+def read_many(pairs: list[tuple[Game, Phase]]) -> dict[int, tuple]:
+    """Statement 2 of every close of a batch in one round trip: READ's row for each of these locked phases, by
+    phase id. Each row reads only its own game's rows, which the batch holds locked, so reading them all before the
+    first write gives the rows READ would give just before each close (one game per phase: the caller checks)."""
+    if not pairs:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            READ_MANY,
+            {
+                "games": [game.pk for game, _ in pairs],
+                "phases": [phase.pk for _, phase in pairs],
+                "starts": [phase.starts_at for _, phase in pairs],
+            },
+        )
+        return {row[0]: tuple(row[1:]) for row in cursor.fetchall()}
+
+
 def usable() -> bool:
     """The three-statement close runs on PostgreSQL unless CLOCK_CLOSE_SQL is off (then every close takes the ORM
     path: the test that both write the same rows turns it off)."""
@@ -223,7 +273,7 @@ def _messages(records: list[_Rec]) -> list[list[_Rec]]:
     return groups
 
 
-def close(game: Game, phase: Phase, now: datetime | None) -> bool | None:
+def close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = None) -> bool | None:
     """Close `phase` of the locked `game` in two more statements; True if this call closed it, False if there was
     nothing to do (already closed, not due, game not running: nothing written), None if this close must take the
     ORM path (see the module's docstring)."""
@@ -235,8 +285,10 @@ def close(game: Game, phase: Phase, now: datetime | None) -> bool | None:
     if phase.kind == Phase.Kind.NIGHT and phase.number == 1 and not game.hands_are_orders:
         return None  # O1: default orders are drawn (inputs stored) only once the compare-and-set has succeeded
     with connection.cursor() as cursor:
-        cursor.execute(READ, {"game": game.pk, "phase": phase.pk, "starts": phase.starts_at})
-        odd, snapshot, seats_json, inputs_json = cursor.fetchone()
+        if read is None:  # `read`: this phase's row of `read_many`, read with the batch's others
+            cursor.execute(READ, {"game": game.pk, "phase": phase.pk, "starts": phase.starts_at})
+            read = cursor.fetchone()
+        odd, snapshot, seats_json, inputs_json = read
         if odd:
             return None
         seats = [_Seat(row) for row in _json(seats_json) or []]
@@ -275,7 +327,7 @@ def close(game: Game, phase: Phase, now: datetime | None) -> bool | None:
         result_doc = play.result_json(result)
         dump = codec.state_dump(state)
         cursor.execute(
-            WRITE,
+            write_statement(verdicts=bool(changed), finished=bool(state.winner), following=next_phase is not None),
             {
                 "game": game.pk,
                 "phase": phase.pk,
