@@ -32,6 +32,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from moderator.cpu import cpu_seconds as _cpu
+
 WRK_SCRIPT = """
 local paths = {%s}
 local i = 0
@@ -104,19 +106,6 @@ def redis_start(workdir: Path) -> tuple[subprocess.Popen, str]:
         time.sleep(0.05)
     proc.terminate()
     raise SystemExit("redis-server did not start")
-
-
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _cpu(pid: int) -> float:
-    """User + system CPU seconds of a process (0 if it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICK
 
 
 def _children(ppid: int) -> list[int]:

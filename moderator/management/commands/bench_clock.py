@@ -41,6 +41,7 @@ from django.db.models import Count, Max
 from cards.catalogue import DEFAULT_CAMPS, DEFAULT_HAND_SIZE, standard_deck
 from cards.dealing import deal
 from moderator.celery import app
+from moderator.cpu import cpu_seconds
 from moderator.models import Announcement, AuditLog, Game, Phase, Seat
 from moderator.services.clock import db_now
 
@@ -224,19 +225,6 @@ class Fleet:
                 proc.wait(10)
         for log in self.logs_open:
             log.close()
-
-
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of one process so far (0 if it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICK
 
 
 def tree(pid: int) -> list[int]:
