@@ -184,9 +184,16 @@ def _columns(model) -> tuple[list[str], list[str], list[tuple[int, Any]]]:
 
 
 _GAME, _PHASE = _columns(Game), _columns(Phase)
-LOCK = "SELECT {g}, {p} FROM {phase} p JOIN {game} g ON g.id = p.game_id WHERE p.id = ANY(%s) ORDER BY p.game_id, p.id FOR UPDATE OF g".format(
-    g=", ".join(f"g.{c}" for c in _GAME[1]), p=", ".join(f"p.{c}" for c in _PHASE[1]), **_T
-)
+# The first column sets `synchronous_commit` off for this transaction only (`set_config(…, true)` is SET LOCAL): a
+# close's COMMIT does not wait for its WAL to reach the disk (docs/scaling.md "A close commits asynchronously"). A
+# close is derived from rows already durable (the inputs, the snapshot before); if the database crashes in the
+# fraction of a second before the WAL writer flushes it, the phase is still open and overdue after the restart and
+# the next sweep closes it again, to the same rows. Any later durable commit that builds on it (a PM of the next
+# phase) flushes it first: WAL is written in order. PM confirms and every other write keep the synchronous commit.
+LOCK = (
+    "SELECT set_config('synchronous_commit', 'off', true), {g}, {p} FROM {phase} p JOIN {game} g ON g.id = p.game_id "
+    "WHERE p.id = ANY(%s) ORDER BY p.game_id, p.id FOR UPDATE OF g"
+).format(g=", ".join(f"g.{c}" for c in _GAME[1]), p=", ".join(f"p.{c}" for c in _PHASE[1]), **_T)
 
 
 def _instance(model, spec, values: list) -> Any:
@@ -203,10 +210,10 @@ def lock(phase_ids: list[int], *, skip_locked: bool = False) -> list[tuple[Game,
     with connection.cursor() as cursor:
         cursor.execute(LOCK + (" SKIP LOCKED" if skip_locked else ""), [list(phase_ids)])
         rows = cursor.fetchall()
-    n = len(_GAME[0])
+    n = len(_GAME[0]) + 1  # row[0]: set_config's answer
     pairs = []
     for row in rows:
-        game = _instance(Game, _GAME, list(row[:n]))
+        game = _instance(Game, _GAME, list(row[1:n]))
         phase = _instance(Phase, _PHASE, list(row[n:]))
         phase._state.fields_cache["game"] = game
         pairs.append((game, phase))
