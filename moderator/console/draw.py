@@ -7,14 +7,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
+from moderator import rules
 from moderator.console.views import gm_game
 from moderator.models import Game
 from moderator.services import clock, play
 from moderator.services.once import Once
 
 
-def draw_context(game: Game) -> dict:
-    return {"draw_shown": clock.draw_shown(game), "draw_open": game.status in (Game.Status.RUNNING, Game.Status.PAUSED)}
+def draw_context(game: Game, state: rules.GameState | None = None) -> dict:
+    """`state`: the game now, when the page has replayed it already."""
+    shown = clock.draw_shown(game, state)
+    return {"draw_shown": shown, "draw_open": game.status in (Game.Status.RUNNING, Game.Status.PAUSED)}
 
 
 @login_required

@@ -21,9 +21,10 @@ def _open(game: Game, kind: str) -> Phase | None:
     return game.phases.filter(status=Phase.Status.OPEN, kind=kind).order_by("-starts_at").first()
 
 
-def _preview(game: Game, phase: Phase, ends_at=None) -> dict | None:
-    """`ends_at`: when the phase would end (its deadline, or now for an early end, T5): the next phase starts then."""
-    state = play.game_replay(game).state
+def _preview(game: Game, phase: Phase, ends_at=None, state: rules.GameState | None = None) -> dict | None:
+    """`ends_at`: when the phase would end (its deadline, or now for an early end, T5): the next phase starts then.
+    `state`: the game now, when the caller has replayed it already (a page replays once)."""
+    state = state if state is not None else play.game_replay(game).state
     if not state.phase_open:  # the replay found no open phase to close (a page must not fail on it)
         return None
     after, result = rules.close_phase(state)
@@ -55,25 +56,26 @@ def _preview(game: Game, phase: Phase, ends_at=None) -> dict | None:
     }
 
 
-def dawn_preview(game: Game) -> dict | None:
+def dawn_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
     """A2: the dawn post if the open night closed now; None when no night is open."""
     phase = _open(game, Phase.Kind.NIGHT)
-    return _preview(game, phase) if phase else None
+    return _preview(game, phase, state=state) if phase else None
 
 
-def dusk_preview(game: Game) -> dict | None:
+def dusk_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
     """A3: the dusk post (tally, executions, 圣人 and 绝杀 losses, deaths) if the open day closed now."""
     phase = _open(game, Phase.Kind.DAY)
-    return _preview(game, phase) if phase else None
+    return _preview(game, phase, state=state) if phase else None
 
 
-def close_preview(game: Game) -> dict | None:
-    """Whichever of the two the open phase has."""
-    return dawn_preview(game) or dusk_preview(game)
+def close_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
+    """Whichever of the two the open phase has (`state`: the caller's replay of the game now, if it has one)."""
+    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    return _preview(game, phase, state=state) if phase else None
 
 
-def end_preview(game: Game) -> dict | None:
+def end_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
     """T5: the post the open phase would draft if the 天神 ended it now (the next phase then starts now), with the
     digest of that close, which the end-early confirmation carries (clock.phase_end_early(seen=…))."""
     phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
-    return _preview(game, phase, ends_at=timezone.now()) if phase else None
+    return _preview(game, phase, ends_at=timezone.now(), state=state) if phase else None

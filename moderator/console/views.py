@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from moderator import rules
 from moderator.console import forms
-from moderator.console.dryrun import end_preview
+from moderator.console.dryrun import close_preview, end_preview
 from moderator.console.sentences import audit_sentence
 from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows
@@ -99,7 +99,8 @@ def dashboard(request, game_id: int):
             "executions": views.executions_preview(state),
             "closed": game.phases.filter(status=Phase.Status.CLOSED).order_by("-starts_at"),
             "now": timezone.now(),
-            **draw_context(game),
+            "dryrun": close_preview(game, state) if phase else None,  # from this page's one replay
+            **draw_context(game, state),
         },
     )
 
@@ -612,8 +613,8 @@ def end_confirm(request, game_id: int):
     if phase is None:
         messages.error(request, "现在没有进行中的时段。")
         return redirect("console_dashboard", game_id=game.pk)
-    waiting = views.not_acted(play.game_replay(game).state)
-    context = {"game": game, "phase": phase, "waiting": waiting, "dryrun": end_preview(game)}
+    state = play.game_replay(game).state  # the page's one replay: who has not acted, and the close it would draft
+    context = {"game": game, "phase": phase, "waiting": views.not_acted(state), "dryrun": end_preview(game, state)}
     return render(request, "console/end_confirm.html", context)
 
 

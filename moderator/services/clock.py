@@ -17,6 +17,7 @@ from django.db.models.functions import Now
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Phase
 from moderator.rules import views
 from moderator.services import closesql, play, versions
@@ -319,14 +320,16 @@ def game_resume(*, game: Game, actor=None, once: Once | None = None) -> Game:
 DRAW = "平局"
 
 
-def draw_shown(game: Game) -> bool:
-    """V4: what the dashboard shows — no survivor holds an attack and the last two counts were deadlocked."""
+def draw_shown(game: Game, state: rules.GameState | None = None) -> bool:
+    """V4: what the dashboard shows — no survivor holds an attack and the last two counts were deadlocked. `state`:
+    the game now, when the caller has replayed it already."""
     if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
         return False
     results = list(
         game.phases.filter(status=Phase.Status.CLOSED).order_by("starts_at", "id").values_list("result", flat=True)
     )
-    return views.deadlock(play.game_replay(game).state, [r for r in results if r])
+    state = state if state is not None else play.game_replay(game).state
+    return views.deadlock(state, [r for r in results if r])
 
 
 @transaction.atomic
