@@ -207,22 +207,33 @@ def _pack(value: Any) -> Any:
     raise CodecError(f"快照里不能有 {kind.__name__}")
 
 
-def _unpack(value: Any) -> Any:
-    kind = type(value)
-    if kind is list:
-        return [v if type(v) in _SCALARS else _unpack(v) for v in value]
-    if kind is not dict:
-        return value
+_FIELD_SETS: dict[str, tuple[type, frozenset[str], bool]] = {
+    name: (t, frozenset(_FIELDS[t]), hasattr(t, "__post_init__")) for name, t in _TYPES.items()
+}
+_new = object.__new__
+
+
+def _tagged(value: dict[str, Any]) -> Any:
+    """json.loads' object_hook: each JSON object, its members already decoded (innermost first), as what `_pack`
+    made it from. A dataclass with exactly its fields is built as `state.evolve` builds one (its fields set, then
+    `__post_init__`); one stored before a field was added or after one was dropped goes through `__init__`, which
+    fills the defaults (or refuses)."""
     if "~" in value:
-        cls = _TYPES[value["~"]]
-        return cls(**{k: v if type(v) in _SCALARS else _unpack(v) for k, v in value.items() if k != "~"})
+        cls, names, post = _FIELD_SETS[value.pop("~")]
+        if value.keys() != names:
+            return cls(**value)
+        new: Any = _new(cls)
+        new.__dict__.update(value)
+        if post:
+            new.__post_init__()
+        return new
     if "~t" in value:
-        return tuple([v if type(v) in _SCALARS else _unpack(v) for v in value["~t"]])
+        return tuple(value["~t"])
     if "~s" in value:
-        return frozenset(_unpack(v) for v in value["~s"])
+        return frozenset(value["~s"])
     if "~d" in value:
-        return {_unpack(k): _unpack(v) for k, v in value["~d"]}
-    return {k: _unpack(v) for k, v in value.items()}
+        return {k: v for k, v in value["~d"]}
+    return value
 
 
 def state_dump(state: st.GameState) -> str:
@@ -231,7 +242,7 @@ def state_dump(state: st.GameState) -> str:
 
 
 def state_load(text: str) -> st.GameState:
-    state = _unpack(json.loads(text))
+    state = json.loads(text, object_hook=_tagged)
     if not isinstance(state, st.GameState):
         raise CodecError("快照不是游戏状态")
     return state
