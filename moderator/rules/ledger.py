@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from cards.catalogue import BODYGUARD, COMMONER
 from moderator.rules.state import AMOEBA_CAP, GameState, LedgerRow, Seat, evolve
 
@@ -54,8 +52,8 @@ def night_grant_and_upkeep(state: GameState) -> GameState:
         current = state.seat(seat.name)
         if current.amoebas:  # M2: an 阿米巴 turned 保镖 pays upkeep against its 4-AP cap, and stands if it paid
             amoebas = {
-                uid: replace(a, spent=a.spent + (uid in due), guarding=uid in due) if a.form == BODYGUARD else a
+                uid: evolve(a, spent=a.spent + (uid in due), guarding=uid in due) if a.form == BODYGUARD else a
                 for uid, a in current.amoebas.items()
             }
-            state = state.with_seat(replace(current, amoebas=amoebas))
+            state = state.with_seat(evolve(current, amoebas=amoebas))
     return state

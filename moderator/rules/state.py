@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar, cast
 
 NIGHT, DAY = "night", "day"
 PHASE_MINUTES = 24 * 60  # T1: a phase lasts 24 hours unless the game says otherwise
@@ -255,8 +255,8 @@ class GameState:
 
     def with_action(self, seat: Seat, act: Action) -> GameState:
         """Record an accepted action on its seat, numbered in acceptance order."""
-        act = replace(act, seq=self.action_seq)
-        return replace(self.with_seat(replace(seat, actions=(*seat.actions, act))), action_seq=self.action_seq + 1)
+        act = evolve(act, seq=self.action_seq)
+        return evolve(self.with_seat(evolve(seat, actions=(*seat.actions, act))), action_seq=self.action_seq + 1)
 
 
 def next_phase(kind: str, number: int) -> tuple[str, int]:
@@ -265,16 +265,17 @@ def next_phase(kind: str, number: int) -> tuple[str, int]:
 
 
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
+_D = TypeVar("_D")
 
 
-def evolve(obj: Any, **changes: Any) -> Any:
+def evolve(obj: _D, **changes: Any) -> _D:
     """`dataclasses.replace` for the engine's frozen dataclasses, at a fraction of its cost (a close makes thousands:
     every AP change replaces a seat and the state). The fields are copied as they are and `changes` set, then
     `__post_init__` runs as after `__init__`; a cached property is not copied (it is computed again)."""
     cls = type(obj)
     names = _FIELD_NAMES.get(cls)
     if names is None:
-        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(obj))
+        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cast(Any, obj)))
     if not names.issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field {sorted(set(changes) - names)}")
     new = object.__new__(cls)
