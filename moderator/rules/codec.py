@@ -237,8 +237,96 @@ def _tagged(value: dict[str, Any]) -> Any:
 
 
 def state_dump(state: st.GameState) -> str:
-    """The state as JSON text: every field of every frozen dataclass, tuples, sets and non-string keys tagged."""
-    return json.dumps(_pack(state), ensure_ascii=False, separators=(",", ":"))
+    """The state as JSON text: every field of every frozen dataclass, tuples, sets and non-string keys tagged.
+
+    Written in one pass (`_write`), not `_pack`ed into dicts for `json.dumps` to walk again: the text is the one
+    `json.dumps(_pack(state), ensure_ascii=False, separators=(",", ":"))` gives, character for character (the same
+    string escape, number forms and key order; tests/engine/test_state_codec.py compares them)."""
+    out: list[str] = []
+    _write(state, out)
+    return "".join(out)
+
+
+_string = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) escapes a string with (C)
+_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+# Per dataclass: the text before each field's value ('{"uid":', ',"name":') and the closing tag (',"~":"Card"}').
+_KEYS: dict[type, tuple[tuple[tuple[str, str], ...], str]] = {
+    t: (
+        tuple((name, ("{" if i == 0 else ",") + _string(name) + ":") for i, name in enumerate(names)),
+        ("," if names else "{") + '"~":' + _string(t.__name__) + "}",
+    )
+    for t, names in _FIELDS.items()
+}
+
+
+def _write(value: Any, out: list[str]) -> None:
+    """`_pack` and `json.dumps` in one: `value`'s JSON text appended to `out`."""
+    kind = type(value)
+    if kind is str:
+        out.append(_string(value))
+    elif kind is int:
+        out.append(int.__repr__(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif kind is float:
+        out.append(_json(value))
+    elif kind in _KEYS:
+        keys, close = _KEYS[kind]
+        fields = value.__dict__
+        for name, key in keys:  # a string, a whole number or None without a call: most fields are one
+            v = fields[name]
+            if type(v) is str:
+                out.append(key + _string(v))
+            elif type(v) is int:
+                out.append(key + int.__repr__(v))
+            elif v is None:
+                out.append(key + "null")
+            else:
+                out.append(key)
+                _write(v, out)
+        out.append(close)
+    elif kind is tuple:
+        sep = '{"~t":['
+        for v in value:
+            if type(v) is str:
+                out.append(sep + _string(v))
+            else:
+                out.append(sep)
+                _write(v, out)
+            sep = ","
+        out.append("]}" if value else '{"~t":[]}')
+    elif kind is frozenset:  # sorted by the repr of the packed members, as `_pack` sorts them
+        out.append('{"~s":' + _json(_pack(value)["~s"]) + "}")
+    elif kind is dict:
+        if all(type(k) is str and not k.startswith("~") for k in value):
+            sep = "{"
+            for k, v in value.items():
+                out.append(sep + _string(k) + ":")
+                _write(v, out)
+                sep = ","
+            out.append("}" if value else "{}")
+        else:
+            out.append('{"~d":[')
+            for i, (k, v) in enumerate(value.items()):
+                out.append(",[" if i else "[")
+                _write(k, out)
+                out.append(",")
+                _write(v, out)
+                out.append("]")
+            out.append("]}")
+    elif kind is list:
+        out.append("[")
+        for i, v in enumerate(value):
+            if i:
+                out.append(",")
+            _write(v, out)
+        out.append("]")
+    else:
+        raise CodecError(f"快照里不能有 {kind.__name__}")
 
 
 def state_load(text: str) -> st.GameState:

@@ -264,26 +264,31 @@ def next_phase(kind: str, number: int) -> tuple[str, int]:
     return (DAY, number) if kind == NIGHT else (NIGHT, number + 1)
 
 
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
+_FIELD_NAMES: dict[type, tuple[frozenset[str], int, bool]] = {}  # fields, how many, whether __post_init__
 _D = TypeVar("_D")
 
 
 def evolve(obj: _D, **changes: Any) -> _D:
     """`dataclasses.replace` for the engine's frozen dataclasses, at a fraction of its cost (a close makes thousands:
     every AP change replaces a seat and the state). The fields are copied as they are and `changes` set, then
-    `__post_init__` runs as after `__init__`; a cached property is not copied (it is computed again)."""
+    `__post_init__` runs as after `__init__`; a cached property is not copied (it is computed again): when the
+    instance holds nothing but its fields (no cached property computed), its dict is copied whole."""
     cls = type(obj)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cast(Any, obj)))
+    info = _FIELD_NAMES.get(cls)
+    if info is None:
+        names = frozenset(f.name for f in fields(cast(Any, obj)))
+        info = _FIELD_NAMES[cls] = (names, len(names), hasattr(cls, "__post_init__"))
+    names, count, post = info
     if not names.issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field {sorted(set(changes) - names)}")
-    new = object.__new__(cls)
+    new: Any = object.__new__(cls)
     src, dst = obj.__dict__, new.__dict__
-    for name in names:
-        dst[name] = src[name]
+    if len(src) == count:  # every field is in it (set by __init__), so nothing else
+        dst.update(src)
+    else:
+        for name in names:
+            dst[name] = src[name]
     dst.update(changes)
-    post = getattr(new, "__post_init__", None)
-    if post is not None:
-        post()
+    if post:
+        new.__post_init__()
     return new

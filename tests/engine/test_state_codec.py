@@ -50,3 +50,14 @@ def test_a_snapshot_with_a_field_the_engine_does_not_know_is_refused():
     doc["no_such_field"] = 1
     with pytest.raises(TypeError):
         state_load(json.dumps(doc, ensure_ascii=False))
+
+
+def test_the_one_pass_writer_gives_the_text_json_dumps_gives():
+    """state_dump writes the JSON itself; its text is `json.dumps` of the packed state, character for character —
+    a snapshot stored before it loads and compares the same (escapes, numbers, tagged keys, sorted sets)."""
+    from moderator.rules.codec import _pack
+
+    odd = '\x00\u2028"\\/é[引号]'
+    state = evolve(_played(), phase_minutes=1439.5, streaks={("乙", odd, "甲"): 10**20}, passed=frozenset({odd, "丁"}))
+    state = evolve(state, votes={odd: 1, "甲": float("inf")})  # a str-keyed dict; numbers json writes its own way
+    assert state_dump(state) == json.dumps(_pack(state), ensure_ascii=False, separators=(",", ":"))
