@@ -210,7 +210,7 @@ def _pack(value: Any) -> Any:
 _FIELD_SETS: dict[str, tuple[type, frozenset[str], bool]] = {
     name: (t, frozenset(_FIELDS[t]), hasattr(t, "__post_init__")) for name, t in _TYPES.items()
 }
-_new = object.__new__
+_new, _set = object.__new__, object.__setattr__
 
 
 def _tagged(value: dict[str, Any]) -> Any:
@@ -218,12 +218,13 @@ def _tagged(value: dict[str, Any]) -> Any:
     made it from. A dataclass with exactly its fields is built as `state.evolve` builds one (its fields set, then
     `__post_init__`); one stored before a field was added or after one was dropped goes through `__init__`, which
     fills the defaults (or refuses)."""
-    if "~" in value:
-        cls, names, post = _FIELD_SETS[value.pop("~")]
+    tag = value.pop("~", None)
+    if tag is not None:
+        cls, names, post = _FIELD_SETS[tag]
         if value.keys() != names:
             return cls(**value)
         new: Any = _new(cls)
-        new.__dict__.update(value)
+        _set(new, "__dict__", value)  # the decoder's fresh dict, in field order, becomes the instance's
         if post:
             new.__post_init__()
         return new
@@ -299,8 +300,11 @@ def _write(value: Any, out: list[str]) -> None:
                 _write(v, out)
             sep = ","
         out.append("]}" if value else '{"~t":[]}')
-    elif kind is frozenset:  # sorted by the repr of the packed members, as `_pack` sorts them
-        out.append('{"~s":' + _json(_pack(value)["~s"]) + "}")
+    elif kind is frozenset:  # sorted by the repr of the packed members, as `_pack` sorts them (a string: itself)
+        if all(type(v) is str for v in value):
+            out.append('{"~s":[' + ",".join([_string(v) for v in sorted(value, key=repr)]) + "]}")
+        else:
+            out.append('{"~s":' + _json(_pack(value)["~s"]) + "}")
     elif kind is dict:
         if all(type(k) is str and not k.startswith("~") for k in value):
             sep = "{"
@@ -329,8 +333,11 @@ def _write(value: Any, out: list[str]) -> None:
         raise CodecError(f"快照里不能有 {kind.__name__}")
 
 
+_decode = json.JSONDecoder(object_hook=_tagged).decode
+
+
 def state_load(text: str) -> st.GameState:
-    state = json.loads(text, object_hook=_tagged)
+    state = _decode(text)
     if not isinstance(state, st.GameState):
         raise CodecError("快照不是游戏状态")
     return state
