@@ -256,7 +256,9 @@ class GameState:
     def with_action(self, seat: Seat, act: Action) -> GameState:
         """Record an accepted action on its seat, numbered in acceptance order."""
         act = evolve(act, seq=self.action_seq)
-        return evolve(self.with_seat(evolve(seat, actions=(*seat.actions, act))), action_seq=self.action_seq + 1)
+        seats = list(self.seats)
+        seats[self.index[seat.name]] = evolve(seat, actions=(*seat.actions, act))
+        return evolve(self, seats=tuple(seats), action_seq=self.action_seq + 1)  # with_seat and the count at once
 
 
 def next_phase(kind: str, number: int) -> tuple[str, int]:
