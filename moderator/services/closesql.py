@@ -11,7 +11,7 @@
    draft or log row. That is what keeps a close exactly once.
 
 Between the two, the rules resolve the phase in Python exactly as `play.game_replay` + `play.phase_close_locked` do
-(the same engine calls, the same codec, the same templates), so the rows written are the rows the ORM path writes
+(the same engine calls, the same codec, the same draft renderers), so the rows written are the rows the ORM path writes
 (tests/clock/test_clock_batch.py compares them on every scenario). The ORM path stays for SQLite (the embedded
 default), for a first night whose default orders must be drawn (O1: they are inputs stored before the night resolves),
 and for a game whose snapshots do not reach the open phase: `close` returns None and the caller takes that path.
