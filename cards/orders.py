@@ -6,11 +6,10 @@ import hashlib
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from cards.catalogue import is_privilege
 from cards.dealing import DealError
-from moderator.rules.state import Card, GameState, Order, Verdict
+from moderator.rules.state import Card, GameState, Order, Verdict, evolve
 from moderator.rules.validate import Refused, check_time, living
 
 
@@ -69,7 +68,7 @@ def submit_order(state: GameState, order: Order) -> tuple[GameState, Verdict]:
             hand.append(card)
         if state.bottoms_fixed and seat.hand:  # keep the very 底牌 card, not just one of its name
             hand = [c for c in hand if c.uid != seat.hand[-1].uid] + [seat.hand[-1]]
-        state = state.with_seat(replace(seat, hand=tuple(hand)))
-        return replace(state, ordered=state.ordered | {seat.name}), Verdict(True)
+        state = state.with_seat(evolve(seat, hand=tuple(hand)))
+        return evolve(state, ordered=state.ordered | {seat.name}), Verdict(True)
     except Refused as exc:
         return state, Verdict.refuse(str(exc))

@@ -132,7 +132,12 @@ class Phase(models.Model):
 
     @property
     def label(self) -> str:
-        return f"第{self.number}{'夜' if self.kind == self.Kind.NIGHT else '天'}"
+        return phase_label(self.kind, self.number)
+
+
+def phase_label(kind: str, number: int) -> str:
+    """第3夜, 第3天: how a phase is named everywhere (`Phase.label`; a close's next phase before it is a row)."""
+    return f"第{number}{'夜' if kind == Phase.Kind.NIGHT else '天'}"
 
 
 class Message(models.Model):

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from moderator.rules.ledger import charge
-from moderator.rules.state import DAY, NIGHT, GameState
+from moderator.rules.state import DAY, NIGHT, GameState, evolve
 
 
 def due_phase(sent: tuple[str, int]) -> tuple[str, int]:
@@ -46,7 +44,7 @@ def apply_due(state: GameState) -> tuple[GameState, list[dict]]:
             y = victim.ap
             state = charge(state, arson.target, y // 2 - y, "被纵火(AP3 c, N14)")
             events.append({"type": "arson", "by": arson.by, "target": arson.target})
-    return replace(state, arsons=rest), events
+    return evolve(state, arsons=rest), events
 
 
 __all__ = ["DAY", "NIGHT", "apply_due", "due_phase"]

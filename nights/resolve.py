@@ -8,12 +8,12 @@ settles and rendered into the dawn post by the announcement templates (A2).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from cards.catalogue import privilege
 from moderator.rules.ledger import guards
 from moderator.rules.settle import Close, card_type, deaths, silence, victory, windows
-from moderator.rules.state import DAY, NIGHT, Action, Arson, Card, GameState
+from moderator.rules.state import DAY, NIGHT, Action, Arson, Card, GameState, evolve
 from nights import bodyguard
 from nights.arson import due_phase
 
@@ -103,7 +103,7 @@ def catches(n: Night) -> None:
             n.failures.append((b.target, FAILURE_KIND[b.use]))
             nights = 0  # ruling: after a penalty the streak restarts
         streaks[key] = nights
-    n.state = replace(n.state, streaks={k: v for k, v in streaks.items() if v})
+    n.state = evolve(n.state, streaks={k: v for k, v in streaks.items() if v})
 
 
 def _stopped(n: Night, a: Action) -> bool:
@@ -140,7 +140,7 @@ def pardons(n: Night) -> None:
         if target in n.pardoned or seat.pardoned_once or target not in n.state.pending_executions:
             continue
         n.pardoned.add(target)
-        n.state = n.state.with_seat(replace(seat, pardoned_once=True))
+        n.state = n.state.with_seat(evolve(seat, pardoned_once=True))
         n.events.append({"type": "pardon", "player": target})
 
 
@@ -168,12 +168,12 @@ def executions(n: Night) -> set[str]:
         if name in n.pardoned:
             hand = list(seat.hand)
             hand.insert(min(pending.index, len(hand)), pending.card)
-            n.state = n.state.with_seat(replace(seat, hand=tuple(hand)))
+            n.state = n.state.with_seat(evolve(seat, hand=tuple(hand)))
             continue
         n.announced += 1
         announced.add(name)
         n.events.append({"type": "execution_card", "player": name, "card_type": card_type(pending.card)})
-    n.state = replace(n.state, pending_executions={}, unpardonable=frozenset())
+    n.state = evolve(n.state, pending_executions={}, unpardonable=frozenset())
     return announced
 
 
@@ -185,12 +185,12 @@ def transformations(n: Night) -> None:
 def complete_transformations(state: GameState) -> GameState:
     for seat in state.seats:
         done = {
-            uid: replace(a, form=a.pending, spent=0, pending=None, done_at=None)
+            uid: evolve(a, form=a.pending, spent=0, pending=None, done_at=None)
             for uid, a in seat.amoebas.items()
             if a.pending and a.done_at == state.phase
         }
         if done:
-            state = state.with_seat(replace(seat, amoebas={**seat.amoebas, **done}))
+            state = state.with_seat(evolve(seat, amoebas={**seat.amoebas, **done}))
     return state
 
 
@@ -203,7 +203,7 @@ def carry_overs(n: Night) -> None:
         for a in n.state.actions
         if a.use == "纵火"
     )
-    n.state = replace(
+    n.state = evolve(
         n.state,
         saints_armed=frozenset(a.by for a in live if a.use == "圣人"),
         next_day_modifiers=tuple(

@@ -6,10 +6,10 @@ tally → executions → losses (executions, 圣人, day 绝杀: D8) → carry-o
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from moderator.rules.settle import Close, deaths, silence, victory, windows
-from moderator.rules.state import Arson, PendingExecution
+from moderator.rules.state import Arson, PendingExecution, evolve
 from nights.resolve import complete_transformations
 
 MODIFIERS = ("诅咒", "恶毒诅咒", "庇佑", "虔诚庇佑")
@@ -89,16 +89,16 @@ def losses(d: Day) -> None:
             d.take(name, card, "处决")
         else:
             d.take(name, card, "处决", announce=False)
-            d.state = replace(
+            d.state = evolve(
                 d.state, pending_executions={**d.state.pending_executions, name: PendingExecution(card, 0)}
             )
     for saint in saints:
-        d.state = d.state.with_seat(replace(d.state.seat(saint), saint_done=True))
+        d.state = d.state.with_seat(evolve(d.state.seat(saint), saint_done=True))
         d.events.append({"type": "saint", "player": saint})
         for voter, (target, _) in d.ballots.items():
             if target == saint and voter != saint and d.state.seat(voter).hand:
                 d.take(voter, d.state.seat(voter).hand[0], "圣人")
-    d.state = replace(d.state, unpardonable=frozenset(saints))
+    d.state = evolve(d.state, unpardonable=frozenset(saints))
     for a in state.actions:
         if a.use == "绝杀" and a.target and d.state.seat(a.target).hand:
             d.take(a.target, d.state.seat(a.target).hand[0], "绝杀")
@@ -110,7 +110,7 @@ def carry_overs(d: Day) -> None:
     arsons = tuple(
         Arson(a.by, a.target or "", d.state.phase, card=a.card or "") for a in d.state.actions if a.use == "纵火"
     )
-    d.state = replace(
+    d.state = evolve(
         complete_transformations(d.state),
         arsons=d.state.arsons + arsons,
         next_day_modifiers=(),

@@ -1,7 +1,7 @@
 """The night's and the day's dry-run (issue 14): the dawn or dusk post as it would read if the open phase closed now.
 
 A selector: it replays the game, closes the open phase on the pure engine (nothing is stored), and renders the
-public post through the same templates and context as the real close (announce.public_post), so what the 天神 reads
+public post through the same renderer and context as the real close (announce.public_post), so what the 天神 reads
 here is word for word what the close would draft — who would lose what (by type, A1), saves, deaths, windows.
 `{% load dryrun %}{% close_preview game as dryrun %}` puts it on a page (templates/console/_dryrun.html).
 """
@@ -36,8 +36,8 @@ def _preview(game: Game, phase: Phase, ends_at=None, state: rules.GameState | No
         length = timedelta(seconds=game.phase_seconds)
         next_phase = Phase(game=game, kind=kind, number=number, starts_at=ends_at, ends_at=ends_at + length)
     seats = [s.name for s in after.seats]
-    template, ctx = announce.public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats)
-    bbcode = announce.render_bbcode(template, ctx)
+    render, ctx = announce.public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats)
+    bbcode = announce.render_bbcode(render, ctx)
     name = "天亮公告" if phase.kind == Phase.Kind.NIGHT else "天黑公告(投票结果)"
     return {
         "kind": phase.kind,

@@ -34,7 +34,9 @@ _WHERE = {
 def __getattr__(name: str) -> Any:
     if name not in _WHERE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"moderator.rules.{_WHERE[name]}"), name)
+    value = getattr(import_module(f"moderator.rules.{_WHERE[name]}"), name)
+    globals()[name] = value  # found directly from now on: `rules.submit_message` is called once per message
+    return value
 
 
 __all__ = [

@@ -207,31 +207,137 @@ def _pack(value: Any) -> Any:
     raise CodecError(f"快照里不能有 {kind.__name__}")
 
 
-def _unpack(value: Any) -> Any:
-    kind = type(value)
-    if kind is list:
-        return [v if type(v) in _SCALARS else _unpack(v) for v in value]
-    if kind is not dict:
-        return value
-    if "~" in value:
-        cls = _TYPES[value["~"]]
-        return cls(**{k: v if type(v) in _SCALARS else _unpack(v) for k, v in value.items() if k != "~"})
+_FIELD_SETS: dict[str, tuple[type, frozenset[str], bool]] = {
+    name: (t, frozenset(_FIELDS[t]), hasattr(t, "__post_init__")) for name, t in _TYPES.items()
+}
+_new, _set = object.__new__, object.__setattr__
+
+
+def _tagged(value: dict[str, Any]) -> Any:
+    """json.loads' object_hook: each JSON object, its members already decoded (innermost first), as what `_pack`
+    made it from. A dataclass with exactly its fields is built as `state.evolve` builds one (its fields set, then
+    `__post_init__`); one stored before a field was added or after one was dropped goes through `__init__`, which
+    fills the defaults (or refuses)."""
+    tag = value.pop("~", None)
+    if tag is not None:
+        cls, names, post = _FIELD_SETS[tag]
+        if value.keys() != names:
+            return cls(**value)
+        new: Any = _new(cls)
+        _set(new, "__dict__", value)  # the decoder's fresh dict, in field order, becomes the instance's
+        if post:
+            new.__post_init__()
+        return new
     if "~t" in value:
-        return tuple([v if type(v) in _SCALARS else _unpack(v) for v in value["~t"]])
+        return tuple(value["~t"])
     if "~s" in value:
-        return frozenset(_unpack(v) for v in value["~s"])
+        return frozenset(value["~s"])
     if "~d" in value:
-        return {_unpack(k): _unpack(v) for k, v in value["~d"]}
-    return {k: _unpack(v) for k, v in value.items()}
+        return {k: v for k, v in value["~d"]}
+    return value
 
 
 def state_dump(state: st.GameState) -> str:
-    """The state as JSON text: every field of every frozen dataclass, tuples, sets and non-string keys tagged."""
-    return json.dumps(_pack(state), ensure_ascii=False, separators=(",", ":"))
+    """The state as JSON text: every field of every frozen dataclass, tuples, sets and non-string keys tagged.
+
+    Written in one pass (`_write`), not `_pack`ed into dicts for `json.dumps` to walk again: the text is the one
+    `json.dumps(_pack(state), ensure_ascii=False, separators=(",", ":"))` gives, character for character (the same
+    string escape, number forms and key order; tests/engine/test_state_codec.py compares them)."""
+    out: list[str] = []
+    _write(state, out)
+    return "".join(out)
+
+
+_string = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) escapes a string with (C)
+_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+# Per dataclass: the text before each field's value ('{"uid":', ',"name":') and the closing tag (',"~":"Card"}').
+_KEYS: dict[type, tuple[tuple[tuple[str, str], ...], str]] = {
+    t: (
+        tuple((name, ("{" if i == 0 else ",") + _string(name) + ":") for i, name in enumerate(names)),
+        ("," if names else "{") + '"~":' + _string(t.__name__) + "}",
+    )
+    for t, names in _FIELDS.items()
+}
+
+
+def _write(value: Any, out: list[str]) -> None:
+    """`_pack` and `json.dumps` in one: `value`'s JSON text appended to `out`."""
+    kind = type(value)
+    if kind is str:
+        out.append(_string(value))
+    elif kind is int:
+        out.append(int.__repr__(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif kind is float:
+        out.append(_json(value))
+    elif kind in _KEYS:
+        keys, close = _KEYS[kind]
+        fields = value.__dict__
+        for name, key in keys:  # a string, a whole number or None without a call: most fields are one
+            v = fields[name]
+            if type(v) is str:
+                out.append(key + _string(v))
+            elif type(v) is int:
+                out.append(key + int.__repr__(v))
+            elif v is None:
+                out.append(key + "null")
+            else:
+                out.append(key)
+                _write(v, out)
+        out.append(close)
+    elif kind is tuple:
+        sep = '{"~t":['
+        for v in value:
+            if type(v) is str:
+                out.append(sep + _string(v))
+            else:
+                out.append(sep)
+                _write(v, out)
+            sep = ","
+        out.append("]}" if value else '{"~t":[]}')
+    elif kind is frozenset:  # sorted by the repr of the packed members, as `_pack` sorts them (a string: itself)
+        if all(type(v) is str for v in value):
+            out.append('{"~s":[' + ",".join([_string(v) for v in sorted(value, key=repr)]) + "]}")
+        else:
+            out.append('{"~s":' + _json(_pack(value)["~s"]) + "}")
+    elif kind is dict:
+        if all(type(k) is str and not k.startswith("~") for k in value):
+            sep = "{"
+            for k, v in value.items():
+                out.append(sep + _string(k) + ":")
+                _write(v, out)
+                sep = ","
+            out.append("}" if value else "{}")
+        else:
+            out.append('{"~d":[')
+            for i, (k, v) in enumerate(value.items()):
+                out.append(",[" if i else "[")
+                _write(k, out)
+                out.append(",")
+                _write(v, out)
+                out.append("]")
+            out.append("]}")
+    elif kind is list:
+        out.append("[")
+        for i, v in enumerate(value):
+            if i:
+                out.append(",")
+            _write(v, out)
+        out.append("]")
+    else:
+        raise CodecError(f"快照里不能有 {kind.__name__}")
+
+
+_decode = json.JSONDecoder(object_hook=_tagged).decode
 
 
 def state_load(text: str) -> st.GameState:
-    state = _unpack(json.loads(text))
+    state = _decode(text)
     if not isinstance(state, st.GameState):
         raise CodecError("快照不是游戏状态")
     return state

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from cards import orders
 from cards.catalogue import AMOEBA, CAMP_SELF, is_privilege
@@ -24,6 +23,7 @@ from moderator.rules.state import (
     SeatSpec,
     Verdict,
     Vote,
+    evolve,
     next_phase,
 )
 from moderator.rules.validate import ATTACKS, submit_action, submit_pass, submit_vote
@@ -90,7 +90,7 @@ def submit_message(state: GameState, inputs: Sequence[Action | Vote | Order]) ->
     for inp in inputs:
         attack = isinstance(inp, Action) and _new_attack(inp)
         if isinstance(inp, Action) and attack:
-            inp = replace(inp, manifesto=pool or None)
+            inp = evolve(inp, manifesto=pool or None)
         state, verdict = submit(state, inp)
         if attack and verdict.accepted:
             pool = ""
@@ -122,9 +122,9 @@ def close_phase(state: GameState) -> tuple[GameState, CloseResult]:
         events=tuple(work.events),
     )
     kind, number = next_phase(*state.phase)
-    closed = replace(
+    closed = evolve(
         work.state,
-        seats=tuple(replace(s, actions=()) for s in work.state.seats),
+        seats=tuple(evolve(s, actions=()) for s in work.state.seats),
         action_seq=0,
         phase_kind=kind,
         phase_no=number,
@@ -158,7 +158,7 @@ def open_phase(state: GameState) -> tuple[GameState, list[dict]]:
     if state.phase_kind == NIGHT:
         state = night_grant_and_upkeep(state)
     state, events = arson.apply_due(state)
-    return replace(state, phase_open=True), events
+    return evolve(state, phase_open=True), events
 
 
 __all__ = ["DAY", "close_phase", "new_game", "open_phase", "submit", "submit_message"]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from cards.catalogue import BODYGUARD, COMMONER
 from moderator.rules.state import AMOEBA_CAP, GameState, LedgerRow, Seat, evolve
 
@@ -42,20 +40,30 @@ def _upkeep_due(seat: Seat) -> list[int]:
 
 def night_grant_and_upkeep(state: GameState) -> GameState:
     """AP1 then AP3(a): 2 AP plus 1 per 庶民 held to every living player, then 1 per 保镖 held (B6), as far as the
-    balance goes (AP6: a balance is never negative; the 保镖 still stand — the upkeep is automatic)."""
+    balance goes (AP6: a balance is never negative; the 保镖 still stand — the upkeep is automatic).
+
+    Each seat's rows are those `charge` writes one by one (the same deltas, balances and reasons, in that order),
+    and the seat is replaced once: a night opens with some thirty charges."""
+    label = state.phase_label
+    seats = list(state.seats)
     for seat in state.alive:
-        state = charge(state, seat.name, NIGHT_GRANT, "每夜基本行动点数(AP1)")
+        ap, rows = seat.ap, []
         commoners = seat.names.count(COMMONER)
-        state = charge(state, seat.name, commoners, f"庶民 {commoners} 张(AP1)")
+        for delta, reason in ((NIGHT_GRANT, "每夜基本行动点数(AP1)"), (commoners, f"庶民 {commoners} 张(AP1)")):
+            if delta:
+                ap += delta
+                rows.append(LedgerRow(seat.name, label, delta, ap, reason))
         due = _upkeep_due(seat)
         for _ in due:  # never below 0: only a table off S3 (three 保镖, no 庶民) could owe more than it is granted
-            if state.seat(seat.name).ap > 0:
-                state = charge(state, seat.name, -1, "保镖维持(AP3 a, B6)")
-        current = state.seat(seat.name)
-        if current.amoebas:  # M2: an 阿米巴 turned 保镖 pays upkeep against its 4-AP cap, and stands if it paid
-            amoebas = {
-                uid: replace(a, spent=a.spent + (uid in due), guarding=uid in due) if a.form == BODYGUARD else a
-                for uid, a in current.amoebas.items()
+            if ap > 0:
+                ap -= 1
+                rows.append(LedgerRow(seat.name, label, -1, ap, "保镖维持(AP3 a, B6)"))
+        changes: dict = {"ap": ap, "ledger": (*seat.ledger, *rows)} if rows else {}
+        if seat.amoebas:  # M2: an 阿米巴 turned 保镖 pays upkeep against its 4-AP cap, and stands if it paid
+            changes["amoebas"] = {
+                uid: evolve(a, spent=a.spent + (uid in due), guarding=uid in due) if a.form == BODYGUARD else a
+                for uid, a in seat.amoebas.items()
             }
-            state = state.with_seat(replace(current, amoebas=amoebas))
-    return state
+        if changes:
+            seats[state.index[seat.name]] = evolve(seat, **changes)
+    return evolve(state, seats=tuple(seats))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from cards.catalogue import CAMP_CIVILIAN, CAMP_KILLER, CAMP_SELF, CAMP_WEREWOLF, is_privilege
-from moderator.rules.state import Card, GameState, Seat
+from moderator.rules.state import Card, GameState, Seat, evolve
 
 PRIVILEGE, COMMON = "特权", "庶民"
 
@@ -33,7 +33,7 @@ class Close:
     def take(self, name: str, card: Card, cause: str, announce: bool = True) -> None:
         """Remove a card from a hand and book it (A1: announced by type only; `cause` for A2's named causes)."""
         seat = self.state.seat(name)
-        self.state = self.state.with_seat(replace(seat, hand=tuple(c for c in seat.hand if c.uid != card.uid)))
+        self.state = self.state.with_seat(evolve(seat, hand=tuple(c for c in seat.hand if c.uid != card.uid)))
         self.book(name, card, cause, announce)
 
     def book(self, name: str, card: Card, cause: str, announce: bool) -> None:
@@ -53,7 +53,7 @@ def deaths(close: Close, day: bool, executed_last: set[str] | None = None) -> No
     for seat in state.alive:
         if seat.hand or seat.name in state.pending_executions:
             continue
-        state = state.with_seat(replace(seat, alive=False))
+        state = state.with_seat(evolve(seat, alive=False))
         reveal = day or seat.name in (executed_last or set())
         close.died.append(seat.name)
         close.events.append(
@@ -71,7 +71,7 @@ def windows(close: Close) -> None:
     reached = sum(1 for mark in (third, 2 * third) if third and total >= mark)
     opened = reached > state.windows
     close.window = opened
-    close.state = replace(state, lost_total=total, windows=max(reached, state.windows), orders_open=opened)
+    close.state = evolve(state, lost_total=total, windows=max(reached, state.windows), orders_open=opened)
     if opened:
         close.events.append({"type": "window", "mark": reached})
 
@@ -83,7 +83,7 @@ def silence(close: Close) -> None:
     left = len(state.alive)
     if not state.silence and 2 <= left <= 3:
         close.silence = True
-        close.state = replace(state, silence=True)
+        close.state = evolve(state, silence=True)
         close.events.append({"type": "silence", "alive": left})
 
 
@@ -123,5 +123,5 @@ def victory(close: Close) -> None:
     if close.state.winner is None:
         won = winner(close.state)
         if won:
-            close.state = replace(close.state, winner=won)
+            close.state = evolve(close.state, winner=won)
             close.events.append({"type": "victory", "winner": won, "winners": winners(close.state)})

@@ -5,7 +5,6 @@ Each check returns the reason in Chinese — what was wrong and what would be ac
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 
 from cards.catalogue import AMOEBA, AMOEBA_FORMS, CAMP_SELF, USES, privilege
@@ -22,6 +21,7 @@ from moderator.rules.state import (
     Verdict,
     Vote,
     VoteState,
+    evolve,
 )
 
 ATTACKS = ("普通攻击", "一击必杀", "普通狙击", "瞄准狙击")
@@ -105,7 +105,7 @@ def _stance(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdi
         raise Refused("立场只能在第1夜选择(S4);第1夜没有选择的默认独立")
     if act.side not in ("杀手", "狼人") or act.mode not in MODES:
         raise Refused("立场要写明杀手或狼人,以及共赢或一山不容二虎(独赢)(S4)")
-    seat = replace(seat, side=act.side, mode=MODES[act.mode])
+    seat = evolve(seat, side=act.side, mode=MODES[act.mode])
     return state.with_action(seat, act), Verdict(True)
 
 
@@ -117,13 +117,13 @@ def _change(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdi
     if not earlier:
         raise Refused(f"本时段你还没有用过“{act.use}”,没有可以更换的对象")
     old = earlier[-1]
-    new = replace(old, target=act.target, position=act.position, at=act.at, manifesto=act.manifesto or old.manifesto)
+    new = evolve(old, target=act.target, position=act.position, at=act.at, manifesto=act.manifesto or old.manifesto)
     new = _check_target(state, seat, new, privilege(old.form or "", act.use), replacing=old)
     if new.use == "特赦":  # N12: each card pardons each player once, success or not — a changed target too
         if (new.card, new.target) in seat.pardons_given:
             raise Refused(f"这张牌已经特赦过“{new.target}”,每张特赦牌对每人只能用一次(N12)")
-        seat = replace(seat, pardons_given=seat.pardons_given | {(new.card or "", new.target or "")})
-    seat = replace(seat, actions=tuple(new if a is old else a for a in seat.actions))
+        seat = evolve(seat, pardons_given=seat.pardons_given | {(new.card or "", new.target or "")})
+    seat = evolve(seat, actions=tuple(new if a is old else a for a in seat.actions))
     return state.with_seat(seat), Verdict(True, "已更换对象,行动点数不重复扣除(T3, AP4)")
 
 
@@ -131,7 +131,7 @@ def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, V
     card = _card_for(seat, act.use, act.card)
     form, amoeba_uid = _form(seat, card)
     if act.use == "变形":
-        return _transform(state, seat, replace(act, card=card), amoeba_uid)
+        return _transform(state, seat, evolve(act, card=card), amoeba_uid)
     priv = privilege(form, act.use)
     if priv is None:
         if card == AMOEBA:
@@ -147,7 +147,7 @@ def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, V
         raise Refused(f"“{act.use}”只能在夜里使用")
     if seat.co_win and act.use in CO_WIN_FORBIDDEN:
         raise Refused(f"选择共赢的自选立场者不能使用“{act.use}”(S4)")
-    act = replace(act, card=card, form=form)
+    act = evolve(act, card=card, form=form)
     if act.use in ONCE_PER_PHASE and any(a.use == act.use for a in seat.actions):
         return state, Verdict(True, f"“{act.use}”本时段已经用过,只生效一次、只扣一次点数(AP5)")
     act = _check_target(state, seat, act, priv)
@@ -163,24 +163,24 @@ def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, V
     seat = state.seat(seat.name)
     if amoeba_uid is not None:
         amoeba = seat.amoebas[amoeba_uid]
-        seat = replace(seat, amoebas={**seat.amoebas, amoeba_uid: replace(amoeba, spent=amoeba.spent + cost)})
+        seat = evolve(seat, amoebas={**seat.amoebas, amoeba_uid: evolve(amoeba, spent=amoeba.spent + cost)})
     if act.use == "绝杀":
-        seat = replace(seat, doom_used=seat.doom_used | {card})
+        seat = evolve(seat, doom_used=seat.doom_used | {card})
     if act.use == "特赦":
-        seat = replace(seat, pardons_given=seat.pardons_given | {(card, act.target or "")})
-    return state.with_action(seat, replace(act, cost=cost)), Verdict(True, cost=cost)
+        seat = evolve(seat, pardons_given=seat.pardons_given | {(card, act.target or "")})
+    return state.with_action(seat, evolve(act, cost=cost)), Verdict(True, cost=cost)
 
 
 def _check_target(state: GameState, seat: Seat, act: Action, priv, replacing: Action | None = None) -> Action:
     if priv is None or not priv.target:
         if act.target not in (None, seat.name):
             raise Refused(f"“{act.use}”只能对自己使用,不用写对象")
-        return replace(act, target=None)
+        return evolve(act, target=None)
     target = living(state, act.target)
     if act.use in ATTACKS:
         _manifesto(state, act, replacing)
     if act.use == "瞄准狙击":
-        act = replace(act, aimed_uid=_aim(target, act.position))
+        act = evolve(act, aimed_uid=_aim(target, act.position))
     if act.use == "特赦":
         _pardonable(state, target)
     return act
@@ -260,9 +260,9 @@ def _transform(state: GameState, seat: Seat, act: Action, uid: int | None) -> tu
     seat = state.seat(seat.name)
     base = seat.amoebas.get(uid) or Amoeba()
     done_at = (state.phase_kind, state.phase_no + 1)
-    new = replace(base, pending=into, done_at=done_at, forms_used=(*base.forms_used, into))
-    seat = replace(seat, amoebas={**seat.amoebas, uid: new})
-    return state.with_action(seat, replace(act, form=AMOEBA, cost=2)), Verdict(True, cost=2)
+    new = evolve(base, pending=into, done_at=done_at, forms_used=(*base.forms_used, into))
+    seat = evolve(seat, amoebas={**seat.amoebas, uid: new})
+    return state.with_action(seat, evolve(act, form=AMOEBA, cost=2)), Verdict(True, cost=2)
 
 
 # --- votes (D1–D3) ------------------------------------------------------------------------------------------------
@@ -273,7 +273,7 @@ def submit_pass(state: GameState, inp: Pass) -> tuple[GameState, Verdict]:
     try:
         check_time(state, inp.at)
         seat = living(state, inp.by, "发送者")
-        return replace(state, passed=state.passed | {seat.name}), Verdict(True)
+        return evolve(state, passed=state.passed | {seat.name}), Verdict(True)
     except Refused as exc:
         return state, Verdict.refuse(str(exc))
 
@@ -301,11 +301,11 @@ def _original_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState
     if vote.edited and vote.target is None:  # D3: the original target can no longer be known
         votes = {**state.votes, voter.name: VoteState(voter.name, vote.at, edited=True)}
         reason = f"原投票帖被编辑过、原投票对象无法得知:按投自己(→ {voter.name})计票,改票权作废(D3)"
-        return replace(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True, reason)
+        return evolve(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True, reason)
     target = living(state, vote.target, "投票对象")
     votes = {**state.votes, voter.name: VoteState(target.name, vote.at, edited=vote.edited)}
     forfeited = state.vote_changed | ({voter.name} if vote.edited else set())
-    return replace(state, votes=votes, vote_changed=frozenset(forfeited)), Verdict(True)
+    return evolve(state, votes=votes, vote_changed=frozenset(forfeited)), Verdict(True)
 
 
 def _second_post(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, Verdict]:
@@ -316,7 +316,7 @@ def _second_post(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, 
     if vote.target == original.target and not original.changed:
         raise Refused(f"你已经投过{original.target}了:这个帖子和原投票相同,不算改票,改票权保留(D3)")
     try:
-        state, _ = _change_vote(state, voter, replace(vote, target=None, change=vote.target))
+        state, _ = _change_vote(state, voter, evolve(vote, target=None, change=vote.target))
     except Refused as exc:
         raise Refused(f"另发的投票帖按改票处理:{exc}") from None
     return state, Verdict(True, f"已投过票,另发的投票帖按改票处理(→ {vote.target},改票只能一次,D3)")
@@ -328,9 +328,9 @@ def _edited_original(state: GameState, voter: Seat) -> tuple[GameState, Verdict]
     original = state.votes[voter.name]
     if original.changed:
         raise Refused("他已经用改票帖改过票了:编辑原投票帖不再改变计票(D3)")
-    votes = {**state.votes, voter.name: replace(original, edited=True)}
+    votes = {**state.votes, voter.name: evolve(original, edited=True)}
     reason = f"原投票帖被编辑过:按原投票(→ {original.target})计票,改票权作废(D3)"
-    return replace(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True, reason)
+    return evolve(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True, reason)
 
 
 def _change_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, Verdict]:
@@ -346,5 +346,5 @@ def _change_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, 
     if vote.at > state.phase_minutes - VOTE_CHANGE_CUTOFF:
         raise Refused("投票截止前最后一小时不能改票(D3)")
     target = living(state, vote.change, "改投对象")
-    votes = {**state.votes, voter.name: replace(original, target=target.name, changed=True)}
-    return replace(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True)
+    votes = {**state.votes, voter.name: evolve(original, target=target.name, changed=True)}
+    return evolve(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True)

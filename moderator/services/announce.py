@@ -1,10 +1,12 @@
-"""Announcement drafts (A1–A5): events of a close → context → templates (BBCode), plain text from the same render."""
+"""Announcement drafts (A1–A5): events of a close → context → BBCode (a close's drafts: `posts`, in Python; the
+notices the 天神 posts by hand: templates), plain text from the same render."""
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import replace
+from collections.abc import Callable
+from typing import NamedTuple
 
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -12,8 +14,9 @@ from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Phase, Seat
 from moderator.rules.settle import winners
-from moderator.rules.state import CloseResult, GameState
+from moderator.rules.state import CloseResult, GameState, evolve
 from moderator.rules.views import final_reveal
+from moderator.services import posts
 
 NUMERALS = "零一两三四五六七八九十"
 BBCODE_TAG = re.compile(r"\[/?(?:b|i|u|quote|color|size|list|\*)(?:=[^\]]*)?\]")
@@ -22,6 +25,25 @@ QUOTE = re.compile(r"\[quote\](.*?)\[/quote\]", re.S)
 # Every character str.splitlines() (and a text box, a reader, a forum editor) breaks a line at: a lone CR inside a
 # manifesto started a line of the plain text without its "> " (issue 22).
 LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+BLANK_LINES = re.compile(r"\n{3,}")
+# What renders a draft: a template's name (the notices the 天神 posts by hand) or a function of `posts` (a close's).
+Renderer = str | Callable[[dict], str]
+
+
+class Draft(NamedTuple):
+    """A draft as a close writes it, before it is an `Announcement` row: its game and phase are the close's."""
+
+    kind: str
+    recipient: str
+    title: str
+    bbcode: str
+    text: str
+    events: list
+
+
+def announcement(game: Game, phase: Phase, draft: Draft) -> Announcement:
+    """The row of a draft (not saved)."""
+    return Announcement(game=game, phase=phase, **draft._asdict())
 
 
 def count(n: int) -> str:
@@ -66,6 +88,7 @@ def _common(events: list[dict], result: CloseResult, next_phase: Phase | None) -
         "winner": result.winner,
         "winners": next((e.get("winners", []) for e in events if e["type"] == "victory"), []),  # V2: both co-winners
         "next_phase": next_phase,
+        "deadline": posts.deadline(next_phase.ends_at) if next_phase is not None else "",  # formatted once a close
         "doom": _typed(events, "绝杀"),
     }
 
@@ -111,27 +134,32 @@ def dusk_context(result: CloseResult, seats: list[str] | None = None) -> dict:
 
 
 def public_post(
-    *, game: Game, phase: Phase, result: CloseResult, next_phase: Phase | None, seats: list[str] | None = None
-) -> tuple[str, dict]:
-    """The template and context of the close's public post: dawn (A2) after a night, dusk (A3) after a day (ties in
-    the tally in `seats` order)."""
+    *, game: Game, phase: Phase, result: CloseResult, next_phase, seats: list[str] | None = None
+) -> tuple[Renderer, dict]:
+    """The renderer and context of the close's public post: dawn (A2) after a night, dusk (A3) after a day (ties in
+    the tally in `seats` order). `next_phase`: what the close opens (a `Phase`, or the close's `NextPhase`)."""
     events = list(result.events)
     ctx = {"game": game, "phase": phase, **_common(events, result, next_phase)}
     if phase.kind == Phase.Kind.NIGHT:
-        return "announcements/dawn.bbcode", {**ctx, **dawn_context(result)}
-    return "announcements/dusk.bbcode", {**ctx, **dusk_context(result, seats)}
+        return posts.dawn, {**ctx, **dawn_context(result)}
+    return posts.dusk, {**ctx, **dusk_context(result, seats)}
 
 
-def render_bbcode(template: str, ctx: dict) -> str:
-    """A draft's BBCode as it is stored and previewed (plain text: `plain`)."""
-    return re.sub(r"\n{3,}", "\n\n", render_to_string(template, ctx).strip())
+def render_bbcode(template: Renderer, ctx: dict) -> str:
+    """A draft's BBCode as it is stored and previewed (plain text: `plain`): a close's drafts through `posts`, the
+    other notices through their templates."""
+    raw = render_to_string(template, ctx) if isinstance(template, str) else template(ctx)
+    return BLANK_LINES.sub("\n\n", raw.strip())
 
 
 def write_announcements(
     *, game: Game, phase: Phase, state: GameState, result: CloseResult, next_phase: Phase | None
 ) -> list[Announcement]:
     made = Announcement.objects.bulk_create(  # one INSERT for every draft of the close
-        write_announcements_drafts(game=game, phase=phase, state=state, result=result, next_phase=next_phase)
+        announcement(game, phase, draft)
+        for draft in write_announcements_drafts(
+            game=game, phase=phase, state=state, result=result, next_phase=next_phase
+        )
     )
     if result.winner:
         made.append(final_summary(game=game, phase=phase, state=state, winner=result.winner))
@@ -139,97 +167,63 @@ def write_announcements(
 
 
 def write_announcements_drafts(
-    *, game: Game, phase: Phase, state: GameState, result: CloseResult, next_phase: Phase | None
-) -> list[Announcement]:
-    """The drafts of a close but the final summary, rendered and not saved (closesql writes them in its one
-    statement; `write_announcements` in one INSERT)."""
+    *, game: Game, phase: Phase, state: GameState, result: CloseResult, next_phase
+) -> list[Draft]:
+    """The drafts of a close but the final summary, rendered (closesql writes them in its one statement;
+    `write_announcements` in one INSERT). `next_phase`: a `Phase`, or the close's `NextPhase` (its kind, number,
+    end and label)."""
     events = list(result.events)
     seats = [s.name for s in state.seats]
-    template, ctx = public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats)
+    render, ctx = public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats)
     made = []
     if phase.kind == Phase.Kind.NIGHT:
         title = f"【{game.name}】{phase.label}结束,天亮了"
-        made.append(_build(game, phase, Announcement.Kind.DAWN, title, template, ctx, events))
+        made.append(_build(Announcement.Kind.DAWN, title, render, ctx, events))
         if next_phase is not None:
             voters = [s.name for s in state.alive if s.name not in result.saved]  # N7/N8: the saved do not vote
             vote_ctx = {**ctx, "alive": [s.name for s in state.alive], "voters": voters, "no_vote": list(result.saved)}
-            made.append(
-                _build(
-                    game,
-                    phase,
-                    Announcement.Kind.VOTE_POST,
-                    f"【{game.name}】{next_phase.label}投票帖",
-                    "announcements/vote_post.bbcode",
-                    vote_ctx,
-                    [],
-                )
-            )
+            title = f"【{game.name}】{next_phase.label}投票帖"
+            made.append(_build(Announcement.Kind.VOTE_POST, title, posts.vote_post, vote_ctx, []))
     else:
         title = f"【{game.name}】{phase.label}投票结果,天黑了"
-        made.append(_build(game, phase, Announcement.Kind.DUSK, title, template, ctx, events))
-    made += _private_notices(game, phase, state, events)
+        made.append(_build(Announcement.Kind.DUSK, title, render, ctx, events))
+    made += _private_notices(state, events)
     return made
 
 
-def _draft(game, phase, kind, title, template, ctx, events, recipient="") -> Announcement:
-    draft = _build(game, phase, kind, title, template, ctx, events, recipient)
+def _draft(game, phase, kind, title, template: Renderer, ctx, events, recipient="") -> Announcement:
+    draft = announcement(game, phase, _build(kind, title, template, ctx, events, recipient))
     draft.save()
     return draft
 
 
-def _build(game, phase, kind, title, template, ctx, events, recipient="") -> Announcement:
-    """A draft, rendered and not yet saved."""
+def _build(kind, title, template: Renderer, ctx, events, recipient="") -> Draft:
+    """A draft, rendered."""
     bbcode = render_bbcode(template, ctx)
-    return Announcement(
-        game=game,
-        phase=phase,
-        kind=kind,
-        recipient=recipient,
-        title=title,
-        bbcode=bbcode,
-        text=plain(bbcode),
-        events=events,
-    )
+    return Draft(kind, recipient, title, bbcode, plain(bbcode), events)
 
 
-def _private_notices(game, phase, state: GameState, events: list[dict]) -> list[Announcement]:
+def _private_notices(state: GameState, events: list[dict]) -> list[Draft]:
     """A5: the co-win notice to the partner (S4, naming nobody), and order-change reminders (O3)."""
     made = []
     for e in events:
         if e["type"] == "co_win" and e["partner"]:
+            title = f"致{e['partner']}:共赢通知"
             made.append(
-                _build(
-                    game,
-                    phase,
-                    Announcement.Kind.PRIVATE,
-                    f"致{e['partner']}:共赢通知",
-                    "announcements/co_win.bbcode",
-                    {"partner": e["partner"]},
-                    [e],
-                    e["partner"],
-                )
+                _build(Announcement.Kind.PRIVATE, title, posts.co_win, {"partner": e["partner"]}, [e], e["partner"])
             )
         if e["type"] == "window":
             for seat in state.alive:
-                made.append(
-                    _build(
-                        game,
-                        phase,
-                        Announcement.Kind.PRIVATE,
-                        f"致{seat.name}:可以修改丢牌顺序",
-                        "announcements/order_window.bbcode",
-                        {"seat": seat, "bottom": seat.hand[-1].name if seat.hand else ""},
-                        [e],
-                        seat.name,
-                    )
-                )
+                ctx = {"seat": seat, "bottom": seat.hand[-1].name if seat.hand else ""}
+                title = f"致{seat.name}:可以修改丢牌顺序"
+                made.append(_build(Announcement.Kind.PRIVATE, title, posts.order_window, ctx, [e], seat.name))
     return made
 
 
 # --- notices the 天神 posts by hand: substitution (S5, T4), correction, the end of the game ---------------------------
 
 
-def _notice(game: Game, phase: Phase, title: str, template: str, ctx: dict, recipient: str = "") -> Announcement:
+def _notice(game: Game, phase: Phase, title: str, template: Renderer, ctx: dict, recipient: str = "") -> Announcement:
     kind = Announcement.Kind.PRIVATE if recipient else Announcement.Kind.NOTICE
     return _draft(game, phase, kind, title, template, {"game": game, "phase": phase, **ctx}, [], recipient)
 
@@ -329,23 +323,23 @@ def _vote_post_again(game: Game, day: Phase, state: GameState) -> Announcement:
     ctx = {"game": game, "phase": night, "next_phase": day, "alive": alive, "voters": voters}
     ctx["no_vote"] = list(state.saved)
     title = f"【{game.name}】{day.label}投票帖(替补后)"
-    return _draft(game, night, Announcement.Kind.VOTE_POST, title, "announcements/vote_post.bbcode", ctx, [])
+    return _draft(game, night, Announcement.Kind.VOTE_POST, title, posts.vote_post, ctx, [])
 
 
 def final_summary(*, game: Game, phase: Phase, state: GameState, winner: str) -> Announcement:
     """The end of the game: the winner, and every seat's camp and the cards it still held (nothing is secret now)."""
-    draft = final_summary_draft(game=game, phase=phase, state=state, winner=winner)
+    draft = announcement(game, phase, final_summary_draft(game=game, phase=phase, state=state, winner=winner))
     draft.save()
     return draft
 
 
-def final_summary_draft(*, game: Game, phase: Phase, state: GameState, winner: str) -> Announcement:
+def final_summary_draft(*, game: Game, phase: Phase, state: GameState, winner: str) -> Draft:
     """`final_summary`, rendered and not saved."""
-    won = replace(state, winner=winner)  # a declared draw (V4) is not in the state yet
+    won = evolve(state, winner=winner)  # a declared draw (V4) is not in the state yet
     ctx = {"game": game, "phase": phase, "seats": final_reveal(state), "winner": winner, "winners": winners(won)}
     title = f"【{game.name}】游戏结束:全体身份与手牌"
     events = [{"type": "victory", "winner": winner}]  # a draft of the close: a correction may supersede it
-    return _build(game, phase, Announcement.Kind.NOTICE, title, "announcements/final_summary.bbcode", ctx, events)
+    return _build(Announcement.Kind.NOTICE, title, posts.final_summary, ctx, events)
 
 
 @transaction.atomic

@@ -11,7 +11,7 @@
    draft or log row. That is what keeps a close exactly once.
 
 Between the two, the rules resolve the phase in Python exactly as `play.game_replay` + `play.phase_close_locked` do
-(the same engine calls, the same codec, the same templates), so the rows written are the rows the ORM path writes
+(the same engine calls, the same codec, the same draft renderers), so the rows written are the rows the ORM path writes
 (tests/clock/test_clock_batch.py compares them on every scenario). The ORM path stays for SQLite (the embedded
 default), for a first night whose default orders must be drawn (O1: they are inputs stored before the night resolves),
 and for a game whose snapshots do not reach the open phase: `close` returns None and the caller takes that path.
@@ -24,18 +24,18 @@ Raw SQL lives only here, beside the models it writes (their tables are read from
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
 from moderator import rules
-from moderator.models import Announcement, AuditLog, Game, Input, InputVerdict, InputVoid, Phase, Seat
+from moderator.models import Announcement, AuditLog, Game, Input, InputVerdict, InputVoid, Phase, Seat, phase_label
 from moderator.rules import codec
+from moderator.rules.state import evolve
 
 _T = {
     "game": Game._meta.db_table,
@@ -269,6 +269,15 @@ class _Rec:
         self.stored = None if row[6] is None else (row[6], row[7], row[8])
 
 
+class NextPhase(NamedTuple):
+    """The phase a close opens, as its drafts read it (WRITE inserts the row): no model instance is built for it."""
+
+    kind: str
+    number: int
+    ends_at: datetime
+    label: str
+
+
 def _messages(records: list[_Rec]) -> list[list[_Rec]]:
     """play._messages: consecutive inputs of one stored message are judged together (voided ones were not read)."""
     groups: list[list[_Rec]] = []
@@ -305,7 +314,7 @@ def close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = N
             state = play.initial_state(game, seats)
         else:
             state, _ = rules.open_phase(codec.state_load(snapshot))
-        state = replace(state, phase_minutes=play.phase_length(phase))
+        state = evolve(state, phase_minutes=play.phase_length(phase))
         records = [_Rec(row) for row in _json(inputs_json) or []]
         changed = []
         for message in _messages(records):
@@ -325,9 +334,7 @@ def close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = N
         if not state.winner:
             kind, number = state.phase
             length = timedelta(seconds=game.phase_seconds)
-            next_phase = Phase(
-                game=game, kind=kind, number=number, starts_at=phase.ends_at, ends_at=phase.ends_at + length
-            )
+            next_phase = NextPhase(kind, number, phase.ends_at + length, phase_label(kind, number))
         drafts = write_announcements_drafts(game=game, phase=phase, state=state, result=result, next_phase=next_phase)
         if result.winner:
             drafts.append(final_summary_draft(game=game, phase=phase, state=state, winner=result.winner))
@@ -347,7 +354,7 @@ def close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = N
                 "next_number": next_phase.number if next_phase else 0,
                 # psycopg adapts a timedelta to an interval; the stub's list of parameter types omits it
                 "length": timedelta(seconds=game.phase_seconds),  # type: ignore[dict-item]
-                "drafts": json.dumps([[d.kind, d.recipient, d.title, d.bbcode, d.text, d.events] for d in drafts]),
+                "drafts": json.dumps(drafts),  # each Draft a JSON array: kind, recipient, title, bbcode, text, events
                 "at": timezone.now(),
                 "label": phase.label,
                 "ends_iso": phase.ends_at.isoformat(),

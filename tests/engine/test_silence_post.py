@@ -1,8 +1,7 @@
 """T7 ruling: the 默哀期 post says how many players are left (3 or 2), and is made once."""
 
-from django.template.loader import render_to_string
-
 from moderator.rules import Action, SeatSpec, close_phase, new_game, submit
+from moderator.services import posts
 from moderator.services.announce import _common, plain
 
 
@@ -21,7 +20,7 @@ def _night_one(*attacks: str):
 
 
 def _tail(result) -> str:
-    return plain(render_to_string("announcements/_tail.bbcode", _common(list(result.events), result, None)))
+    return plain(posts.tail(_common(list(result.events), result, None)))
 
 
 def test_t7_the_post_says_three_are_left_when_three_are_left():

@@ -89,3 +89,38 @@ def test_every_value_of_every_announcement_template_goes_through_the_bb_filter()
         assert source.startswith("{% load bbcode %}"), path.name
         for value in re.findall(r"\{\{(.*?)\}\}", source):
             assert value.strip().endswith("|bb"), f"{path.name}: {{{{{value}}}}} is not escaped"
+
+
+def test_every_value_of_every_close_draft_goes_through_bb():
+    """A4: a close's drafts are rendered in Python (services/posts.py), not by the templates the test above reads:
+    every value each renderer prints — names, phrases, camps, manifestos, labels, deadlines — is given a tag here,
+    and no tag of it may come out (each lands as inert ［ ］ text)."""
+    from types import SimpleNamespace
+
+    from moderator.services import posts
+
+    evil = URL_NAME
+    row = {"player": evil, "phrase": evil}
+    phase = SimpleNamespace(label=evil, ends_at=None)
+    common = {"phase": phase, "deaths": [{"player": evil, "camp": evil}], "window": 1, "silence": True}
+    common |= {"silence_left": evil, "winner": evil, "winners": [{"name": evil, "co_win": True}], "doom": [row]}
+    dawn = {**common, "attacked": [row], "failures": [row], "saved": [evil], "execution_cards": [row]}
+    dawn |= {"pardons": [evil], "manifestos": [evil]}
+    dusk = {**common, "tally": [(evil, evil)], "executed": [row], "saints": [evil], "saint_losses": [row]}
+    running = {**common, "winner": None, "next_phase": phase, "deadline": evil}
+    seat = {"name": evil, "camp": evil, "side": evil, "mode": evil, "alive": True, "hand": [evil]}
+    drafts = [
+        posts.dawn(dawn),
+        posts.dusk(dusk),
+        posts.tail(running),
+        posts.vote_post({**running, "voters": [evil], "no_vote": [evil]}),
+        posts.co_win({"partner": evil}),
+        posts.order_window({"seat": SimpleNamespace(name=evil), "bottom": evil}),
+        posts.final_summary({"winner": evil, "winners": [{"name": evil, "co_win": True}], "seats": [seat]}),
+    ]
+    for draft in drafts:
+        assert not any(t.startswith("[url") for t in _tags(draft)), draft
+        assert "［url=javascript:alert(1)］王五［/url］" in draft
+    # every value of the dawn post: label 1, execution card 2, pardon 1, attack 2, failure 2, 绝杀 2, saved 1,
+    # death 3 (name twice, camp), manifesto 1, 默哀期 1, winner 1, winners 2 (name, co-win camp)
+    assert posts.dawn(dawn).count("［url=javascript:alert(1)］王五［/url］") == 19
