@@ -50,7 +50,9 @@ def tally(d: Day) -> None:
     for a in state.actions:
         if a.use in MODIFIERS and a.target:
             uses[a.target].append(a.use)
-    for name in (set(totals) | set(uses)) & living:
+    for name in (s.name for s in state.seats):  # seat order, never a set's (its order changes with PYTHONHASHSEED)
+        if name not in living or (name not in totals and name not in uses):
+            continue
         total = modify(totals[name], uses[name])
         if total:
             d.tally[name] = total
