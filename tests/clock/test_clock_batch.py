@@ -1,8 +1,12 @@
-"""Batched closes (issue 25.3): closing many games' phases in one transaction (clock.close_batch) gives exactly what
-closing each alone gives — the same snapshots, results, drafts, verdicts and log rows — on every scenario of
-tests/scenarios and on generated whole games. Each game is entered PM by PM through the services and its phases closed
-one by one; its twin is played in lockstep, each round's input log (as entry stored it) copied in and every game's
-phase closed in one batch. A failing game is left out of its batch and closed alone."""
+"""Every scenario of tests/scenarios (the shared examples and our own, one per clause and ruling) passes, played by
+the scenario runner through the same services that close a real phase; and batched closes (issue 25.3: many games'
+phases closed in one transaction, clock.close_batch) write exactly what closing each alone writes — the same
+snapshots, results, drafts, verdicts and log rows — on every scenario and on generated whole games.
+
+Each game is played once by the runner (`moderator.scenarios.play_game`): its PMs entered one by one through the
+services, each phase closed alone by the clock. Its twin is played in lockstep: each round, the input log that entry
+stored in that phase (inputs, messages, verdicts, entry numbers) is copied in, then every game's phase is closed in
+one batch. A failing game is left out of its batch and closed alone."""
 
 from __future__ import annotations
 
@@ -20,8 +24,8 @@ from django.utils import timezone
 
 from bench.scenarios import generate
 from moderator.models import Announcement, AuditLog, Game, Input, InputVerdict, Message, Phase, Seat
-from moderator.rules.scenario import load, messages
-from moderator.scenarios import _enter
+from moderator.rules.scenario import load
+from moderator.scenarios import play_game
 from moderator.services import clock, setup
 
 pytestmark = pytest.mark.django_db
@@ -64,25 +68,28 @@ class Entered:
     input_seq: int
 
 
-def _play_one_by_one(scenarios, start_at) -> tuple[list[Game], list[list[Entered]]]:
-    """Every game's inputs entered PM by PM through the services (as the console enters them), each phase closed
-    alone by the clock's one-phase close. Returns the games and, for each, what entry left in each phase."""
-    games = _games(scenarios, start_at)
+def _play_one_by_one(scenarios, start_at) -> tuple[list[Game], list[list[Entered]], dict[str, list[str]]]:
+    """Every scenario played by the scenario runner (`manage.py scenario`'s): its inputs entered PM by PM through the
+    services as the console enters them, each phase closed alone by the clock's one-phase close, every expectation
+    checked. Returns the games, what entry left in each phase of each, and the scenarios that failed (problems)."""
+    games: list[Game] = []
     entered: list[list[Entered]] = []
-    for sc, game in zip(scenarios, games, strict=True):
-        entered.append([])
-        for r, plan in enumerate(sc.phases):
-            phase = _open_phase(game, sc, r)
-            if phase is None:
-                break
-            for message in messages(plan.steps):
-                _enter(game, phase, message)
-            _end_early(phase, plan)
+    failed: dict[str, list[str]] = {}
+    for sc in scenarios:
+        log: list[Entered] = []
+
+        def close(phase: Phase, log=log) -> bool:
             rows = InputVerdict.objects.filter(input__phase=phase).values_list("input", "accepted", "reason", "cost")
-            seq = Game.objects.values_list("input_seq", flat=True).get(pk=game.pk)
-            entered[-1].append(Entered({i: (a, why, cost) for i, a, why, cost in rows}, seq))
-            assert clock.phase_close_due(phase_id=phase.pk)
-    return games, entered
+            seq = Game.objects.values_list("input_seq", flat=True).get(pk=phase.game_id)
+            log.append(Entered({i: (a, why, cost) for i, a, why, cost in rows}, seq))
+            return clock.phase_close_due(phase_id=phase.pk)
+
+        game, problems = play_game(sc, start_at=start_at, close=close)
+        games.append(game)
+        entered.append(log)
+        if problems:
+            failed[sc.name] = problems
+    return games, entered, failed
 
 
 def _play_batched(scenarios, start_at, entered: list[list[Entered]]) -> list[Game]:
@@ -172,17 +179,19 @@ def _scenarios(paths):
 
 
 def _same_either_way(scenarios):
-    """One by one through the ORM path (play.phase_close_locked), batched through the three-statement close
-    (closesql, on PostgreSQL; the ORM path on SQLite): the same rows."""
+    """Every scenario passes (its expectations, RULES clauses cited in each file); one by one through the ORM path
+    (play.phase_close_locked), batched through the three-statement close (closesql, on PostgreSQL; the ORM path on
+    SQLite): the same rows."""
     start_at = timezone.now() - timedelta(days=max(len(sc.phases) for sc in scenarios) + 1)
     with override_settings(CLOCK_CLOSE_SQL=False):
-        entered, log = _play_one_by_one(scenarios, start_at)
+        entered, log, failed = _play_one_by_one(scenarios, start_at)
+    assert not failed, "\n".join(f"{name}:\n  " + "\n  ".join(problems) for name, problems in failed.items())
     twins = _play_batched(scenarios, start_at, log)
     for sc, alone, batched in zip(scenarios, entered, twins, strict=True):
         assert _fingerprint(batched) == _fingerprint(alone), sc.name
 
 
-def test_batched_closes_write_exactly_what_one_by_one_closes_write_on_every_scenario():
+def test_every_scenario_passes_and_batched_closes_write_exactly_what_one_by_one_closes_write():
     paths = sorted(SCENARIOS.rglob("*.yaml"))
     assert len(paths) > 100
     _same_either_way(_scenarios(paths))
