@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -10,7 +11,7 @@ import yaml
 from django.db import transaction
 from django.utils import timezone
 
-from moderator.models import Game, Message, Phase
+from moderator.models import Game, Message, Phase, Seat
 from moderator.rules import codec
 from moderator.rules.scenario import Scenario, ScenarioError, Step, load, messages, mismatches, verdict_problems
 from moderator.rules.state import Verdict
@@ -63,22 +64,32 @@ def run_file(path: Path) -> Outcome:
 def play_scenario(scenario: Scenario, *, start_at: datetime | None = None) -> list[str]:
     """Play a scenario; `start_at` (in the past) fixes when its first phase begins, so that the dates in its posts
     are the same on every run (tests/golden); by default the first phase began far enough back for all to close."""
+    return play_game(scenario, start_at=start_at)[1]
+
+
+def play_game(
+    scenario: Scenario, *, start_at: datetime | None = None, close: Callable[[Phase], bool] | None = None
+) -> tuple[Game, list[str]]:
+    """`play_scenario`, returning the game too. `close` closes a phase that has come due (default
+    `play.phase_close`; tests/clock passes the clock's close)."""
+    close = close or (lambda phase: play.phase_close(phase=phase))
     game = setup.table_create(
         name=f"情景:{scenario.name}", players=scenario.players, ap=scenario.ap, start=scenario.start
     )
     # Every phase lies in the past, so each closes by the database's clock exactly as a real one would.
     setup.game_start(game=game, at=start_at or timezone.now() - timedelta(days=len(scenario.phases) + 1))
     problems: list[str] = []
+    seats = {s.player_name: s for s in game.seats.all()}  # by name: a scenario's seats never change hands
     for plan in scenario.phases:
         phase = game.phases.get(status=Phase.Status.OPEN)
         for message in messages(plan.steps):
-            problems += _enter(game, phase, message)
+            problems += _enter(game, phase, message, seats)
         if plan.ended_early_at is not None:  # T5: closes then; the announced end stays every cutoff's reference
             early = phase.starts_at + timedelta(minutes=plan.ended_early_at)
             Phase.objects.filter(pk=phase.pk).update(announced_end=phase.ends_at, ends_at=early)
             phase.refresh_from_db()
-        if not play.phase_close(phase=phase):
-            return [*problems, f"after {plan.label}: the phase did not close"]
+        if not close(phase):
+            return game, [*problems, f"after {plan.label}: the phase did not close"]
         closed_state, result = play.game_replay(game, from_phase=phase).closed[phase.pk]
         problems += mismatches(plan, closed_state, result)
         game.refresh_from_db()
@@ -88,12 +99,13 @@ def play_scenario(scenario: Scenario, *, start_at: datetime | None = None) -> li
     # Snapshots change nothing: the state from the stored snapshots equals a replay from night 1.
     if play.game_replay(game).state != play.game_replay(game, full=True).state:
         problems.append("the replay from the stored snapshots differs from a replay from night 1")
-    return problems
+    return game, problems
 
 
-def _enter(game: Game, phase: Phase, steps: list[Step]) -> list[str]:
-    """One message (N-kill: one sender's inputs at one forum minute), entered as the console enters a PM."""
-    seat = game.seats.get(player_name=steps[0].inp.by)  # by name: a scenario's seats never change hands
+def _enter(game: Game, phase: Phase, steps: list[Step], seats: dict[str, Seat]) -> list[str]:
+    """One message (N-kill: one sender's inputs at one forum minute), entered as the console enters a PM; `seats`:
+    the game's seats by name."""
+    seat = seats[steps[0].inp.by]
     forum_at = phase.starts_at + timedelta(minutes=steps[0].inp.at)
     message = None
     if len(steps) > 1:

@@ -18,6 +18,7 @@ import uuid
 from datetime import timedelta
 from pathlib import Path
 
+import psycopg
 from django.conf import settings
 from django.db import connection
 from kombu import Connection
@@ -197,6 +198,7 @@ class Worker:
             "PGAPPNAME": self.name,  # its sessions in pg_stat_activity (libpq reads it)
         }
         self.log = log
+        self.offset = 0  # where this test's part of the log begins (`mark`)
         self.proc = subprocess.Popen(
             cmd, cwd=settings.BASE_DIR, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
         )
@@ -206,7 +208,12 @@ class Worker:
             raise AssertionError(f"worker exited:\n{self.output()}")
 
     def output(self) -> str:
-        return self.log.read_text(errors="replace")
+        """The log from the last `mark` on (from its start for a worker a test started itself)."""
+        return self.log.read_bytes()[self.offset :].decode(errors="replace")
+
+    def mark(self) -> None:
+        """A worker kept from an earlier test: what it logged so far (tasks, results) is not this test's."""
+        self.offset = self.log.stat().st_size
 
     def tasks(self, name: str) -> dict[str, str | None]:
         """Every `name` task this worker received, by id: its result as logged, or None while it has not finished
@@ -270,6 +277,44 @@ class Worker:
             except subprocess.TimeoutExpired:
                 self.kill()
         sessions_ended(self.name)
+
+
+def status(phase: Phase) -> str:
+    return Phase.objects.values_list("status", flat=True).get(pk=phase.pk)
+
+
+def closed(phase: Phase) -> bool:
+    return status(phase) == Phase.Status.CLOSED
+
+
+def raw_connection() -> psycopg.Connection:
+    """A session of the test's own, outside Django's (it holds a lock while the test goes on)."""
+    s = connection.settings_dict
+    return psycopg.connect(
+        host=s["HOST"] or "127.0.0.1", port=s["PORT"] or 5432, user=s["USER"], password=s["PASSWORD"], dbname=s["NAME"]
+    )
+
+
+def activity(sql: str, params=()):
+    with connection.cursor() as cursor:  # autocommit: a fresh statistics snapshot every time
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
+def close_stuck_before_commit() -> int | None:
+    """The backend of a close held back by a table lock on the drafts, before its COMMIT: the ORM path's draft
+    INSERT (past its compare-and-set UPDATE), or closesql's one write statement (which locks every table it writes
+    before it runs: the compare-and-set and the drafts commit together or not at all)."""
+    row = activity(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        " AND (query LIKE %s OR query LIKE %s)",
+        ['INSERT INTO "moderator_announcement"%', "%UPDATE moderator_phase p SET status = 'closed'%"],
+    )
+    return row[0] if row else None
+
+
+def backend_gone(pid: int) -> bool:
+    return activity("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])[0] == 0
 
 
 def sessions_ended(name: str, timeout: float = 10) -> None:

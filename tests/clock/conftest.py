@@ -40,3 +40,23 @@ def celery_worker(tmp_path, own_redis):
     yield start
     for worker in started:
         worker.stop()
+
+
+@pytest.fixture(scope="module")
+def kept_worker(own_redis, django_db_setup, django_db_blocker, tmp_path_factory):
+    """One real worker (prefork, one pool process, no beat) for a whole module whose tests leave it running (its
+    pool process may be killed: the main process forks another). Stopped after the module's last test."""
+    purge()
+    with django_db_blocker.unblock():
+        worker = Worker(tmp_path_factory.mktemp("kept") / "worker.log", beat=False, concurrency=1)
+    yield worker
+    with django_db_blocker.unblock():
+        worker.stop()
+
+
+@pytest.fixture
+def pool_worker(kept_worker):
+    """The module's worker, read from the start of this test (`Worker.mark`), with the broker's queues empty."""
+    purge()
+    kept_worker.mark()
+    return kept_worker

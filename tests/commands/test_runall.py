@@ -2,6 +2,7 @@
 
 import os
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -10,7 +11,24 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def _migrated(tmp_path_factory) -> Path:
+    """An SQLite database migrated once (`manage.py migrate`, as `make run` does) for the module's tests."""
+    db = tmp_path_factory.mktemp("runall") / "migrated.db"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    return db
+
+
+@pytest.fixture
+def run_db(_migrated, tmp_path) -> Path:
+    """This test's own copy of the migrated database."""
+    return Path(shutil.copy(_migrated, tmp_path / "run.db"))
 
 
 def _free_port() -> int:
@@ -49,9 +67,8 @@ def _swept(db: Path) -> bool:
         )
 
 
-def test_runall_prints_no_scheduler_chatter_and_sigterm_stops_the_scheduler_too(tmp_path):
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}", "PYTHONUNBUFFERED": "1"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+def test_runall_prints_no_scheduler_chatter_and_sigterm_stops_the_scheduler_too(tmp_path, run_db):
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{run_db}", "PYTHONUNBUFFERED": "1"}
     out = tmp_path / "out.txt"
     with out.open("w") as sink:
         port = _free_port()
@@ -67,7 +84,7 @@ def test_runall_prints_no_scheduler_chatter_and_sigterm_stops_the_scheduler_too(
         # every kind of its chatter has had its turn once the task is saved.
         queue = "from django_q.tasks import async_task; async_task('moderator.tasks.sweep_q')"
         subprocess.run([sys.executable, "manage.py", "shell", "-c", queue], cwd=ROOT, env=env, check=True)
-        _wait_for(lambda: _swept(tmp_path / "run.db"), run, "the queued sweep ran")
+        _wait_for(lambda: _swept(run_db), run, "the queued sweep ran")
         run.send_signal(signal.SIGTERM)
         assert run.wait(timeout=100) == 0
     text = out.read_text()
@@ -78,18 +95,17 @@ def test_runall_prints_no_scheduler_chatter_and_sigterm_stops_the_scheduler_too(
     assert not re.search(r"INFO|Process-|processing|Processed|Enqueued", text), text
 
 
-def test_runall_reloads_the_web_server_when_a_python_file_changes_and_keeps_one_scheduler(tmp_path):
+def test_runall_reloads_the_web_server_when_a_python_file_changes_and_keeps_one_scheduler(tmp_path, run_db):
     app = tmp_path / "reload_probe"
     app.mkdir()
     (app / "__init__.py").write_text("VERSION = 1\n")
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}",
+        "DATABASE_URL": f"sqlite:///{run_db}",
         "PYTHONUNBUFFERED": "1",
         "PYTHONPATH": str(tmp_path),
-        "EXTRA_APPS": "reload_probe",  # a module the server has loaded, so the reloader watches it
+        "EXTRA_APPS": "reload_probe",  # a module the server has loaded, so the reloader watches it (no models)
     }
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     out = tmp_path / "out.txt"
     port = _free_port()
     with out.open("w") as sink:

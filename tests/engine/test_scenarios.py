@@ -1,21 +1,14 @@
-"""Every scenario in tests/scenarios/ (the shared examples and our own, one per clause and ruling) must pass,
-played through the same services that close a real phase."""
+"""The scenarios of tests/scenarios/ (the shared examples and our own, one per clause and ruling).
+
+Every one of them is played through the same services that close a real phase, and must pass, in
+tests/clock/test_clock_batch.py::test_every_scenario_passes_and_batched_closes_write_exactly_what_one_by_one_closes_write
+(the same play also checks that batched closes write what one-by-one closes write: each scenario is entered once for
+both). `manage.py scenario` (moderator.scenarios.run_file) runs them one file at a time: tests/commands/test_commands.py."""
 
 from pathlib import Path
 
-import pytest
-
-from moderator.scenarios import run_file
-
 HERE = Path(__file__).resolve().parent.parent / "scenarios"
 FILES = sorted(HERE.rglob("*.yaml"))
-
-
-@pytest.mark.django_db(transaction=False)
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_scenario(path):
-    outcome = run_file(path)
-    assert outcome.passed, "\n".join([f"{outcome.path}: {outcome.name}", *outcome.problems])
 
 
 def test_there_are_scenarios():
