@@ -51,7 +51,9 @@ class GameState:
         return cls(**_json_copy(data))
 
     def clone(self) -> Self:
-        return type(self).from_dict(self.to_dict())
+        # One JSON round trip, not two (``from_dict(to_dict())`` copied twice): the same JSON-typed copy at half the
+        # cost; every ``apply`` starts with a clone, and random play tries many refused actions (issue 26).
+        return type(self)(**self.to_dict())
 
 
 def _json_copy(data: dict[str, Any]) -> dict[str, Any]:
