@@ -43,12 +43,14 @@ class GameState:
         return _json_copy({f.name: getattr(self, f.name) for f in dataclasses.fields(self)})
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
+    def from_dict(cls, data: dict[str, Any], copy: bool = True) -> Self:
+        """``copy=False`` is for data nobody else holds (a row just read and dropped after): the state then shares its
+        lists with ``data``, which saves a copy of the whole log."""
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - names
         if unknown:
             raise RuleError(f"状态数据含有未知字段:{sorted(unknown)}")
-        return cls(**_json_copy(data))
+        return cls(**(_json_copy(data) if copy else data))
 
     def clone(self) -> Self:
         # One JSON round trip, not two (``from_dict(to_dict())`` copied twice): the same JSON-typed copy at half the
