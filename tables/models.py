@@ -61,8 +61,9 @@ class Table(models.Model):
     def player_names(self) -> list[str]:
         return [p["name"] for p in self.players]
 
-    def load(self) -> Any:
-        return self.rules.State.from_dict(self.state)
+    def load(self, copy: bool = True) -> Any:
+        """The stored state; ``copy=False`` shares its lists with ``self.state`` (see ``GameState.from_dict``)."""
+        return self.rules.State.from_dict(self.state, copy=copy)
 
     def seat_for_token(self, token: str) -> int | None:
         for seat, player in enumerate(self.players):

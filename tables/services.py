@@ -113,7 +113,7 @@ def act(
         if expected is not None:
             _check_version(table, expected)
         action = {**action, "player": HOST if seat is None else seat}
-        before = table.load()
+        before = table.load(copy=False)  # this row is ours until _save replaces its state; apply never mutates
         state, events = table.rules.apply(before, action)
         last = table.actions.aggregate(m=Max("seq"))["m"] or 0
         TableAction.objects.create(table=table, seq=last + 1, round=table.round, actor=seat, action=action)

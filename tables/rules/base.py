@@ -43,15 +43,19 @@ class GameState:
         return _json_copy({f.name: getattr(self, f.name) for f in dataclasses.fields(self)})
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
+    def from_dict(cls, data: dict[str, Any], copy: bool = True) -> Self:
+        """``copy=False`` is for data nobody else holds (a row just read and dropped after): the state then shares its
+        lists with ``data``, which saves a copy of the whole log."""
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - names
         if unknown:
             raise RuleError(f"状态数据含有未知字段:{sorted(unknown)}")
-        return cls(**_json_copy(data))
+        return cls(**(_json_copy(data) if copy else data))
 
     def clone(self) -> Self:
-        return type(self).from_dict(self.to_dict())
+        # One JSON round trip, not two (``from_dict(to_dict())`` copied twice): the same JSON-typed copy at half the
+        # cost; every ``apply`` starts with a clone, and random play tries many refused actions (issue 26).
+        return type(self)(**self.to_dict())
 
 
 def _json_copy(data: dict[str, Any]) -> dict[str, Any]:

@@ -203,11 +203,21 @@ def test_a_wrong_token_is_404_and_the_public_page_takes_no_actions(client):
     assert client.get("/tables/999/").status_code == 404
 
 
+# The form deals from a fresh 128-bit seed (it has no seed field): the test deals again from a recorded one, so every
+# run plays the same game.  Each seed is among the shorter games of seeds 0–30 with this random play (rng 21) while
+# reaching at least the 75th percentile of their branches of tables/rules (coverage.py arcs); 三国杀 from a fresh
+# seed ran anywhere from 58 to 340 records.
+DEAL = {"sanguosha": "29", "direnjie_cards": "30", "noir": "12", "anhuoxian": "4"}
+
+
 @pytest.mark.parametrize("kind", list(PLAYERS))
 def test_every_game_is_playable_end_to_end_through_its_pages(client, kind):
     response = client.post("/tables/", {"kind": kind, "players": ",".join(PLAYERS[kind]), "seed": "21"})
     assert response.status_code == 200
     table = Table.objects.get()
+    table.seed = DEAL[kind]
+    table.state = table.new_state().to_dict()
+    table.save()
     rng = random.Random(21)
     for _ in range(2000):
         state = table.load()

@@ -71,9 +71,16 @@ def test_random_table_paths_tokens_and_posts_never_give_a_500(client, tables, si
     visit()
 
 
+# One seed per game × mode: 0, except where seed 0 happens to be a very long game.  三国杀 digital seed 0 runs 587
+# records (20 s of `make test`, the log and so every state copy growing with each); seed 15 runs 228 and reaches every
+# branch of tables/ and of bench/tables_fuzz.py that seed 0 reached, and 12 more (coverage.py, branch arcs, measured
+# after a warm-up game so imports do not count).  More seeds: ``python -m bench.tables_fuzz --seeds 300``.
+SEEDS = {("sanguosha", "digital"): 15}
+
+
 @pytest.mark.parametrize(("kind", "mode"), [(k, m) for k in KINDS for m in MODES])
 def test_whole_games_with_every_record_sent_twice_have_no_freeze_exception_leak_or_double_record(kind, mode):
-    seeds = range(1)
+    seeds = [SEEDS.get((kind, mode), 0)]
     total = sum((fuzz_game(kind, mode, seed) for seed in seeds), start=Counter())
     assert total["games"] == len(seeds) and total["finished"] == len(seeds)
     assert total["records"] > 0
