@@ -281,14 +281,16 @@ def pm_preview(
     vote_post: bool = False,
     choices: dict[int, str] | None = None,
     manifestos: dict[int, str] | None = None,
+    replay: play.Replay | None = None,
 ) -> Preview:
     """What the parser understood and what each input would cost or why it would be refused — stores nothing.
 
     A message sent after every input already entered is judged on the state now (a pure dry run). One sent earlier
     than some of them (entered out of forum order) is judged as the confirm will judge it: the phase replayed in
     forum order with it, inside a transaction that is rolled back — its own verdicts, and every other input whose
-    verdict it would change (T3 target changes, AP4 shortfalls, N-kill counts)."""
-    replay = play.game_replay(game)
+    verdict it would change (T3 target changes, AP4 shortfalls, N-kill counts). `replay`: the game as the caller just
+    replayed it under its lock (read only here; the out-of-order dry run replays for itself)."""
+    replay = replay or play.game_replay(game)
     inputs, refusals, phase, state = parse_message(
         game=game,
         seat=seat,
@@ -339,9 +341,10 @@ def _message_store(
     choices: dict[int, str] | None = None,
     manifestos: dict[int, str] | None = None,
     dry_run: bool = False,
+    replay: play.Replay | None = None,
 ) -> tuple[Message, list[Item], list[dict]]:
     """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its dry run)."""
-    replay = play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
+    replay = replay or play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
     inputs, refusals, _, _ = parse_message(
         game=game,
         seat=seat,
@@ -394,13 +397,17 @@ def pm_confirm(
     seen: str | None = None,
     choices: dict[int, str] | None = None,
     manifestos: dict[int, str] | None = None,
+    replay: play.Replay | None = None,
+    audit: dict | None = None,
 ) -> tuple[Message, list[Item], list[dict]]:
     """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
     repeated or stale confirm (`once`) stores nothing; nor does one whose outcome differs from the preview the
     天神 saw (`seen`, the preview's digest: verdicts.NotAsSeen). `choices`: the 天神's choices among refusals'
     candidates, exactly as the preview applied them (choices_apply); kept in the message's record and the audit.
     `manifestos`: the 杀人宣言 as edited in the preview (manifestos_apply): published as edited, the raw text kept, the
-    edit in the message's record and the audit; part of the digest, so an edit after the preview stores nothing."""
+    edit in the message's record and the audit; part of the digest, so an edit after the preview stores nothing.
+    `replay`: the game replayed by the caller under this same lock, with nothing written since (else one is made);
+    `audit`: more for the log row (a player's own page: how it came)."""
     game = play.game_lock(game)
     spend(game, once, "录入消息")
     message, items, refusals = _message_store(
@@ -414,6 +421,7 @@ def pm_confirm(
         seen=seen,
         choices=choices,
         manifestos=manifestos,
+        replay=replay,
     )
     edits = message.parsed.get("manifesto_edits", [])
     AuditLog.objects.create(
@@ -427,6 +435,7 @@ def pm_confirm(
             "refusals": refusals,
             "chosen": [{"text": r["text"], "choice": r["choice"]} for r in refusals if r.get("choice")],
             **({"manifesto_edits": edits} if edits else {}),
+            **(audit or {}),
         },
     )
     return message, items, refusals

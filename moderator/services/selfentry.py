@@ -211,9 +211,15 @@ def _structured(game: Game, seat: Seat, sub: Submission, now: datetime, replay=N
     return _own(preview, seat)
 
 
-def _text(game: Game, seat: Seat, sub: Submission, now: datetime) -> Preview:
+def _text(game: Game, seat: Seat, sub: Submission, now: datetime, replay: play.Replay | None = None) -> Preview:
     pv = intake.pm_preview(
-        game=game, seat=seat, text=sub.text, forum_at=now, choices=sub.choices, manifestos=sub.manifestos
+        game=game,
+        seat=seat,
+        text=sub.text,
+        forum_at=now,
+        choices=sub.choices,
+        manifestos=sub.manifestos,
+        replay=replay,
     )
     preview = Preview(
         sub, pv.items, refusals=pv.refusals, changes=pv.changes, later=pv.later, digest=pv.digest, text_preview=pv
@@ -222,7 +228,7 @@ def _text(game: Game, seat: Seat, sub: Submission, now: datetime) -> Preview:
     return _own(preview, seat)
 
 
-def _check(game: Game, seat: Seat, sub: Submission, now: datetime) -> rules.GameState:
+def _check(game: Game, seat: Seat, sub: Submission, now: datetime) -> play.Replay:
     replay = play.game_replay(game)
     reason = why_not(game, seat, replay.state, now)
     if reason:
@@ -231,7 +237,7 @@ def _check(game: Game, seat: Seat, sub: Submission, now: datetime) -> rules.Game
         raise Refused("请先写下要寄给天神的内容。")
     if sub.kind != TEXT and not sub.items:
         raise Refused("没有要提交的内容。")
-    return replay.state
+    return replay
 
 
 @transaction.atomic
@@ -241,8 +247,8 @@ def preview(*, seat: Seat, token: str, sub: Submission, now: datetime | None = N
     now = now or timezone.now()
     seat = current_seat(seat.pk, token)
     game = seat.game
-    _check(game, seat, sub, now)
-    return _text(game, seat, sub, now) if sub.kind == TEXT else _structured(game, seat, sub, now)
+    replay = _check(game, seat, sub, now)
+    return _text(game, seat, sub, now, replay) if sub.kind == TEXT else _structured(game, seat, sub, now)
 
 
 @transaction.atomic
@@ -256,9 +262,9 @@ def confirm(
     game = play.game_lock(seat.game)  # the one lock order: the game row first
     spend(game, once, "玩家自行提交")
     seat = current_seat(seat.pk, token)
-    _check(game, seat, sub, now)
+    replay = _check(game, seat, sub, now)  # under the lock: the one replay of this confirm (nothing written since)
     if sub.kind == TEXT:
-        shown = _text(game, seat, sub, now)
+        shown = _text(game, seat, sub, now, replay)
         if shown.seen != seen:
             raise Changed(shown)
         message, _, _ = intake.pm_confirm(
@@ -269,12 +275,10 @@ def confirm(
             seen=shown.digest,
             choices=sub.choices,
             manifestos=sub.manifestos,
+            replay=replay,
+            audit={"via": "私人页面", "link": link_mark(token)},  # entered by the player from his page, not the 天神
         )
         recs = list(message.inputs.order_by("seq"))
-        logged = AuditLog.objects.filter(game=game, action="录入消息", detail__message=message.pk).first()
-        if logged is not None:  # pm_confirm's row: entered by the player from his page, not by the 天神
-            logged.detail = {**logged.detail, "via": "私人页面", "link": link_mark(token)}
-            logged.save(update_fields=["detail"])
     else:
         shown = _structured(game, seat, sub, now)
         if shown.seen != seen:
