@@ -167,6 +167,7 @@ def test_seven_phones_play_a_night_and_a_day_and_the_pm_game_gives_the_same_stat
     gm_context = browser.new_context(base_url=live_server.url, locale="zh-CN", viewport={"width": 1280, "height": 900})
     gm = gm_context.new_page()
     gm.set_default_timeout(20_000)
+    gm.site = live_server.url
     user = login(gm, django_user_model)
     start = timezone.now() - timedelta(minutes=30)
     game = _table_game(user)
