@@ -26,14 +26,13 @@ def _rows() -> dict[tuple[str, object], object]:
     return {(m._meta.label, o.pk): o for m in apps.get_models() for o in m._base_manager.all()}
 
 
-@pytest.fixture
-def sample(db, request):
-    """The sample game with day 2 open. The first test of a module plays it through the services (≈ 0.3 s of CPU and
-    ≈ 300 queries); the module's other tests get the very rows those services wrote, saved back as they were (raw
-    saves: the same primary keys and timestamps, and the same page-version signals as the services' own saves) in
-    their own rolled-back transaction — Django's setUpTestData, per module. A test's changes never reach the next."""
-    module = request.module.__name__
-    if module not in _PLAYED:
+def played(key: str) -> Sample:
+    """The sample game with day 2 open. The first call for `key` (a test module) plays it through the services
+    (≈ 0.3 s of CPU and ≈ 300 queries); later calls get the very rows those services wrote, saved back as they were
+    (raw saves: the same primary keys and timestamps, and the same page-version signals as the services' own saves)
+    in the calling test's own rolled-back transaction — Django's setUpTestData, per module. A test's changes never
+    reach the next."""
+    if key not in _PLAYED:
         before = set(_rows())
         s = sample_game()
         written = [o for k, o in _rows().items() if k not in before]
@@ -41,10 +40,16 @@ def sample(db, request):
         order = {m: i for i, m in enumerate(models)}
         written.sort(key=lambda o: (order[type(o)], o.pk))
         rows = list(serializers.deserialize("python", serializers.serialize("python", written)))
-        _PLAYED[module] = (s.game.pk, rows)
+        _PLAYED[key] = (s.game.pk, rows)
         return s
-    pk, rows = _PLAYED[module]
+    pk, rows = _PLAYED[key]
     for row in rows:
         row.save()
     game = Game.objects.get(pk=pk)
     return Sample(game, {seat.player_name: seat for seat in game.seats.all()})
+
+
+@pytest.fixture
+def sample(db, request):
+    """The sample game with day 2 open (`played`: played once per test module)."""
+    return played(request.module.__name__)
