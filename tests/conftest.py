@@ -14,7 +14,13 @@ import shutil
 import pytest
 from django.conf import settings
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# Debian's chromium-headless-shell when installed (the same Chromium, built without the browser's windowing layers: a
+# new context costs ≈ 0.1 s of CPU instead of ≈ 0.45 s, a page load about half; what Playwright itself runs headless),
+# else Debian's chromium. CHROMIUM overrides either.
+CHROMIUM = os.environ.get("CHROMIUM") or next(
+    (path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.path.exists(path)),
+    "/usr/bin/chromium",
+)
 _skipped: list[tuple[str, str]] = []
 
 

@@ -37,5 +37,6 @@ def page(browser, live_server):
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     tab = context.new_page()
     tab.set_default_timeout(15_000)
+    tab.site = live_server.url  # for console_kit.login
     yield tab
     context.close()

@@ -6,6 +6,8 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
+from django.conf import settings
+from django.test import Client
 from django.utils import timezone
 
 from moderator.models import Game, Phase
@@ -31,13 +33,20 @@ def shot(page, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def sign_in(context, site: str, user) -> None:
+    """Sign `user` in the Django way: a session made by the test client's force_login, its cookie put into the
+    browser context. The sign-in form itself is not what these tests are about; it is driven in Chromium by
+    test_new_game_once.py (and test_gm_flow.py), and tests/security/test_login.py pins its rules."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": site, "httpOnly": True, "sameSite": "Lax"}])
+
+
 def login(page, django_user_model, username: str = "tianshen"):
+    """A 天神 account, signed in on `page` (a page of conftest.py's, which knows its site)."""
     user = django_user_model.objects.create_user(username, password=PASSWORD)
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/")
+    sign_in(page.context, page.site, user)
     return user
 
 

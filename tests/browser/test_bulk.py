@@ -11,6 +11,7 @@ from moderator.models import Message, Phase
 from moderator.parser.thread import split_posts
 from moderator.rules.scenario import DEFAULT_MANIFESTO
 from moderator.services import intake, play
+from tests.browser import console_kit
 from tests.browser.test_gm_flow import shot
 from tests.intake.conftest import TABLE, corpus, day_one, table
 
@@ -22,12 +23,7 @@ def tally(game):
 
 
 def login(page, django_user_model, game):
-    gm = django_user_model.objects.create_user("tianshen", password="direnjie-测试")
-    game.gms.add(gm)
-    page.goto("/accounts/login/")
-    page.fill("#id_username", "tianshen")
-    page.fill("#id_password", "direnjie-测试")
-    page.click("button[type=submit]")
+    game.gms.add(console_kit.login(page, django_user_model))
 
 
 def test_a_gm_pastes_a_thirty_post_thread_and_confirms_it_in_one_step(page, django_user_model):

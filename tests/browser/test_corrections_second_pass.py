@@ -266,7 +266,7 @@ def test_an_import_is_named_as_a_copy_waits_paused_and_stays_off_the_home_page_u
     user = login(page, django_user_model)
     game = table_game(user)
     with page.expect_download() as download:
-        page.evaluate(f"window.location = '/gm/{game.pk}/export/'")
+        page.evaluate(f"window.location = '{page.site}/gm/{game.pk}/export/'")
     page.goto("/games/import/")
     page.set_input_files("#id_file", download.value.path())
     page.click("button[type=submit]")

@@ -167,6 +167,7 @@ def test_seven_phones_play_a_night_and_a_day_and_the_pm_game_gives_the_same_stat
     gm_context = browser.new_context(base_url=live_server.url, locale="zh-CN", viewport={"width": 1280, "height": 900})
     gm = gm_context.new_page()
     gm.set_default_timeout(20_000)
+    gm.site = live_server.url
     user = login(gm, django_user_model)
     start = timezone.now() - timedelta(minutes=30)
     game = _table_game(user)
@@ -190,16 +191,18 @@ def test_seven_phones_play_a_night_and_a_day_and_the_pm_game_gives_the_same_stat
     assert "所有活着的玩家都已行动" in gm.inner_text("#not-acted")
     assert gm.locator("#self-entries tr").count() == 1 + 7
     assert gm.locator("#inputs .self-entered").count() == 7
-    _end(gm, game)
     night_inputs = {r.seat.player_name: r.forum_at for r in Input.objects.filter(game=game).select_related("seat")}
     assert SelfEntry.objects.filter(game=game).count() == 7 and len(night_inputs) == 7
 
     # The same night played the old way, its day opened before the phones' votes below are sent (they are pasted
-    # into it with the times they were sent): the 天神 pastes each PM with the time the player sent it.
+    # into it with the times they were sent): the 天神 pastes each PM with the time the player sent it. Both nights
+    # then end one right after the other, so that their dawn posts name the same deadline (an early end's next phase
+    # runs from the moment it ends: seconds apart, the minute could differ).
     pm_game = _table_game()
     setup.game_start(game=pm_game, at=start)
     for name, text in NIGHT_PM.items():
         _paste(pm_game, name, text, night_inputs[name])
+    _end(gm, game)
     clock.phase_end_early(game=pm_game, force=True)
 
     # Day 1: the saved player sees why he cannot vote; the others vote, one changes his vote once (D3).
@@ -217,17 +220,17 @@ def test_seven_phones_play_a_night_and_a_day_and_the_pm_game_gives_the_same_stat
     assert _fits(tab)
     tab.goto(f"/p/{token}/act/")
     assert tab.locator("#form-vote").count() == 1  # the page still offers the form; a second change is refused
-    _end(gm, game)
     day_inputs = [
         (r.seat.player_name, r.payload, r.forum_at)
         for r in Input.objects.filter(game=game, kind="vote").select_related("seat").order_by("forum_at", "seq")
     ]
 
-    # The same day played the old way: the 天神 pastes each vote post with the time the player sent it.
+    # The same day played the old way: the 天神 pastes each vote post with the time the player sent it; both days end.
     numbers = dict(pm_game.seats.values_list("number", "player_name"))
     for name, payload, at in day_inputs:
         text = f"改票:投{numbers[payload['change']]}" if "change" in payload else f"投{numbers[payload['for']]}"
         _paste(pm_game, name, text, at, vote_post=True)
+    _end(gm, game)
     clock.phase_end_early(game=pm_game, force=True)
 
     snapshots, pm_snapshots = _snapshots(game), _snapshots(pm_game)

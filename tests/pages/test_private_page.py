@@ -9,9 +9,10 @@ from django.urls import reverse
 from pages_scan import bottom_shown, hand_shown, strong, table_rows, text_of
 
 from moderator.models import AuditLog
-from moderator.public.sample import IMG, SCRIPT, sample_game
+from moderator.public.sample import IMG, SCRIPT
 from moderator.public.services import seat_token_rotate
 from moderator.services.play import game_replay
+from tests.pages.conftest import played
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +55,7 @@ def test_the_ledger_names_grant_commoner_bonus_upkeep_costs_and_arson_ap1_ap3_n1
 
 
 def test_this_phases_inputs_show_accepted_with_cost_refused_with_the_reason_and_voided(client, db):
-    s = sample_game(upto=1)
+    s = played(__name__, upto=1)
     rows = table_rows(_page(client, s.seats["甲"]), "inputs")
     assert [r[1:3] for r in rows] == [
         ["普通攻击(杀手) → 乙", "已接受,扣 1 点"],
@@ -73,10 +74,10 @@ def test_after_a_close_the_previous_phases_inputs_stay_visible(client, sample):
 
 
 def test_the_amoeba_shows_its_pending_form_then_the_form_and_what_is_left_of_its_4_ap_m1_m2_m3(client, db):
-    s = sample_game(upto=3)
+    s = played(__name__, upto=3)
     pending = text_of(_page(client, s.seats["戊"]))
     assert "变成巫医,第2夜结束时完成(M1)" in pending
-    s = sample_game(name="样例局二", upto=4)
+    s = played(__name__, name="样例局二", upto=4)
     done = text_of(_page(client, s.seats["戊"]))
     assert "巫医 〔底牌,只能变形一次,M3〕" in done and "0 / 4" in done
 
@@ -95,14 +96,14 @@ def test_the_self_chosen_sees_their_stance_s4(client, sample):
 
 
 def test_the_order_window_shows_while_open_o1_and_closed_after(client, db):
-    s = sample_game(upto=1)
+    s = played(__name__, upto=1)
     assert "现在可以发新的丢牌顺序" in text_of(_page(client, s.seats["甲"]))
-    s = sample_game(name="样例局二", upto=2)
+    s = played(__name__, name="样例局二", upto=2)
     assert "现在不能改丢牌顺序" in text_of(_page(client, s.seats["甲"]))
 
 
 def test_an_executed_player_sees_the_card_awaiting_a_pardon_n12_d6(client, db):
-    s = sample_game(upto=3)
+    s = played(__name__, upto=3)
     assert strong(_page(client, s.seats["丁"]), "pending") == "巫医"
     assert strong(_page(client, s.seats[IMG]), "pending") == "庶民"
 
@@ -183,7 +184,7 @@ def test_before_an_order_exists_the_page_says_it_is_undecided_and_marks_no_botto
     from moderator.models import Game
     from moderator.public.sample import SCRIPT
 
-    s = sample_game(upto=1)
+    s = played(__name__, upto=1)
     Game.objects.filter(pk=s.game.pk).update(hands_are_orders=False)  # dealt, not entered in discard order
     page = _page(client, s.seats["丁"])  # sent no order in the sample's night 1
     assert "尚未决定" in page and "〔底牌〕" not in page

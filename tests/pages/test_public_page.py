@@ -11,8 +11,9 @@ from django.urls import reverse
 from pages_scan import archive, public_posts, shown_camps, text_of
 
 from moderator.models import Announcement, AuditLog, Game, Phase
-from moderator.public.sample import IMG, SCRIPT, sample_game
+from moderator.public.sample import IMG, SCRIPT
 from moderator.services import play
+from tests.pages.conftest import played
 
 pytestmark = pytest.mark.django_db
 
@@ -59,14 +60,14 @@ def test_the_live_tally_weighs_votes_by_cards_held_and_counts_non_voters_for_the
 
 
 def test_the_live_tally_leaves_out_the_secret_n13_curse(client, db):
-    s = sample_game(upto=2)  # day 1 open; SCRIPT has cursed 丁 (+1), to be revealed only at dusk
+    s = played(__name__, upto=2)  # day 1 open; SCRIPT has cursed 丁 (+1), to be revealed only at dusk
     assert _tally(_page(client, s.game))["丁"] == 5 + 1 + 5
     play.phase_close(phase=s.phase("day", 1), now=s.phase("day", 1).ends_at)
     assert s.phase("day", 1).result["tally"]["丁"] == 12  # the dusk count has it
 
 
 def test_there_is_no_tally_at_night(client, db):
-    s = sample_game(upto=3)
+    s = played(__name__, upto=3)
     assert "实时计票" not in _page(client, s.game)
 
 
@@ -102,7 +103,7 @@ def test_a_paused_game_shows_the_frozen_remaining_time(client, sample):
 
 
 def test_a_phase_past_its_end_waits_for_the_close(client, db):
-    s = sample_game()
+    s = played(__name__)
     Phase.objects.filter(game=s.game, status=Phase.Status.OPEN).update(ends_at=s.game.started_at)
     assert "已到截止时间,等待天神结算" in _page(client, s.game)
 

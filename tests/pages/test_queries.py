@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from moderator.public.sample import sample_game
+from tests.pages.conftest import played
 
 pytestmark = pytest.mark.django_db
 PUBLIC_COLD = 10  # the snapshot, phases, the whole game row, the replay (5), seats, announcements
@@ -19,7 +19,7 @@ SIGNED_IN = 3  # the session and the user for base.html's header, and the phases
 def test_the_public_page_costs_the_same_few_queries_at_night_1_and_on_day_2(
     client, django_assert_max_num_queries, upto
 ):
-    url = reverse("game_public", args=[sample_game(upto=upto).game.pk])
+    url = reverse("game_public", args=[played(__name__, upto=upto).game.pk])
     with django_assert_max_num_queries(PUBLIC_COLD):
         assert client.get(url).status_code == 200
     with django_assert_max_num_queries(WARM):
@@ -28,7 +28,7 @@ def test_the_public_page_costs_the_same_few_queries_at_night_1_and_on_day_2(
 
 @pytest.mark.parametrize("upto", [1, 4])
 def test_a_private_page_costs_the_same_few_queries_at_night_1_and_on_day_2(client, django_assert_max_num_queries, upto):
-    s = sample_game(upto=upto)
+    s = played(__name__, upto=upto)
     for seat in s.seats.values():
         url = reverse("seat_private", args=[seat.token])
         with django_assert_max_num_queries(PRIVATE_COLD):

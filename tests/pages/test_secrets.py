@@ -26,9 +26,10 @@ from pages_scan import (
 )
 
 from moderator.models import AuditLog, Game, Input, Phase
-from moderator.public.sample import DAY_DEATH, HANDS, IMG, NIGHT_DEATH, SCRIPT, sample_game
+from moderator.public.sample import DAY_DEATH, HANDS, IMG, NIGHT_DEATH, SCRIPT
 from moderator.rules import codec
 from moderator.services.play import game_replay
+from tests.pages.conftest import played
 
 pytestmark = pytest.mark.django_db
 STAGES = {1: "第1夜", 2: "第1天", 3: "第2夜", 4: "第2天"}
@@ -67,7 +68,7 @@ def _assert_public_page_keeps_secrets(page: str, game) -> None:
 
 @pytest.mark.parametrize("upto", [1, 2, 3, 4])
 def test_the_public_page_shows_no_card_no_ap_no_night_camp_at_any_phase_a1_v5(client, db, upto):
-    s = sample_game(upto=upto)
+    s = played(__name__, upto=upto)
     page = client.get(reverse("game_public", args=[s.game.pk])).content.decode()
     assert STAGES[upto] in page
     _assert_public_page_keeps_secrets(page, s.game)
@@ -123,7 +124,7 @@ def _all_pages(client, s) -> dict[str, str]:
 
 @pytest.mark.parametrize("upto", [2, 4])
 def test_hostile_player_names_render_inert(client, db, upto):
-    s = sample_game(upto=upto)
+    s = played(__name__, upto=upto)
     for label, page in _all_pages(client, s).items():
         assert SCRIPT not in page and IMG not in page, label
         assert "<img" not in page, label

@@ -27,6 +27,7 @@ from moderator.models import Game, Phase, Seat, new_token
 from moderator.public.sample import sample_game
 from moderator.public.services import seat_token_rotate
 from moderator.services import intake, play, setup, versions
+from tests.pages import conftest
 
 pytestmark = pytest.mark.django_db
 
@@ -43,8 +44,9 @@ def committed(django_capture_on_commit_callbacks):
 
 
 @pytest.fixture
-def played(committed):
-    return committed(sample_game)
+def played(committed, request):
+    """The sample game, its writes committed (conftest.played: played through the services once per module)."""
+    return committed(conftest.played, request.module.__name__)
 
 
 def public(s) -> str:
