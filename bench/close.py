@@ -31,6 +31,7 @@ from datetime import timedelta
 import django
 
 from bench import local_settings
+from moderator.cpu import cpu_seconds
 
 local_settings()
 
@@ -45,7 +46,6 @@ HANDS = [
     ("自选", ["庶民", "庶民", "诅咒/庇佑", "阿米巴", "巫医"]),
 ]
 PHASES = 9
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 class Meter:
@@ -61,12 +61,7 @@ class Meter:
     def _backend_cpu(self) -> float:
         if self.connection.vendor != "postgresql":
             return 0.0
-        try:
-            with open(f"/proc/{self.connection.connection.info.backend_pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / TICK
+        return cpu_seconds(self.connection.connection.info.backend_pid)
 
     def _count(self, execute, sql, params, many, context):
         self.trips += 1

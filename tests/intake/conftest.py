@@ -3,7 +3,7 @@ times of the pasted threads in corpus/."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -25,6 +25,24 @@ def table(name: str = "第十二局"):
     game = setup.table_create(name=name, players=[{"name": n, "camp": c, "hand": h} for n, (c, h) in TABLE.items()])
     setup.game_start(game=game, at=NIGHT_1)
     return game
+
+
+def console_table(name: str):
+    """The console kit's table (甲 … 庚: tests/browser/console_kit.py), its night 1 begun three hours ago."""
+    from tests.browser.console_kit import TABLE as CONSOLE_TABLE
+
+    game = setup.table_create(name=name, players=CONSOLE_TABLE)
+    setup.game_start(game=game, at=timezone.now() - timedelta(hours=3))
+    return game
+
+
+def jia(game):
+    return game.seats.get(player_name="甲")
+
+
+def at(game):
+    """Half an hour into the game's one phase: a forum time inside night 1."""
+    return game.phases.get().starts_at + timedelta(minutes=30)
 
 
 def day_one(game):

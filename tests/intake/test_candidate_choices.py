@@ -4,14 +4,13 @@ audit log; nothing is chosen without a click, and a choice that cannot be applie
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.utils import timezone
 
 from moderator.models import AuditLog, Input, Message
-from moderator.services import intake, play, setup
-from tests.browser.console_kit import MANIFESTO, TABLE
+from moderator.services import intake, play
+from tests.browser.console_kit import MANIFESTO
+from tests.intake.conftest import at, console_table, jia
 
 pytestmark = pytest.mark.django_db
 UNCLEAR = f"乙和丙都很可疑,今晚杀他。杀人宣言:{MANIFESTO}"
@@ -19,17 +18,7 @@ UNCLEAR = f"乙和丙都很可疑,今晚杀他。杀人宣言:{MANIFESTO}"
 
 @pytest.fixture
 def game():
-    g = setup.table_create(name="选定局", players=TABLE)
-    setup.game_start(game=g, at=timezone.now() - timedelta(hours=3))
-    return g
-
-
-def jia(game):
-    return game.seats.get(player_name="甲")
-
-
-def at(game):
-    return game.phases.get().starts_at + timedelta(minutes=30)
+    return console_table("选定局")
 
 
 def test_without_a_click_the_unclear_name_stays_a_refusal_with_its_candidates(game):

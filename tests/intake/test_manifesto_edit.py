@@ -5,16 +5,14 @@ edited text."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from moderator.console.sentences import audit_sentence
 from moderator.models import Announcement, AuditLog, Input, Message, Phase
-from moderator.services import intake, play, setup, verdicts
+from moderator.services import intake, play, verdicts
 from moderator.services.once import Once, new_token
-from tests.browser.console_kit import MANIFESTO, TABLE
+from tests.browser.console_kit import MANIFESTO
+from tests.intake.conftest import at, console_table, jia
 
 pytestmark = pytest.mark.django_db
 SECRET = "我的保镖其实在第四张,别说出去哦"
@@ -23,17 +21,7 @@ PM = f"今晚用杀手攻击乙。杀人宣言:{MANIFESTO}\n另:{SECRET}"
 
 @pytest.fixture
 def game():
-    g = setup.table_create(name="宣言局", players=TABLE)
-    setup.game_start(game=g, at=timezone.now() - timedelta(hours=3))
-    return g
-
-
-def jia(game):
-    return game.seats.get(player_name="甲")
-
-
-def at(game):
-    return game.phases.get().starts_at + timedelta(minutes=30)
+    return console_table("宣言局")
 
 
 def preview(game, manifestos=None, text=PM):
