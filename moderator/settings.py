@@ -245,6 +245,10 @@ CLOCK_BATCH_SIZE = int(os.environ.get("CLOCK_BATCH_SIZE", "50"))  # phases close
 # sweeps — faster than a pool drains it anyway; re-reading and re-claiming a queued backlog of 20,000 every 2 s cost
 # the worker ≈ 2.8 ms per close (bench/clock.md).
 CLOCK_SWEEP_LIMIT = int(os.environ.get("CLOCK_SWEEP_LIMIT", "2000"))
+# The close's statements are prepared once per database session (moderator/services/closesql.py). Behind a
+# transaction pooler that does not keep protocol-level prepared statements (pgbouncer before 1.21, or without
+# max_prepared_statements) set CLOCK_CLOSE_PREPARED=false: docs/scaling.md "Database sessions".
+CLOCK_CLOSE_PREPARED = _flag("CLOCK_CLOSE_PREPARED", True)
 CLOCK_FAN_OUT_TTL_SECONDS = 30  # an overdue phase is fanned out again (if still open) after this
 CLOCK_ETA_WINDOW_SECONDS = 60  # phases ending this soon also get a close_phase task with an ETA at their end
 CLOCK_ETA_GRACE_SECONDS = 120  # a phase with an ETA is not fanned out until this long after its end
