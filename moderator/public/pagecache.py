@@ -11,6 +11,12 @@ fingerprint of what it was built from (moderator.public.snapshot: the one query 
    fingerprint (and marked checked for PAGES_REVALIDATE_SECONDS), else the page is built from the database and
    stored with the version read before.
 
+Each web process also keeps the entries it served in its own memory (the last LOCAL_PAGES of them): a request
+whose entry is there reads only the game's version and the "checked" mark from the shared cache, two short values in
+one round trip, instead of the whole page (≈ 15–20 kB to receive and unpickle: about half of what a cached page cost
+the web process). It is served under exactly the conditions of step 1 — its version is the game's, the mark agrees —
+so it is as current as the shared entry; otherwise the request goes on as above.
+
 An entry of another version is never served. The mark expires after PAGES_REVALIDATE_SECONDS, so even a write whose
 version change was lost (a process killed between its commit and the change, a cache that did not answer then, an
 edit behind the application's back) is seen within that time. With a per-process cache (LocMemCache, several
@@ -23,6 +29,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +41,49 @@ from moderator.services import versions
 log = logging.getLogger(__name__)
 
 PAGE_SECONDS = 3600  # an entry of a game nobody changes lives this long (then: built again)
+
+
+LOCAL_PAGES = 256  # entries a web process keeps in its own memory, the least recently served dropped first
+
+_local: OrderedDict[str, tuple] = OrderedDict()  # name → (game id, version, fingerprint, value), as stored
+_local_lock = threading.Lock()
+
+
+def _mine(key: str) -> tuple | None:
+    with _local_lock:
+        entry = _local.get(key)
+        if entry is not None:
+            _local.move_to_end(key)
+        return entry
+
+
+def _keep(key: str, entry: tuple | None) -> None:
+    """Remember the entry this process serves under `key` (None: forget it)."""
+    with _local_lock:
+        if entry is None:
+            _local.pop(key, None)
+            return
+        _local[key] = entry
+        _local.move_to_end(key)
+        while len(_local) > LOCAL_PAGES:
+            _local.popitem(last=False)
+
+
+def _current_here(key: str, ok_key: str, game_id: int | None) -> Any:
+    """The value of this process's entry if step 1 would serve it (one round trip for the version and the mark),
+    else None."""
+    mine = _mine(key)
+    if mine is None:
+        return None
+    game_id = mine[0] if game_id is None else game_id
+    version_key = versions.key(game_id)
+    found = _get_many([ok_key, version_key])
+    version = found.get(version_key)
+    if version is None or version != mine[1] or found.get(ok_key) != mine[2]:
+        return None
+    if versions.current(game_id, known=version) != version:  # this connection has the game's write uncommitted
+        return None
+    return mine[3]
 
 
 def revalidate_seconds() -> float:
@@ -71,6 +122,9 @@ def page(
     returned, nothing stored). `build(snapshot)` renders from the database."""
     key, ok_key = f"pages:{name}", f"pages:{name}:ok"
     game_id = game if isinstance(game, int) else None
+    seconds = revalidate_seconds()
+    if seconds > 0 and (value := _current_here(key, ok_key, game_id)) is not None:
+        return value
     found = _get_many([key, ok_key] if game_id is None else [key, ok_key, versions.key(game_id)])
     entry = found.get(key)  # (game id, version, fingerprint, value)
     loaded = None
@@ -87,13 +141,14 @@ def page(
             loaded = None  # to be stored: read again, after the version
     else:
         version = versions.current(game_id, known=found.get(versions.key(game_id)))
-    seconds = revalidate_seconds()
     if entry is None or version is None or entry[1] != version:
         entry = None  # another version's page is never served
     elif seconds > 0 and found.get(ok_key) == entry[2]:
+        _keep(key, entry)
         return entry[3]  # current, and checked against the database less than `seconds` ago: no query
     loaded = loaded or fingerprint()
     if loaded is None:
+        _keep(key, None)
         return None
     fp, snap = loaded
     if entry is not None and entry[2] == fp:
@@ -101,7 +156,9 @@ def page(
     else:
         value = build(snap)
         if version is not None:
-            _set_many({key: (game_id, version, fp, value)}, PAGE_SECONDS)
+            entry = (game_id, version, fp, value)
+            _set_many({key: entry}, PAGE_SECONDS)
     if version is not None and seconds > 0:
         _set_many({ok_key: fp}, seconds)
+        _keep(key, entry)
     return value

@@ -268,3 +268,19 @@ def test_the_new_phase_notice_costs_no_query_and_speaks_right_after_a_close(clie
     assert response.content == b"" and queries == 0
     assert committed(play.phase_close, phase=night, now=night.ends_at + timedelta(seconds=1))
     assert "第1天已经开始" in client.get(url).content.decode()
+
+
+def test_a_web_process_keeps_at_most_local_pages_entries_and_still_serves_every_page(client, played, monkeypatch):
+    """The pages a process keeps in its own memory are bounded (the least recently served dropped first); a page
+    dropped from there comes from the shared cache again, still without a query."""
+    from moderator.public import pagecache
+
+    monkeypatch.setattr(pagecache, "LOCAL_PAGES", 2)
+    monkeypatch.setattr(pagecache, "_local", pagecache.OrderedDict())
+    urls = [public(played), private(played.seats["甲"]), private(played.seats["庚"])]
+    first = [page_text(client, url) for url in urls]
+    assert len(pagecache._local) == 2
+    for url, text in zip(urls, first, strict=True):
+        response, queries = get(client, url)
+        assert queries == 0 and without_clock(response) == text
+    assert len(pagecache._local) == 2
