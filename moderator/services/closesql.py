@@ -20,7 +20,8 @@ out the CTEs that have nothing to write (`write_statement`).
 
 The close's statements (LOCK, READ, READ_MANY, WRITE) are prepared once per database session, on generic plans
 (`_cursor`; LOCK sets `plan_cache_mode` for the close's transaction): a later close sends their names and values
-only, and the server neither parses nor plans them again. CLOCK_CLOSE_PREPARED=false turns that off (a pooler: docs/scaling.md).
+only, and the server neither parses nor plans them again. CLOCK_CLOSE_PREPARED=false turns that off (a pooler:
+docs/scaling.md).
 
 A PM confirm's inputs are written here too (`inputs_insert`: the entry numbers and the rows in one statement).
 Raw SQL lives only here, beside the models it writes (their tables are read from the models' `_meta`)."""

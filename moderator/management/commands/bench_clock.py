@@ -92,8 +92,8 @@ class Command(BaseCommand):
         self.stderr.write(f"all {games} nights end at {ends_at.isoformat()}")
         # While it waits, the bench asks one cheap question every 0.5 s: is any of its nights still open? Through the
         # (status, ends_at) index and the games' id range, not a list of N ids (at 20,000 that poll cost a quarter of
-        # a core, taken from the closes it measures). The id range holds only bench games: they are created in one
-        # statement, and no other game's night ends at this very instant.
+        # a core, taken from the closes it measures). The id range holds the bench's games, created together just now,
+        # and at most a game created beside them, whose night does not end at this very instant.
         still_open = Phase.objects.filter(
             status=Phase.Status.OPEN, ends_at=ends_at, game_id__gte=min(game_ids), game_id__lte=max(game_ids)
         )
