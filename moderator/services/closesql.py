@@ -129,8 +129,8 @@ def _cte(name: str) -> str:
 @cache
 def write_statement(*, verdicts: bool, finished: bool, following: bool) -> str:
     """WRITE without the CTEs that would write nothing (no verdict changed, no winner, no next phase): each left out
-    is planned and run for nothing by PostgreSQL at every close (no prepared statements: docs/scaling.md). What is
-    written is the same: each CTE dropped here inserts or updates no row in WRITE."""
+    would be run for nothing by PostgreSQL at every close (and planned at every close where CLOCK_CLOSE_PREPARED is
+    off). What is written is the same: each CTE dropped here inserts or updates no row in WRITE."""
     statement = WRITE
     for name, kept in (("verdicts", verdicts), ("finished", finished), ("next", following)):
         if not kept:
