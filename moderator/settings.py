@@ -246,7 +246,7 @@ CLOCK_BATCH_SIZE = int(os.environ.get("CLOCK_BATCH_SIZE", "50"))  # phases close
 # the worker ≈ 2.8 ms per close (bench/clock.md).
 CLOCK_SWEEP_LIMIT = int(os.environ.get("CLOCK_SWEEP_LIMIT", "2000"))
 # The close's statements are prepared once per database session (moderator/services/closesql.py). Behind a
-# transaction pooler that does not keep protocol-level prepared statements (pgbouncer before 1.21, or without
+# transaction pooler that does not keep protocol-level prepared statements (pgbouncer before 1.22, or without
 # max_prepared_statements) set CLOCK_CLOSE_PREPARED=false: docs/scaling.md "Database sessions".
 CLOCK_CLOSE_PREPARED = _flag("CLOCK_CLOSE_PREPARED", True)
 CLOCK_FAN_OUT_TTL_SECONDS = 30  # an overdue phase is fanned out again (if still open) after this

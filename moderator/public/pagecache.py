@@ -14,8 +14,9 @@ fingerprint of what it was built from (moderator.public.snapshot: the one query 
 Each web process also keeps the entries it served in its own memory (the last LOCAL_PAGES of them): a request
 whose entry is there reads only the game's version and the "checked" mark from the shared cache, two short values in
 one round trip, instead of the whole page (≈ 15–20 kB to receive and unpickle: about half of what a cached page cost
-the web process). It is served under exactly the conditions of step 1 — its version is the game's, the mark agrees —
-so it is as current as the shared entry; otherwise the request goes on as above.
+the web process). It is served under the conditions of step 1, checked against its own copy: its version is the game's
+and the mark agrees with its fingerprint (a page built from the database state the mark was last checked against);
+otherwise the request goes on as above.
 
 An entry of another version is never served. The mark expires after PAGES_REVALIDATE_SECONDS, so even a write whose
 version change was lost (a process killed between its commit and the change, a cache that did not answer then, an
@@ -69,9 +70,8 @@ def _keep(key: str, entry: tuple | None) -> None:
             _local.popitem(last=False)
 
 
-def _current_here(key: str, ok_key: str, game_id: int | None) -> Any:
-    """The value of this process's entry if step 1 would serve it (one round trip for the version and the mark),
-    else None."""
+def _current_here(key: str, ok_key: str, game_id: int | None) -> tuple | None:
+    """This process's entry if step 1 would serve it (one round trip for the version and the mark), else None."""
     mine = _mine(key)
     if mine is None:
         return None
@@ -83,7 +83,7 @@ def _current_here(key: str, ok_key: str, game_id: int | None) -> Any:
         return None
     if versions.current(game_id, known=version) != version:  # this connection has the game's write uncommitted
         return None
-    return mine[3]
+    return mine
 
 
 def revalidate_seconds() -> float:
@@ -123,8 +123,8 @@ def page(
     key, ok_key = f"pages:{name}", f"pages:{name}:ok"
     game_id = game if isinstance(game, int) else None
     seconds = revalidate_seconds()
-    if seconds > 0 and (value := _current_here(key, ok_key, game_id)) is not None:
-        return value
+    if seconds > 0 and (mine := _current_here(key, ok_key, game_id)) is not None:
+        return mine[3]  # the value may itself be None (a game without a phase yet: the feed's newest phase)
     found = _get_many([key, ok_key] if game_id is None else [key, ok_key, versions.key(game_id)])
     entry = found.get(key)  # (game id, version, fingerprint, value)
     loaded = None

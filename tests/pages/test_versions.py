@@ -270,9 +270,47 @@ def test_the_new_phase_notice_costs_no_query_and_speaks_right_after_a_close(clie
     assert "第1天已经开始" in client.get(url).content.decode()
 
 
-def test_a_web_process_keeps_at_most_local_pages_entries_and_still_serves_every_page(client, played, monkeypatch):
-    """The pages a process keeps in its own memory are bounded (the least recently served dropped first); a page
-    dropped from there comes from the shared cache again, still without a query."""
+def _evict_shared_pages() -> None:
+    """The shared cache drops every stored page (Redis evicting under memory pressure), keeping the games' versions
+    and the pages' check marks."""
+    from moderator.public import pagecache
+
+    for key in pagecache._local:
+        cache.delete(key)
+
+
+def test_a_page_this_process_served_is_served_again_without_a_query_when_the_shared_cache_evicts_it(client, played):
+    """Each web process keeps the pages it served: a page the shared cache no longer holds is still served from the
+    process under the game's current version, no query; a write (a new version) is shown at once all the same."""
+    urls = [public(played), private(played.seats["甲"])]
+    first = [page_text(client, url) for url in urls]
+    _evict_shared_pages()
+    for url, text in zip(urls, first, strict=True):
+        response, queries = get(client, url)
+        assert queries == 0 and without_clock(response) == text
+    Game.objects.filter(pk=played.game.pk).update(name="改过名的局", input_seq=F("input_seq") + 1)
+    versions.bump(played.game.pk)  # as a writer's commit does, in this process or another
+    assert all("改过名的局" in page_text(client, url) for url in urls)
+
+
+def test_a_change_behind_the_application_s_back_reaches_a_page_this_process_kept_once_the_check_expires(client, played):
+    """An edit that changes no version: the process's own copy, like the shared one, is served only while the
+    page's check mark (PAGES_REVALIDATE_SECONDS) says the database was checked; once the mark expires the database
+    is asked and the change shows."""
+    first = page_text(client, public(played))
+    Game.objects.filter(pk=played.game.pk).update(name="改过名的局", input_seq=F("input_seq") + 1)
+    assert page_text(client, public(played)) == first  # within PAGES_REVALIDATE_SECONDS
+    cache.delete(f"pages:game:{played.game.pk}:zh-hans")  # the shared copy gone too: only this process's remains
+    assert page_text(client, public(played)) == first
+    cache.delete(f"pages:game:{played.game.pk}:zh-hans:ok")  # the check mark expires
+    assert "改过名的局" in page_text(client, public(played))
+
+
+def test_a_web_process_keeps_at_most_local_pages_entries_the_least_recently_served_dropped_first(
+    client, played, monkeypatch
+):
+    """The pages a process keeps in its own memory are bounded: past LOCAL_PAGES the least recently served is dropped
+    (it then comes from the shared cache or the database again, never stale)."""
     from moderator.public import pagecache
 
     monkeypatch.setattr(pagecache, "LOCAL_PAGES", 2)
@@ -280,7 +318,10 @@ def test_a_web_process_keeps_at_most_local_pages_entries_and_still_serves_every_
     urls = [public(played), private(played.seats["甲"]), private(played.seats["庚"])]
     first = [page_text(client, url) for url in urls]
     assert len(pagecache._local) == 2
-    for url, text in zip(urls, first, strict=True):
-        response, queries = get(client, url)
-        assert queries == 0 and without_clock(response) == text
+    for key in [f"pages:game:{played.game.pk}:zh-hans", *pagecache._local]:
+        cache.delete(key)  # no shared copy of any of the three
+    response, queries = get(client, urls[0])  # the least recently served: dropped here, so from the database
+    assert queries > 0 and without_clock(response) == first[0]
+    response, queries = get(client, urls[2])  # the most recently served: still kept
+    assert queries == 0 and without_clock(response) == first[2]
     assert len(pagecache._local) == 2
