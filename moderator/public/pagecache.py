@@ -81,7 +81,7 @@ def _current_here(key: str, ok_key: str, game_id: int | None) -> tuple | None:
     version = found.get(version_key)
     if version is None or version != mine[1] or found.get(ok_key) != mine[2]:
         return None
-    if versions.current(game_id, known=version) != version:  # this connection has the game's write uncommitted
+    if versions.pending(game_id):  # this connection has the game's write uncommitted: its view is not everyone's
         return None
     return mine
 

@@ -199,7 +199,7 @@ def _cursor():
     Django opens sessions with prepared statements off (`prepare_threshold` None); a threshold no statement reaches
     leaves every other cursor unprepared (Django's cursors bind on the client and never prepare anyway) and lets
     `prepare=True` prepare the close's."""
-    if not getattr(settings, "CLOCK_CLOSE_PREPARED", True):
+    if not settings.CLOCK_CLOSE_PREPARED:
         return connection.cursor()
     connection.ensure_connection()
     session = connection.connection
