@@ -3,8 +3,11 @@
 `time python manage.py scenario var/generated/`.
 
 Each game is one of `bench.simulate`'s random games, written with the verdicts and results the pure engine gives
-(so every file passes on a correct engine; a game the format cannot state exactly is skipped). Games with a substitution's 12-hour extension (T4) or an early end (T5)
-are skipped: the first cannot be written in the scenario format, and the second is new in it.
+(so every file passes on a correct engine; a game the format cannot state exactly is skipped). They use what the
+format can say: 杀人宣言 of every length (none, under 100, exactly 100, more; several attacks in one message, N-kill),
+target changes with and without a 宣言 of their own (T3), phases ended early (T5, `ended_early_at`), games that `start`
+later than night 1 with two to four players (T7), and privileges, votes and messages naming or sent by the dead (D4).
+Games with a substitution's 12-hour extension (T4) are skipped: the scenario format cannot state it.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ def generate(games: int, seed: int, out: Path) -> int:
     while written < games:
         game = play_game(n)
         n += 1
-        if any(log.extended or log.early is not None for log in game.logs):
+        if any(log.extended for log in game.logs):
             continue
         whole = Violation(kind="none", phase=-1, detail="整局")
         data = scenario(game, game.logs, whole)

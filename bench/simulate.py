@@ -18,7 +18,10 @@ accepted while another of the same card is pending (M2); no pardon is accepted t
 refused input costs nothing (N12, AP4); a player whose last card is pending execution is alive at the next night's
 opening, gets its 2 AP and his due arson is not cancelled as a dead man's (N14, D6); a 圣人 voter loses a card to the
 圣人 exactly when he still holds one after his own execution card, and one executed with his last card stays alive
-until dawn (D8, N14).
+until dawn (D8, N14). N-kill: at each night's close every attacker's accepted attacks are covered by 100 characters each
+of the 杀人宣言 his messages that night carried — a message counts whole when any of its rows was accepted, nothing when
+all were refused, and an accepted target change adds its own (counted here from the messages, not from the engine).
+Some games start later than night 1 with two to four players (a scenario's `start`, T7).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from cards.dealing import deal
 from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
 from moderator.rules.settle import COMMON, PRIVILEGE, winners
 from moderator.rules.state import DAY, NIGHT, PHASE_MINUTES, Action, CloseResult, GameState, Order, SeatSpec, Vote
+from moderator.rules.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 
 NAMES = ("甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬")
 EXTENSION = 12 * 60  # T4
@@ -74,6 +78,7 @@ CLAUSES = {  # what each invariant pins, for the `rules:` line of a shrunk scena
     "refused_cost": ("AP4", "M2", "N12", "N-kill"),
     "pending_alive": ("N14", "D6", "AP1", "AP2"),
     "saint_voter": ("D8", "N14", "D7"),
+    "manifesto": ("N-kill", "T3"),
 }
 MANIFESTOS = ("", "夜" * 50, "杀" * 100, "宣" * 150, "月黑风高" * 52)
 Input = Action | Vote | Order
@@ -128,7 +133,8 @@ class Checker:
         self.uids = {s.name: {c.uid for c in s.hand} for s in state.seats}
         self.net_lost = dict.fromkeys(self.dealt, 0)
         self.bottoms: dict[str, int] = {}
-        self.silences = 0
+        self.silences = int(state.silence)  # T7: a game started late with 3 or fewer counts it as announced
+        self.manifestos: dict[str, int] = {}  # N-kill: characters each sender's messages carried tonight
         self.found: list[Violation] = []
 
     def flag(self, kind: str, phase: int, detail: str, **kw: Any) -> None:
@@ -142,6 +148,11 @@ class Checker:
                 self.flag("ap", phase, f"{s.name}: AP {s.ap}, ledger sum {total}", expect=(("ap", want),))
 
     def message(self, before: GameState, after: GameState, msg: tuple[Input, ...], verdicts, phase: int, m: int):
+        if any(v.accepted for v in verdicts):  # N-kill: a message with an accepted row counts whole
+            new = [i for i in msg if isinstance(i, Action) and i.use in ATTACKS and not i.change]
+            moved = [i for i, v in zip(msg, verdicts, strict=True) if v.accepted and isinstance(i, Action) and i.change]
+            chars = sum(manifesto_length(i.manifesto) for i in (*new, *moved))
+            self.manifestos[msg[0].by] = self.manifestos.get(msg[0].by, 0) + chars
         for i, (inp, verdict) in enumerate(zip(msg, verdicts, strict=True)):
             if not verdict.accepted:
                 continue
@@ -203,6 +214,12 @@ class Checker:
 
     def close(self, pre: GameState, state: GameState, result: CloseResult, phase: int) -> None:
         self.ledger(state, phase)
+        for seat in pre.seats:  # N-kill: the night's accepted attacks against what the sender's messages carried
+            attacks = sum(a.use in ATTACKS for a in seat.actions)
+            carried = self.manifestos.get(seat.name, 0)
+            if carried < MANIFESTO_CHARS * attacks:
+                self.flag("manifesto", phase, f"{seat.name}: {attacks} attacks accepted on {carried} characters")
+        self.manifestos = {}
         self._cards(state, result, phase)
         living_before = {s.name for s in pre.seats if s.alive}
         dead_in = sorted(set(result.tally) - living_before)
@@ -325,10 +342,12 @@ class Played:
     check: Checker
 
 
-def replay(specs: list[SeatSpec], logs: list[PhaseLog], snapshots: bool = False) -> Played:
+def replay(
+    specs: list[SeatSpec], logs: list[PhaseLog], snapshots: bool = False, start: tuple[str, int] = (NIGHT, 1)
+) -> Played:
     """The whole game from the table; with `snapshots`, every closed state goes through the codec and the game goes
     on from the decoded copy, which must equal the original."""
-    state = new_game(specs)
+    state = new_game(specs, start=start)
     played = Played([], [], Checker(state))
     codec = snapshot_codec() if snapshots else None
     for i, log in enumerate(logs):
@@ -405,7 +424,8 @@ def _privileges(rng: random.Random, state: GameState, seat, length: int) -> list
         act = Action(seat.name, p.use, card.name, target, position, into, None, None, manifesto, _time(rng, length))
         out.append(act)
         if p.target and rng.random() < 0.15:  # T3: a target change, maybe past the cutoff
-            change = replace(act, target=_someone(rng, state), at=_time(rng, length), change=True, manifesto=None)
+            extra = rng.choice(MANIFESTOS) if p.attack and rng.random() < 0.3 else None  # N-kill: a change adds its own
+            change = replace(act, target=_someone(rng, state), at=_time(rng, length), change=True, manifesto=extra)
             out.append(change)
     return out
 
@@ -517,14 +537,38 @@ class Game:
     logs: list[PhaseLog]
     played: Played
     inputs: int = 0
+    start: tuple[str, int] = (NIGHT, 1)
+
+
+LATE_STARTS = ((DAY, 1), (NIGHT, 2), (DAY, 2), (NIGHT, 3))
+
+
+def late_start(seed: int) -> tuple[tuple[str, int], list[SeatSpec]] | None:
+    """One game in eight starts later than night 1 with two to four players (a scenario's `start`; T7: with three or
+    fewer the 默哀期 counts as announced). Drawn from its own stream, so the other games stay as they were."""
+    rng = random.Random(f"start{seed}")
+    if rng.random() >= 0.125:
+        return None
+    n = rng.randint(2, 4)
+    camps = [rng.choice((CAMP_KILLER, CAMP_WEREWOLF)), *[rng.choice((CAMP_CIVILIAN, CAMP_SELF)) for _ in range(n - 1)]]
+    specs = []
+    for name, camp in zip(NAMES, camps, strict=False):
+        hand = [rng.choice(CARD_NAMES) for _ in range(rng.randint(1, 4))]
+        if not is_privilege(hand[-1]):
+            hand[-1] = rng.choice(AMOEBA_FORMS)
+        specs.append(SeatSpec(name, camp, tuple(hand)))
+    return rng.choice(LATE_STARTS), specs
 
 
 def play_game(seed: int) -> Game:
     """Generate and play one game, phase by phase; corrections void an input and replay; then the replay checks."""
     rng = random.Random(seed)
     specs = table(rng, seed)
+    start: tuple[str, int] = (NIGHT, 1)
+    if late := late_start(seed):
+        start, specs = late
     logs: list[PhaseLog] = []
-    state = new_game(specs)
+    state = new_game(specs, start=start)
     check = Checker(state)
     closed: list[GameState] = []
     while len(logs) < MAX_PHASES:
@@ -540,7 +584,7 @@ def play_game(seed: int) -> Game:
             past = logs[rng.randrange(len(logs) - 1)]
             if past.messages:
                 past.messages.pop(rng.randrange(len(past.messages)))
-                redone = replay(specs, logs)
+                redone = replay(specs, logs, start=start)
                 logs, closed, check = logs[: len(redone.closed)], redone.closed, redone.check
                 state, result = closed[-1], redone.results[-1]
         if result.winner:
@@ -549,7 +593,7 @@ def play_game(seed: int) -> Game:
         pre = state
         state, events = open_phase(state)
         check.opened(pre, state, events, len(logs))
-    game = Game(seed, specs, logs, Played(closed, [], check))
+    game = Game(seed, specs, logs, Played(closed, [], check), start=start)
     game.inputs = sum(len(m) for log in logs for m in log.messages)
     determinism(game)
     return game
@@ -557,7 +601,7 @@ def play_game(seed: int) -> Game:
 
 def determinism(game: Game) -> None:
     """Two replays give the live states; one through stored snapshots (when the codec exists) gives them too."""
-    again = replay(game.specs, game.logs, snapshots=True)
+    again = replay(game.specs, game.logs, snapshots=True, start=game.start)
     game.played.check.found += [v for v in again.check.found if v.kind == "snapshot"]
     for i, (live, redone) in enumerate(zip(game.played.closed, again.closed, strict=False)):
         if live != redone:
@@ -570,8 +614,10 @@ def determinism(game: Game) -> None:
 # --- shrinking and writing scenarios -------------------------------------------------------------------------------
 
 
-def violations(specs: list[SeatSpec], logs: list[PhaseLog], rng_seed: int = 0) -> list[Violation]:
-    game = Game(rng_seed, specs, logs, replay(specs, logs))
+def violations(
+    specs: list[SeatSpec], logs: list[PhaseLog], rng_seed: int = 0, start: tuple[str, int] = (NIGHT, 1)
+) -> list[Violation]:
+    game = Game(rng_seed, specs, logs, replay(specs, logs, start=start), start=start)
     if game.played.results and game.played.results[-1].winner:
         after_the_winner(game.played.closed[-1], random.Random(rng_seed), game.played.check, len(game.played.closed))
     determinism(game)
@@ -624,7 +670,7 @@ def _step(inp: Input, refused: bool) -> dict:
 def scenario(game: Game, logs: list[PhaseLog], found: Violation) -> dict:
     """The shrunk game as a scenario: every verdict as the engine gives it, except where the rules disagree."""
     specs = game.specs
-    state = new_game(specs)
+    state = new_game(specs, start=game.start)
     phases = []
     for i, log in enumerate(logs):
         if i:
@@ -647,9 +693,13 @@ def scenario(game: Game, logs: list[PhaseLog], found: Violation) -> dict:
         if result.winner:
             break
     t4 = "(含换人延长的时段:scenario 格式无法表达,需在控制台重现)" if any(log.extended for log in logs) else ""
+    late = (
+        {"start": f"{'night' if game.start[0] == NIGHT else 'day'} {game.start[1]}"} if game.start != (NIGHT, 1) else {}
+    )
     return {
         "name": f"模拟器发现:{found.kind} — {found.detail}(种子 {game.seed}){t4}",
         "rules": list(CLAUSES.get(found.kind, ())),
+        **late,
         "players": [{"name": s.name, "camp": s.camp, "hand": list(s.hand)} for s in specs],
         "phases": phases,
     }
@@ -666,12 +716,12 @@ def write(game: Game, out: Path) -> list[Path]:
         first = min(v.phase for v in game.played.check.found if v.kind == kind)
 
         def still(logs: list[PhaseLog], kind: str = kind) -> bool:
-            return any(v.kind == kind for v in violations(game.specs, logs, game.seed))
+            return any(v.kind == kind for v in violations(game.specs, logs, game.seed, game.start))
 
         logs = game.logs[: first + 1]
         plain = [_unextended(log) for log in logs]  # a scenario cannot say "T4: 12 h longer": drop it if we may
         logs = shrink(plain if still(plain) else logs, still)
-        found = next(v for v in violations(game.specs, logs, game.seed) if v.kind == kind)
+        found = next(v for v in violations(game.specs, logs, game.seed, game.start) if v.kind == kind)
         path = out / f"seed{game.seed}_{kind}.yaml"
         out.mkdir(parents=True, exist_ok=True)
         path.write_text(

@@ -26,7 +26,7 @@ from moderator.rules.state import (
     evolve,
     next_phase,
 )
-from moderator.rules.validate import ATTACKS, submit_action, submit_pass, submit_vote
+from moderator.rules.validate import ATTACKS, join_manifestos, submit_action, submit_pass, submit_vote
 from nights import arson, resolve
 from votes import count
 
@@ -95,6 +95,12 @@ def submit_message(state: GameState, inputs: Sequence[Action | Vote | Order]) ->
         if attack and verdict.accepted:
             pool = ""
         verdicts.append(verdict)
+    if pool and any(v.accepted for v in verdicts):
+        # N-kill ruling: a message with an accepted row is not refused, so its 宣言 counts whole even though none of
+        # its attacks was accepted; a refused message's 宣言 counts for nothing (it is simply not kept)
+        by = inputs[0].by
+        bank = state.manifesto_bank
+        state = evolve(state, manifesto_bank={**bank, by: join_manifestos(bank.get(by), pool) or ""})
     return state, verdicts
 
 
@@ -132,6 +138,7 @@ def close_phase(state: GameState) -> tuple[GameState, CloseResult]:
         votes={},
         vote_changed=frozenset(),
         passed=frozenset(),
+        manifesto_bank={},
         last=result,
     )
     return closed, result

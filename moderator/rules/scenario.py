@@ -48,7 +48,8 @@ VOTE_KEYS = {"by", "for", "change", "at", "edited", "expect_error"}
 ORDER_KEYS = {"by", "order", "at", "expect_error"}
 EXPECT_KEYS = {"ap", "cards", "hand", "lost", "dead", "saved", "executed", "tally", "winner", "window", "silence"}
 WINNERS = {"平民", "杀手", "狼人", "自选", "平局", None}
-DEFAULT_MANIFESTO = "月黑风高夜,杀人放火天。" * 9 + "此乃天神代写之杀人宣言。"  # > 100 characters (N-kill)
+# SCENARIOS.md (`manifesto`): an attack row without one gets exactly 100 characters, not counting whitespace (N-kill)
+DEFAULT_MANIFESTO = "月黑风高夜,杀人放火天。" * 8 + "天神代写"
 
 
 class ScenarioError(ValueError):
@@ -217,7 +218,7 @@ def _action(where: str, raw: Any, names: list[str]) -> Step:
         _card(a["into"], where)
     target = _known(a["target"], names, where) if a.get("target") is not None else None
     manifesto = a.get("manifesto")
-    if manifesto is None and a["use"] in ("普通攻击", "一击必杀", "普通狙击", "瞄准狙击"):
+    if manifesto is None and a["use"] in ("普通攻击", "一击必杀", "普通狙击", "瞄准狙击") and not a.get("change"):
         manifesto = DEFAULT_MANIFESTO
     act = Action(
         by=_known(a["by"], names, where),

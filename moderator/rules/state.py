@@ -196,6 +196,9 @@ class GameState:
     votes: dict[str, VoteState] = field(default_factory=dict)
     vote_changed: frozenset[str] = frozenset()  # D3: players whose change right is used or forfeited
     passed: frozenset[str] = frozenset()  # T5: said they pass this phase
+    # N-kill ruling: the 杀人宣言 of a seat's messages tonight that were not refused (a row accepted) but whose attacks
+    # all were: it counts whole, riding with the seat's next accepted attack that night (and is published with it)
+    manifesto_bank: dict[str, str] = field(default_factory=dict)
     pending_executions: dict[str, PendingExecution] = field(default_factory=dict)
     unpardonable: frozenset[str] = frozenset()  # N14: 圣人 took effect today: no pardon tonight
     arsons: tuple[Arson, ...] = ()

@@ -43,6 +43,12 @@ def manifesto_length(text: str | None) -> int:
     return sum(1 for ch in text or "" if not ch.isspace())
 
 
+def join_manifestos(*texts: str | None) -> str | None:
+    """N-kill: several 杀人宣言 counted together (each kept whole, one per line); None when there is none."""
+    kept = [t for t in texts if t]
+    return "\n".join(kept) if kept else None
+
+
 def living(state: GameState, name: str | None, what: str = "目标") -> Seat:
     if not name or not state.has(name):
         raise Refused(f"没有叫“{name}”的玩家")
@@ -117,7 +123,8 @@ def _change(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdi
     if not earlier:
         raise Refused(f"本时段你还没有用过“{act.use}”,没有可以更换的对象")
     old = earlier[-1]
-    new = evolve(old, target=act.target, position=act.position, at=act.at, manifesto=act.manifesto or old.manifesto)
+    manifesto = join_manifestos(old.manifesto, act.manifesto)  # N-kill ruling: a change keeps what was counted
+    new = evolve(old, target=act.target, position=act.position, at=act.at, manifesto=manifesto)
     new = _check_target(state, seat, new, privilege(old.form or "", act.use), replacing=old)
     if new.use == "特赦":  # N12: each card pardons each player once, success or not — a changed target too
         if (new.card, new.target) in seat.pardons_given:
@@ -147,7 +154,10 @@ def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, V
         raise Refused(f"“{act.use}”只能在夜里使用")
     if seat.co_win and act.use in CO_WIN_FORBIDDEN:
         raise Refused(f"选择共赢的自选立场者不能使用“{act.use}”(S4)")
-    act = evolve(act, card=card, form=form)
+    banked = state.manifesto_bank.get(seat.name) if act.use in ATTACKS else None
+    act = evolve(
+        act, card=card, form=form, manifesto=join_manifestos(banked, act.manifesto) if banked else act.manifesto
+    )
     if act.use in ONCE_PER_PHASE and any(a.use == act.use for a in seat.actions):
         return state, Verdict(True, f"“{act.use}”本时段已经用过,只生效一次、只扣一次点数(AP5)")
     act = _check_target(state, seat, act, priv)
@@ -168,6 +178,8 @@ def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, V
         seat = evolve(seat, doom_used=seat.doom_used | {card})
     if act.use == "特赦":
         seat = evolve(seat, pardons_given=seat.pardons_given | {(card, act.target or "")})
+    if banked:  # N-kill: the banked 宣言 now rides with this accepted attack
+        state = evolve(state, manifesto_bank={k: v for k, v in state.manifesto_bank.items() if k != seat.name})
     return state.with_action(seat, evolve(act, cost=cost)), Verdict(True, cost=cost)
 
 
