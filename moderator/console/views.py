@@ -78,11 +78,13 @@ def _seat_rows(request, game: Game, state: rules.GameState) -> list[dict]:
 @login_required
 def dashboard(request, game_id: int):
     from moderator.console.draw import draw_context  # draw.py imports gm_game from here
+    from moderator.console.why import dry_run_why
 
     game = gm_game(request, game_id)
     state = play.game_replay(game).state
     phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
     result = _dry_run(state) if phase else None
+    dryrun = close_preview(game, state) if phase else None  # from this page's one replay
     return render(
         request,
         "console/dashboard.html",
@@ -99,7 +101,8 @@ def dashboard(request, game_id: int):
             "executions": views.executions_preview(state),
             "closed": game.phases.filter(status=Phase.Status.CLOSED).order_by("-starts_at"),
             "now": timezone.now(),
-            "dryrun": close_preview(game, state) if phase else None,  # from this page's one replay
+            "dryrun": dryrun,
+            "why": dry_run_why(game, state, dryrun),  # each line of the dry run with its steps
             **draw_context(game, state),
         },
     )

@@ -177,13 +177,13 @@ ARSON_FAILED = {"dead": "纵火者已经死亡,纵火取消", "ap": "纵火者�
 
 def _trace_open(before: GameState, after: GameState, events: list[dict], tracer: Tracer) -> None:
     """AP1, AP3, N14: each AP row written at the start of the phase, with the balance it left; each arson due."""
-    for old, new in zip(before.seats, after.seats, strict=True):
-        for row in new.ledger[len(old.ledger) :]:
-            clause = next((c for k, c in AP_CLAUSE.items() if row.reason.startswith(k)), "AP1")
-            sign = "获得" if row.delta > 0 else "扣除"
-            tracer(
-                clause, f"行动点数:{new.name}{sign} {abs(row.delta)} 点({row.reason}),余 {row.balance} 点", (new.name,)
-            )
+    rows = [row for old, new in zip(before.seats, after.seats, strict=True) for row in new.ledger[len(old.ledger) :]]
+    arson_rows = [r for r in rows if "纵火" in r.reason]  # AP3: every arsonist's cost (b) before any victim's (c)
+    arson_rows.sort(key=lambda r: r.reason.startswith("被纵火"))
+    for row in [r for r in rows if "纵火" not in r.reason] + arson_rows:
+        clause = next((c for k, c in AP_CLAUSE.items() if row.reason.startswith(k)), "AP1")
+        sign = "获得" if row.delta > 0 else "扣除"
+        tracer(clause, f"行动点数:{row.seat}{sign} {abs(row.delta)} 点({row.reason}),余 {row.balance} 点", (row.seat,))
     for e in events:
         if e["type"] == "arson":
             tracer("N14", f"纵火:{e['by']}对{e['target']}的纵火生效,{e['target']}的点数减半", (e["by"], e["target"]))
