@@ -94,7 +94,7 @@ def executions(d: Day) -> None:
         top = [n for n, t in d.tally.items() if t == ranked[0]]
         chosen = top if len(top) == 1 else []
         if tr is not None:
-            rule = f"最高 {ranked[0]} 票" + ("只有一人" if chosen else f"并列({names(top)}),没有人被处决")
+            rule = f"最高 {ranked[0]} 票" + (f"只有一人:{chosen[0]}" if chosen else f"并列({names(top)}),没有人被处决")
             tr("D5", f"处决:只剩两人时只处决唯一的最高票;{rule}", tuple(top))
     else:
         bar = ranked[1] if len(ranked) > 1 else ranked[0]

@@ -156,7 +156,9 @@ def victory(close: Close) -> None:
         if close.trace is not None:
             alive = close.state.alive
             teams = "、".join(f"{s.name}({team(s)})" for s in alive) or "无人"
-            said = f"{won}获胜" if won and won != "平局" else ("平局" if won else "胜负未分,游戏继续")
+            said = {None: "胜负未分,游戏继续", "平局": "平局(V4)", CAMP_SELF: "自选立场者获胜"}.get(
+                won
+            ) or f"{won}阵营获胜"
             close.trace(VICTORY_CLAUSE.get(won or "", "V1–V4"), f"胜负:活着的是 {teams} → {said}")
         if won:
             close.state = evolve(close.state, winner=won)
