@@ -54,7 +54,7 @@ def test_the_review_of_a_played_game_is_pinned_word_for_word():
 
 def test_the_review_has_the_deal_every_phase_every_input_and_the_winner():
     game = _played()
-    bb, text = explain.review_post(game)
+    _bb, text = explain.review_post(game)
     for seat in game.seats.all():
         assert f"{seat.player_name}({seat.camp}):{'、'.join(seat.dealt_hand)}" in text
     for phase in game.phases.all():
