@@ -21,6 +21,14 @@ from nights.arson import due_phase
 NORMAL = ("普通攻击", "普通狙击")
 BINDINGS = {"束魂": ("杀手", "狙击手"), "治疗": ("狼人", "狙击手")}  # N7, N8: the card types each one catches
 FAILURE_KIND = {"束魂": "束魂失败", "治疗": "巫医失败"}
+ATTACK_CLAUSE = {  # N1–N6: the clause of an attack by the card type it acted as
+    ("杀手", "普通攻击"): "N1",
+    ("杀手", "一击必杀"): "N2",
+    ("狼人", "普通攻击"): "N3",
+    ("狼人", "一击必杀"): "N4",
+    (None, "普通狙击"): "N5",
+    (None, "瞄准狙击"): "N6",
+}
 ATTACK_USES = ("普通攻击", "一击必杀", "普通狙击", "瞄准狙击")
 NEVER_IMPRISONED = ("绝杀", "变形", "禁锢")  # N10 (保镖 is automatic)
 
@@ -71,7 +79,8 @@ def imprisonments(n: Night) -> None:
     for a in acts:
         if a.by not in n.prisoners or a.use in NEVER_IMPRISONED or a.use == "立场":
             if tr is not None and a.by in n.prisoners and a.use in NEVER_IMPRISONED:
-                tr("N10", f"禁锢:{a.by}被禁锢,但{a.use}不受禁锢:{said(a)}照常生效", (a.by,))
+                clause = "M4" if a.use == "变形" else "N10"
+                tr(clause, f"禁锢:{a.by}被禁锢,但{a.use}不受禁锢:{said(a)}照常生效", (a.by,))
             continue
         if a.use == "普通攻击" and (a.by, a.card) in n.one_hit:
             if tr is not None:
@@ -189,7 +198,7 @@ def attacks(n: Night) -> dict[str, list[bodyguard.Hit]]:
         else:
             hits.setdefault(a.target or "", []).append(bodyguard.Hit(_kind(a), a.aimed_uid, a.seq))
             if tr is not None:
-                clause = {"一击必杀": "N2", "瞄准狙击": "N6", "普通狙击": "N5"}.get(a.use, "N1")
+                clause = ATTACK_CLAUSE.get((a.form, a.use)) or ATTACK_CLAUSE.get((None, a.use), "N1")
                 tr(clause, f"攻击:{said(a)}生效,{a.target}受到一次{_kind(a)}", (a.by, a.target or ""))
     for target, kind in n.failures:
         hits.setdefault(target, []).append(bodyguard.Hit(kind, None, -1))

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
-CLAUSE = re.compile(r"(?<![A-Za-z])(?:[SOANDBMVT]|AP)\d+(?![0-9])")
+CLAUSE = re.compile(r"(?<![A-Za-z])(?:N-kill|(?:[SOANDBMVT]|AP)\d+(?![0-9]))")
 
 
 class Tracer(Protocol):

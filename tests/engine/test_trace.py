@@ -67,3 +67,62 @@ def test_b5_the_trace_says_the_bodyguard_order_is_the_best_one():
     lines = trace(load(yaml.safe_load((HERE / "scenarios/shared/02_bodyguard_needs_two_kinds.yaml").read_text())))
     assert any(line.startswith("B5 最优顺序:这个顺序打掉 2 张") and "穷举" in line and "一致" in line for line in lines)
     assert any(line.startswith("O4 丢牌:") and "B2" in line for line in lines)
+
+
+# --- docs/clauses.md: where each deciding clause appears in a traced test ------------------------------------------
+
+DOC = HERE.parent / "docs" / "clauses.md"
+BEGIN = "<!-- traced: begin (written by tests/engine/test_trace.py with UPDATE_GOLDEN=1; do not edit by hand) -->"
+END = "<!-- traced: end -->"
+# Every clause that can decide an outcome: a verdict (refusals name their clause) or a step of a close.
+DECIDING = (
+    *("O1", "O2", "O3", "O4", "AP1", "AP3", "AP4", "AP5", "S4", "T3", "T7", "N-kill"),
+    *(f"N{i}" for i in range(1, 15)),
+    *("M1", "M2", "M3", "M4"),
+    *(f"B{i}" for i in range(1, 7)),
+    *(f"D{i}" for i in range(1, 9)),
+    *(f"V{i}" for i in range(1, 6)),
+)
+
+
+def _where_traced() -> dict[str, list[str]]:
+    """clause -> the scenarios whose trace shows it (as the step's clause or named in its sentence), the pinned
+    example scenarios first."""
+    from moderator.rules.trace import CLAUSE
+
+    found: dict[str, list[str]] = {}
+    ordered = SHARED + [p for p in FILES if p not in SHARED]
+    for path in ordered:
+        for line in trace(load(yaml.safe_load(path.read_text(encoding="utf-8")))):
+            if line.startswith("=="):
+                continue
+            for clause in {line.split(" ", 1)[0], *CLAUSE.findall(line)}:
+                where = found.setdefault(clause, [])
+                if path.stem not in where:
+                    where.append(path.stem)
+    return found
+
+
+def _table(found: dict[str, list[str]]) -> str:
+    pinned = {p.stem for p in SHARED}
+    rows = ["| clause | in the traces of (pinned word for word: **bold**, `tests/golden/traces/`) |", "|---|---|"]
+    for clause in DECIDING:
+        where = found.get(clause, [])
+        shown = [f"**{s}**" if s in pinned else f"`{s}`" for s in where[:4]]
+        more = f" and {len(where) - 4} more" if len(where) > 4 else ""
+        rows.append(f"| {clause} | {'<br>'.join(shown) + more if shown else 'not traced'} |")
+    return "\n".join(rows)
+
+
+def test_every_deciding_clause_appears_in_a_traced_test_and_docs_clauses_md_lists_where():
+    found = _where_traced()
+    missing = [c for c in DECIDING if c not in found]
+    assert missing == [], f"no traced scenario shows {missing}"
+    doc = DOC.read_text(encoding="utf-8")
+    section = f"{BEGIN}\n{_table(found)}\n{END}"
+    if updating():
+        head, _, rest = doc.partition(BEGIN)
+        _, _, tail = rest.partition(END)
+        doc = f"{head}{section}{tail}" if rest else f"{doc.rstrip()}\n\n## Clauses in the traces\n\n{section}\n"
+        DOC.write_text(doc, encoding="utf-8")
+    assert section in doc, "docs/clauses.md: the traced-clauses table is out of date (UPDATE_GOLDEN=1 rewrites it)"
