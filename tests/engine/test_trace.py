@@ -126,3 +126,36 @@ def test_every_deciding_clause_appears_in_a_traced_test_and_docs_clauses_md_list
         doc = f"{head}{section}{tail}" if rest else f"{doc.rstrip()}\n\n## Clauses in the traces\n\n{section}\n"
         DOC.write_text(doc, encoding="utf-8")
     assert section in doc, "docs/clauses.md: the traced-clauses table is out of date (UPDATE_GOLDEN=1 rewrites it)"
+
+
+def test_without_a_tracer_the_close_calls_nothing_of_the_trace():
+    """The clock's close (no tracer) builds no sentence and runs no check of its own: not one call into the trace's
+    helpers, nor the exhaustive B5 check; with a tracer the same close calls them (so the count can fail)."""
+    import sys
+
+    watched = {"said", "_trace_losses", "_trace_open", "names", "brute_force", "input_step", "hit_said", "__call__"}
+
+    def count(tracer) -> int:
+        calls = 0
+        path = HERE / "scenarios/shared/02_bodyguard_needs_two_kinds.yaml"
+        scenario = load(yaml.safe_load(path.read_text(encoding="utf-8")))
+        seats = [SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players]
+        state = new_game(seats, ap=scenario.ap, start=scenario.start)
+        for message in messages(scenario.phases[0].steps):
+            state, _ = submit_message(state, [s.inp for s in message])
+
+        def profile(frame, event, _arg):
+            nonlocal calls
+            if event == "call" and frame.f_code.co_name in watched:
+                calls += 1
+
+        sys.setprofile(profile)
+        try:
+            close_phase(state, tracer)
+            open_phase(close_phase(state, tracer)[0], tracer)
+        finally:
+            sys.setprofile(None)
+        return calls
+
+    assert count(None) == 0
+    assert count(Trace()) > 10
