@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from cards import orders
 from cards.catalogue import AMOEBA, CAMP_SELF, is_privilege
+from moderator.rules import trace
 from moderator.rules.ledger import charge, night_grant_and_upkeep
 from moderator.rules.settle import Close
 from moderator.rules.state import (
@@ -26,7 +27,6 @@ from moderator.rules.state import (
     evolve,
     next_phase,
 )
-from moderator.rules.trace import Tracer
 from moderator.rules.validate import ATTACKS, submit_action, submit_pass, submit_vote
 from nights import arson, resolve
 from votes import count
@@ -38,7 +38,7 @@ def new_game(
     ap: Mapping[str, int] | None = None,
     start: tuple[str, int] = (NIGHT, 1),
     phase_minutes: int = PHASE_MINUTES,
-    tracer: Tracer | None = None,
+    tracer: trace.Tracer | None = None,
 ) -> GameState:
     """The table as dealt, hands in discard order, and its first phase opened (T1). A game that starts later than
     night 1 (a scenario's `start`) begins as if the earlier phases had passed with nothing happening — so with 3 or
@@ -104,7 +104,7 @@ def _new_attack(act: Action) -> bool:
     return act.use in ATTACKS and not act.change
 
 
-def close_phase(state: GameState, tracer: Tracer | None = None) -> tuple[GameState, CloseResult]:
+def close_phase(state: GameState, tracer: trace.Tracer | None = None) -> tuple[GameState, CloseResult]:
     """Resolve the open phase; the next phase is not open yet (open_phase starts it). `tracer`: told every step's
     clause and sentence (moderator/rules/trace.py); the clock's close passes none."""
     if not state.phase_open:
@@ -157,7 +157,7 @@ def _co_win_notice(state: GameState) -> list[dict]:
     return events
 
 
-def open_phase(state: GameState, tracer: Tracer | None = None) -> tuple[GameState, list[dict]]:
+def open_phase(state: GameState, tracer: trace.Tracer | None = None) -> tuple[GameState, list[dict]]:
     """Start the phase: at night the AP grant and 保镖 upkeep (AP1, AP3 a), then the arsons due (AP3 b, c).
     `tracer`: told every AP row the opening wrote and every arson's outcome."""
     if state.phase_open:
@@ -175,7 +175,7 @@ AP_CLAUSE = {"保镖维持": "AP3", "纵火消耗": "N14", "被纵火": "N14"}
 ARSON_FAILED = {"dead": "纵火者已经死亡,纵火取消", "ap": "纵火者的空闲点数不足 2 点,纵火失败,谁也不扣", "prison": ""}
 
 
-def _trace_open(before: GameState, after: GameState, events: list[dict], tracer: Tracer) -> None:
+def _trace_open(before: GameState, after: GameState, events: list[dict], tracer: trace.Tracer) -> None:
     """AP1, AP3, N14: each AP row written at the start of the phase, with the balance it left; each arson due."""
     rows = [row for old, new in zip(before.seats, after.seats, strict=True) for row in new.ledger[len(old.ledger) :]]
     arson_rows = [r for r in rows if "纵火" in r.reason]  # AP3: every arsonist's cost (b) before any victim's (c)
