@@ -21,7 +21,7 @@ from moderator.console.sentences import audit_sentence
 from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows
 from moderator.rules import codec, views
-from moderator.services import announce, corrections, intake, play, revote, setup, transfer, verdicts
+from moderator.services import announce, corrections, explain, intake, play, revote, setup, transfer, verdicts
 from moderator.services.once import AlreadyMade, Once
 
 
@@ -403,6 +403,13 @@ def deal_pms(request, game: Game) -> list[tuple]:
     return [(s, setup.deal_pm(s, setup.seat_link(s, base))) for s in game.seats.order_by("number")]
 
 
+def _review(game: Game) -> dict | None:
+    if game.status != Game.Status.FINISHED:
+        return None
+    bbcode, text = explain.review_post(game)
+    return {"title": text.splitlines()[0], "bbcode": bbcode, "text": text}
+
+
 @login_required
 def announcements(request, game_id: int):
     game = gm_game(request, game_id)
@@ -416,6 +423,7 @@ def announcements(request, game_id: int):
             "unposted": sum(1 for a in drafts if a.posted_at is None and a.corrected_at is None),
             "deal_pms": deal_pms(request, game),
             "player_list": setup.player_list_post(game),
+            "review": _review(game),  # the 复盘 post, once the game is over
         },
     )
 

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import bbcode
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
 from golden import HEADER, SCENARIOS, play, updating
 from lxml import etree
 
@@ -76,3 +79,17 @@ def test_the_balance_check_itself_catches_an_open_or_crossed_tag():
     assert unbalanced("[b]x") == ["[b] never closed"]
     assert unbalanced("[b][quote]x[/b][/quote]") != []
     assert unbalanced("[b]x[/b][list]\n[*]a\n[*]b\n[/list]") == []
+
+
+def test_the_review_is_among_the_drafts_once_the_game_is_over():
+    game = _played()
+    user = get_user_model().objects.create_user("tianshen-review", password="direnjie-demo-pw")
+    game.gms.add(user)
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("console_announcements", args=[game.pk])).content.decode()
+    bb, _ = explain.review_post(game)
+    assert 'id="review-draft"' in page
+    assert "复盘:杀手阵营获胜" in page
+    assert "V2 胜负:活着的是 乙(杀手) → 杀手阵营获胜" in page
+    assert page.count("[/list]") == bb.count("[/list]")

@@ -80,9 +80,12 @@ def test_only_the_games_gm_may_read_a_why_page_or_the_review(client, sample):
 def test_the_review_is_refused_before_the_end(sample):
     with pytest.raises(explain.ReviewNotReady, match="游戏结束之后才能生成复盘帖"):
         explain.review_post(sample.game)
-    page = _client("tianshen", sample.game).get(reverse("console_review", args=[sample.game.pk]))
+    gm = _client("tianshen", sample.game)
+    page = gm.get(reverse("console_review", args=[sample.game.pk]))
     assert "游戏结束之后才能生成复盘帖" in page.content.decode()
     assert "review-bb" not in page.content.decode()
+    drafts = gm.get(reverse("console_announcements", args=[sample.game.pk])).content.decode()
+    assert 'id="review-draft"' not in drafts
 
 
 def _side_doors(client: Client, gm: Client, sample) -> dict[str, str]:
