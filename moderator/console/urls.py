@@ -1,7 +1,7 @@
 from django.urls import path
 
 from moderator import views
-from moderator.console import bulk, draw, selfentry
+from moderator.console import bulk, draw, selfentry, why
 from moderator.console import views as console
 
 urlpatterns = [
@@ -30,4 +30,6 @@ urlpatterns = [
     path("gm/<int:game_id>/substitute/", console.substitute, name="console_substitute"),
     path("gm/<int:game_id>/draw/", draw.declare_draw, name="console_draw"),
     path("gm/<int:game_id>/self-entry/", selfentry.setting, name="console_self_entry"),
+    path("gm/<int:game_id>/why/<int:phase_id>/", why.phase_why, name="console_why"),
+    path("gm/<int:game_id>/review/", why.review, name="console_review"),
 ]

@@ -21,7 +21,7 @@ from moderator.console.sentences import audit_sentence
 from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows
 from moderator.rules import codec, views
-from moderator.services import announce, corrections, intake, play, revote, setup, transfer, verdicts
+from moderator.services import announce, corrections, explain, intake, play, revote, setup, transfer, verdicts
 from moderator.services.once import AlreadyMade, Once
 
 
@@ -78,11 +78,13 @@ def _seat_rows(request, game: Game, state: rules.GameState) -> list[dict]:
 @login_required
 def dashboard(request, game_id: int):
     from moderator.console.draw import draw_context  # draw.py imports gm_game from here
+    from moderator.console.why import dry_run_why
 
     game = gm_game(request, game_id)
     state = play.game_replay(game).state
     phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
     result = _dry_run(state) if phase else None
+    dryrun = close_preview(game, state) if phase else None  # from this page's one replay
     return render(
         request,
         "console/dashboard.html",
@@ -99,7 +101,8 @@ def dashboard(request, game_id: int):
             "executions": views.executions_preview(state),
             "closed": game.phases.filter(status=Phase.Status.CLOSED).order_by("-starts_at"),
             "now": timezone.now(),
-            "dryrun": close_preview(game, state) if phase else None,  # from this page's one replay
+            "dryrun": dryrun,
+            "why": dry_run_why(game, state, dryrun),  # each line of the dry run with its steps
             **draw_context(game, state),
         },
     )
@@ -400,6 +403,13 @@ def deal_pms(request, game: Game) -> list[tuple]:
     return [(s, setup.deal_pm(s, setup.seat_link(s, base))) for s in game.seats.order_by("number")]
 
 
+def _review(game: Game) -> dict | None:
+    if game.status != Game.Status.FINISHED:
+        return None
+    bbcode, text = explain.review_post(game)
+    return {"title": text.splitlines()[0], "bbcode": bbcode, "text": text}
+
+
 @login_required
 def announcements(request, game_id: int):
     game = gm_game(request, game_id)
@@ -413,6 +423,7 @@ def announcements(request, game_id: int):
             "unposted": sum(1 for a in drafts if a.posted_at is None and a.corrected_at is None),
             "deal_pms": deal_pms(request, game),
             "player_list": setup.player_list_post(game),
+            "review": _review(game),  # the 复盘 post, once the game is over
         },
     )
 

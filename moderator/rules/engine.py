@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from cards import orders
 from cards.catalogue import AMOEBA, CAMP_SELF, is_privilege
+from moderator.rules import trace
 from moderator.rules.ledger import charge, night_grant_and_upkeep
 from moderator.rules.settle import Close
 from moderator.rules.state import (
@@ -37,6 +38,7 @@ def new_game(
     ap: Mapping[str, int] | None = None,
     start: tuple[str, int] = (NIGHT, 1),
     phase_minutes: int = PHASE_MINUTES,
+    tracer: trace.Tracer | None = None,
 ) -> GameState:
     """The table as dealt, hands in discard order, and its first phase opened (T1). A game that starts later than
     night 1 (a scenario's `start`) begins as if the earlier phases had passed with nothing happening — so with 3 or
@@ -67,7 +69,7 @@ def new_game(
     )
     for name, points in (ap or {}).items():
         state = charge(state, name, points, "开局带入的行动点数")
-    return open_phase(state)[0]
+    return open_phase(state, tracer)[0]
 
 
 def submit(state: GameState, inp: Action | Vote | Order | Pass) -> tuple[GameState, Verdict]:
@@ -108,11 +110,15 @@ def _new_attack(act: Action) -> bool:
     return act.use in ATTACKS and not act.change
 
 
-def close_phase(state: GameState) -> tuple[GameState, CloseResult]:
-    """Resolve the open phase; the next phase is not open yet (open_phase starts it)."""
+def close_phase(state: GameState, tracer: trace.Tracer | None = None) -> tuple[GameState, CloseResult]:
+    """Resolve the open phase; the next phase is not open yet (open_phase starts it). `tracer`: told every step's
+    clause and sentence (moderator/rules/trace.py); the clock's close passes none."""
     if not state.phase_open:
         raise ValueError("no open phase to close")
-    work: Close = resolve.close_night(state) if state.phase_kind == NIGHT else count.close_day(state)
+    if state.phase_kind == NIGHT:
+        work: Close = resolve.close_night(state, tracer)
+    else:
+        work = count.close_day(state, tracer)
     if state.phase == (NIGHT, 1):
         work.events.extend(_co_win_notice(work.state))
     result = CloseResult(
@@ -158,14 +164,44 @@ def _co_win_notice(state: GameState) -> list[dict]:
     return events
 
 
-def open_phase(state: GameState) -> tuple[GameState, list[dict]]:
-    """Start the phase: at night the AP grant and 保镖 upkeep (AP1, AP3 a), then the arsons due (AP3 b, c)."""
+def open_phase(state: GameState, tracer: trace.Tracer | None = None) -> tuple[GameState, list[dict]]:
+    """Start the phase: at night the AP grant and 保镖 upkeep (AP1, AP3 a), then the arsons due (AP3 b, c).
+    `tracer`: told every AP row the opening wrote and every arson's outcome."""
     if state.phase_open:
         raise ValueError("the phase is already open")
+    before = state
     if state.phase_kind == NIGHT:
         state = night_grant_and_upkeep(state)
     state, events = arson.apply_due(state)
+    if tracer is not None:
+        _trace_open(before, state, events, tracer)
     return evolve(state, phase_open=True), events
+
+
+AP_CLAUSE = {"保镖维持": "AP3", "纵火消耗": "N14", "被纵火": "N14"}
+ARSON_FAILED = {"dead": "纵火者已经死亡,纵火取消", "ap": "纵火者的空闲点数不足 2 点,纵火失败,谁也不扣", "prison": ""}
+
+
+def _trace_open(before: GameState, after: GameState, events: list[dict], tracer: trace.Tracer) -> None:
+    """AP1, AP3, N14: each AP row written at the start of the phase, with the balance it left; each arson due."""
+    rows = [row for old, new in zip(before.seats, after.seats, strict=True) for row in new.ledger[len(old.ledger) :]]
+    arson_rows = [r for r in rows if "纵火" in r.reason]  # AP3: every arsonist's cost (b) before any victim's (c)
+    arson_rows.sort(key=lambda r: r.reason.startswith("被纵火"))
+    for row in [r for r in rows if "纵火" not in r.reason] + arson_rows:
+        clause = next((c for k, c in AP_CLAUSE.items() if row.reason.startswith(k)), "AP1")
+        sign = "获得" if row.delta > 0 else "扣除"
+        tracer(clause, f"行动点数:{row.seat}{sign} {abs(row.delta)} 点({row.reason}),余 {row.balance} 点", (row.seat,))
+    for e in events:
+        if e["type"] == "arson":
+            tracer("N14", f"纵火:{e['by']}对{e['target']}的纵火生效,{e['target']}的点数减半", (e["by"], e["target"]))
+        elif e["why"] == "prison":
+            tracer(
+                "N14",
+                f"纵火:{e['by']}发出纵火的那夜被禁锢:他照样被扣点数,{e['target']}不受影响",
+                (e["by"], e["target"]),
+            )
+        else:
+            tracer("N14", f"纵火:{e['by']}对{e['target']}的{ARSON_FAILED[e['why']]}", (e["by"], e["target"]))
 
 
 __all__ = ["DAY", "close_phase", "new_game", "open_phase", "submit", "submit_message"]

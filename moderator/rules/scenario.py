@@ -367,6 +367,38 @@ def play(scenario: Scenario) -> list[str]:
     return problems
 
 
+def input_kind(inp: Action | Vote | Order) -> str:
+    return "D3" if isinstance(inp, Vote) else ("O1" if isinstance(inp, Order) else "AP4")
+
+
+def trace(scenario: Scenario) -> list[str]:
+    """Play a scenario with tracing on: for each phase, its opening (AP, arsons), every input with its verdict, and
+    every step of its close, one line each with its clause (the golden traces, tests/golden/traces/)."""
+    from moderator.rules import codec
+    from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
+    from moderator.rules.trace import Trace, input_step
+
+    seats = [SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players]
+    steps = Trace()
+    state = new_game(seats, ap=scenario.ap, start=scenario.start, tracer=steps)
+    lines: list[str] = []
+    for plan in scenario.phases:
+        lines.append(f"== {state.phase_label} ==")
+        for message in messages(plan.steps):
+            state, verdicts = submit_message(state, [s.inp for s in message])
+            for step, verdict in zip(message, verdicts, strict=True):
+                said = codec.describe_item(codec.from_engine(step.inp))
+                kind = input_kind(step.inp)
+                input_step(steps, step.inp.by, said, verdict.accepted, verdict.reason, verdict.cost, kind)
+        state, result = close_phase(state, steps)
+        lines += steps.lines
+        steps = Trace()
+        if result.winner:
+            break
+        state, _ = open_phase(state, steps)
+    return lines
+
+
 __all__ = [
     "Counter",
     "PhasePlan",
@@ -378,4 +410,5 @@ __all__ = [
     "minutes",
     "mismatches",
     "play",
+    "trace",
 ]

@@ -7,6 +7,7 @@ from typing import Any
 
 from cards.catalogue import CAMP_CIVILIAN, CAMP_KILLER, CAMP_SELF, CAMP_WEREWOLF, is_privilege
 from moderator.rules.state import Card, GameState, Seat, evolve
+from moderator.rules.trace import Tracer
 
 PRIVILEGE, COMMON = "特权", "庶民"
 
@@ -29,6 +30,7 @@ class Close:
     died: list[str] = field(default_factory=list)
     window: bool = False
     silence: bool = False
+    trace: Tracer | None = None  # why each step decided what it did (moderator/rules/trace.py); None at the clock
 
     def take(self, name: str, card: Card, cause: str, announce: bool = True) -> None:
         """Remove a card from a hand and book it (A1: announced by type only; `cause` for A2's named causes)."""
@@ -41,6 +43,14 @@ class Close:
         kinds[card_type(card)] += 1
         if announce:
             self.announced += 1
+        if self.trace is not None:
+            when = "现在公布" if announce else "暂不公布(可被特赦,D6)"
+            left = "、".join(c.name for c in self.state.seat(name).hand) or "没有牌了"
+            self.trace(
+                "O4",
+                f"丢牌:{name}丢掉{card.name}({card_type(card)}牌,原因:{cause}),{when};剩下:{left}",
+                (name,),
+            )
         self.events.append(
             {"type": "loss", "player": name, "card_type": card_type(card), "cause": cause, "announced": announce}
         )
@@ -55,6 +65,9 @@ def deaths(close: Close, day: bool, executed_last: set[str] | None = None) -> No
             continue
         state = state.with_seat(evolve(seat, alive=False))
         reveal = day or seat.name in (executed_last or set())
+        if close.trace is not None:
+            shown = f"公布身份:{seat.camp}" if reveal else "夜里死亡,不公布身份"
+            close.trace("V5", f"死亡:{seat.name}的牌已全部丢光,死亡({shown})", (seat.name,))
         close.died.append(seat.name)
         close.events.append(
             {"type": "death", "player": seat.name, "camp": seat.camp if reveal else None, "day": reveal}
@@ -71,6 +84,13 @@ def windows(close: Close) -> None:
     reached = sum(1 for mark in (third, 2 * third) if third and total >= mark)
     opened = reached > state.windows
     close.window = opened
+    if close.trace is not None:
+        said = f"开放第 {reached} 次改顺序窗口" if opened else "不开放改顺序窗口"
+        close.trace(
+            "O3",
+            f"改顺序窗口:本次公布丢牌 {close.announced} 张,累计 {total} 张(共发 {state.dealt_total} 张,"
+            f"1/3 线 {third} 张,2/3 线 {2 * third} 张,已开 {state.windows} 次)→ {said}",
+        )
     close.state = evolve(state, lost_total=total, windows=max(reached, state.windows), orders_open=opened)
     if opened:
         close.events.append({"type": "window", "mark": reached})
@@ -81,6 +101,14 @@ def silence(close: Close) -> None:
     the table from four or more straight to two); the post says how many are left. Not when one is left."""
     state = close.state
     left = len(state.alive)
+    if close.trace is not None:
+        if state.silence:
+            said = "默哀期已宣布过"
+        elif 2 <= left <= 3:
+            said = "宣布默哀期"
+        else:
+            said = "不宣布默哀期(剩 2 或 3 人时才宣布)"
+        close.trace("T7", f"默哀期:活着 {left} 人 → {said}")
     if not state.silence and 2 <= left <= 3:
         close.silence = True
         close.state = evolve(state, silence=True)
@@ -119,9 +147,19 @@ def winners(state: GameState) -> list[dict[str, Any]]:
     return [{"name": s.name, "co_win": s.camp == CAMP_SELF} for s in state.seats if team(s) == won]
 
 
+VICTORY_CLAUSE = {"平局": "V4", CAMP_CIVILIAN: "V1", CAMP_KILLER: "V2", CAMP_WEREWOLF: "V2", CAMP_SELF: "V3"}
+
+
 def victory(close: Close) -> None:
     if close.state.winner is None:
         won = winner(close.state)
+        if close.trace is not None:
+            alive = close.state.alive
+            teams = "、".join(f"{s.name}({team(s)})" for s in alive) or "无人"
+            said = {None: "胜负未分,游戏继续", "平局": "平局(V4)", CAMP_SELF: "自选立场者获胜"}.get(
+                won
+            ) or f"{won}阵营获胜"
+            close.trace(VICTORY_CLAUSE.get(won or "", "V1–V4"), f"胜负:活着的是 {teams} → {said}")
         if won:
             close.state = evolve(close.state, winner=won)
             close.events.append({"type": "victory", "winner": won, "winners": winners(close.state)})

@@ -97,6 +97,9 @@ class PhaseDiff:
     )  # other inputs whose verdict changes: "甲 投票 → 乙:接受 → 拒绝:…"
     drafts: list[tuple[str, str, str]] = field(default_factory=list)  # (title, before, after) of each changed draft
     open: bool = False  # the open phase: `changes` are what closing it now would give
+    # 为什么, before and after (the preview only; not in the digest): the steps of the phase's trace that go, that come
+    trace_gone: list[str] = field(default_factory=list)
+    trace_new: list[str] = field(default_factory=list)
 
     @property
     def any(self) -> bool:
@@ -356,15 +359,36 @@ def _supersede(diff: PhaseDiff, olds: list[Announcement], made: list[Announcemen
 def correction_preview(*, game: Game, edits: list[dict], at: datetime | None = None) -> Diffs:
     """What the correction would change, phase by phase (the open one included), and to the game; nothing is kept."""
     diffs = Diffs()
+    after: dict[int, list[str]] = {}
     try:
         with transaction.atomic():
             game = play.game_lock(game)
             diffs, replay, _ = _plan(game, edits)
             _rewrite(game, diffs, replay, at or timezone.now())
+            after = {d.phase.pk: _trace_lines(game, d.phase) for d in diffs if d.any}
             raise _Preview
     except _Preview:
         pass
+    _trace_changes(game, diffs, after)
     return diffs
+
+
+def _trace_lines(game: Game, phase: Phase) -> list[str]:
+    from moderator.services import explain
+
+    return [s.line for s in explain.phase_trace(game, phase).steps]
+
+
+def _trace_changes(game: Game, diffs: Diffs, after: dict[int, list[str]]) -> None:
+    """The steps of each changed phase's trace before the correction and after it (what goes, what comes): the
+    为什么 of the preview. A phase the preview made (a re-opened game) has no before."""
+    stored = set(game.phases.values_list("pk", flat=True))
+    for d in diffs:
+        if d.phase.pk not in after:
+            continue
+        before = _trace_lines(game, d.phase) if d.phase.pk in stored else []
+        d.trace_gone = [line for line in before if line not in after[d.phase.pk]]
+        d.trace_new = [line for line in after[d.phase.pk] if line not in before]
 
 
 class CorrectionNotAsSeen(play.PlayError):

@@ -24,7 +24,10 @@ from moderator import rules
 from moderator.models import Game, Input, InputVerdict, Phase, Seat
 from moderator.rules import codec
 from moderator.rules.state import CloseResult, GameState, Verdict
+from moderator.rules.trace import Tracer
 from moderator.services import versions
+
+NO_TRACERS: dict[int, tuple[Tracer, Tracer]] = {}  # a replay that explains nothing (never written to)
 
 
 class SeatDeal(Protocol):
@@ -73,13 +76,14 @@ def phase_length(phase: Phase) -> float:
     return _minutes(phase, phase.announced_end or phase.ends_at)
 
 
-def initial_state(game: Game, seats: Sequence[SeatDeal]) -> GameState:
+def initial_state(game: Game, seats: Sequence[SeatDeal], tracer: Tracer | None = None) -> GameState:
     specs = [rules.SeatSpec(s.player_name, s.camp, tuple(s.dealt_hand)) for s in seats]
     return rules.new_game(
         specs,
         ap=game.initial_ap or {},
         start=(game.start_kind, game.start_number),
         phase_minutes=game.phase_seconds // 60,
+        tracer=tracer,
     )
 
 
@@ -104,11 +108,14 @@ def game_replay(
     full: bool = False,
     seats: list[Seat] | None = None,
     phases: list[Phase] | None = None,
+    tracers: dict[int, tuple[Tracer, Tracer]] | None = None,
 ) -> Replay:
     """The state now: the snapshot of the last closed phase before the first phase to replay, then every later
     phase's inputs in forum-time order (ties in entry order, T3), voided inputs skipped. `from_phase` replays from
     that phase (a correction); `full` from night 1 (a check that snapshots change nothing). A page that has read the
-    seats and phases already passes them: the replay then costs one query (the inputs it replays)."""
+    seats and phases already passes them: the replay then costs one query (the inputs it replays). `tracers`: phase
+    id -> (its opening's tracer, its close's tracer), for the phases to explain (services/explain.py)."""
+    tracers = tracers or NO_TRACERS
     seats = seats if seats is not None else list(game.seats.order_by("number"))
     # Every phase's row but its snapshot, except the last closed phase's (where a write's replay starts): the other
     # snapshots are read only when the replay starts earlier (one more query).
@@ -124,14 +131,15 @@ def game_replay(
             .order_by("starts_at", "id")
         )
     start = 0 if full else _first_to_replay(phases, from_phase)
+    first = tracers.get(phases[start].pk, (None, None))[0] if tracers and start < len(phases) else None
     if start == 0:
-        state = initial_state(game, seats)
+        state = initial_state(game, seats, first)
         events: list[dict] = []
     else:
         before = phases[start - 1]
         state, events = codec.state_load(getattr(before, "last_snapshot", "") or before.snapshot), []
         if start < len(phases):  # a phase follows the last snapshot (none follows a game's final close)
-            state, events = rules.open_phase(state)
+            state, events = rules.open_phase(state, first)
     replay = Replay(state, phases, start, names={s.number: s.player_name for s in seats})
     if start < len(phases):
         replay.open_events[phases[start].pk] = events
@@ -151,10 +159,11 @@ def game_replay(
             state, verdicts = rules.submit_message(state, engine_inputs)  # N-kill: one message, one count
             replay.verdicts.update(zip((r.pk for r in message), verdicts, strict=True))
         if phase.status == Phase.Status.CLOSED:
-            state, result = rules.close_phase(state)
+            state, result = rules.close_phase(state, tracers[phase.pk][1] if phase.pk in tracers else None)
             replay.closed[phase.pk] = (state, result)
             if i + 1 < len(phases):
-                state, events = rules.open_phase(state)
+                after = phases[i + 1].pk
+                state, events = rules.open_phase(state, tracers[after][0] if after in tracers else None)
                 replay.open_events[phases[i + 1].pk] = events
         replay.state = state
     return replay

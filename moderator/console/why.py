@@ -1,0 +1,54 @@
+"""为什么: each line of a phase's dawn or dusk draft with the steps behind it (a closed phase, or the open one's dry
+run), and the 复盘 post of a finished game. Only for the game's 天神 (`gm_game`): a trace names cards and authors."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+
+from moderator import rules
+from moderator.console.views import gm_game
+from moderator.models import Game, Phase
+from moderator.services import explain
+
+
+def dry_run_why(game: Game, state: rules.GameState, dryrun: dict | None) -> list[explain.WhyLine]:
+    """The dashboard's dry run, line by line with its steps (the page's one replay; one more close on the engine)."""
+    if not dryrun or not state.phase_open:
+        return []
+    players = [s.name for s in state.seats]
+    return explain.why(dryrun["text"], explain.dry_run_steps(state), players)
+
+
+@login_required
+def phase_why(request, game_id: int, phase_id: int):
+    game = gm_game(request, game_id)
+    phase = Phase.objects.filter(game=game, pk=phase_id).first()
+    if phase is None:
+        raise Http404
+    trace = explain.phase_trace(game, phase)
+    text = trace.draft
+    if phase.status != Phase.Status.CLOSED:
+        from moderator.console.dryrun import close_preview
+
+        preview = close_preview(game)
+        text = preview["text"] if preview else ""
+    context = {
+        "game": game,
+        "phase": phase,
+        "trace": trace,
+        "why": explain.phase_why(game, trace, text),
+        "dry_run": phase.status != Phase.Status.CLOSED,
+    }
+    return render(request, "console/why.html", context)
+
+
+@login_required
+def review(request, game_id: int):
+    game = gm_game(request, game_id)
+    try:
+        bbcode, text = explain.review_post(game)
+    except explain.ReviewNotReady as exc:
+        return render(request, "console/review.html", {"game": game, "refused": str(exc)})
+    return render(request, "console/review.html", {"game": game, "bbcode": bbcode, "text": text})
