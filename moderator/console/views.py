@@ -402,6 +402,11 @@ def deal_pms(request, game: Game) -> list[tuple]:
     return [(s, setup.deal_pm(s, setup.seat_link(s, base))) for s in game.seats.order_by("number")]
 
 
+def _links(request, game: Game) -> dict[str, str]:
+    base = request.build_absolute_uri("/")
+    return {s.player_name: setup.seat_link(s, base) + "act/" for s in game.seats.all()}
+
+
 @login_required
 def announcements(request, game_id: int):
     game = gm_game(request, game_id)
@@ -415,6 +420,8 @@ def announcements(request, game_id: int):
             "unposted": sum(1 for a in drafts if a.posted_at is None and a.corrected_at is None),
             "deal_pms": deal_pms(request, game),
             "player_list": setup.player_list_post(game),
+            # self-entry: a private draft (an O3 reminder…) points to the recipient's page; its link, to paste with it
+            "links": _links(request, game) if game.self_entry else {},
         },
     )
 

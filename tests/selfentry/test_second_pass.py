@@ -223,3 +223,30 @@ def test_a_replaced_private_link_says_to_ask_the_gm_for_the_new_one(game, client
         response = client.get(url)
         assert response.status_code == 404 and "请向天神要新的私人链接" in response.content.decode()
     assert "请向天神要新的私人链接" not in client.get(reverse("game_public", args=[99999])).content.decode()
+
+
+def test_an_order_window_pm_of_a_self_entry_game_points_to_the_page_and_its_link_is_beside_it_o3(gm, gm_client):
+    table = [
+        {"name": "甲", "camp": "杀手", "hand": ["庶民", "杀手"]},
+        {"name": "乙", "camp": "平民", "hand": ["庶民", "束魂", "绝杀/特赦"]},
+        {"name": "丙", "camp": "平民", "hand": ["巫医", "绝杀/特赦"]},
+        {"name": "丁", "camp": "狼人", "hand": ["狼人"]},
+    ]
+    game = setup.table_create(name="改顺序期", players=table, start=("day", 1))
+    game.gms.add(gm)
+    game.self_entry = True
+    game.save(update_fields=["self_entry"])
+    setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
+    for name in ("甲", "乙", "丙"):
+        play.input_submit(game=game, seat=seat(game, name), item={"for": "丁"}, forum_at=_now(game))
+    clock.phase_end_early(game=game, force=True)
+    attack = {"use": "普通攻击", "card": "杀手", "target": "乙", "manifesto": MANIFESTO}
+    play.input_submit(game=game, seat=seat(game, "甲"), item=attack, forum_at=_now(game))
+    clock.phase_end_early(game=game, force=True)  # 2 of 8 cards lost: the 1/3 window (O3)
+    pm = Announcement.objects.get(game=game, kind="private", recipient="乙")
+    assert "在自己的私人页面(天神发给你的私人链接)提交新的丢牌顺序" in pm.text and "短消息" not in pm.text
+    dawn = Announcement.objects.get(game=game, kind="dawn").text
+    assert "每位活着的游戏者都可以在自己的私人页面提交新的丢牌顺序" in dawn
+    page = gm_client.get(reverse("console_announcements", args=[game.pk])).content.decode()
+    draft = page.split(f'id="draft-{pm.pk}"', 1)[1].split("</details>", 1)[0]
+    assert "收件人的提交页面" in draft and f"/p/{seat(game, '乙').token}/act/" in draft
