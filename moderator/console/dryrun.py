@@ -36,7 +36,9 @@ def _preview(game: Game, phase: Phase, ends_at=None, state: rules.GameState | No
         length = timedelta(seconds=game.phase_seconds)
         next_phase = Phase(game=game, kind=kind, number=number, starts_at=ends_at, ends_at=ends_at + length)
     seats = [s.name for s in after.seats]
-    render, ctx = announce.public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats)
+    render, ctx = announce.public_post(
+        game=game, phase=phase, result=result, next_phase=next_phase, seats=seats, state=after
+    )
     bbcode = announce.render_bbcode(render, ctx)
     name = "天亮公告" if phase.kind == Phase.Kind.NIGHT else "天黑公告(投票结果)"
     return {

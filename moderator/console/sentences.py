@@ -96,6 +96,7 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
         f"{d.get('phase', '时段')}提前结束(原定 {_time(d.get('planned_end'))},"
         f"实际 {_time(d.get('ended_at'))})"
         + (f";当时还没有行动:{'、'.join(d['not_acted'])}" if d.get("not_acted") else ";所有人都已行动")
+        + (f";丢牌顺序由系统随机决定:{'、'.join(d['orders_missing'])}" if d.get("orders_missing") else "")
     ),
     "game_pause": lambda d: f"暂停游戏({d.get('phase', '')}剩余 {_hours(d.get('remaining_s'))})",
     "game_resume": lambda d: f"继续游戏,{d.get('phase', '')}到 {_time(d.get('ends_at'))} 结束",

@@ -19,7 +19,7 @@ from moderator.console import forms
 from moderator.console.dryrun import close_preview, end_preview
 from moderator.console.sentences import audit_sentence
 from moderator.models import AuditLog, Game, Message, Phase
-from moderator.public.replay import input_row, phase_rows
+from moderator.public.replay import input_row, phase_rows, seat_holders
 from moderator.rules import codec, views
 from moderator.services import announce, corrections, explain, intake, play, revote, setup, transfer, verdicts
 from moderator.services.once import AlreadyMade, Once
@@ -34,11 +34,12 @@ def gm_game(request, game_id: int) -> Game:
     return game
 
 
-def _records(phase: Phase | None, game: Game) -> list[dict]:
-    """This phase's inputs as sentences, with their stored verdicts (the last replay's)."""
+def _records(phase: Phase | None, game: Game, holders=None) -> list[dict]:
+    """This phase's inputs as sentences, with their stored verdicts (the last replay's) and who sent each (S5)."""
     if phase is None:
         return []
-    return phase_rows(phase, dict(game.seats.values_list("number", "player_name")))
+    names = dict(game.seats.values_list("number", "player_name"))
+    return phase_rows(phase, names, holders=seat_holders(game) if holders is None else holders)
 
 
 def _dry_run(state: rules.GameState):
@@ -95,6 +96,7 @@ def dashboard(request, game_id: int):
             "seats": _seat_rows(request, game, state),
             "records": _records(phase, game),
             "not_acted": views.not_acted(state) if phase else [],
+            "orders_missing": views.orders_missing(state, game.hands_are_orders) if phase else [],
             "alerts": views.alerts(state, result),
             "preview": result,
             "tally": views.sorted_tally(result),
@@ -410,6 +412,11 @@ def _review(game: Game) -> dict | None:
     return {"title": text.splitlines()[0], "bbcode": bbcode, "text": text}
 
 
+def _links(request, game: Game) -> dict[str, str]:
+    base = request.build_absolute_uri("/")
+    return {s.player_name: setup.seat_link(s, base) + "act/" for s in game.seats.all()}
+
+
 @login_required
 def announcements(request, game_id: int):
     game = gm_game(request, game_id)
@@ -424,6 +431,8 @@ def announcements(request, game_id: int):
             "deal_pms": deal_pms(request, game),
             "player_list": setup.player_list_post(game),
             "review": _review(game),  # the 复盘 post, once the game is over
+            # self-entry: a private draft (an O3 reminder…) points to the recipient's page; its link, to paste with it
+            "links": _links(request, game) if game.self_entry else {},
         },
     )
 
@@ -530,8 +539,9 @@ def correction(request, game_id: int):
                 messages.error(request, "无法更正:所选的时段、座位或输入不存在(页面可能已过期,请刷新后再选)")
     checked = set(request.POST.getlist("void"))
     phases = []
+    holders = seat_holders(game)
     for p in closed:
-        records = _records(p, game)
+        records = _records(p, game, holders)
         phases.append({"phase": p, "records": records, "checked": any(r["key"] in checked for r in records)})
     add_phase = request.POST.get("add-phase", "")
     add_form = forms.ActionForm(game, request.POST if add_phase else None, prefix="add")
@@ -625,7 +635,13 @@ def end_confirm(request, game_id: int):
         messages.error(request, "现在没有进行中的时段。")
         return redirect("console_dashboard", game_id=game.pk)
     state = play.game_replay(game).state  # the page's one replay: who has not acted, and the close it would draft
-    context = {"game": game, "phase": phase, "waiting": views.not_acted(state), "dryrun": end_preview(game, state)}
+    context = {
+        "game": game,
+        "phase": phase,
+        "waiting": views.not_acted(state),
+        "orders_missing": views.orders_missing(state, game.hands_are_orders),
+        "dryrun": end_preview(game, state),
+    }
     return render(request, "console/end_confirm.html", context)
 
 

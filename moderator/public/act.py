@@ -13,12 +13,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
+from cards.catalogue import is_privilege
 from moderator.console.forms import ActionForm
 from moderator.console.views import _choices, _manifestos
 from moderator.models import Phase, Seat
 from moderator.public.replay import phase_rows
 from moderator.public.views import not_found, private_page
 from moderator.rules import views
+from moderator.rules.validate import ATTACKS
 from moderator.services import play, selfentry
 from moderator.services.once import Once
 
@@ -27,9 +29,14 @@ class PlayerActionForm(ActionForm):
     """The console's action form (issue 6) without the sender and the forum time: the sender is the link's seat,
     the time the server's at the confirm."""
 
-    def __init__(self, game, hand: list[str], *args, **kwargs):
+    def __init__(self, game, hand: list[str], uses: list[str], *args, **kwargs):
         super().__init__(game, *args, **kwargs)
         del self.fields["seat"], self.fields["forum_at"]
+        use = self.fields["use"]
+        assert isinstance(use, forms.ChoiceField)
+        # The menu lists only what this hand can use in this phase; any privilege name still validates, so that a
+        # stale page's post reaches the service and hears why (the phase ended, the card is gone…).
+        use.widget.choices = [("", "—"), *[(u, u) for u in uses]]
         self.fields["passes"].label = "本时段空过(不行动;天神不再等我)"
         self.fields["change"].label = "更换我先前同一特权的对象(T3)"
         cards = list(dict.fromkeys(hand))
@@ -38,12 +45,24 @@ class PlayerActionForm(ActionForm):
         card.choices = [("", "(自动:按特权选我手里的牌)"), *[(c, c) for c in cards]]
 
 
+def default_order(hand: list[str]) -> list[str]:
+    """The order the form offers first: the hand as it stands, but never a 庶民 as 底牌 (O2 would refuse it) —
+    the last privilege card goes to the bottom."""
+    if not hand or is_privilege(hand[-1]):
+        return list(hand)
+    last = max((i for i, c in enumerate(hand) if is_privilege(c)), default=None)
+    if last is None:
+        return list(hand)
+    return [c for i, c in enumerate(hand) if i != last] + [hand[last]]
+
+
 class OrderForm(forms.Form):
     """O1–O3: the discard order, first card first; the last is the 底牌."""
 
     def __init__(self, hand: list[str], *args, **kwargs):
         super().__init__(*args, **kwargs)
         choices = [(c, c) for c in dict.fromkeys(hand)]
+        hand = default_order(hand)
         for i, card in enumerate(hand):
             label = "底牌(最后一张)" if i == len(hand) - 1 else f"第{i + 1}张丢"
             self.fields[f"pos{i}"] = forms.ChoiceField(label=label, choices=choices, initial=card)
@@ -101,7 +120,9 @@ def _forms(game, state, seat: Seat, data=None, kind: str = "") -> dict:
         return data if kind == k else None
 
     return {
-        selfentry.FORM: PlayerActionForm(game, hand, bound(selfentry.FORM), prefix="a"),
+        selfentry.FORM: PlayerActionForm(
+            game, hand, views.uses_of(state, seat.player_name), bound(selfentry.FORM), prefix="a"
+        ),
         selfentry.ORDER: OrderForm(hand, bound(selfentry.ORDER), prefix="o"),
         selfentry.VOTE: PlayerVoteForm(living, bound(selfentry.VOTE), prefix="v"),
         selfentry.TEXT: TextForm(bound(selfentry.TEXT), prefix="t"),
@@ -129,7 +150,7 @@ def seat_act(request: HttpRequest, token: str) -> HttpResponse:
         return _private(HttpResponse(status=405))
     seat = Seat.objects.filter(token=token).select_related("game").first() if 22 <= len(token) <= 64 else None
     if seat is None:
-        return _private(not_found(request))
+        return _private(not_found(request, private_link=True))
     game = seat.game
     now = timezone.now()
     replay = play.game_replay(game)
@@ -185,5 +206,6 @@ def seat_act(request: HttpRequest, token: str) -> HttpResponse:
         "night": phase is not None and phase.kind == Phase.Kind.NIGHT,
         "orders_open": state.orders_open and state.phase_open and bool(me.hand),
         "can_vote": phase is not None and phase.kind == Phase.Kind.DAY and me.name not in state.saved,
+        "attacks": "、".join(ATTACKS),
     }
     return _private(render(request, "public/act.html", context))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from moderator.models import Game, Input, Phase, Seat
+from moderator.models import Game, Input, Phase, Seat, SeatHolder
 from moderator.rules import codec
 from moderator.services.play import Replay, game_replay, stored_verdict, voided
 
@@ -26,8 +26,34 @@ def game_load(game: Game, phases: list[Phase] | None = None) -> Loaded:
 STATUS_LABELS = {"accepted": "已接受", "refused": "已拒绝", "voided": "已作废"}
 
 
-def input_row(rec: Input, names: dict[int, str]) -> dict:
-    """One input as a page shows it: its sentence, and what became of it (the stored verdict; a void says why)."""
+Holders = dict[int, list[tuple]]  # seat id → [(since, player name)], oldest first (S5)
+
+
+def seat_holders(game: Game) -> Holders:
+    """S5: who held each seat from when (one query), so that an input is listed under the player who sent it — an
+    input sent before a substitution under the replaced player, not the substitute."""
+    out: Holders = {}
+    for seat_id, since, name in SeatHolder.objects.filter(seat__game=game).values_list(
+        "seat_id", "since", "player_name"
+    ):
+        out.setdefault(seat_id, []).append((since, name))
+    for rows in out.values():
+        rows.sort(key=lambda r: r[0])
+    return out
+
+
+def sender(rec: Input, holders: Holders | None) -> str:
+    """The player who held the input's seat at its forum time (the seat's player now when nothing says otherwise)."""
+    name = rec.seat.player_name
+    for since, held_by in (holders or {}).get(rec.seat_id, []):
+        if since <= rec.forum_at:
+            name = held_by
+    return name
+
+
+def input_row(rec: Input, names: dict[int, str], holders: Holders | None = None) -> dict:
+    """One input as a page shows it: its sentence, who sent it, and what became of it (the stored verdict; a void
+    says why)."""
     verdict = stored_verdict(rec)
     if voided(rec) or verdict is None:
         status, reason, cost = "voided", (rec.void.reason if voided(rec) else ""), 0
@@ -39,6 +65,7 @@ def input_row(rec: Input, names: dict[int, str]) -> dict:
         "key": str(rec.pk),
         "at": rec.forum_at,
         "what": codec.describe(rec.kind, rec.payload, names),
+        "sender": sender(rec, holders),
         "status": status,
         "status_label": STATUS_LABELS[status],
         "reason": reason,
@@ -46,9 +73,11 @@ def input_row(rec: Input, names: dict[int, str]) -> dict:
     }
 
 
-def phase_rows(phase: Phase, names: dict[int, str], seat: Seat | None = None) -> list[dict]:
-    """The inputs of one phase (one seat's, if given) in replay order, with their stored verdicts."""
+def phase_rows(
+    phase: Phase, names: dict[int, str], seat: Seat | None = None, holders: Holders | None = None
+) -> list[dict]:
+    """The inputs of one phase (one seat's, if given) in replay order, with their stored verdicts and senders."""
     records = Input.objects.filter(phase=phase).select_related("void", "verdict", "seat").order_by("forum_at", "seq")
     if seat is not None:
         records = records.filter(seat=seat)
-    return [input_row(rec, names) for rec in records]
+    return [input_row(rec, names, holders) for rec in records]

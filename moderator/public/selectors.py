@@ -20,6 +20,7 @@ from moderator.public.snapshot import Snapshot
 from moderator.rules import views
 from moderator.services import selfentry
 from moderator.services.play import closed_states, game_replay, initial_state
+from moderator.services.posts import span
 
 PUBLIC_KINDS = (
     Announcement.Kind.DAWN,
@@ -43,13 +44,14 @@ def public_announcements(game: Game):
     )
 
 
-def _dead(phases: list[Phase]) -> list[dict]:
-    """V5: who died at which close, as the rules' public view of each stored result says."""
+def _dead(phases: list[Phase], state=None) -> list[dict]:
+    """V5: who died at which close, as the rules' public view of each stored result says (a self-chosen's stance
+    from `state`, the state now: a dead seat's stance no longer changes)."""
     return [
         {**death, "phase": phase.label}
         for phase in phases
         if phase.status == Phase.Status.CLOSED
-        for death in views.public_deaths(phase.result or {})
+        for death in views.public_deaths(phase.result or {}, state)
     ]
 
 
@@ -88,7 +90,7 @@ def public_view(snap: Snapshot) -> dict:
         "game": game,
         "phase": phase,
         "started": bool(snap.phases),
-        "dead": _dead(snap.phases),
+        "dead": _dead(snap.phases, state),
         "announcements": list(public_announcements(game)),
         "chart": _chart(game, snap.phases, seats) if snap.phases else None,
         "winner": game.winner or view["winner"],
@@ -121,5 +123,6 @@ def seat_view(seat: Seat, snap: Snapshot) -> dict:
         "orders_open": view["orders_open"] and phase is not None and phase.status == Phase.Status.OPEN,
         "ordered": view["ordered"] or game.hands_are_orders,
         "self_entry": game.self_entry,  # issue 29: the link to the action page, and what is still missing
+        "phase_span": span(game.phase_seconds),  # O1: the first phase's length, as the page says it
         "missing": selfentry.missing(game, seat, state) if game.self_entry and phase is not None else [],
     }

@@ -95,9 +95,11 @@ def private_page(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def not_found(request: HttpRequest) -> HttpResponse:
-    """A 404 that says nothing: not whether the game, the token or the seat exists."""
-    return render(request, "public/not_found.html", status=404)
+def not_found(request: HttpRequest, private_link: bool = False) -> HttpResponse:
+    """A 404 that says nothing: not whether the game, the token or the seat exists. At a private link's address
+    (`private_link`) it says what a player can do: a link the 天神 replaced (or a seat taken by a substitute) no
+    longer works, ask the 天神 for the new one — the same words for every such address, existing or not."""
+    return render(request, "public/not_found.html", {"private_link": private_link}, status=404)
 
 
 def _public_context(snap: Snapshot) -> Callable[[], dict]:
@@ -153,11 +155,11 @@ def _game_of(found: tuple[Seat, Snapshot]) -> int:
 @require_safe
 def seat_private(request: HttpRequest, token: str) -> HttpResponse:
     if not MIN_TOKEN_CHARS <= len(token) <= MAX_TOKEN_CHARS:  # cannot be a link: no query, no cache
-        return private_page(not_found(request))
+        return private_page(not_found(request, private_link=True))
     if request.user.is_authenticated:
         found = seat_by_token(token)
         if found is None:
-            return private_page(not_found(request))
+            return private_page(not_found(request, private_link=True))
         seat, snap = found
         return private_page(_signed_in_page(request, "public/seat.html", _seat_context(seat, snap), snap))
 
@@ -174,5 +176,5 @@ def seat_private(request: HttpRequest, token: str) -> HttpResponse:
     lang = getattr(request, "LANGUAGE_CODE", "")
     entry = pagecache.page(f"seat:{pagecache.token_key(token)}:{lang}", _game_of, fingerprint, build)
     if entry is None:
-        return private_page(not_found(request))
+        return private_page(not_found(request, private_link=True))
     return private_page(_with_clock(entry))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from cards.catalogue import AMOEBA, ARSON_SAINT, DOOM_PARDON
+from cards.catalogue import AMOEBA, ARSON_SAINT, DOOM_PARDON, PRIVILEGES
 from moderator.rules.settle import winners
 from moderator.rules.state import AMOEBA_CAP, DAY, NIGHT, CloseResult, GameState, Seat
 
@@ -47,6 +47,12 @@ def public_tally(state: GameState) -> dict[str, Any]:
     return {"ballots": ballots, "totals": [{"name": n, "total": t} for n, t in rows]}
 
 
+def win_clause(winner: str | None) -> str:
+    """The clause a win is cited under: V1 the civilians, V2 the killer or werewolf camp, V3 the self-chosen alone,
+    V4 a draw."""
+    return {"平民": "V1", "杀手": "V2", "狼人": "V2", "自选": "V3", "平局": "V4"}.get(winner or "", "")
+
+
 def public_view(state: GameState) -> dict[str, Any]:
     """A1–A5, V5: the living with their card counts, who may not vote today (announced at dawn), who was executed
     (announced at dusk), the live tally of an open day without the secret modifiers, the losses so far, the 默哀期
@@ -65,6 +71,7 @@ def public_view(state: GameState) -> dict[str, Any]:
         "silence": state.silence,
         "winner": state.winner,
         "winners": winners(state),
+        "win_clause": win_clause(state.winner),
         "final": final_reveal(state) if state.winner else None,
     }
 
@@ -84,11 +91,26 @@ def final_reveal(state: GameState) -> list[dict[str, Any]]:
     ]
 
 
-def public_deaths(result: CloseResult | dict[str, Any]) -> list[dict[str, Any]]:
+def revealed_camp(state: GameState | None, name: str, camp: str | None) -> str | None:
+    """V5: a day death's camp as it is announced — a self-chosen player's with his S4 stance, as the final reveal
+    gives it (自选(杀手·共赢)); an independent one's (no stance) as 自选."""
+    if camp != "自选" or state is None:
+        return camp
+    seat = next((s for s in state.seats if s.name == name), None)
+    if seat is None or not seat.side or not seat.mode:
+        return camp
+    return f"{camp}({seat.side}·{seat.mode})"
+
+
+def public_deaths(result: CloseResult | dict[str, Any], state: GameState | None = None) -> list[dict[str, Any]]:
     """V5: who died at a close; the camp only where the close revealed it (day deaths, and a death by yesterday's
-    execution announced at dawn)."""
+    execution announced at dawn), a self-chosen's with his stance when `state` is given (`revealed_camp`)."""
     events = result.events if isinstance(result, CloseResult) else result.get("events", [])
-    return [{"name": e["player"], "camp": e.get("camp"), "day": e.get("day")} for e in events if e["type"] == "death"]
+    return [
+        {"name": e["player"], "camp": revealed_camp(state, e["player"], e.get("camp")), "day": e.get("day")}
+        for e in events
+        if e["type"] == "death"
+    ]
 
 
 # --- one seat ------------------------------------------------------------------------------------------------------
@@ -127,6 +149,23 @@ def _once(me: Seat) -> dict[str, Any]:
         "pardons": sorted(me.pardons_given),
         "pardoned_once": me.pardoned_once,
     }
+
+
+def uses_of(state: GameState, name: str) -> list[str]:
+    """The privileges this seat's hand offers in the open phase (N1–N14, M1: an 阿米巴's 变形, and its form's uses
+    once transformed; S4: the self-chosen's 立场 on night 1), in the table's order — what a menu should list."""
+    me = state.seat(name)
+    kinds: set[str] = set()
+    for card in me.hand:
+        kinds.add(card.name)
+        a = me.amoebas.get(card.uid) if card.name == AMOEBA else None
+        if a and a.form and a.spent < AMOEBA_CAP:
+            kinds.add(a.form)
+    night = state.phase_kind == NIGHT
+    out = [p.use for p in PRIVILEGES if p.card in kinds and (p.night if night else p.day)]
+    if me.camp == "自选" and state.phase == (NIGHT, 1):
+        out.append("立场")
+    return list(dict.fromkeys(out))
 
 
 def independent(state: GameState, seat: Seat) -> bool:
@@ -188,6 +227,15 @@ def not_acted(state: GameState) -> list[str]:
     return [s.name for s in waiting if s.name not in state.votes and s.name not in state.saved]
 
 
+def orders_missing(state: GameState, hands_are_orders: bool = False) -> list[str]:
+    """O1, T5: on night 1, the living players whose discard order has not arrived — at the night's end the system
+    draws one for each of them. None when the hands were entered in discard order (a table taken over), or once
+    the first 24 hours are over (O2)."""
+    if hands_are_orders or state.bottoms_fixed or not state.phase_open or state.phase != (NIGHT, 1):
+        return []
+    return [s.name for s in state.alive if s.name not in state.ordered]
+
+
 def alerts(state: GameState, dry_run: CloseResult | None) -> list[str]:
     """What the 天神 should know now: an O3 window, the 默哀期, pardons possible tonight (N12), what D5 makes of the
     tally as it stands (from a dry run of the close), and the end of the game."""
@@ -212,7 +260,8 @@ def alerts(state: GameState, dry_run: CloseResult | None) -> list[str]:
             out.append("第二名并列:按现在的票,将处决不止两人(D5)。")
     if state.winner:
         names = "、".join(w["name"] + ("(共赢的自选立场者)" if w["co_win"] else "") for w in winners(state))
-        out.append(f"游戏已经结束:{state.winner}。" + (f"获胜的玩家:{names}(V2:生死不论)。" if names else ""))
+        clause = win_clause(state.winner)
+        out.append(f"游戏已经结束:{state.winner}。" + (f"获胜的玩家:{names}({clause}:生死不论)。" if names else ""))
     return out
 
 
@@ -296,4 +345,12 @@ def executions_preview(state: GameState) -> list[dict[str, str]]:
 
     after, result = close_phase(state)
     pending = after.pending_executions
-    return [{"name": n, "card": pending[n].card.name if n in pending else "—"} for n in result.executed]
+    out = []
+    for n in result.executed:
+        if n in pending:
+            card = pending[n].card.name
+        else:  # D6: one who cannot be pardoned loses it at the close, announced then: the first card of his order
+            hand = state.seat(n).hand
+            card = hand[0].name if hand else "—"
+        out.append({"name": n, "card": card})
+    return out

@@ -15,7 +15,7 @@ from django.utils import timezone
 from moderator.models import Announcement, AuditLog, Game, Phase, Seat
 from moderator.rules.settle import winners
 from moderator.rules.state import CloseResult, GameState, evolve
-from moderator.rules.views import final_reveal
+from moderator.rules.views import final_reveal, revealed_camp
 from moderator.services import posts
 
 NUMERALS = "零一两三四五六七八九十"
@@ -134,12 +134,20 @@ def dusk_context(result: CloseResult, seats: list[str] | None = None) -> dict:
 
 
 def public_post(
-    *, game: Game, phase: Phase, result: CloseResult, next_phase, seats: list[str] | None = None
+    *,
+    game: Game,
+    phase: Phase,
+    result: CloseResult,
+    next_phase,
+    seats: list[str] | None = None,
+    state: GameState | None = None,
 ) -> tuple[Renderer, dict]:
     """The renderer and context of the close's public post: dawn (A2) after a night, dusk (A3) after a day (ties in
-    the tally in `seats` order). `next_phase`: what the close opens (a `Phase`, or the close's `NextPhase`)."""
+    the tally in `seats` order). `next_phase`: what the close opens (a `Phase`, or the close's `NextPhase`);
+    `state`: the state after the close, for a self-chosen day death's stance (V5, as the final reveal says it)."""
     events = list(result.events)
     ctx = {"game": game, "phase": phase, **_common(events, result, next_phase)}
+    ctx["deaths"] = [{**d, "camp": revealed_camp(state, d["player"], d.get("camp"))} for d in ctx["deaths"]]
     if phase.kind == Phase.Kind.NIGHT:
         return posts.dawn, {**ctx, **dawn_context(result)}
     return posts.dusk, {**ctx, **dusk_context(result, seats)}
@@ -174,7 +182,7 @@ def write_announcements_drafts(
     end and label)."""
     events = list(result.events)
     seats = [s.name for s in state.seats]
-    render, ctx = public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats)
+    render, ctx = public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats, state=state)
     made = []
     if phase.kind == Phase.Kind.NIGHT:
         title = f"【{game.name}】{phase.label}结束,天亮了"
@@ -187,7 +195,7 @@ def write_announcements_drafts(
     else:
         title = f"【{game.name}】{phase.label}投票结果,天黑了"
         made.append(_build(Announcement.Kind.DUSK, title, render, ctx, events))
-    made += _private_notices(state, events)
+    made += _private_notices(game, state, events)
     return made
 
 
@@ -203,7 +211,7 @@ def _build(kind, title, template: Renderer, ctx, events, recipient="") -> Draft:
     return Draft(kind, recipient, title, bbcode, plain(bbcode), events)
 
 
-def _private_notices(state: GameState, events: list[dict]) -> list[Draft]:
+def _private_notices(game: Game, state: GameState, events: list[dict]) -> list[Draft]:
     """A5: the co-win notice to the partner (S4, naming nobody), and order-change reminders (O3)."""
     made = []
     for e in events:
@@ -214,7 +222,7 @@ def _private_notices(state: GameState, events: list[dict]) -> list[Draft]:
             )
         if e["type"] == "window":
             for seat in state.alive:
-                ctx = {"seat": seat, "bottom": seat.hand[-1].name if seat.hand else ""}
+                ctx = {"game": game, "seat": seat, "bottom": seat.hand[-1].name if seat.hand else ""}
                 title = f"致{seat.name}:可以修改丢牌顺序"
                 made.append(_build(Announcement.Kind.PRIVATE, title, posts.order_window, ctx, [e], seat.name))
     return made

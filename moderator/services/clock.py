@@ -268,13 +268,19 @@ def phase_end_early(
     waiting = views.not_acted(state)
     if waiting and not force:
         raise PlayError(f"还有人没有行动:{'、'.join(waiting)}(T5)")
+    orders = views.orders_missing(state, game.hands_are_orders)
+    if orders and not force:
+        raise PlayError(f"还没有收到丢牌顺序:{'、'.join(orders)};现在结束,系统会为他们随机决定(O1)")
     now = db_now()
     planned = phase.ends_at
     # T5: the announced end stays the reference of every cutoff (T3, D3); the phase closes now.
     phase.announced_end, phase.ends_at = planned, now
     phase.save(update_fields=["announced_end", "ends_at"])
     _close(game, phase, now)
-    _audit(game, "phase_end_early", actor, phase=phase.label, planned_end=planned, ended_at=now, not_acted=waiting)
+    more = {"orders_missing": orders} if orders else {}
+    _audit(
+        game, "phase_end_early", actor, phase=phase.label, planned_end=planned, ended_at=now, not_acted=waiting, **more
+    )
     return phase
 
 

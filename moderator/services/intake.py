@@ -33,7 +33,8 @@ class Item:
 
     @property
     def sentence(self) -> str:
-        """The input as the 天神 reads it (`束魂 → 阿飞`; `束魂 → 阿飞(由天神选定)` when the 天神 chose the player)."""
+        """The input as the 天神 reads it (`束魂 → 阿飞`; `束魂 → 阿飞(由天神选定)` when the 天神 chose the player among
+        the candidates, `(由玩家选定)` when the player did, on his own page)."""
         return describe(self.data)
 
     @property
@@ -79,7 +80,7 @@ def describe(item: dict) -> str:
     if item.get("inferred_use") and item.get("use"):
         # issue 23: 刚才的王五改给赵六 with no privilege written, the hand's only privilege that names a player
         text += f"(没写是哪个特权:手里能指定目标的只有{item['use']},按{item['use']}读,请核对)"
-    return f"{text}(由天神选定)" if item.get("chosen") and _player_of(item) else text
+    return f"{text}(由{item.get('chosen_by') or '天神'}选定)" if item.get("chosen") and _player_of(item) else text
 
 
 def _player_of(item: dict) -> str | None:
@@ -148,11 +149,14 @@ class Preview:
 UNPLACED = 10**9  # an input without a span (none today) keeps its place at the end
 
 
-def choices_apply(inputs: list[dict], refusals: list[dict], choices: dict[int, str]) -> tuple[list[dict], list[dict]]:
+def choices_apply(
+    inputs: list[dict], refusals: list[dict], choices: dict[int, str], chooser: str = "天神"
+) -> tuple[list[dict], list[dict]]:
     """The 天神's one-click choices (issue 15): refusal k → candidate name. Each turns that refusal into the input the
     parser says it would give with that player, marked `chosen`, in the message's order; the refusal stays in the
     record with its `choice`. The raw text is never rewritten. A choice that cannot be applied is refused, naming
-    why: never a silent guess."""
+    why: never a silent guess. `chooser`: who clicked — "玩家" on his own page is recorded (`chosen_by`) and shown
+    as 玩家选定; the 天神's choices stay as they always were (天神选定)."""
     inputs, refusals = list(inputs), [dict(r) for r in refusals]
     for k, name in sorted(choices.items()):
         if not 0 <= k < len(refusals):
@@ -170,6 +174,8 @@ def choices_apply(inputs: list[dict], refusals: list[dict], choices: dict[int, s
         # a privilege's target, or the vote's player (投大白兔 → 投小白兔, issue 23)
         key = "target" if "use" in partial else ("change" if "change" in partial else "for")
         item = {**partial, key: name, "chosen": True}
+        if chooser != "天神":
+            item["chosen_by"] = refusal["chosen_by"] = chooser
         if refusal.get("span"):
             item["span"] = refusal["span"]
         inputs.append(item)
@@ -242,6 +248,7 @@ def parse_message(
     choices: dict[int, str] | None = None,
     replay: play.Replay | None = None,
     manifestos: dict[int, str] | None = None,
+    chooser: str = "天神",
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState]:
     """What the parser reads in the message, against the sender's hand now (`state`, or a replay), with the
     天神's choices among a refusal's candidates (`choices`, choices_apply). A caller that has replayed the game
@@ -266,7 +273,7 @@ def parse_message(
         inputs = edited_inputs(inputs)
     refusals = data["refusals"]
     if choices:
-        inputs, refusals = choices_apply(inputs, refusals, choices)
+        inputs, refusals = choices_apply(inputs, refusals, choices, chooser)
     if not vote_post:
         inputs = manifestos_apply(inputs, manifestos)
     return inputs, refusals, phase, state
@@ -282,6 +289,7 @@ def pm_preview(
     choices: dict[int, str] | None = None,
     manifestos: dict[int, str] | None = None,
     replay: play.Replay | None = None,
+    chooser: str = "天神",
 ) -> Preview:
     """What the parser understood and what each input would cost or why it would be refused — stores nothing.
 
@@ -299,6 +307,7 @@ def pm_preview(
         state=replay.state,
         choices=choices,
         manifestos=manifestos,
+        chooser=chooser,
     )
     play.check_forum_time(phase, forum_at)
     preview = Preview(seat, phase, forum_at, text, refusals=refusals)
@@ -314,6 +323,7 @@ def pm_preview(
                     choices=choices,
                     manifestos=manifestos,
                     dry_run=True,
+                    chooser=chooser,
                 )
         except verdicts.DryRun as done:
             outcome = done.outcome
@@ -342,6 +352,7 @@ def _message_store(
     manifestos: dict[int, str] | None = None,
     dry_run: bool = False,
     replay: play.Replay | None = None,
+    chooser: str = "天神",
 ) -> tuple[Message, list[Item], list[dict]]:
     """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its dry run)."""
     replay = replay or play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
@@ -354,6 +365,7 @@ def _message_store(
         choices=choices,
         replay=replay,
         manifestos=manifestos,
+        chooser=chooser,
     )
     parsed = {"inputs": inputs, "refusals": refusals}
     if manifesto_edits(inputs):  # the raw text stays as it was; the record says the 宣言 published was edited
@@ -399,6 +411,7 @@ def pm_confirm(
     manifestos: dict[int, str] | None = None,
     replay: play.Replay | None = None,
     audit: dict | None = None,
+    chooser: str = "天神",
 ) -> tuple[Message, list[Item], list[dict]]:
     """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
     repeated or stale confirm (`once`) stores nothing; nor does one whose outcome differs from the preview the
@@ -422,6 +435,7 @@ def pm_confirm(
         choices=choices,
         manifestos=manifestos,
         replay=replay,
+        chooser=chooser,
     )
     edits = message.parsed.get("manifesto_edits", [])
     AuditLog.objects.create(
@@ -433,7 +447,11 @@ def pm_confirm(
             "sender": seat.player_name,
             "inputs": message.parsed["inputs"],
             "refusals": refusals,
-            "chosen": [{"text": r["text"], "choice": r["choice"]} for r in refusals if r.get("choice")],
+            "chosen": [
+                {"text": r["text"], "choice": r["choice"], **({"by": r["chosen_by"]} if r.get("chosen_by") else {})}
+                for r in refusals
+                if r.get("choice")
+            ],
             **({"manifesto_edits": edits} if edits else {}),
             **(audit or {}),
         },

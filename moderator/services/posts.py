@@ -33,6 +33,21 @@ def deadline(at: datetime | None) -> str:
     return f"{at.year:04d}-{at.month:02d}-{at.day:02d} {at.hour:02d}:{at.minute:02d}"
 
 
+def span(seconds: int) -> str:
+    """A phase's length as the posts say it (T1: "24 小时"; a game with shorter phases: "6 小时", "1 小时 30 分钟")."""
+    hours, minutes = divmod(max(int(seconds), 0) // 60, 60)
+    if not hours:
+        return f"{minutes} 分钟"
+    return f"{hours} 小时 {minutes} 分钟" if minutes else f"{hours} 小时"
+
+
+def _played(ctx: dict) -> tuple[bool, str]:
+    """How the game is played: whether players enter their own inputs on their private page, and its phase length
+    (a context without a game — a test's — is the default game: the forum way, 24 hours)."""
+    game = ctx.get("game")
+    return bool(getattr(game, "self_entry", False)), span(getattr(game, "phase_seconds", 24 * 3600))
+
+
 def _lines(template: str, rows: list[dict]) -> str:
     return "".join(template.format(player=bb(r.get("player", "")), phrase=bb(r.get("phrase", ""))) for r in rows)
 
@@ -55,9 +70,15 @@ def tail(ctx: dict) -> str:
     window = ctx.get("window")
     if window:
         third = "1/3" if window == 1 else "2/3"
+        own, length = _played(ctx)
+        how = (
+            "在自己的私人页面提交新的丢牌顺序(底牌不能更换);不交"
+            if own
+            else "用短消息寄给天神新的丢牌顺序(底牌不能更换);不寄"
+        )
         out += (
-            f"\n[b]全体游戏者丢掉的牌已达到总牌数的{third}。[/b]从现在起 24 小时内,每位活着的游戏者都可以用短消息"
-            "寄给天神新的丢牌顺序(底牌不能更换);不寄视为不改。\n"
+            f"\n[b]全体游戏者丢掉的牌已达到总牌数的{third}。[/b]从现在起 {length}内,每位活着的游戏者都可以{how}"
+            "视为不改。\n"
         )
     if ctx.get("silence"):
         out += (
@@ -140,12 +161,22 @@ def vote_post(ctx: dict) -> str:
     """T6: the next day's vote thread (was vote_post.bbcode)."""
     next_phase = ctx["next_phase"]
     at = ctx["deadline"] if "deadline" in ctx else deadline(next_phase.ends_at)
+    if _played(ctx)[0]:
+        how = (
+            "请活着的游戏者在自己的私人页面投票(先看预览,确认后才算数,以确认的时间为准);"
+            "理由可以在本帖跟帖说明。不能附加条件。不投票视为投给自己。\n"
+            f"投票截止:{bb(at)}(北京时间)。截止前一小时以前可以在私人页面改票一次。\n"
+        )
+    else:
+        how = (
+            "请活着的游戏者在本帖跟帖投票:清楚写明投给谁,并说明理由。不能附加条件。不投票视为投给自己。\n"
+            f"投票截止:{bb(at)}(北京时间)。截止前一小时以前可以跟帖改票一次;不得编辑原投票帖。\n"
+        )
     out = (
         f"[b]{bb(next_phase.label)}投票帖[/b]\n\n"
-        "请活着的游戏者在本帖跟帖投票:清楚写明投给谁,并说明理由。不能附加条件。不投票视为投给自己。\n"
-        f"投票截止:{bb(at)}(北京时间)。截止前一小时以前可以跟帖改票一次;不得编辑原投票帖。\n"
-        "每人的票数等于投票结束时手中的牌数。\n\n"
-        f"可以投票的游戏者:{bb('、'.join(ctx['voters']))}"
+        + how
+        + "每人的票数等于投票结束时手中的牌数。\n\n"
+        + f"可以投票的游戏者:{bb('、'.join(ctx['voters']))}"
     )
     if ctx.get("no_vote"):
         out += f"\n昨夜被救活、今天不能投票:{bb('、'.join(ctx['no_vote']))}"
@@ -162,10 +193,12 @@ def co_win(ctx: dict) -> str:
 
 def order_window(ctx: dict) -> str:
     """A5, O3: a living seat may send a new discard order (was order_window.bbcode)."""
+    own, length = _played(ctx)
+    how = "在自己的私人页面(天神发给你的私人链接)提交" if own else "用短消息寄给天神"
     return (
         f"{bb(ctx['seat'].name)},你好!\n\n"
-        "现在是改丢牌顺序的时间:24 小时内你可以用短消息寄给天神新的丢牌顺序(排在前面的先丢)。\n"
-        f"你的底牌“{bb(ctx['bottom'])}”不能更换。不寄视为不改。\n\n"
+        f"现在是改丢牌顺序的时间:{length}内你可以{how}新的丢牌顺序(排在前面的先丢)。\n"
+        f"你的底牌“{bb(ctx['bottom'])}”不能更换。{'不交' if own else '不寄'}视为不改。\n\n"
     )
 
 

@@ -22,9 +22,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
-from moderator.models import AuditLog, Game, Phase, Seat, SelfEntry
+from moderator.models import AuditLog, Game, Input, Phase, Seat, SelfEntry
 from moderator.rules import views
 from moderator.rules.state import NIGHT
+from moderator.rules.validate import ONCE_PER_PHASE
 from moderator.services import intake, play, verdicts
 from moderator.services.once import Once, spend
 
@@ -83,6 +84,18 @@ class Preview:
     seen: str = ""  # what the confirm compares: the verdicts shown, not the minute they were shown in
     digest: str = ""  # the services' own digest of this outcome (verdicts.Outcome.digest), checked by the write
     text_preview: intake.Preview | None = None
+    repeats: list[dict] = field(default_factory=list)  # a second use of a privilege already used this phase (T3)
+
+    @property
+    def change_offered(self) -> bool:
+        """The form's one item is a second use of the same card and privilege: the change (T3) is offered first."""
+        return bool(self.repeats) and self.submission.kind == FORM
+
+    @property
+    def confirmable(self) -> bool:
+        """Something would be stored: an accepted item (a refused one alone is only shown: nothing to confirm), or a
+        text in which nothing was read (kept for the 天神 to read)."""
+        return any(i.accepted for i in self.items) or (self.submission.kind == TEXT and not self.items)
 
     @property
     def cost(self) -> int:
@@ -118,9 +131,26 @@ def why_not(game: Game, seat: Seat, state: rules.GameState | None, now: datetime
         return "现在没有进行中的时段。"
     if state is not None and not state.seat(seat.player_name).alive:
         return "你已经死亡:死者不能再行动、投票或改丢牌顺序(可以继续看自己的页面)。"
+    last = last_card_pending(state, seat) if state is not None else ""
+    if last:
+        return last
     if phase.ends_at <= now:
         return f"{phase.label}已于 {timezone.localtime(phase.ends_at):%m-%d %H:%M} 截止,正在等待结算:不能再提交。"
     return ""
+
+
+def last_card_pending(state: rules.GameState, seat: Seat) -> str:
+    """D8, V5 ruling: a player whose last card went to yesterday's execution is alive until the end of the night;
+    a pardon tonight gives the card back and he lives, else he dies at dawn. He holds no card to act with tonight:
+    said plainly ("" for everyone else)."""
+    me = state.seat(seat.player_name)
+    pending = state.pending_executions.get(me.name)
+    if pending is None or me.hand or not me.alive or state.phase_kind != NIGHT:
+        return ""
+    return (
+        f"你的最后一张牌({pending.card.name})在昨天的处决中丢掉了:天亮时你就会死亡,除非今夜有人特赦你"
+        "(特赦会把这张牌放回原位,你就活下来;N12, D8)。今晚你手里没有牌,不能行动,也不用提交什么。"
+    )
 
 
 def current_seat(seat_id: int, token: str) -> Seat:
@@ -136,7 +166,7 @@ def current_seat(seat_id: int, token: str) -> Seat:
 
 def missing(game: Game, seat: Seat, state: rules.GameState) -> list[str]:
     """What this seat still has to send this phase (the player's page), or may still send."""
-    if not state.phase_open or not state.seat(seat.player_name).alive:
+    if not state.phase_open or not state.seat(seat.player_name).alive or last_card_pending(state, seat):
         return []
     me = state.seat(seat.player_name)
     out = []
@@ -150,9 +180,21 @@ def missing(game: Game, seat: Seat, state: rules.GameState) -> list[str]:
             out.append("你昨夜被救:今天不能投票(N7/N8),不用投。")
         elif me.name not in state.votes and me.name not in state.passed:
             out.append("今天的投票:还没有投(不投按投自己计,D1)。")
-    if state.orders_open and state.phase != (NIGHT, 1) and me.hand:
+    if state.orders_open and state.phase != (NIGHT, 1) and me.hand and not _order_sent(game, seat):
         out.append("改顺序期(O3):可以提交新的丢牌顺序(底牌不能改),不交则保持原顺序。")
     return out
+
+
+def _order_sent(game: Game, seat: Seat) -> bool:
+    """O3: this seat's new order was accepted in the open phase (the window), so nothing is missing any more."""
+    return Input.objects.filter(
+        game=game,
+        seat=seat,
+        phase__status=Phase.Status.OPEN,
+        kind=Input.Kind.ORDER,
+        void__isnull=True,
+        verdict__accepted=True,
+    ).exists()
 
 
 def time_left(phase: Phase, now: datetime) -> str:
@@ -163,15 +205,22 @@ def time_left(phase: Phase, now: datetime) -> str:
 
 
 def reminders(game: Game, state: rules.GameState, link_of: dict[str, str], now: datetime) -> list[dict]:
-    """The 天神's `prod`: one PM draft per living player who has not acted this phase (T5), with the time left."""
+    """The 天神's `prod`: one PM draft per living player who has not acted this phase (T5), or whose night-1
+    discard order has not arrived (O1: drawn at random at the night's end), with the time left."""
     phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
     if phase is None or game.status != Game.Status.RUNNING:
         return []
     seats = {s.player_name: s for s in game.seats.all()}
+    waiting = set(views.not_acted(state))
+    orders = set(views.orders_missing(state, game.hands_are_orders))
     out = []
-    for name in views.not_acted(state):
+    for name in [s.name for s in state.seats if s.name in waiting | orders]:
         seat = seats[name]
-        what = "今晚的行动(或空过)" if phase.kind == Phase.Kind.NIGHT else "今天的投票"
+        what = []
+        if name in waiting:
+            what.append("今晚的行动(或空过)" if phase.kind == Phase.Kind.NIGHT else "今天的投票")
+        if name in orders:
+            what.append("丢牌顺序(第1夜结束前不交,由系统随机决定,底牌是一张特权牌)")
         how = (
             f"请在你的私人页面提交:{link_of.get(name, '')}"
             if game.self_entry
@@ -179,13 +228,36 @@ def reminders(game: Game, state: rules.GameState, link_of: dict[str, str], now: 
         )
         text = (
             f"{name},你好!《{game.name}》{phase.label}还剩 {time_left(phase, now)}"
-            f"(到 {timezone.localtime(phase.ends_at):%m-%d %H:%M} 截止),天神还没有收到你{what}。{how}"
+            f"(到 {timezone.localtime(phase.ends_at):%m-%d %H:%M} 截止),天神还没有收到你{'和'.join(what)}。{how}"
         )
         out.append({"seat": seat, "name": name, "text": text})
     return out
 
 
 # --- preview and confirm --------------------------------------------------------------------------------------------
+
+
+def repeats(state: rules.GameState, name: str, items: list[intake.Item]) -> list[dict]:
+    """T3, AP4: an item that uses again a card and privilege this seat already used this phase, not as a change of
+    target, is a second use and is charged again. Said plainly, with how to move the first one instead (AP5's
+    once-per-phase uses are never charged twice, so they are left alone)."""
+    me = state.seat(name)
+    out = []
+    for item in items:
+        use, card, target = item.data.get("use"), item.data.get("card"), item.data.get("target")
+        if not use or not target or item.data.get("change") or use in ONCE_PER_PHASE:
+            continue
+        earlier = [a for a in me.actions if a.use == use and card in (None, "", a.card)]
+        if not earlier:
+            continue
+        first = earlier[-1]
+        cost = f"会再扣 {item.cost} 点" if item.accepted else "会再扣一次点数"
+        text = (
+            f"这是你本时段第二次用“{use}”(第一次:{use} → {first.target},已扣 {first.cost} 点),{cost}。"
+            f"如果是想把第一次的{use}改到{target}身上,请选“更换对象”:不另扣点(T3, AP4)。"
+        )
+        out.append({"text": text, "use": use, "before": first.target, "target": target})
+    return out
 
 
 def _own(preview: Preview, seat: Seat) -> Preview:
@@ -220,6 +292,7 @@ def _text(game: Game, seat: Seat, sub: Submission, now: datetime, replay: play.R
         choices=sub.choices,
         manifestos=sub.manifestos,
         replay=replay,
+        chooser="玩家",  # the player's own click among the candidates (由玩家选定), not the 天神's
     )
     preview = Preview(
         sub, pv.items, refusals=pv.refusals, changes=pv.changes, later=pv.later, digest=pv.digest, text_preview=pv
@@ -248,7 +321,9 @@ def preview(*, seat: Seat, token: str, sub: Submission, now: datetime | None = N
     seat = current_seat(seat.pk, token)
     game = seat.game
     replay = _check(game, seat, sub, now)
-    return _text(game, seat, sub, now, replay) if sub.kind == TEXT else _structured(game, seat, sub, now)
+    shown = _text(game, seat, sub, now, replay) if sub.kind == TEXT else _structured(game, seat, sub, now)
+    shown.repeats = repeats(replay.state, seat.player_name, shown.items)
+    return shown
 
 
 @transaction.atomic
@@ -266,7 +341,10 @@ def confirm(
     if sub.kind == TEXT:
         shown = _text(game, seat, sub, now, replay)
         if shown.seen != seen:
+            shown.repeats = repeats(replay.state, seat.player_name, shown.items)
             raise Changed(shown)
+        if not shown.confirmable:
+            raise Refused("这次提交没有一项会被接受:什么都没有保存。请按预览里的原因修改后重新预览。")
         message, _, _ = intake.pm_confirm(
             game=game,
             seat=seat,
@@ -277,12 +355,16 @@ def confirm(
             manifestos=sub.manifestos,
             replay=replay,
             audit={"via": "私人页面", "link": link_mark(token)},  # entered by the player from his page, not the 天神
+            chooser="玩家",
         )
         recs = list(message.inputs.order_by("seq"))
     else:
         shown = _structured(game, seat, sub, now)
         if shown.seen != seen:
+            shown.repeats = repeats(replay.state, seat.player_name, shown.items)
             raise Changed(shown)
+        if not shown.confirmable:
+            raise Refused("这次提交没有一项会被接受:什么都没有保存。请按预览里的原因修改后重新预览。")
         stored = play.inputs_submit(game=game, seat=seat, items=sub.items, forum_at=now, seen=shown.digest)
         recs, message = [rec for rec, _ in stored], None
     entry = SelfEntry.objects.create(

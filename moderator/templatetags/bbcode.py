@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from django import template
 
-from moderator.services.posts import bb
+from moderator.services.posts import bb, span
 
 register = template.Library()
 register.filter("bb", bb)  # the one escape of BBCode: a close's drafts (services/posts.py) call it directly
+register.filter("span", span)  # a phase's length in seconds as the posts say it ("24 小时")
