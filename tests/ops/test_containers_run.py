@@ -6,15 +6,18 @@ read but not write, `var/` (the static files, the SQLite file here) the user's o
 bytecode written. The user: this machine's Python lives under /root, which no other account may enter, so the
 commands run as uid 0 stripped of every capability (`setpriv --bounding-set=-all`: no permission check is skipped) and
 the application directory belongs to another account (uid 1) — exactly the relation of the image's user `app` to its
-root-owned /app. Each runs on this test's own redis-server. A world-writable directory of the test's own stands in for the container's private /tmp (where beat
+root-owned /app. Each runs on this test's own redis-server; once they are up, each service's compose health check is
+run the same way and must pass. A world-writable directory of the test's own stands in for the container's private /tmp (where beat
 keeps its schedule), so that two runs on one machine never share a file. The old beat command, which wrote its
 schedule into the application directory, is run too: it must crash here, or this test could not catch it."""
 
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -33,13 +36,26 @@ ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 
 
+def _shell(command: list[str]) -> str:
+    """A compose command (exec form) as the line a shell runs."""
+    if command[:2] == ["sh", "-c"]:
+        return command[2].replace("$$", "$")  # compose's escape of a $ the container's shell expands
+    return shlex.join(command)
+
+
 def _commands() -> dict[str, str]:
     services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
-    commands = {}
-    for name in ("release", "web", "worker", "beat"):
-        command = services[name]["command"]
-        commands[name] = command[2].replace("$$", "$") if command[:2] == ["sh", "-c"] else " ".join(command)
-    return commands
+    return {name: _shell(services[name]["command"]) for name in ("release", "web", "worker", "beat")}
+
+
+def _healthchecks() -> dict[str, str]:
+    services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    checks = {}
+    for name in ("web", "worker", "beat"):
+        kind, *command = services[name]["healthcheck"]["test"]
+        assert kind == "CMD", name
+        checks[name] = _shell(command)
+    return checks
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +81,8 @@ def image():
     shutil.rmtree(top, ignore_errors=True)
 
 
-def _start(app: Path, command: str, own_redis, port: int, log: Path) -> subprocess.Popen:
-    env = {
+def _env(app: Path, own_redis, port: int) -> dict[str, str]:
+    return {
         "PATH": f"{VENV_BIN}:/usr/local/bin:/usr/bin:/bin",
         "HOME": str(app),
         "PYTHONPATH": str(app),
@@ -78,7 +94,12 @@ def _start(app: Path, command: str, own_redis, port: int, log: Path) -> subproce
         "REDIS_URL": own_redis.url,
         "CACHE_IN_REDIS": "true",
         "HTTPS": "false",
+        "HOSTNAME": socket.gethostname(),  # as Docker sets it in a container (the worker's node name)
     }
+
+
+def _start(app: Path, command: str, own_redis, port: int, log: Path) -> subprocess.Popen:
+    env = _env(app, own_redis, port)
     without_capabilities = ["setpriv", "--bounding-set=-all", "--inh-caps=-all", "sh", "-c", command]
     return subprocess.Popen(
         without_capabilities, cwd=app, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
@@ -141,6 +162,19 @@ def test_every_service_runs_as_the_images_user_in_the_images_layout(image, own_r
         assert not any(app.glob("celerybeat-schedule*"))
         web_log = (tmp_path / "web.log").read_text()
         assert '"GET /healthz HTTP/1.1"' in web_log  # gunicorn's access log
+
+        # each service's own health check, run as compose runs it inside that service's container
+        for name, check in _healthchecks().items():
+            check = check.replace("/tmp/", f"{private_tmp}/").replace("127.0.0.1:8000", f"127.0.0.1:{port}")
+            run = subprocess.run(
+                ["setpriv", "--bounding-set=-all", "--inh-caps=-all", "sh", "-c", check],
+                cwd=app,
+                env=_env(app, own_redis, port),
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert run.returncode == 0, f"{name}: {check}\n{run.stdout}\n{run.stderr}"
     finally:
         for proc in started.values():
             _stop(proc)
