@@ -10,4 +10,4 @@ RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
     && useradd --system --home /app app && chown -R app /app/var
 USER app
 EXPOSE 8000
-CMD ["sh", "-c", "gunicorn moderator.wsgi --bind 0.0.0.0:$PORT --workers 3"]
+CMD ["sh", "-c", "gunicorn moderator.wsgi --bind 0.0.0.0:$PORT --workers 3 --access-logfile -"]

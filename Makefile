@@ -7,7 +7,10 @@ PORT ?= 8000
 # What mypy checks, with django-stubs (pyproject.toml [tool.mypy]: the pure parts stricter, what is left out and why).
 TYPED := moderator nights votes cards tables
 
-.PHONY: run test lint bench clean clean-db lock
+.PHONY: help run test lint clean clean-db lock
+
+help:  ## this list of targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-9s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 # The versions CI tested: requirements/dev.txt is the lock (uv pip compile of pyproject.toml; `make lock` renews it).
 $(STAMP): pyproject.toml requirements/dev.txt
@@ -18,12 +21,12 @@ $(STAMP): pyproject.toml requirements/dev.txt
 	touch $(STAMP)
 
 # After a change of pyproject.toml's dependencies: pin them again (requirements/base.txt: production, the image).
-lock: $(STAMP)
+lock: $(STAMP)  ## pin pyproject.toml's dependencies again (requirements/*.txt)
 	$(VENV)/bin/uv pip compile pyproject.toml --python-version 3.11 --quiet -o requirements/base.txt
 	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --python-version 3.11 --quiet -o requirements/dev.txt
 
 # DEBUG=true: the development server, its dev key, plain HTTP and the demo GM (whose password is published).
-run: $(STAMP)
+run: $(STAMP)  ## install, migrate, load the demo game, serve http://127.0.0.1:8000 (PORT=…) with the phase clock
 	DEBUG=true $(PY) manage.py migrate --noinput
 	DEBUG=true PORT=$(PORT) $(PY) manage.py demo
 	DEBUG=true PORT=$(PORT) $(PY) manage.py runall 127.0.0.1:$(PORT)
@@ -32,21 +35,21 @@ run: $(STAMP)
 # worker that runs out of tests takes the other's. PYTEST_ARGS naming tests (tests/…) runs them in this process unless
 # PYTEST_WORKERS is given too; options alone (PYTEST_ARGS=--durations=30) keep the two workers.
 PYTEST_WORKERS ?= $(if $(findstring tests/,$(PYTEST_ARGS)),0,2)
-test: $(STAMP)
+test: $(STAMP)  ## run the suite (PYTEST_ARGS=tests/x.py for one file)
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
-lint: $(STAMP)
+lint: $(STAMP)  ## ruff check, ruff format --check, mypy
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy $(TYPED)
 
 # Caches and the virtualenv; never the games: var/db.sqlite3 is kept (`make clean-db` deletes it after asking).
-clean:
+clean:  ## remove .venv and the caches; your games in var/db.sqlite3 are kept
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
 	@if [ -d var ]; then find var -mindepth 1 -maxdepth 1 ! -name 'db.sqlite3*' -exec rm -rf {} +; fi
 	@if [ -e var/db.sqlite3 ]; then echo "var/db.sqlite3 (your games) is kept; make clean-db deletes it after asking"; fi
 
-clean-db:
+clean-db:  ## delete var/db.sqlite3 (every game) after you type yes
 	@if [ ! -e var/db.sqlite3 ]; then echo "no var/db.sqlite3"; exit 0; fi; \
 	printf 'Delete var/db.sqlite3 and every game in it (make backup first: manage.py backup FILE)? Type yes: '; \
 	read answer || answer=; \

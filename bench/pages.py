@@ -2,7 +2,8 @@
 
 Builds the sample game (moderator.public.sample: seven seats, three closed phases, day 2 open) in a fresh SQLite
 database under /tmp (or BENCH_DATABASE_URL, e.g. PostgreSQL), serves the project with gunicorn (DEBUG off,
-bench.settings) and loads three URLs with wrk, 50 concurrent connections: the trivial view, the public page, and the
+bench.settings) and loads three URLs with Locust (a Python load generator of the dev dependencies, run as its own
+process; its CPU is not counted), 50 concurrent users: the trivial view, the public page, and the
 seven private pages in turn. Rounds alternate the URLs so that all three see the same machine; the figures are the
 medians over rounds. Prints p50/p95 per URL, p95 ÷ the trivial view's p95 (issue 25 goal: ≤ 2 on PostgreSQL), and the
 CPU per request of the web workers (gunicorn's processes, /proc), of the PostgreSQL backends serving them (their
@@ -15,12 +16,14 @@ REDIS_URL), as in production (CACHE_IN_REDIS); `--cache locmem` uses each worker
 every request checks the game's fingerprint (PAGES_REVALIDATE_SECONDS=0: one query, how pages were served before);
 `--cold` adds a run with the cache off (every request replays the game and renders the page).
 
-Needs wrk (`apt-get install -y wrk`) and, for the default cache, redis-server.
+Takes about two minutes (it says how long before it starts); `--quick` is one short round per URL (about 30 s). Needs
+redis-server for the default cache (`--cache locmem` does without).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import socket
@@ -34,18 +37,38 @@ from pathlib import Path
 
 from moderator.cpu import cpu_seconds as _cpu
 
-WRK_SCRIPT = """
-local paths = {%s}
-local i = 0
-request = function()
-  i = i %% #paths + 1
-  return wrk.format("GET", paths[i])
-end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format("RESULT %%d %%d %%d %%d %%d\\n", latency:percentile(50), latency:percentile(95),
-    summary.requests, summary.duration, e.status + e.connect + e.read + e.write + e.timeout))
-end
+# One load run, in its own process (Locust patches the standard library with gevent when imported): USERS users
+# request PATHS in turn for SECONDS seconds, then one JSON line with the counts and percentiles (ms).
+LOAD_SCRIPT = """
+import itertools, json
+
+import gevent
+from locust import FastHttpUser, constant, task
+from locust.env import Environment
+
+HOST, PATHS, USERS, SECONDS = %r, %r, %d, %d
+turn = itertools.count()
+
+
+class Page(FastHttpUser):
+    host = HOST
+    wait_time = constant(0)
+
+    @task
+    def get(self):
+        self.client.get(PATHS[next(turn) %% len(PATHS)])
+
+
+env = Environment(user_classes=[Page])
+runner = env.create_local_runner()
+runner.start(USERS, spawn_rate=USERS)
+gevent.sleep(SECONDS)
+runner.stop()
+total = env.stats.total
+print(json.dumps({
+    "requests": total.num_requests, "errors": total.num_failures, "rps": total.total_rps,
+    "p50": total.get_response_time_percentile(0.5), "p95": total.get_response_time_percentile(0.95),
+}))
 """
 
 
@@ -191,19 +214,22 @@ def serve(env: dict[str, str], workers: int) -> tuple[subprocess.Popen, str]:
 
 
 def load(base: str, paths: list[str], seconds: int, connections: int, workdir: Path, meter: Meter | None = None):
-    """One wrk run: p50 ms, p95 ms, requests per second, and (with a meter) CPU ms and transactions per request; any
+    """One Locust run: p50 ms, p95 ms, requests per second, and (with a meter) CPU ms and transactions per request; any
     error or non-2xx response stops the bench."""
-    script = workdir / "paths.lua"
-    script.write_text(WRK_SCRIPT % ", ".join(f'"{p}"' for p in paths))
-    cmd = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(script), base]
+    script = workdir / "load.py"
+    script.write_text(LOAD_SCRIPT % (base, paths, connections, seconds))
     before = meter.sample() if meter else None
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    line = next(x for x in out.splitlines() if x.startswith("RESULT"))
-    p50, p95, requests, duration, errors = (int(v) for v in line.split()[1:])
-    if errors:
-        raise SystemExit(f"wrk saw {errors} errors on {paths[0]}:\n{out}")
-    cost = Meter.per_request(before, meter.sample(), requests) if meter and before else {}
-    return {"p50": p50 / 1000, "p95": p95 / 1000, "rps": requests / (duration / 1e6), **cost}
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    lines = run.stdout.strip().splitlines()
+    result = json.loads(lines[-1]) if run.returncode == 0 and lines else {}
+    if (
+        run.returncode or result.get("errors") or (meter and not result.get("requests"))
+    ):  # a warm-up may finish none on a busy machine
+        raise SystemExit(f"the load run failed on {paths[0]} ({result}):\n{run.stderr[-3000:]}")
+    if not result:
+        return {}
+    cost = Meter.per_request(before, meter.sample(), result["requests"]) if meter and before else {}
+    return {"p50": float(result["p50"]), "p95": float(result["p95"]), "rps": result["rps"], **cost}
 
 
 def measure(base: str, urls: dict[str, list[str]], args, workdir: Path, meter: Meter) -> dict[str, dict[str, float]]:
@@ -233,7 +259,7 @@ def report(title: str, results: dict[str, dict[str, float]]) -> None:
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=10, help="length of one wrk run")
+    parser.add_argument("--seconds", type=int, default=10, help="length of one load run")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn sync workers")
@@ -241,9 +267,16 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--checked", action="store_true", help="also: every request checks the fingerprint (1 query)")
     parser.add_argument("--cold", action="store_true", help="also: the cache off (every request replays and renders)")
     parser.add_argument("--uncached", action="store_true", help=argparse.SUPPRESS)  # the old name of --cold
+    parser.add_argument("--quick", action="store_true", help="one round of 5 s per URL: checks that it works (≈ 45 s)")
     args = parser.parse_args(argv)
-    if not shutil.which("wrk"):
-        raise SystemExit("wrk is missing: apt-get install -y wrk")
+    if args.quick:
+        args.seconds, args.rounds = 5, 1
+    variants_count = 1 + args.checked + (args.cold or args.uncached)
+    per_variant = 3 * (2 + args.rounds * args.seconds) + 10  # warm-up, the rounds, gunicorn's start
+    print(
+        f"This takes about {15 + variants_count * per_variant} s on a quiet machine (--quick: one short round).",
+        flush=True,
+    )
     if args.cache == "redis" and not shutil.which("redis-server"):
         raise SystemExit("redis-server is missing: apt-get install -y redis-server (or --cache locmem)")
     workdir = Path(tempfile.mkdtemp(prefix="direnjie-bench-"))

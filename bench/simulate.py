@@ -5,7 +5,7 @@ every kind of input — privileges of every card, votes, vote changes and edited
 orders (O1–O3), pardons (N12), arson (N14), the amoeba (M1–M4), substitutions (T4: the phase is 12 h longer), early
 ends (T5: the announced length stays the reference) and corrections (an input voided, then the phase or the whole
 game replayed). After every phase it checks the invariants below; each violation is shrunk to a small scenario file
-(../shared/SCENARIOS.md) that `manage.py scenario` — and `python -m bench.simulate --replay FILE` — reproduces.
+(docs/scenarios.md) that `manage.py scenario` — and `python -m bench.simulate --replay FILE` — reproduces.
 Game i of a run uses the seed S + i, so `--seed S+i --games 1` replays it alone.
 
 Invariants: AP6 (a balance is the sum of its ledger, never negative); cards are conserved (held + lost − pardoned =

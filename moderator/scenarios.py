@@ -1,4 +1,4 @@
-"""Running scenario files (../shared/SCENARIOS.md) through the same services that close a real phase."""
+"""Running scenario files (docs/scenarios.md) through the same services that close a real phase."""
 
 from __future__ import annotations
 

@@ -1,18 +1,24 @@
 """Shared test set-up: real services, and loud skips.
 
 Tests marked `postgres` need DATABASE_URL to point at PostgreSQL (locking is meaningless on SQLite); `redis` needs the
-`redis-server` program (those tests start their own on a free port and never touch the Redis at REDIS_URL);
-`browser` needs Debian's chromium. Without them those tests are skipped and the run says so loudly;
+`redis-server` program (those tests start their own on a free port, `own_redis`, and never touch the Redis of the
+environment); `browser` needs Debian's chromium. Without them those tests are skipped and the run says so loudly;
 with CI=true a single skip fails the run.
+
+While the suite runs, REDIS_URL points at the guard: a redis-server of the run's own (tests/settings.py). Whatever a
+test writes there, instead of into a server it started, fails the run at its end, naming the keys.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
+
+from tests.servers import RedisServer
 
 # Debian's chromium-headless-shell when installed (the same Chromium, built without the browser's windowing layers: a
 # new context costs ≈ 0.1 s of CPU instead of ≈ 0.45 s, a page load about half; what Playwright itself runs headless),
@@ -83,3 +89,33 @@ def django_db_setup(django_db_setup, django_db_blocker):
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                     " WHERE datname = current_database() AND pid <> pg_backend_pid()"
                 )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def redis_guard(tmp_path_factory):
+    """The redis-server at REDIS_URL for the whole run (its port chosen by tests/settings.py): nothing may be written
+    or read there. At the end of the run, anything that was fails it, with the keys and the commands named. Without
+    redis-server nothing listens there, so such a test fails by itself."""
+    if not shutil.which("redis-server"):
+        yield None
+        return
+    guard = RedisServer(tmp_path_factory.mktemp("redis-guard"), port=urlsplit(settings.REDIS_URL).port)
+    guard.start()
+    yield guard
+    touched = guard.touched()
+    guard.stop()
+    if touched:
+        pytest.fail(
+            "a test used the Redis at REDIS_URL instead of a redis-server of its own (the own_redis fixture): "
+            + "; ".join(touched),
+            pytrace=False,
+        )
+
+
+@pytest.fixture(scope="session")
+def own_redis(tmp_path_factory):
+    """A redis-server of this run's own on a free port in a temporary directory; stopped (by its pid) at the end."""
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()

@@ -8,7 +8,22 @@ os.environ.setdefault("SECRET_KEY", "tests-only-key-" + "x" * 40)
 os.environ.setdefault("HTTPS", "false")
 os.environ.setdefault("STATIC_MANIFEST", "false")  # static files by their plain names: no collectstatic first
 
-from moderator.settings import *  # noqa: F403
+# The suite never uses the Redis of the environment: REDIS_URL (and so Celery's broker, a Redis cache, the clock's
+# stamps) points at a port of this process's own, where tests/conftest.py runs the guard redis-server; a test that
+# reaches for "the" Redis instead of starting its own writes there and the run fails (tests/ops/test_suite_hygiene.py).
+# Without redis-server nothing answers there: such a test fails instead of touching anything. A process a test starts
+# (a Celery worker on the test's own redis-server, a command) keeps the REDIS_URL the test gave it.
+import sys
+
+from tests.servers import free_port
+
+ENVIRONMENT_REDIS_URL = os.environ.get("REDIS_URL")
+GUARD_REDIS_URL = os.environ.get("REDIS_URL", "")
+if "pytest" in sys.modules:  # the test run itself (each xdist worker too), not a process it started
+    os.environ["REDIS_URL"] = GUARD_REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"
+os.environ.setdefault("CLOCK_CELERY", "false")  # /healthz reads the Celery clock's stamp only where a test says so
+
+from moderator.settings import *  # noqa: E402, F403
 
 DEMO_ACCOUNT = True  # tests/commands loads the demo game
 

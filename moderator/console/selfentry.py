@@ -1,12 +1,12 @@
-"""Issue 29 in the 天神's console: the per-game setting, the inputs players entered themselves (who, when, from which
+"""Players' self-entry in the 天神's console: the per-game setting (its page and its switch), the inputs players entered themselves (who, when, from which
 link) and the reminders (one PM draft per player who has not acted, with the time left)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import redirect
-from django.views.decorators.http import require_POST
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
 
 from moderator.console.views import gm_game
 from moderator.services import play, selfentry
@@ -14,10 +14,13 @@ from moderator.services.once import Once
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def setting(request, game_id: int):
-    """Turn players' self-entry on or off for this game (logged)."""
+    """GET: whether players enter their own inputs in this game, what that changes, and the switch. POST (with its
+    one-time token): turn it on or off (logged)."""
     game = gm_game(request, game_id)
+    if request.method == "GET":
+        return render(request, "console/self_entry.html", {"game": game})
     on = request.POST.get("on") == "1"
     try:
         selfentry.setting_change(game=game, on=on, actor=request.user, once=Once.from_post(request.POST))

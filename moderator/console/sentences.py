@@ -115,6 +115,11 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
         + (";".join(_item(i) for i in d.get("inputs") or []) or "没有读出任何行动")
     ),
     "玩家自行提交设置": lambda d: "打开玩家在私人页面提交" if d.get("on") else "关闭玩家在私人页面提交(改由天神录入)",
+    "后台修改": lambda d: (
+        f"在管理后台把游戏名从「{d['old']}」改为「{d['new']}」"
+        if d["field"] == "name"
+        else f"在管理后台把本局的天神从 {'、'.join(d['old']) or '(无)'} 改为 {'、'.join(d['new']) or '(无)'}"
+    ),
     "game_declare_draw": lambda d: (
         f"{d.get('phase', '')}宣布平局(V4)"
         + (f",存活:{'、'.join(d['alive'])}" if d.get("alive") else "")

@@ -1,4 +1,4 @@
-"""The pure rules engine of 神探狄仁杰 (../shared/RULES.md). No Django here: a test enforces it.
+"""The pure rules engine of 神探狄仁杰 (docs/rules.md). No Django here: a test enforces it.
 
 State is frozen; every transition is `(state, input) -> (state, verdict)` or `(state) -> (state, events)`.
 The public surface:

@@ -1,4 +1,4 @@
-"""The scenario file format (../shared/SCENARIOS.md): loading with exact key checking, checking expectations, and
+"""The scenario file format (docs/scenarios.md): loading with exact key checking, checking expectations, and
 `play`, which plays a scenario through the pure engine only (the simulator's shrunk scenarios are re-run with it).
 
 Pure: the runner that plays a scenario through the services lives in moderator.scenarios (Django side); both must

@@ -2,7 +2,7 @@
 worker (a subprocess on the test database and the test run's own Redis), and that Redis.
 
 A test touches only what it started: the broker is a `redis-server` this run starts on a free port in a temporary
-directory (`RedisServer`, stopped at the end of the run), never the developer's Redis at REDIS_URL; the workers'
+directory (`tests.servers.RedisServer`, stopped at the end of the run), never the developer's Redis at REDIS_URL; the workers'
 database sessions are gone before the test database is dropped."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -28,56 +27,10 @@ from cards.dealing import deal
 from moderator import tasks
 from moderator.models import AuditLog, Game, Phase
 from moderator.services import clock, setup
+from tests.servers import RedisServer
 
 PLAYERS = ("狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖")
 SWEEP_SECONDS = 1.0  # the test workers' beat interval
-
-
-class RedisServer:
-    """A `redis-server` of this test run's own: 127.0.0.1, a free port, its own directory, nothing saved to disk.
-    `stop` ends that process (by its pid) and `start` brings it back on the same port, empty — a flushed broker."""
-
-    def __init__(self, directory: Path):
-        self.dir = directory
-        self.port = _free_port()
-        self.proc: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        if self.up():
-            return
-        self.dir.mkdir(parents=True, exist_ok=True)
-        cmd = ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"]
-        cmd += ["--dir", str(self.dir), "--logfile", str(self.dir / "redis.log")]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        assert wait_for(self.up, 10), f"redis-server did not start on port {self.port}"
-
-    def up(self) -> bool:
-        import redis
-
-        try:
-            return bool(redis.Redis.from_url(self.url, socket_connect_timeout=0.5, socket_timeout=0.5).ping())
-        except redis.RedisError:
-            return False
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        self.proc = None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 REDIS: RedisServer | None = None  # set by the `own_redis` fixture (conftest.py) for the whole run

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import clockkit
 import pytest
-from clockkit import RedisServer, Worker, purge
+from clockkit import Worker, purge
 
 
 @pytest.fixture(scope="session")
-def own_redis(tmp_path_factory):
-    """A redis-server on a free port in a temporary directory, for the whole run; stopped (by its pid) at the end."""
-    server = RedisServer(tmp_path_factory.mktemp("redis"))
-    server.start()
-    clockkit.REDIS = server
-    yield server
+def own_redis(own_redis):
+    """The run's own redis-server (tests/conftest.py), the clock tests' broker."""
+    clockkit.REDIS = own_redis
+    yield own_redis
     clockkit.REDIS = None
-    server.stop()
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
-"""The clock tests use only what they start (DEVELOPERS.md, issue 26.1): their broker is a redis-server this run
-started on a free port, not the Redis at REDIS_URL, which they never flush or shut down."""
+"""The clock tests use only what they start (CONTRIBUTING.md "Rules for tests"): their broker is a redis-server this
+run started on a free port, not the Redis at REDIS_URL, which they never flush or shut down."""
 
 from __future__ import annotations
 

@@ -108,7 +108,7 @@ def test_it_reads_the_seed_forums_phpwind_page_with_the_time_under_each_post():
 
 
 def test_it_reads_the_seed_rule_thread_itself():
-    """The seed forum's own page (a copy of ../shared/seeds/004): two posts, their authors and times."""
+    """The seed forum's own page (tests/intake/corpus/phpwind_seed_004.txt, copied from the rules' original forum thread): two posts, their authors and times."""
     posts = split_posts(read("phpwind_seed_004.txt"))
     assert [(p.author, p.at.strftime("%Y-%m-%d %H:%M"), p.edited) for p in posts] == [
         ("实习警花", "2014-05-21 09:36", True),

@@ -51,19 +51,34 @@ def test_a_clock_that_never_swept_fails_once_a_phase_is_overdue_and_a_sweep_brin
     assert not Phase.objects.filter(status=Phase.Status.OPEN, ends_at__lt=timezone.now()).exists()
 
 
-@pytest.mark.redis
-def test_the_celery_clock_stamps_its_sweeps_in_redis_and_a_stale_stamp_fails(client, settings):
-    from moderator.tasks import sweep_phases
+@pytest.fixture
+def celery_clock_redis(settings, own_redis):
+    """The Celery clock's Redis is the run's own redis-server (never the one at REDIS_URL); the tasks' cached client is
+    dropped before and after, so that no other test talks to this one."""
+    from moderator import tasks
 
     settings.CLOCK_CELERY = True
-    stamps = redis.Redis.from_url(settings.REDIS_URL)
-    try:
-        sweep_phases()  # the beat's task, run in-process: it stamps its sweep
-        status, body = _health(client)
-        assert status == 200, body
-        assert body["checks"]["clock"]["seconds_ago"] < 30
-        stamps.set(last_sweep_key(), time.time() - 3600)  # the worker stopped an hour ago
-        status, body = _health(client)
-        assert status == 503 and "没有扫描" in body["checks"]["clock"]["error"]
-    finally:
-        stamps.delete(last_sweep_key())  # only the key this test wrote
+    settings.REDIS_URL = own_redis.url
+    tasks._redis.cache_clear()
+    tasks._claim_script.cache_clear()
+    yield redis.Redis.from_url(own_redis.url)
+    tasks._redis.cache_clear()
+    tasks._claim_script.cache_clear()
+
+
+@pytest.mark.redis
+def test_the_celery_clock_stamps_its_sweeps_in_redis_and_a_stale_stamp_fails(client, celery_clock_redis):
+    from moderator.tasks import sweep_phases
+
+    stamps = celery_clock_redis
+    stamps.delete(last_sweep_key())
+    status, body = _health(client)
+    assert body["checks"]["clock"]["last_sweep"] is None  # no stamp yet: the check waits for an overdue phase
+    sweep_phases()  # the beat's task, run in-process: it stamps its sweep
+    assert float(stamps.get(last_sweep_key())) > time.time() - 30
+    status, body = _health(client)
+    assert status == 200, body
+    assert body["checks"]["clock"]["seconds_ago"] < 30
+    stamps.set(last_sweep_key(), time.time() - 3600)  # the worker stopped an hour ago
+    status, body = _health(client)
+    assert status == 503 and "没有扫描" in body["checks"]["clock"]["error"]

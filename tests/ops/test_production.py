@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -49,6 +50,32 @@ def test_compose_runs_every_procfile_process_with_its_command_on_postgres_and_re
     assert services["postgres"]["image"].startswith("postgres:") and services["redis"]["image"].startswith("redis:")
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "requirements/base.txt" in dockerfile and "collectstatic" in dockerfile
+
+
+def test_compose_is_safe_by_default_secrets_from_an_uncommitted_env_file_local_port_a_health_check_each():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    services = compose["services"]
+    text = (ROOT / "compose.yaml").read_text()
+    # no secret written in the file: the key and the database password come from .env (compose reads it)
+    assert services["postgres"]["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD:?")
+    assert "${POSTGRES_PASSWORD:?" in services["web"]["environment"]["DATABASE_URL"]
+    assert "direnjie:direnjie@" not in text
+    example = (ROOT / ".env.example").read_text()
+    assert re.search(r"^SECRET_KEY=$", example, re.M) and re.search(r"^POSTGRES_PASSWORD=$", example, re.M)
+    for ignore in (".gitignore", ".dockerignore"):
+        assert ".env" in (ROOT / ignore).read_text().split(), ignore
+    # the plain-HTTP port is published on the loopback interface unless the operator says otherwise
+    (port,) = services["web"]["ports"]
+    assert port.startswith("${WEB_BIND:-127.0.0.1}:"), port
+    # every service that keeps running says whether it is healthy; release runs once and exits
+    for name, service in services.items():
+        if name != "release":
+            assert service["healthcheck"]["test"], name
+    assert services["release"]["restart"] == "no"
+    # beat writes its schedule where the image's user may write, not in the root-owned /app
+    assert "--schedule /tmp/" in _procfile()["beat"]
+    # every request in gunicorn's access log
+    assert "--access-logfile -" in _procfile()["web"] and "--access-logfile -" in (ROOT / "Dockerfile").read_text()
 
 
 def test_celery_tasks_have_a_soft_and_a_hard_time_limit():

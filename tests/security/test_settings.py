@@ -23,8 +23,8 @@ PRODUCTION = {
     "ALLOWED_HOSTS": "direnjie.example.org",
     "CSRF_TRUSTED_ORIGINS": "https://direnjie.example.org",
     "TRUSTED_PROXY": "true",
-    "DATABASE_URL": "postgres://direnjie:pw@127.0.0.1:5432/direnjie",
-    "REDIS_URL": "redis://:broker-pw@127.0.0.1:6379/0",
+    "DATABASE_URL": "postgres://direnjie:pw@db/direnjie",  # as documented: hosts of no service here, never reached
+    "REDIS_URL": "redis://:broker-pw@redis:6379/0",
     "CACHE_IN_REDIS": "true",
 }
 

@@ -1,5 +1,5 @@
-"""python manage.py bench_clock --games N --phase-seconds S — the phase clock against the real worker, beat, Redis
-and database: N games whose night ends at the same second, then one line:
+"""python manage.py bench_clock --games 200 --phase-seconds 20 — the phase clock against the real worker, beat, Redis
+and database: 200 games (--games) whose night ends at the same second 20 s from now (--phase-seconds), then one line:
 
     closed X/N exactly_once=yes|no lateness_p50=…s lateness_p99=…s late=K closes_per_s=…
 

@@ -1,4 +1,4 @@
-"""python manage.py parse_pm — print what the parser understood of a player's message, as JSON (../shared/PARSER.md).
+"""python manage.py parse_pm — print what the parser understood of a player's message, as JSON (docs/parser.md).
 
 parse_pm --game GAME --sender NAME "text"
 parse_pm --players "张三,李四,王五" --sender 张三 --hand "庶民,杀手,狙击手,保镖,庶民" "text"
