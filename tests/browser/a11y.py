@@ -51,6 +51,18 @@ SMALL = """(min) => {
 }"""
 
 
+# The elements that reach past the right edge of the screen, outside any box that scrolls by itself (a wide table in
+# one is fine; an absolutely positioned one may escape it), outermost first: where the page's sideways scroll comes from.
+WIDE = """(screen) => [...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > screen + 1)
+  .filter(e => { if (['absolute', 'fixed'].includes(getComputedStyle(e).position)) return true;
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+    if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(a).overflowX)) return false; } return true; })
+  .map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string'
+    ? '.' + e.className.trim().split(/\\s+/).join('.') : '') + ' ' + Math.round(e.getBoundingClientRect().right) + 'px')
+  .slice(0, 8)"""
+
+
 def _axe_source() -> str:
     global _source
     if _source is None:
@@ -84,7 +96,9 @@ def describe(found: list[dict], where: str) -> str:
 
 
 def width(page) -> tuple[int, int]:
-    return page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    """The page's width and the screen's. The screen is the viewport the test asked for, not window.innerWidth: a
+    mobile Chromium widens its layout viewport to a page that is too wide (and zooms out), so innerWidth grows too."""
+    return page.evaluate("document.documentElement.scrollWidth"), page.viewport_size["width"]
 
 
 def problems(page, where: str = "") -> list[str]:
@@ -97,7 +111,8 @@ def problems(page, where: str = "") -> list[str]:
     if page.viewport_size["width"] <= PHONE_MAX:
         scroll, screen = width(page)
         if scroll > screen:
-            out.append(f"{where}: 页面比屏幕宽,会左右滚动({scroll} px > {screen} px)")
+            wide = "; ".join(page.evaluate(WIDE, screen))
+            out.append(f"{where}: 页面比屏幕宽,会左右滚动({scroll} px > {screen} px):{wide}")
         small = page.evaluate(SMALL, TAP_MIN)
         if small:
             out.append(f"{where}: 手机上小于 {TAP_MIN} px 的控件:" + "; ".join(small[:12]))

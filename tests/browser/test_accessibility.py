@@ -66,6 +66,35 @@ def _big(page, selector: str, least: int = 44) -> list[str]:
     return [f"{html} {h} px" for html, h in boxes if h < least]
 
 
+PAGE = """<!doctype html><html lang="zh-Hans"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>检查页</title><style>{style}</style></head><body><main><h1>检查页</h1><p class="note">说明文字</p>
+<label>小时 <input name="hours"></label> <input type="checkbox" name="x" {named}><div class="wide">一行</div></main></body></html>"""
+BAD = {"style": ".note {{ color: #777 }} .wide {{ width: 600px }}", "named": ""}
+GOOD = {
+    "style": ".note {{ color: #666 }} input {{ min-height: 28px }} input[type=checkbox] {{ width: 24px; height: 24px }}",
+    "named": 'aria-label="确认"',
+}
+
+
+def test_the_check_catches_each_kind_of_problem(browser):
+    """The checker itself: on a page with one problem of each kind it names every one, on the same page without them
+    nothing (so that a clean run of the pages means they are clean)."""
+    context = browser.new_context(locale="zh-CN", viewport=SIZES["phone"], is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_content(PAGE.format(**{k: v.format() for k, v in BAD.items()}))
+        found = "\n".join(a11y.problems(page, "坏页面"))
+        assert "坏页面 (about:blank, 390 px)" in found, found
+        assert "- label (critical)" in found and 'input[type="checkbox"]' in found, found
+        assert "- color-contrast (serious)" in found and "说明文字" in found, found
+        assert "页面比屏幕宽,会左右滚动(" in found, found
+        assert "手机上小于 24 px 的控件:" in found and "input[name=hours]" in found and "input[name=x]" in found, found
+        page.set_content(PAGE.format(**{k: v.format() for k, v in GOOD.items()}))
+        assert a11y.problems(page, "好页面") == []
+    finally:
+        context.close()
+
+
 def test_console_pages(tab, size, django_user_model):
     user = login(tab, django_user_model)
     game = table_game(user, "无障碍检查局")
@@ -156,6 +185,7 @@ def test_public_and_player_pages(tab, size, django_user_model):
     s.done()
     assert s.titles["登录"] == f"天神登录 · {SITE}"
     assert s.titles["公开页"].count("神探狄仁杰") == 1, s.titles
+    assert len({s.titles[w] for w in ("首页", "登录", "公开页", "私人页面", "提交")}) == 5, s.titles
 
 
 @pytest.mark.skipif("tables" not in settings.INSTALLED_APPS, reason="tables 尚未加入 INSTALLED_APPS")
