@@ -119,6 +119,8 @@ def test_console_pages(tab, size, django_user_model):
     tab.click("button[name=preview]")
     tab.wait_for_selector("#preview")
     s.visit("录入短消息(预览)")
+    tab.click("#confirm")  # stored: the message's own page is visited below
+    tab.wait_for_selector(".flash li")
     s.visit("录入投票帖", f"/gm/{game.pk}/vote-post/")
 
     at = timezone.localtime(timezone.now() - timedelta(minutes=5)).strftime("%Y-%m-%d %H:%M")
@@ -141,9 +143,7 @@ def test_console_pages(tab, size, django_user_model):
     s.visit("平局", f"/gm/{game.pk}/draw/")
     s.visit("操作记录", f"/gm/{game.pk}/audit/")
     s.visit("提前结束", f"/gm/{game.pk}/end/")
-    message = Message.objects.filter(game=game).first()
-    if message is not None:
-        s.visit("短消息", f"/gm/{game.pk}/messages/{message.pk}/")
+    s.visit("短消息", f"/gm/{game.pk}/messages/{Message.objects.get(game=game).pk}/")
     s.visit("作废", f"/gm/{game.pk}/void/{Input.objects.filter(game=game).first().pk}/")
     tab.goto(f"/gm/{game.pk}/")
     tab.fill("#substitute input[name=player_name]", "新来的")
