@@ -11,6 +11,8 @@ from .base import require
 
 ROWS = [f"T{k}" for k in range(1, 7)] + [f"{c}{k}" for c in "WL" for k in range(1, 6)]
 MARKS = ["", "✓", "✗", "?"]
+# What a screen reader says of a mark (the page's legend: ✓ 有/是 → ✗ 没有/不是 → ? 不确定 → 空白).
+SPOKEN = {"": "空白", "✓": "✓ 有/是", "✗": "✗ 没有/不是", "?": "? 不确定"}
 MISSION = "m"
 
 
@@ -31,6 +33,10 @@ def next_mark(mark: str) -> str:
 
 
 def grid(players: list[str], sheet: dict[str, str]) -> list[dict[str, object]]:
-    """Rows for the page: each with its cells (key, mark)."""
+    """Rows for the page: each with its cells (key, mark, spoken name: "T3 · 李元芳:✓ 有/是")."""
     cols = columns(players)
-    return [{"row": r, "cells": [(f"{r}:{c}", sheet.get(f"{r}:{c}", "")) for c, _ in cols]} for r in ROWS]
+    return [{"row": r, "cells": [_cell(r, c, name, sheet.get(f"{r}:{c}", "")) for c, name in cols]} for r in ROWS]
+
+
+def _cell(row: str, column: str, name: str, mark: str) -> tuple[str, str, str]:
+    return f"{row}:{column}", mark, f"{row} · {name}:{SPOKEN.get(mark, mark)}"

@@ -92,7 +92,8 @@ def _phones(browser, live_server, game):
 
 
 def _fits(tab) -> bool:
-    return tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # The phone's 390 px, not innerWidth: a mobile Chromium widens its layout viewport to a page too wide for it.
+    return tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 WIDE = """() => [document.documentElement.scrollWidth, innerWidth, ...[...document.querySelectorAll('body *')]

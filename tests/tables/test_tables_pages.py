@@ -191,8 +191,9 @@ def test_the_deduction_sheet_cycles_its_marks_and_only_its_owner_sees_it(client)
     assert client.post(url, {"cell": "W3:1", "was": "✓"}).status_code == 302  # the second tap sent twice: no change
     table.refresh_from_db()
     assert table.players[0]["sheet"] == {"W3:1": "✗"}
-    assert 'value="W3:1" aria-label="W3:1">✗<' in client.get(private_url(table, 0)).content.decode()
-    assert 'W3:1" aria-label="W3:1">✗' not in client.get(private_url(table, 1)).content.decode()
+    # The cell's spoken name carries its mark: a screen reader hears "W3 · 李元芳:✗ 没有/不是", not "W3:1".
+    assert 'value="W3:1" aria-label="W3 · 李元芳:✗ 没有/不是">✗<' in client.get(private_url(table, 0)).content.decode()
+    assert 'W3:1" aria-label="W3 · 李元芳:✗' not in client.get(private_url(table, 1)).content.decode()
     assert "推理表" not in client.get(f"/tables/{table.pk}/").content.decode()
     assert client.post(url, {"cell": "Z9:1"}).status_code == 400
 
