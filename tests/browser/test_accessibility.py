@@ -142,6 +142,8 @@ def test_console_pages(tab, size, django_user_model):
     s.visit("更正", f"/gm/{game.pk}/correction/")
     s.visit("平局", f"/gm/{game.pk}/draw/")
     s.visit("操作记录", f"/gm/{game.pk}/audit/")
+    s.visit("为什么", f"/gm/{game.pk}/why/{game.phases.order_by('-pk').first().pk}/")
+    s.visit("玩家自己提交", f"/gm/{game.pk}/self-entry/")
     s.visit("提前结束", f"/gm/{game.pk}/end/")
     s.visit("短消息", f"/gm/{game.pk}/messages/{Message.objects.get(game=game).pk}/")
     s.visit("作废", f"/gm/{game.pk}/void/{Input.objects.filter(game=game).first().pk}/")
