@@ -628,13 +628,44 @@ def _merged_clauses(tokens: list[Token]) -> list[tuple[bool, list[Token]]]:
                 and all(t.kind in _JOINERS or (t.kind == "STOP" and t.text in al.JOIN_WORDS) for t in cur)
                 and any(t.kind in ("NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT") for t in cur)
             )
-            if joins:
+            aimed = (
+                None
+                if joins or not out or not cur_seps or not all(c in ",、" for c in cur_seps)
+                else _aim(out[-1][1], cur)
+            )
+            if aimed is not None:  # "狙Kiki,打她从后往前数第2张": where the shot lands, not a new attack
+                out[-1] = (out[-1][0], out[-1][1] + aimed)
+            elif joins:
                 out[-1] = (out[-1][0], out[-1][1] + cur)
             else:
                 out.append((any(c in _SENTENCE_ENDS for c in cur_seps), cur))
             cur = []
         seps += tok.text
     return out
+
+
+_SNIPES = frozenset({"普通狙击", "瞄准狙击"})
+_AIM_VERBS = frozenset({"打", "瞄", "瞄准", "狙", "狙击", "射", "打掉"})
+
+
+def _aim(before: list[Token], cur: list[Token]) -> list[Token] | None:
+    """The position of a clause that only says where the snipe written just before lands ("打她从后往前数第2张",
+    "瞄他倒数第3张"): its POS token, to join that snipe; None when the clause says anything else."""
+    snipes = [t for t in before if t.kind == "USE" and t.value in _SNIPES]
+    if not snipes or any(t.kind == "POS" for t in before[before.index(snipes[-1]) :]):
+        return None
+    pos = [t for t in cur if t.kind == "POS"]
+    if len(pos) != 1:
+        return None
+    for t in cur:
+        ok = (
+            t.kind in ("POS", "PRON", "PUNCT")
+            or (t.kind == "USE" and t.text in _AIM_VERBS)
+            or (t.kind == "STOP" and t.text in ("的", "就"))
+        )
+        if not ok:
+            return None
+    return pos
 
 
 _MARKERS = frozenset(normalise_word(w) for w in al.TARGET_MARKERS)
@@ -660,7 +691,14 @@ class _ClauseFacts:
 
 
 def _blocked(
-    m: Message, st: _State, toks: list[Token], g: Group, prev_end: int, end: int, facts: _ClauseFacts
+    m: Message,
+    st: _State,
+    toks: list[Token],
+    g: Group,
+    prev_end: int,
+    end: int,
+    facts: _ClauseFacts,
+    change_at: int | None = None,
 ) -> str | None:
     """Why the privilege word of group g is not the sender's order (issue 15), or None when it is."""
     if st.reported:
@@ -686,7 +724,8 @@ def _blocked(
         return "negation"  # "那个庇佑不给王五了": the negation stands between the privilege and its player
     if "NEG" in kinds or facts.last_afterneg >= g.start:
         return "negation"
-    if "PAST" in kinds or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
+    changed = change_at is not None and change_at >= g.verb_end  # 刚才的束魂改给B: 刚才 names what is changed
+    if ("PAST" in kinds and not changed) or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
         return "past"
     if "OPINION" in kinds:
         return "guess"
@@ -830,7 +869,7 @@ def _clause(
         prev_end = start
         facts = _ClauseFacts.of(toks)
         for g in clause.groups:
-            why = _blocked(m, st, toks, g, prev_end, end, facts)
+            why = _blocked(m, st, toks, g, prev_end, end, facts, clause.change_at)
             results.append((g, why if why else resolver.outcome(g, clause.change_at)))
             prev_end = g.end
         taken = [(g, o) for g, o in results if isinstance(o, Outcome)]
