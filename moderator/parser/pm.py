@@ -130,9 +130,52 @@ def parse(
     inputs, refusals = _parse(
         raw, sender=sender, players=players, hand=hand, phase=phase, hand_size=hand_size, votes_only=votes_only
     )
+    inputs, refusals = _bounded(full, inputs, refusals)
     if cut < len(full):
         refusals = (*refusals, _too_long(full, cut))
     return inputs, refusals
+
+
+# The most inputs and refusals one message gives (a real one has a handful): beyond them the rest of the message is
+# one refusal with its span. Each refusal quotes at most QUOTE_MAX characters (its span marks all its words): 20,000
+# characters of one clause refused 400 times were 8 MB of reasons for the preview to render (issue 22's bound, for
+# the page as well as the parser).
+MAX_ITEMS = 60
+QUOTE_MAX = 120
+
+
+def short(words: str, limit: int = QUOTE_MAX) -> str:
+    """The player's words as a reason quotes them: at most `limit` characters, a cut marked with …"""
+    return words if len(words) <= limit else words[: limit - 1] + "…"
+
+
+def _bounded(raw: str, inputs: tuple, refusals: tuple) -> tuple[tuple, tuple]:
+    for r in refusals:
+        r["text"] = short(r["text"])
+        if len(r["reason"]) > 4 * QUOTE_MAX:
+            r["reason"] = r["reason"][: 2 * QUOTE_MAX] + "…" + r["reason"][-2 * QUOTE_MAX :]
+    if len(inputs) + len(refusals) <= MAX_ITEMS:
+        return inputs, refusals
+    items = sorted(
+        [(i.get("span", [len(raw)])[0], 0, k, i) for k, i in enumerate(inputs)]
+        + [(r.get("span", [len(raw)])[0], 1, k, r) for k, r in enumerate(refusals)],
+        key=lambda x: x[:3],
+    )
+    kept, rest = items[: MAX_ITEMS - 1], items[MAX_ITEMS - 1 :]
+    at = min(x[0] for x in rest)
+    if kept:  # never split the words an item kept was read from
+        at = max(at, max(x[3].get("span", [0, 0])[1] for x in kept))
+    at = min(at, len(raw))
+    more = {
+        "text": short(raw[at:].strip(), 40),
+        "reason": f"这条消息里能读出的东西太多(超过{MAX_ITEMS}项):只读了前{len(kept)}项,从第{at + 1:,}字起没有读;"
+        "一条短消息写不了这么多特权,请天神自己看,需要的话用表单录入",
+        "span": [at, len(raw)],
+    }
+    return (
+        tuple(x[3] for x in kept if x[1] == 0),
+        (*(x[3] for x in kept if x[1] == 1), more),
+    )
 
 
 def _parse(
@@ -592,7 +635,7 @@ def _pass(m: Message, passes: list[tuple[int, int]]) -> None:
         return
     for item in acts:
         m.inputs.remove(item)
-    said = m.text.fragment(start, end)
+    said = short(m.text.fragment(start, end), 60)
     written = "、".join(f"{d['use']} {d.get('target') or d.get('into') or ''}".strip() for _, d in acts)
     last = max(d["_span"][1] for _, d in acts)
     m.refuse(
@@ -748,7 +791,7 @@ def _cards_left(norm: str, start: int, pos: Token) -> bool:
 
 
 def _note(m: Message, why: str, start: int, end: int) -> None:
-    said = m.text.fragment(start, end)
+    said = short(m.text.fragment(start, end), 60)
     reasons = {
         "negation": f"“{said}”是否定(不做),没有当作指令;已经用了的特权不能取消(行动点数不退,AP4)",
         "other": f"“{said}”说的是别人的行动,没有当作你的指令",
