@@ -5,6 +5,8 @@ longer than the parser's bound (MAX_CHARS) is read up to it, the rest refused.""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from bench.hostile import CASES, HAND, PLAYERS, build, operations
@@ -40,7 +42,7 @@ def test_a_hostile_text_eight_times_as_long_costs_about_eight_times_the_operatio
     --hostile."""
     counts = [operations(reader, build(piece, n), max_chars=None) for n in (1_000, 2_000, 4_000, 8_000)]
     assert counts[3] <= 12 * counts[0] + 2_000, (name, counts)
-    for small, large in zip(counts, counts[1:]):
+    for small, large in itertools.pairwise(counts):
         assert large <= 2.6 * small + 2_000, (name, counts)
 
 
