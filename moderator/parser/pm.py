@@ -203,6 +203,7 @@ def _parse(
         _orders(m)
         if not (phase != "day" and _votes(m)):
             _actions(m)
+            _corrections(m)
         _attach_manifestos(m)
     if not m.inputs and not m.refusals and m.notes:
         for start, end, reason in m.notes:  # say why the one thing the message seemed to ask was not taken
@@ -268,9 +269,27 @@ MANIFESTO_END = re.compile(
     r"(?:p\.?\s?s\.?|pps|备注|附言|补充|另外|顺便|对了|@?天神\s*(?:大人)?\s*[,:~!]|@天神|@?gm\b|"
     r"(?:理由|原因)\s*(?:是|为|:)|谢谢|多谢|感谢|辛苦|麻烦天神|拜托天神|thanks|thx|"
     r"(?:正数|倒数|顺数|从前往后数|从后往前数)\s*第|第\s*[\d一二三四五]\s*张|位置\s*[:是]|"
-    r"丢牌顺序|弃牌顺序|顺序\s*:|底牌\s*[是:])",
+    r"丢牌顺序|弃牌顺序|顺序\s*:|底牌\s*[是:]|"
+    # a signature (—— 某某 留, by 某某), another instruction (同时开…, 瞄他倒数第三张): never published
+    r"(?:——|—|--|－－|~~)|by\s|同时|(?:瞄准?|狙击?|打)\s*(?:他|她|它|ta)?\s*的?\s*(?:倒数|正数|顺数|从后往前数|从前往后数)?\s*第)",
     re.I,
 )
+# Inside a 杀人宣言, a bracket addressed to the 天神 ("(天神帮我看看字数够不够)") or a signature at the end of a
+# sentence ("…,钱七 留") ends it: the words published are the declaration only.
+_MANIFESTO_CUT = re.compile(
+    r"[(\[【]\s*(?:@?天神|@?gm\b|法官|主持)|(?:——|—|--|－－)\s*\S|(?:^|(?<=[\s,。.!~]))by\s+\S", re.I
+)
+
+
+def manifesto_cut(norm: str, start: int, end: int) -> int:
+    """Where the words to publish in norm[start:end] stop: before a bracket to the 天神 or a signature, else end."""
+    found = _MANIFESTO_CUT.search(norm, start, end)
+    at = found.start() if found else end
+    while at > start and norm[at - 1] in ",、;: \t\n":
+        at -= 1
+    return at
+
+
 _SENTENCE_START = re.compile(r"(?:^|(?<=[。.!?;~…\n,]))[ \t]*")
 
 
@@ -347,6 +366,7 @@ def _manifestos(m: Message) -> None:
                 end = next_line[1]
                 m.live[j] = None
                 j += 1
+        end = manifesto_cut(m.text.norm, start, end)
         while end > start and m.text.norm[end - 1] in ",、;: \t":
             end -= 1  # "宣言:你逃不掉的,谢谢天神": the comma before the thanks is not published
         body = m.text.fragment(start, end)
@@ -378,6 +398,44 @@ def _attach_manifestos(m: Message) -> None:
         else:
             target["manifesto"] = target["manifesto"] + "\n" + body if "manifesto" in target else body
             target.setdefault("_mf_spans", []).append((start, end))
+
+
+# ------------------------------------------------------------------------------------------------ self-corrections
+# "治疗张三,哦不对,治疗李四", "禁锢王五……更正:禁锢赵六": the words after the marker replace the input of the same
+# privilege written before it (PARSER.md, rulings). Where it is not clear which one, both are refused, named.
+CORRECTION = re.compile(
+    r"(?:^|(?<=[\s,。.!?;~…、:]))(?:哦|噢|喔|啊|呃|额)?[ \t,]*"
+    r"(?:不对不对|不对|说错了|打错了|写错了|搞错了|更正|纠正|订正|修正|改正)[ \t]*[,:!。.~…]*"
+)
+
+
+def _corrections(m: Message) -> None:
+    markers = [found for found in CORRECTION.finditer(m.text.norm) if found.end() > found.start()]
+    if not markers:
+        return
+    for k, marker in enumerate(markers):
+        nxt = markers[k + 1].start() if k + 1 < len(markers) else len(m.text.norm) + 1
+        # (a change of target, 改给…, is already the rules' own correction: T3)
+        before = [(p, d) for p, d in m.inputs if p < marker.start() and "use" in d and not d.get("change")]
+        after = [(p, d) for p, d in m.inputs if marker.end() <= p < nxt and "use" in d and not d.get("change")]
+        for _, d in after:
+            same = [(p, e) for p, e in before if e["use"] == d["use"] and e.get("card") == d.get("card")]
+            if len(same) == 1:
+                old = same[0]
+                m.inputs.remove(old)
+                before.remove(old)
+                d["correction"] = m.text.fragment(*old[1]["_span"])
+            elif len(same) > 1:
+                for p, e in same:
+                    m.inputs.remove((p, e))
+                    before.remove((p, e))
+                said = "、".join(f"“{m.text.fragment(*e['_span'])}”" for _, e in same)
+                m.refuse(
+                    same[0][1]["_span"][0],
+                    same[-1][1]["_span"][1],
+                    f"“{m.text.fragment(marker.start(), marker.end())}”更正的是{said}中的哪一个不清楚;"
+                    f"已按更正后的“{m.text.fragment(*d['_span'])}”读,前面这些都没有录入,请核对",
+                )
 
 
 # ------------------------------------------------------------------------------------------------ orders (O1, O2)
@@ -575,6 +633,7 @@ def _no_privilege_reason(uses: list[tuple[str, str | None]]) -> str:
 
 def _close_manifesto(m: Message, st: _State) -> None:
     if st.attack is not None and st.mf_start is not None and st.mf_end is not None:
+        st.mf_end = manifesto_cut(m.text.norm, st.mf_start, st.mf_end)
         body = m.text.fragment(st.mf_start, st.mf_end).lstrip(",.、;:!?~ ，。；：！？～\n")
         if body:
             prev = st.attack.get("manifesto")
@@ -968,4 +1027,8 @@ def _clause(
         return
     if clause.stray_pos is not None and not _cards_left(m.text.norm, start, clause.stray_pos):
         # "倒数第二张": explained only when the message says nothing else (issue 23)
-        m.notes.append((start, end, "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)"))
+        why = "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)"
+        if any(c in m.text.norm[start:end] for c in "瞄打狙射"):
+            m.refuse(start, end, why)  # "瞄他倒数第三张" beside other inputs: an instruction, never dropped
+        else:
+            m.notes.append((start, end, why))

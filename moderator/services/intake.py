@@ -79,6 +79,8 @@ def describe(item: dict) -> str:
     if item.get("inferred_use") and item.get("use"):
         # issue 23: 刚才的王五改给赵六 with no privilege written, the hand's only privilege that names a player
         text += f"(没写是哪个特权:手里能指定目标的只有{item['use']},按{item['use']}读,请核对)"
+    if item.get("correction"):  # 治疗张三,哦不对,治疗李四: the words the correction replaced
+        text += f"(更正:前面写的“{item['correction']}”不算,按更正后的读,请核对)"
     return f"{text}(由天神选定)" if item.get("chosen") and _player_of(item) else text
 
 
