@@ -200,6 +200,7 @@ def _parse(
         _actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own (issue 15)
     else:
         _manifestos(m)
+        _ordinals(m)
         _orders(m)
         if not (phase != "day" and _votes(m)):
             _actions(m)
@@ -462,6 +463,65 @@ def _without_comments(m: Message, toks: list[Token]) -> list[Token]:
     return out
 
 
+_ORDINAL_FILL = frozenset({"丢", "弃", "出", "先丢", "丢掉", "是", "为", "打出", "牌"})
+
+
+def _ordinal_pairs(m: Message, toks: list[Token]) -> list[tuple[int, str, bool]] | None:
+    """(ordinal, card, is the 底牌) of a line written as an ordinal list ("第一张丢束魂,第二张丢保镖", "1号束魂 2号保镖"),
+    or None when the line says anything else."""
+    pairs: list[tuple[int, str, bool]] = []
+    ordinal: int | None = None
+    bottom = False
+    for t in toks:
+        if t.kind in ("SEP", "PUNCT") or (t.kind in ("STOP", "GAP") and t.text.strip() in _ORDINAL_FILL):
+            continue
+        if t.kind in ("SEAT", "POS") and ordinal is None and isinstance(t.value, int) and t.value > 0:
+            ordinal = t.value
+        elif t.kind == "BOTTOM":
+            bottom = True
+            ordinal = 99 if ordinal is None else ordinal  # "…,底牌杀手": the last, whatever its place
+        elif ordinal is not None and (t.kind == "CARD" or (t.kind == "USE" and t.text in al.CARD_TABLE)):
+            pairs.append((ordinal, al.CARD_TABLE.get(t.text, t.value) if t.kind == "USE" else t.value, bottom))
+            ordinal, bottom = None, False
+        else:
+            return None
+    return pairs if ordinal is None else None
+
+
+def _ordinals(m: Message) -> None:
+    """An order written as ordinals (PARSER.md: "第一张…,第二张…", "1号…2号…"): the cards in the ordinals' sequence,
+    a 底牌 named among them last; on one line or one pair a line."""
+    i = 0
+    while i < len(m.live):
+        first = m.live[i]
+        pairs = _ordinal_pairs(m, m.tokens(i)) if first else None
+        if not pairs or first is None:
+            i += 1
+            continue
+        j, end = i + 1, first[1]
+        while j < len(m.live) and (span := m.live[j]) is not None and (more := _ordinal_pairs(m, m.tokens(j))):
+            pairs += more
+            end = span[1]
+            j += 1
+        if len(pairs) < 3:
+            i = j
+            continue
+        for k in range(i, j):
+            m.live[k] = None
+        ordinals = [o for o, _, _ in pairs]
+        if len(set(ordinals)) != len(ordinals):
+            m.refuse(first[0], end, "按序号写的丢牌顺序里有重复的序号;请按先丢到后丢列出每一张牌")
+            i = j
+            continue
+        cards = [c for _, c, b in sorted(pairs) if not b] + [c for _, c, b in sorted(pairs) if b]
+        order, problems = orders.full_order(orders.scan("、".join(cards)), m.hand)
+        if order is None:
+            m.refuse(first[0], end, ";".join(problems))
+        else:
+            m.add(first[0], end, {"order": order})
+        i = j
+
+
 def _orders(m: Message) -> None:
     read: dict[tuple[int, int], tuple[list[Token], bool]] = {}
 
@@ -651,6 +711,31 @@ def _mentions(m: Message) -> list[tuple[int, str]]:
     return out
 
 
+_ASIDE_KINDS = frozenset({"PRON", "QUESTION", "OPINION", "HEDGE", "PAST", "NEG", "OTHER", "REPORT"})
+_ASIDE_BLOCKERS = frozenset({"USE", "CARD", "POS", "ORDER", "MANIFESTO", "VOTE", "CHANGE", "SELFVOTE", "BOTTOM"})
+
+
+def _asides(m: Message, tokens: list[Token]) -> list[Token]:
+    """The tokens without those of an aside in brackets ("(她白天一直带节奏)", "(可以吗?)") that holds a pronoun, a
+    question or an opinion and no action word: it never blocks the clause it stands in, and a pronoun in it is no
+    target (PARSER.md). Innermost brackets of one line, found in one pass."""
+    drop: set[int] = set()
+    opened: int | None = None
+    for k, t in enumerate(tokens):
+        if t.kind == "PUNCT" and t.text in "([【":
+            opened = k
+        elif t.kind == "PUNCT" and t.text in ")]】" and opened is not None:
+            inner = tokens[opened + 1 : k]
+            kinds = {x.kind for x in inner}
+            asks = any(x.text in "??" for x in inner)
+            if (kinds & _ASIDE_KINDS or asks) and not kinds & _ASIDE_BLOCKERS:
+                drop.update(range(opened, k + 1))
+            opened = None
+        elif t.kind == "SEP" and t.text == "\n":
+            opened = None
+    return [t for k, t in enumerate(tokens) if k not in drop] if drop else tokens
+
+
 def _actions(m: Message, after_vote: bool = False) -> None:
     st = _State()
     resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
@@ -659,7 +744,7 @@ def _actions(m: Message, after_vote: bool = False) -> None:
         span = m.live[i]
         if st.attack is not None and span and _MANIFESTO_STOP.match(m.text.norm, span[0], span[1]):
             _close_manifesto(m, st)  # a line "p.s. 天神辛苦" ends the free text after an attack (issue 23)
-        for sentence_start, clause_tokens in _merged_clauses(m.tokens(i)):
+        for sentence_start, clause_tokens in _merged_clauses(_asides(m, m.tokens(i))):
             if sentence_start:
                 st.reported = st.condition = False
             if after_vote:
@@ -704,6 +789,23 @@ def _pass(m: Message, passes: list[tuple[int, int]]) -> None:
     )
 
 
+_PLAIN_VERBS = frozenset({"打", "砍", "捅", "刀", "杀", "用在", "对"})
+
+
+def _verb_after_use(toks: list[Token]) -> list[Token]:
+    """ "用绝杀打王五": a plain verb right after a privilege word says how it is used, not a second privilege."""
+    out: list[Token] = []
+    last: Token | None = None
+    for t in toks:
+        if t.kind == "USE" and t.text in _PLAIN_VERBS and last is not None and last.kind == "USE":
+            continue
+        out.append(t)
+        if t.kind not in ("STOP", "PUNCT"):
+            last = t
+    return out
+
+
+_JOIN_OR_LABEL = al.JOIN_WORDS | {"对象", "目标", "target"}  # "狙击,对象:王五": a labelled target (PARSER.md)
 _JOINERS = frozenset({"NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT", "PUNCT"})
 _SENTENCE_ENDS = frozenset("\n。.;!?")
 
@@ -727,7 +829,7 @@ def _merged_clauses(tokens: list[Token]) -> list[tuple[bool, list[Token]]]:
                 and cur_seps
                 and all(c in ",、" for c in cur_seps)
                 and any(t.kind in ("USE", "CARD") for t in out[-1][1])
-                and all(t.kind in _JOINERS or (t.kind == "STOP" and t.text in al.JOIN_WORDS) for t in cur)
+                and all(t.kind in _JOINERS or (t.kind == "STOP" and t.text in _JOIN_OR_LABEL) for t in cur)
                 and any(t.kind in ("NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT") for t in cur)
             )
             aimed = (
@@ -835,9 +937,16 @@ def _blocked(
         return "identity"  # 我是巫医, 赵六好像是束魂
     if "HEDGE" in kinds:
         return "hedge"
-    if facts.question or m.text.norm[end : end + 1] == "?":
+    named_end = max((t.end for t in g.targets if t.kind != "GAP"), default=g.end)
+    if (facts.question or m.text.norm[end : end + 1] == "?") and not _ASKS_OK.match(m.text.norm, named_end, end + 1):
         return "question"
     return None
+
+
+# "诅咒王五 ok?", "束魂张三,可以吗?": the action, then asking the 天神 whether it is fine: an instruction (PARSER.md)
+_ASKS_OK = re.compile(
+    r"[ \t~,]*(?:ok|okay|好吗|好不好|行吗|行不行|可以吗|可以不|可以么|没问题吧|对吧)[ \t~]*[?!]*[ \t~]*$", re.I
+)
 
 
 # "最后一张牌了", "只剩最后一张": how many cards are left, chatter — not a position without its shot (issue 23)
@@ -911,6 +1020,7 @@ def _clause(
     sentence_start: bool = True,
 ) -> None:
     start, end = toks[0].start, toks[-1].end
+    toks = _verb_after_use(toks)
     mean = meaningful(toks)
     if not mean:
         return

@@ -65,3 +65,61 @@ def test_a_correction_that_could_replace_two_inputs_refuses_them_naming_both():
 def test_talk_saying_something_is_wrong_is_no_correction():
     got = plain(read("诅咒张三,他说的不对,诅咒李四", hand=BINDER))
     assert [i["target"] for i in got] == ["张三", "李四"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "第一张丢束魂,第二张丢保镖,第三张丢庶民,第四张丢禁锢/反狙击,第五张丢杀手",
+        "1号束魂 2号保镖 3号庶民 4号禁锢/反狙击 5号杀手",  # never five 束魂 on seats 1–5
+        "第二张丢保镖,第一张丢束魂,第三张丢庶民,第四张丢禁锢/反狙击,底牌杀手",
+        "第一张:束魂\n第二张:保镖\n第三张:庶民\n第四张:禁锢/反狙击\n第五张:杀手",
+    ],
+)
+def test_an_ordinal_list_is_an_order_in_the_ordinals_sequence(text):
+    assert plain(read(text, hand=ORDERS)) == [{"order": ["束魂", "保镖", "庶民", "禁锢/反狙击", "杀手"]}]
+
+
+def test_the_bottom_card_named_apart_is_last_wherever_it_is_written():
+    got = plain(read("底牌留杀手;其余依次丢 束魂、保镖、禁锢/反狙击、庶民", hand=ORDERS))
+    assert got == [{"order": ["束魂", "保镖", "禁锢/反狙击", "庶民", "杀手"]}]
+
+
+@pytest.mark.parametrize(
+    "text,hand,use,target",
+    [
+        ("狙击,对象:王五", KILLER, "普通狙击", "王五"),
+        ("诅咒,对象是王五", BINDER, "诅咒", "王五"),
+        ("束魂 → 目标 李四", BINDER, "束魂", "李四"),
+        ("诅咒王五(她白天一直带节奏)", BINDER, "诅咒", "王五"),  # a pronoun in an aside is no target
+        ("束魂张三(可以吗?)", BINDER, "束魂", "张三"),  # a question in an aside does not block
+        ("诅咒王五 ok?", BINDER, "诅咒", "王五"),
+        ("用狙击打王五", KILLER, "普通狙击", "王五"),
+    ],
+)
+def test_labels_asides_and_a_plain_verb_after_the_privilege_leave_the_reading_alone(text, hand, use, target):
+    assert [(i["use"], i["target"]) for i in plain(read(text, hand=hand))] == [(use, target)]
+
+
+def test_a_privilege_used_with_a_plain_verb_is_never_read_as_an_attack():
+    got = read("用绝杀打王五")  # the hand holds no 绝杀: refused, not a 普通攻击 from 打
+    assert got["inputs"] == []
+    assert "绝杀" in got["refusals"][0]["reason"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "投王五 —— 赵六昨晚说的理由我信",  # a reason naming another player
+        "投王五。赵六说她是杀手,那今天票死她",
+        "投王五,如果下一楼孙八还不解释我就改票",  # a condition about a later post
+    ],
+)
+def test_a_vote_post_with_reasons_naming_others_is_the_vote_for_its_target(text):
+    assert plain(read(text, hand=BINDER, phase="day")) == [{"for": "王五"}]
+
+
+@pytest.mark.parametrize("text", ["如果王五不是杀手就投赵六,否则投王五", "投王五 赵六", "投王五。改投大白兔"])
+def test_a_vote_post_whose_own_vote_is_unclear_is_still_refused(text):
+    got = read(text, hand=BINDER, phase="day")
+    assert got["inputs"] == [] and got["refusals"]
