@@ -11,7 +11,7 @@ from django.db import transaction
 
 from moderator import rules
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
-from moderator.parser import parse_pm, parse_vote
+from moderator.parser import parse_pm, parse_vote, sender_words
 from moderator.rules import codec
 from moderator.rules.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 from moderator.services import play, verdicts
@@ -26,6 +26,7 @@ class Item:
     accepted: bool
     reason: str = ""
     cost: int = 0
+    sender_words: tuple[str, ...] = ()  # words of the 杀人宣言 to publish that name the sender (the preview warns)
 
     @property
     def kind(self) -> str:
@@ -34,7 +35,11 @@ class Item:
     @property
     def sentence(self) -> str:
         """The input as the 天神 reads it (`束魂 → 阿飞`; `束魂 → 阿飞(由天神选定)` when the 天神 chose the player)."""
-        return describe(self.data)
+        text = describe(self.data)
+        if self.sender_words:
+            said = "、".join(f"“{w}”" for w in self.sender_words)
+            text += f"。注意:要公布的杀人宣言里有发送者自己的名字{said},公布后大家会知道是谁攻击的;确认前请修改宣言"
+        return text
 
     @property
     def key(self) -> int | None:
@@ -337,7 +342,18 @@ def pm_preview(
         outcome = verdicts.Outcome(judged, what=verdicts.sentences(inputs, replay.names), context=context)
     preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, outcome.verdicts, strict=True)]
     preview.later, preview.changes, preview.digest = outcome.later, outcome.changes, outcome.digest
+    mark_sender_words(preview.items, game, seat)
     return preview
+
+
+def mark_sender_words(items: list[Item], game: Game, seat: Seat) -> None:
+    """A 杀人宣言 is published word for word: each attack whose 宣言 names the sender (their name, or a part of it
+    the name book resolves to them) carries those words, and its sentence warns before confirm (PARSER.md)."""
+    players = list(game.seats.values_list("player_name", flat=True))
+    for item in items:
+        if item.attack and item.data.get("manifesto"):
+            words = sender_words(item.data["manifesto"], sender=seat.player_name, players=players)
+            item.sender_words = tuple(words)
 
 
 def _message_store(
