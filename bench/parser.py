@@ -6,18 +6,21 @@ misreading, goal 0), refusals, and the median parse time per message. `-v` lists
 Then the hostile texts of bench/hostile.py: each reader of player text (PM, vote post, pasted thread) on 20,000
 characters of digit runs after 第/倒数, repeated names, nested brackets, long lines with no punctuation, token soup
 and more, in CPU seconds (goal ≤ 1 s each), with the growth of its operation count for 8× the text (linear ≈ 8).
-`--quick` skips them, `--hostile` runs only them.
+`--quick` skips them, `--hostile` runs only them. `--generated N` scores N messages composed from known inputs
+wrapped in filler (tests/parser/generator.py): wrong inputs (goal 0) and missed (goal ≤ 5%).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
 
 from bench.hostile import CASES, build, operations, seconds
 from moderator.parser import MAX_CHARS
+from tests.parser import generator
 from tests.parser.cases import all_cases, wrong_inputs
 
 
@@ -26,7 +29,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-v", action="store_true", help="list every wrong input")
     parser.add_argument("--quick", action="store_true", help="skip the hostile texts")
     parser.add_argument("--hostile", action="store_true", help="only the hostile texts")
+    parser.add_argument(
+        "--generated", type=int, metavar="N", help="only N generated messages (tests/parser/generator.py)"
+    )
+    parser.add_argument("--seed", type=int, default=36, help="the generator's seed (default 36)")
     args = parser.parse_args(argv)
+    if args.generated:
+        generated(args.generated, args.seed, args.v)
+        return 0
     if not args.hostile:
         corpus(args.v)
     if not args.quick:
@@ -52,6 +62,27 @@ def corpus(verbose: bool) -> None:
             print(f"WRONG {case.id}: {case.text!r} -> {bad}", file=sys.stderr)
     p50 = statistics.median(times)
     print(f"messages={len(cases)} inputs={inputs} wrong_inputs={wrong} refusals={refusals} p50_ms={p50:.2f}")
+
+
+def generated(n: int, seed: int, verbose: bool) -> None:
+    """N messages composed from known inputs and fillers (tests/parser/generator.py): wrong inputs (read but not in
+    the message: goal 0) and missed (in the message but not read: goal ≤ 5%, each shown as a refusal)."""
+    rnd = random.Random(seed)
+    inputs = wrong = missed = refused = 0
+    for _ in range(n):
+        message = generator.generate(rnd)
+        result, got = generator.score(message)
+        inputs += len(message.inputs)
+        wrong += result.wrong
+        missed += result.missed
+        refused += result.refused_missed
+        if verbose and (result.wrong or result.missed):
+            print(f"{'WRONG' if result.wrong else 'MISSED'} {message.text!r} {message.kinds}", file=sys.stderr)
+            print(f"    want {message.inputs}\n    got  {got['inputs']} {got['refusals']}", file=sys.stderr)
+    print(
+        f"generated messages={n} seed={seed} inputs={inputs} wrong_inputs={wrong} missed={missed}"
+        f" ({missed / max(inputs, 1):.1%}; {refused} of them with a refusal shown)"
+    )
 
 
 def hostile() -> None:

@@ -419,6 +419,18 @@ def _corrections(m: Message) -> None:
         # (a change of target, 改给…, is already the rules' own correction: T3)
         before = [(p, d) for p, d in m.inputs if p < marker.start() and "use" in d and not d.get("change")]
         after = [(p, d) for p, d in m.inputs if marker.end() <= p < nxt and "use" in d and not d.get("change")]
+        unread = any(marker.start() <= p < nxt for p, _ in m.refusals)
+        if not after and unread and before:  # the correction itself was not read: what it corrects is unclear
+            p, e = before[-1]
+            m.inputs.remove((p, e))
+            said = m.text.fragment(*e["_span"])
+            m.refuse(
+                e["_span"][0],
+                marker.end(),
+                f"“{said}”后面写了“{m.text.fragment(marker.start(), marker.end())}”,但更正的内容没有读懂;"
+                f"“{said}”没有录入,请问清楚后选定或用表单录入",
+            )
+            continue
         for _, d in after:
             same = [(p, e) for p, e in before if e["use"] == d["use"] and e.get("card") == d.get("card")]
             if len(same) == 1:
