@@ -38,12 +38,13 @@ def test_a_hostile_text_eight_times_as_long_costs_about_eight_times_the_operatio
     nested brackets, long lines with no punctuation, token soup, …) at 1, 2, 4 and 8 thousand characters, its bound
     lifted, the function calls it makes (counted by the C profiler: the same text gives the same count on a loaded
     machine or an idle one) grow as the text does: at most 12× for 8× the text (linear ≈ 8, n·log n ≈ 11, quadratic
-    ≈ 64), and never more than 2.6× for a doubling. Seconds are the benchmark's alone: python -m bench.parser
+    ≈ 64), and never more than 3.2× for a doubling (quadratic: 4; some texts cut at a size end a line of
+    cards or not, so one doubling may reach 2.7). Seconds are the benchmark's alone: python -m bench.parser
     --hostile."""
     counts = [operations(reader, build(piece, n), max_chars=None) for n in (1_000, 2_000, 4_000, 8_000)]
     assert counts[3] <= 12 * counts[0] + 2_000, (name, counts)
     for small, large in itertools.pairwise(counts):
-        assert large <= 2.6 * small + 2_000, (name, counts)
+        assert large <= 3.2 * small + 2_000, (name, counts)
 
 
 @pytest.mark.parametrize("read", ["pm", "vote"])
