@@ -549,6 +549,7 @@ def _orders(m: Message) -> None:
         return read[span]
 
     privileges = {c for c in m.hand if c != cat.COMMONER}
+    bottom_first: tuple[int, int] | None = None
     i = 0
     while i < len(m.live):
         toks = _without_comments(m, m.tokens(i))
@@ -576,6 +577,12 @@ def _orders(m: Message) -> None:
             i += 1
             continue
         a, b = line
+        nxt = m.live[i + 1] if i + 1 < len(m.live) else None
+        if key is None and bottom_line and nxt is not None and any(t.kind == "ORDER" for t in m.tokens(i + 1)):
+            bottom_first = line  # "底牌:杀手\n丢牌顺序:…": the 底牌 named apart, before the order (PARSER.md)
+            m.live[i] = None
+            i += 1
+            continue
         region_start = a
         list_start = toks[colon].end if bare_list and colon >= 0 else a
         if key is not None:
@@ -602,7 +609,12 @@ def _orders(m: Message) -> None:
             end = next_line[1]
             m.live[j] = None
             j += 1
-        parsed = orders.scan(m.text.norm[list_start:end])
+        listed_text = m.text.norm[list_start:end]
+        if bottom_first is not None:
+            listed_text += ";" + m.text.norm[bottom_first[0] : bottom_first[1]]
+            region_start = min(region_start, bottom_first[0])
+            bottom_first = None
+        parsed = orders.scan(listed_text)
         order, problems = orders.full_order(parsed, m.hand)
         if order is None:
             if parsed.unknown:
@@ -797,11 +809,20 @@ def _pass(m: Message, passes: list[tuple[int, int]]) -> None:
     m.refuse(
         min(start, *(d["_span"][0] for _, d in acts)),
         max(end, last),
-        f"这条消息既说了“{said}”(空过),又写了特权:{written};请问玩家是哪一个,只按确认的那个录入",
+        f"这条消息既说了“{said}”(空过),又写了特权:{written};空过和用特权只能是其中一个,都没有录入:请确认是哪一个",
     )
 
 
 _PLAIN_VERBS = frozenset({"打", "砍", "捅", "刀", "杀", "用在", "对"})
+
+
+_ELSE = frozenset({"其他", "其余", "别的", "剩下", "剩下的", "其它"})
+
+
+def _nothing_else(mean: list[Token]) -> bool:
+    """ "其他的不动了", "别的不做": the words of a pass after 其他/别的: the rest of the phase, not the whole of it."""
+    first_pass = next(k for k, t in enumerate(mean) if t.kind == "PASS")
+    return any(t.text in _ELSE for t in mean[:first_pass])
 
 
 def _verb_after_use(toks: list[Token]) -> list[Token]:
@@ -1049,6 +1070,8 @@ def _clause(
         st.reported = False  # "王五说:「…」,我不照做,…": the sender speaks again
     if any(t.kind == "REPORT" for t in toks) and any(t.text == ":" for t in toks):
         st.reported = True  # 王五说:束魂孙八 — to the end of the sentence
+    if "PASS" in kinds and "USE" not in kinds and m.inputs and _nothing_else(mean):
+        return  # "变形变成巫医~ 其他的不动了": nothing else this phase, not a pass beside the action
     if "PASS" in kinds and "USE" not in kinds:
         passes = [t for t in mean if t.kind == "PASS"]
         st.passes.append((passes[0].start, passes[-1].end))

@@ -123,3 +123,22 @@ def test_a_vote_post_with_reasons_naming_others_is_the_vote_for_its_target(text)
 def test_a_vote_post_whose_own_vote_is_unclear_is_still_refused(text):
     got = read(text, hand=BINDER, phase="day")
     assert got["inputs"] == [] and got["refusals"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["底牌:杀手\n丢牌顺序:束魂、保镖、禁锢/反狙击、庶民", "丢牌顺序:束魂、保镖、禁锢/反狙击、庶民\n底牌:杀手"],
+)
+def test_the_bottom_card_on_a_line_of_its_own_before_or_after_the_order_is_last(text):
+    assert plain(read(text, hand=ORDERS)) == [{"order": ["束魂", "保镖", "禁锢/反狙击", "庶民", "杀手"]}]
+
+
+def test_nothing_else_after_an_action_is_no_pass():
+    assert [i["use"] for i in plain(read("诅咒王五~ 其他的不动了", hand=BINDER))] == ["诅咒"]
+
+
+def test_a_pass_beside_an_action_is_refused_in_words_for_the_player_and_the_gm_alike():
+    got = read("诅咒王五,今晚不动", hand=BINDER)
+    assert got["inputs"] == []
+    reason = got["refusals"][0]["reason"]
+    assert "空过和用特权只能是其中一个" in reason and "请问玩家" not in reason
