@@ -51,6 +51,7 @@ class Message:
     manifestos: list[tuple[int, str, bool, int, int]] = field(default_factory=list)
     notes: list[tuple[int, int, str]] = field(default_factory=list)  # clauses read as not an order (issue 15)
     unsure_attacks: list[tuple[int, dict]] = field(default_factory=list)  # attacks refused for an unclear target
+    cut_lines: list[tuple[int, int]] = field(default_factory=list)  # lines a 杀人宣言 stopped before (action words)
     _lexed: dict[tuple[int, int], list[Token]] = field(default_factory=dict)
 
     def refuse(self, start: int, end: int, reason: str | tuple) -> None:
@@ -206,6 +207,7 @@ def _parse(
             _actions(m)
             _corrections(m)
         _attach_manifestos(m)
+        _unread(m)
     if not m.inputs and not m.refusals and m.notes:
         for start, end, reason in m.notes:  # say why the one thing the message seemed to ask was not taken
             m.refuse(start, end, reason)
@@ -332,6 +334,27 @@ def _attacked(tokens: list[Token]) -> set[str]:
     }
 
 
+def _action_word(t: Token) -> bool:
+    """A privilege other than an attack, a card other than a commoner (平民 is prose), or a position."""
+    return (
+        (t.kind == "USE" and t.value not in al.ATTACK_USES)
+        or (t.kind == "CARD" and t.value != cat.COMMONER)
+        or t.kind == "POS"
+    )
+
+
+def _cut_by_action(m: Message, j: int, attacked: set[str]) -> bool:
+    """A line after a 杀人宣言's first that holds a privilege other than an attack, a card or a position ("我猜孙八今晚
+    会禁锢我") is not published (PARSER.md: such a clause is never absorbed); it is shown after reading (_unread)."""
+    span = m.live[j]
+    if span is None or _repeats_attack(m, j, attacked):
+        return False
+    if any(_action_word(t) for t in m.tokens(j)):
+        m.cut_lines.append(span)
+        return True
+    return False
+
+
 def _manifestos(m: Message) -> None:
     i = 0
     attacked_before: set[str] = set()  # the players attacked in the lines above (one pass: issue 22)
@@ -363,6 +386,7 @@ def _manifestos(m: Message) -> None:
                 and (next_line := m.live[j]) is not None
                 and not _ends_manifesto(m, j)
                 and (not _starts_command(m.tokens(j)) or _repeats_attack(m, j, attacked))
+                and not _cut_by_action(m, j, attacked)
             ):
                 end = next_line[1]
                 m.live[j] = None
@@ -399,6 +423,22 @@ def _attach_manifestos(m: Message) -> None:
         else:
             target["manifesto"] = target["manifesto"] + "\n" + body if "manifesto" in target else body
             target.setdefault("_mf_spans", []).append((start, end))
+
+
+def _unread(m: Message) -> None:
+    """Each line or clause a 杀人宣言 stopped before that gave no input and no refusal is shown: never published,
+    never dropped."""
+    for a, b in m.cut_lines:
+        read = any(a <= d["_span"][0] < b for _, d in m.inputs if d.get("_span")) or any(
+            a <= p < b for p, _ in m.refusals
+        )
+        if not read:
+            m.refuse(
+                a,
+                b,
+                "这段写在攻击后面,提到了特权、牌或位置:没有算作杀人宣言(不会公布),也没有当作指令;"
+                "如果它是宣言的一部分,请在宣言框里补上,如果是指令,请写清楚",
+            )
 
 
 # ------------------------------------------------------------------------------------------------ self-corrections
@@ -1061,6 +1101,10 @@ def _clause(
     if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
         _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言 (issue 23)
         in_manifesto = False
+    if in_manifesto and any(_action_word(t) for t in mean):
+        _close_manifesto(m, st)  # a clause with an action word after the attack: read, never absorbed (PARSER.md)
+        in_manifesto = False
+        m.cut_lines.append((start, end))
     if in_manifesto and not _starts_command(toks):
         st.mf_start = start if st.mf_start is None else st.mf_start
         st.mf_end = end

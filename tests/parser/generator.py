@@ -32,6 +32,7 @@ class Generated:
     phase: str
     inputs: list[dict]
     kinds: list[str]  # the fillers used
+    manifesto: str | None = None  # the 杀人宣言 the attack publishes, word for word
 
 
 def key(item: dict) -> str:
@@ -102,7 +103,7 @@ def _before(rnd: random.Random, kind: str) -> str:
 
 
 def _after(rnd: random.Random, kind: str) -> str:
-    y, _ = _names(rnd)
+    y, z = _names(rnd)
     return {
         "aside": "(她白天一直带节奏)",
         "ps": "\nPS:天神辛苦了",
@@ -110,11 +111,31 @@ def _after(rnd: random.Random, kind: str) -> str:
         "question": "\n天神,我的行动点还够吗?",
         "emoji": "~ 😀",
         "strategy": f"\n{y}昨天的发言前后矛盾,大家小心。",
+        "strategy-action": f"\n我猜{y}今晚会禁锢我。",
+        "report-after": f"\n{y}说过要诅咒{z}。",
+        "hypothetical-after": f"\n要是{y}明天跳杀手,我再考虑束魂他。",
+        "quote-after": f"\n[quote]狙击{y}[/quote]这种写法不对",
+        "past": f"\n昨晚我已经诅咒过{y}了。",
     }[kind]
 
 
 BEFORE = ("greeting", "strategy", "report", "hypothetical", "quote", "gtline", "note", "emoji", "bbcode")
-AFTER = ("aside", "ps", "signature", "question", "emoji", "strategy")
+AFTER = (
+    "aside",
+    "ps",
+    "signature",
+    "question",
+    "emoji",
+    "strategy",
+    "strategy-action",
+    "report-after",
+    "hypothetical-after",
+    "quote-after",
+    "past",
+)
+# After a 杀人宣言, words with no action word in them may be the declaration's own (an emoji, an aside, talk): the
+# contract excludes signatures, PS lines, words to the 天神 and clauses with action words.
+MAY_BE_DECLARED = frozenset({"emoji", "aside", "strategy", "quote-after"})
 TRAD = {"诅咒": "詛咒", "禁锢": "禁錮", "治疗": "治療", "狙击": "狙擊", "丢牌顺序": "丟牌順序", "投票": "投票"}
 TYPOS = {"束魂": "束婚", "诅咒": "祖咒"}
 FULL = str.maketrans({chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F) if chr(c).isalnum()})
@@ -127,6 +148,7 @@ def generate(rnd: random.Random) -> Generated:
     hand = rnd.choice([NIGHT_HAND, SHOOTER_HAND])
     clauses: list[str] = []
     inputs: list[dict] = []
+    manifesto: str | None = None
     if shape == "night":
         used: set[str] = set()
         for _ in range(rnd.randint(1, 3)):
@@ -152,7 +174,8 @@ def generate(rnd: random.Random) -> Generated:
     elif shape == "attack":
         hand = SHOOTER_HAND
         x = rnd.choice(OTHERS)
-        clauses.append(f"杀{x}。宣言:长夜漫漫,烛火将尽,今夜轮到你了")
+        manifesto = "长夜漫漫,烛火将尽,今夜轮到你了"
+        clauses.append(f"杀{x}。宣言:{manifesto}")
         inputs.append({"use": "普通攻击", "card": "杀手", "target": x})
     elif shape in ("vote", "change"):
         phase = "day"
@@ -172,10 +195,12 @@ def generate(rnd: random.Random) -> Generated:
         k = rnd.choice(BEFORE)
         kinds.append(k)
         body = _before(rnd, k) + ("\n" if k not in ("gtline",) else "") + body
-    if rnd.random() < 0.6 and shape != "attack":
+    if rnd.random() < 0.6:
         k = rnd.choice(AFTER)
         kinds.append(k)
         body = body + _after(rnd, k)
+        if k in MAY_BE_DECLARED:
+            manifesto = None  # prose with no action word may be the declaration's own: either reading is right
     if rnd.random() < 0.15:
         kinds.append("traditional")
         for a, b in TRAD.items():
@@ -187,7 +212,9 @@ def generate(rnd: random.Random) -> Generated:
     if rnd.random() < 0.1:
         kinds.append("full-width")
         body = body.translate(FULL)
-    return Generated(body, hand, phase, inputs, kinds)
+    if manifesto is not None and ("traditional" in kinds or "full-width" in kinds or "typo" in kinds):
+        manifesto = None  # published as written: its converted words are not compared
+    return Generated(body, hand, phase, inputs, kinds, manifesto)
 
 
 @dataclass
@@ -195,6 +222,7 @@ class Score:
     wrong: int  # inputs read that the message does not hold
     missed: int  # inputs the message holds that were not read
     refused_missed: int  # of those, how many came with a refusal (shown to the 天神)
+    manifesto_wrong: int = 0  # attacks whose 杀人宣言 to publish is not the declaration alone
 
 
 def score(g: Generated) -> tuple[Score, dict]:
@@ -204,4 +232,6 @@ def score(g: Generated) -> tuple[Score, dict]:
     wrong = sum((got - want).values())
     missed = sum((want - got).values())
     refused = missed if got_json["refusals"] else 0
-    return Score(wrong, missed, refused), got_json
+    published = [i.get("manifesto") for i in got_json["inputs"] if i.get("use") == "普通攻击"]
+    bad_manifesto = sum(p != g.manifesto for p in published) if g.manifesto is not None else 0
+    return Score(wrong, missed, refused, bad_manifesto), got_json

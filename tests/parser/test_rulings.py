@@ -142,3 +142,15 @@ def test_a_pass_beside_an_action_is_refused_in_words_for_the_player_and_the_gm_a
     assert got["inputs"] == []
     reason = got["refusals"][0]["reason"]
     assert "空过和用特权只能是其中一个" in reason and "请问玩家" not in reason
+
+
+def test_a_line_after_the_manifesto_that_names_a_card_and_a_position_is_never_published_and_is_shown():
+    got = read("杀王五。杀人宣言:夜色如墨,今夜必有一人付出代价。\n另:我的保镖其实在第四张,别说出去哦")
+    assert plain(got)[0]["manifesto"] == "夜色如墨,今夜必有一人付出代价。"
+    assert any("保镖" in r["text"] for r in got["refusals"])  # not published, not dropped
+
+
+def test_a_clause_with_an_action_word_after_an_attack_is_not_absorbed():
+    got = read("杀李四。宣言:长夜漫漫,今夜轮到你了\n我猜孙八今晚会禁锢我。")
+    assert plain(got)[0]["manifesto"] == "长夜漫漫,今夜轮到你了"
+    assert [r["text"] for r in got["refusals"]] == ["我猜孙八今晚会禁锢我。"]
