@@ -68,7 +68,7 @@ def generated(n: int, seed: int, verbose: bool) -> None:
     """N messages composed from known inputs and fillers (tests/parser/generator.py): wrong inputs (read but not in
     the message: goal 0) and missed (in the message but not read: goal ≤ 5%, each shown as a refusal)."""
     rnd = random.Random(seed)
-    inputs = wrong = missed = refused = 0
+    inputs = wrong = missed = refused = manifestos = 0
     for _ in range(n):
         message = generator.generate(rnd)
         result, got = generator.score(message)
@@ -76,12 +76,14 @@ def generated(n: int, seed: int, verbose: bool) -> None:
         wrong += result.wrong
         missed += result.missed
         refused += result.refused_missed
-        if verbose and (result.wrong or result.missed):
+        manifestos += result.manifesto_wrong
+        if verbose and (result.wrong or result.missed or result.manifesto_wrong):
             print(f"{'WRONG' if result.wrong else 'MISSED'} {message.text!r} {message.kinds}", file=sys.stderr)
             print(f"    want {message.inputs}\n    got  {got['inputs']} {got['refusals']}", file=sys.stderr)
     print(
         f"generated messages={n} seed={seed} inputs={inputs} wrong_inputs={wrong} missed={missed}"
         f" ({missed / max(inputs, 1):.1%}; {refused} of them with a refusal shown)"
+        f" manifestos_with_more_than_the_declaration={manifestos}"
     )
 
 

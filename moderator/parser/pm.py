@@ -428,17 +428,19 @@ def _attach_manifestos(m: Message) -> None:
 def _unread(m: Message) -> None:
     """Each line or clause a 杀人宣言 stopped before that gave no input and no refusal is shown: never published,
     never dropped."""
-    for a, b in m.cut_lines:
-        read = any(a <= d["_span"][0] < b for _, d in m.inputs if d.get("_span")) or any(
-            a <= p < b for p, _ in m.refusals
-        )
-        if not read:
+    if not m.cut_lines:
+        return
+    starts = sorted([d["_span"][0] for _, d in m.inputs if d.get("_span")] + [p for p, _ in m.refusals])
+    for a, b in m.cut_lines:  # one binary search each: linear in a message of many attacks
+        k = bisect.bisect_left(starts, a)
+        if k == len(starts) or starts[k] >= b:
             m.refuse(
                 a,
                 b,
                 "这段写在攻击后面,提到了特权、牌或位置:没有算作杀人宣言(不会公布),也没有当作指令;"
                 "如果它是宣言的一部分,请在宣言框里补上,如果是指令,请写清楚",
             )
+            bisect.insort(starts, a)
 
 
 # ------------------------------------------------------------------------------------------------ self-corrections

@@ -19,6 +19,7 @@ def test_a_generated_message_gives_its_inputs_or_a_refusal_never_another_input(s
     message = generator.generate(random.Random(seed))
     result, got = generator.score(message)
     assert result.wrong == 0, (message.text, message.inputs, got)
+    assert result.manifesto_wrong == 0, (message.text, got)  # a signature, PS, note or instruction never published
     if result.missed:
         assert got["refusals"], (message.text, message.inputs, got)  # what was not read is shown, with a reason
 
