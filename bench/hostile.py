@@ -9,6 +9,8 @@ reader itself is measured; with the bound, 100 KB costs what its first 20,000 ch
 
 from __future__ import annotations
 
+import cProfile
+import random
 import time
 from collections.abc import Callable
 
@@ -55,6 +57,18 @@ CASES: list[tuple[str, str, Reader]] = [
     ("bottom card words", "底牌是杀手,", _pm()),  # 底牌 looked up behind it, not in all the text before it
     ("open quote marks", "“", _pm()),  # a “ with no ” on its line: the quote pattern rescanned the line
     ("counts of stabs", "两刀 ", _pm()),
+    ("digits after 第", "\x00瞄准狙击王五第" + "1" * 64, _pm()),  # one run of digits (build() keeps the head once)
+    ("digits after 倒数", "\x00瞄准狙击王五倒数" + "7" * 64, _pm()),
+    ("numerals after 第", "\x00瞄准狙击王五第" + "一" * 64, _pm()),
+    ("digits in a vote post", "\x00投王五第" + "1" * 64, _vote),
+    ("repeated names", "王五", _pm()),
+    ("repeated names, a day post", "王五赵六", _pm("day")),
+    ("nested brackets", "\x00(", _pm()),  # ((((…诅咒王五…))))
+    ("nested 【】 around a pronoun", "\x00【", _pm()),
+    ("a long line of privileges, no punctuation", "诅咒王五然后我觉得他是杀手所以狙击赵六", _pm()),
+    ("the same in a vote post", "投王五然后我觉得他是杀手所以改投赵六", _vote),
+    ("token soup", "\x00soup", _pm()),
+    ("token soup, a day post", "\x00soup", _pm("day")),
     ("thread headers", "=== 王五 2024-01-01 20:00\n投赵六\n", _thread),
     ("thread furniture", "回复\n", _thread),
     ("thread line of spaces", " ", _thread),  # the floor words' loop inside a \s* loop: cubic
@@ -62,12 +76,50 @@ CASES: list[tuple[str, str, Reader]] = [
 ]
 
 
+SOUP = (
+    "诅咒 王五 赵六 第 倒数 2 张 ( ) 【 】 投 改投 杀 宣言: 他 她 如果 不 狙击 瞄准 , 。 \n 丢牌顺序 庶民 "
+    "底牌 更正 对象: 1号 ~ 😀 [b] —— 留 天神 ps 理由: 束魂 改给 刚才 第一张 第二张 ? ok 钱七 七 王 六".split(" ")
+)
+_OPEN_CLOSE = {"(": ")", "【": "】"}
+
+
 def build(piece: str, size: int) -> str:
-    text = piece * (size // len(piece) + 1)
+    """A hostile text of `size` characters from `piece`: repeated, or (a piece starting with NUL) its head once and
+    then a run (digits after 第), nested brackets around a privilege, or random tokens (a fixed seed)."""
     if piece == "[quote]":
         half = size // 15
         return "[quote]" * half + "投王五" + "[/quote]" * half
+    if piece.startswith("\x00"):
+        piece = piece[1:]
+        if piece in _OPEN_CLOSE:
+            half = (size - 4) // 2
+            return piece * half + "诅咒王五" + _OPEN_CLOSE[piece] * half
+        if piece == "soup":
+            rnd = random.Random(size)
+            out: list[str] = []
+            length = 0
+            while length < size:
+                out.append(rnd.choice(SOUP))
+                length += len(out[-1])
+            return "".join(out)[:size]
+        head = piece.rstrip(piece[-1])
+        return (head + piece[-1] * size)[:size]
+    text = piece * (size // len(piece) + 1)
     return text[:size]
+
+
+def operations(reader: Reader, text: str, max_chars: int | None = MAX_CHARS) -> int:
+    """How many function calls (Python functions and built-ins) a parse makes, counted by the C profiler: the same
+    text gives the same count however loaded the machine is. A linear reader's count grows as the text does. The
+    text is read once before it is counted, so that the caches (names, characters) are as warm whatever ran before."""
+    reader(text, max_chars=max_chars)
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        reader(text, max_chars=max_chars)
+    finally:
+        profile.disable()
+    return sum(entry.callcount for entry in profile.getstats())
 
 
 def seconds(reader: Reader, text: str, runs: int = 3, max_chars: int | None = MAX_CHARS) -> float:

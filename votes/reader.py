@@ -18,6 +18,7 @@ SENTENCE_ENDS = frozenset("\n。.;!?")
 TARGETS = ("NAME", "SEAT", "SELF", "GAP")
 _CHANGE_VOTE = frozenset(normalise_word(w) for w in al.CHANGE_VOTE_WORDS)
 _NOT_VOTE = frozenset(normalise_word(w) for w in al.NOT_VOTE_WORDS)
+_DASHES = frozenset("—-~～")
 _BRACKETS = frozenset("()[]【】《》<>\"“”'‘’「」『』")
 _STRONG_CHANGE = frozenset(
     normalise_word(w)
@@ -111,8 +112,16 @@ def _targets_after(sentence: list[Token], words: list[int]) -> dict[int, list[To
                 break
             if t.kind in ("REASON", "USE") or (t.kind in ("SEP", "VOTE", "CHANGE", "SELFVOTE") and found):
                 break
-            if found and (t.text in _BRACKETS or t.text in _NOT_VOTE):
-                break  # "改票:王五(原投李四)"
+            if found and (t.text in _BRACKETS or t.text in _NOT_VOTE or t.text in _DASHES):
+                break  # "改票:王五(原投李四)", "投王五 —— 赵六昨晚说的理由我信": a reason after a dash
+            if (
+                t.kind == "GAP"
+                and len(t.text) <= 2
+                and j + 1 < len(sentence)
+                and sentence[j + 1].kind == "PRON"
+                and sentence[j + 1].start == t.end
+            ):
+                break  # "票死她", "投出她": a verb's ending and a pronoun, no player's name
             if t.kind in TARGETS:
                 found.append(t)
             elif t.kind in ("STOP", "PUNCT", "COND", "VOTE", "CHANGE", "SEP"):
@@ -146,6 +155,7 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
                     unresolved.append((waiting, _why(bare[0], r, book, display)))
             waiting = None
             continue
+        sentence, words = _before_later_condition(sentence, words, book)
         span = (sentence[0].start, sentence[-1].end)
         if any(t.kind == "COND" for t in sentence) or any(t.kind == "ALT" for t in sentence[words[0] :]):
             result.found = True
@@ -234,6 +244,24 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
         end = max(t.end for t in tokens)
         result.refusals.append(((start, end), "没看出投给谁;请写“投 某某”(改票写“改投 某某”)"))
     return result
+
+
+def _before_later_condition(sentence: list[Token], words: list[int], book: NameBook) -> tuple[list[Token], list[int]]:
+    """ "投王五,如果下一楼孙八还不解释我就改票": a condition written after the post's own vote, in a clause of its own,
+    is about a later post (D3: a change is a new post): the vote stands, the clause is talk. A condition before the
+    vote ("如果…就投赵六") is left in place: that vote is conditional."""
+    cond = next((i for i, t in enumerate(sentence) if t.kind == "COND"), None)
+    if cond is None or not words or words[0] > cond:
+        return sentence, words
+    cut = max((i for i in range(words[0], cond) if sentence[i].kind == "SEP"), default=None)
+    if cut is None:
+        return sentence, words
+    voted = [
+        t for t in sentence[words[0] : cut] if t.kind in ("NAME", "SEAT", "SELF") and _resolve(t, book).name is not None
+    ]
+    if not voted:
+        return sentence, words
+    return sentence[:cut], [k for k in words if k < cut]
 
 
 def _resolve(t: Token, book: NameBook) -> Resolution:

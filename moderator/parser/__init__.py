@@ -20,9 +20,12 @@ from dataclasses import dataclass
 from cards import catalogue
 
 from . import pm
+from .lexer import lex
+from .names import NameBook
 from .pm import MAX_CHARS
+from .text import prepare
 
-__all__ = ["MAX_CHARS", "ParseResult", "parse_pm", "parse_vote"]
+__all__ = ["MAX_CHARS", "ParseResult", "parse_pm", "parse_vote", "sender_words"]
 
 PHASES = ("night", "day")
 REFUSAL_KEYS = ("text", "reason", "span", "candidates", "input")
@@ -91,3 +94,25 @@ def parse_vote(text: str, *, sender: str, players: Sequence[str], max_chars: int
         max_chars=max_chars,
     )
     return ParseResult(inputs, refusals)
+
+
+def sender_words(text: str, *, sender: str, players: Sequence[str], max_chars: int | None = MAX_CHARS) -> list[str]:
+    """The words of `text` (a 杀人宣言 to publish) that name the sender: their name, or a part of it the name book
+    resolves to them alone ("三丰" for 张三丰). The preview warns before confirm: published, they say who attacked."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    book = NameBook(players, sender)
+    prepared = prepare(text[:max_chars] if max_chars is not None else text)
+    norm, own = prepared.norm, book.sender
+    key = next((k for k, names in book.norm.items() if own in names), "")
+    found: dict[str, None] = {}
+    for t in lex(norm, 0, len(norm), book):
+        if t.kind == "NAME" and t.value.name == own:
+            found[prepared.fragment(t.start, t.end) or t.text] = None
+        elif t.kind == "GAP" and key and len(key) > 2:
+            for a in range(t.start, t.end - 1):  # each part of two or more characters written here
+                for b in range(a + 2, min(t.end, a + len(key) - 1) + 1):
+                    part = norm[a:b]
+                    if part in key and book.resolve(part).name == own:
+                        found[prepared.fragment(a, b) or part] = None
+    return list(found)

@@ -17,7 +17,9 @@ from .text import normalise_word
 SEPARATORS = frozenset("\n。.;!?,、~…")
 PUNCTUATION = frozenset(" \t\r:()[]【】《》〈〉\"'“”‘’「」『』-—_*#/|<>=+→⇒·•")
 
-NUM = r"(\d+|[零〇一二两三四五六七八九十]+)"
+# A number never starts inside a run of digits, and is matched possessively (Chinese numerals: at most four): a run
+# of n digits is read once, not once per digit (a position pattern tried at each of them was quadratic: 第 and 5,000 digits took 30 s).
+NUM = r"(?<!\d)(\d++|[零〇一二两三四五六七八九十]{1,4}+)"
 # Not a position: 第一夜, 第3天, 第二轮 (issue 15). Spaces only, never a line break, inside a position.
 _NOT_CARD = r"(?![\d零〇一二两三四五六七八九十]|[ \t]*[天夜晚日轮次楼名局回人届])"
 _UNIT = r"[ \t]*(?:张|位|个|顺位)?[ \t]*(?:牌)?"
@@ -77,8 +79,8 @@ def _direction(words: str) -> int | None:
 _TIME = re.compile(r"第[ \t]*" + NUM + r"[ \t]*(?:个)?[ \t]*(?:天|夜|晚|日|轮|回合)")  # 第一夜: when, not where
 _LAST = re.compile(r"最后(?:的)?(?:一|1)?(?:张|位)(?:牌)?|最后那张(?:牌)?|最末(?:一)?张|最后面(?:那张|一张|的那张)?")
 _FIRST = re.compile(r"最前面(?:那张|一张|的那张)?|头一张|首张")
-_SEAT = re.compile(r"(\d+)\s*号(?:玩家|位)?")
-_REPEAT = re.compile(r"[x×*][ \t]*(\d+)|" + NUM + r"[ \t]*(?:次|遍|刀)")  # 两刀: two attacks
+_SEAT = re.compile(r"(?<!\d)(\d++)\s*号(?:玩家|位)?")
+_REPEAT = re.compile(r"[x×*][ \t]*(\d++)|" + NUM + r"[ \t]*(?:次|遍|刀)")  # 两刀: two attacks
 _NUMBERING = re.compile(r"\s*(?:\(\s*\d+\s*\)|[①-⑩]|(?:\d+|[一二三四五六七八九十]+)\s*[.、):](?!\d))")
 _MID_NUMBERING = re.compile(r"(?:\d+|[①-⑩])[ \t]*[.、)](?!\d)")  # "1.保镖 2.庶民 …" on one line
 

@@ -51,6 +51,7 @@ class Message:
     manifestos: list[tuple[int, str, bool, int, int]] = field(default_factory=list)
     notes: list[tuple[int, int, str]] = field(default_factory=list)  # clauses read as not an order (issue 15)
     unsure_attacks: list[tuple[int, dict]] = field(default_factory=list)  # attacks refused for an unclear target
+    cut_lines: list[tuple[int, int]] = field(default_factory=list)  # lines a 杀人宣言 stopped before (action words)
     _lexed: dict[tuple[int, int], list[Token]] = field(default_factory=dict)
 
     def refuse(self, start: int, end: int, reason: str | tuple) -> None:
@@ -130,9 +131,52 @@ def parse(
     inputs, refusals = _parse(
         raw, sender=sender, players=players, hand=hand, phase=phase, hand_size=hand_size, votes_only=votes_only
     )
+    inputs, refusals = _bounded(full, inputs, refusals)
     if cut < len(full):
         refusals = (*refusals, _too_long(full, cut))
     return inputs, refusals
+
+
+# The most inputs and refusals one message gives (a real one has a handful): beyond them the rest of the message is
+# one refusal with its span. Each refusal quotes at most QUOTE_MAX characters (its span marks all its words): 20,000
+# characters of one clause refused 400 times were 8 MB of reasons for the preview to render (issue 22's bound, for
+# the page as well as the parser).
+MAX_ITEMS = 60
+QUOTE_MAX = 120
+
+
+def short(words: str, limit: int = QUOTE_MAX) -> str:
+    """The player's words as a reason quotes them: at most `limit` characters, a cut marked with …"""
+    return words if len(words) <= limit else words[: limit - 1] + "…"
+
+
+def _bounded(raw: str, inputs: tuple, refusals: tuple) -> tuple[tuple, tuple]:
+    for r in refusals:
+        r["text"] = short(r["text"])
+        if len(r["reason"]) > 4 * QUOTE_MAX:
+            r["reason"] = r["reason"][: 2 * QUOTE_MAX] + "…" + r["reason"][-2 * QUOTE_MAX :]
+    if len(inputs) + len(refusals) <= MAX_ITEMS:
+        return inputs, refusals
+    items = sorted(
+        [(i.get("span", [len(raw)])[0], 0, k, i) for k, i in enumerate(inputs)]
+        + [(r.get("span", [len(raw)])[0], 1, k, r) for k, r in enumerate(refusals)],
+        key=lambda x: x[:3],
+    )
+    kept, rest = items[: MAX_ITEMS - 1], items[MAX_ITEMS - 1 :]
+    at = min(x[0] for x in rest)
+    if kept:  # never split the words an item kept was read from
+        at = max(at, max(x[3].get("span", [0, 0])[1] for x in kept))
+    at = min(at, len(raw))
+    more = {
+        "text": short(raw[at:].strip(), 40),
+        "reason": f"这条消息里能读出的东西太多(超过{MAX_ITEMS}项):只读了前{len(kept)}项,从第{at + 1:,}字起没有读;"
+        "一条短消息写不了这么多特权,请天神自己看,需要的话用表单录入",
+        "span": [at, len(raw)],
+    }
+    return (
+        tuple(x[3] for x in kept if x[1] == 0),
+        (*(x[3] for x in kept if x[1] == 1), more),
+    )
 
 
 def _parse(
@@ -157,10 +201,13 @@ def _parse(
         _actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own (issue 15)
     else:
         _manifestos(m)
+        _ordinals(m)
         _orders(m)
         if not (phase != "day" and _votes(m)):
             _actions(m)
+            _corrections(m)
         _attach_manifestos(m)
+        _unread(m)
     if not m.inputs and not m.refusals and m.notes:
         for start, end, reason in m.notes:  # say why the one thing the message seemed to ask was not taken
             m.refuse(start, end, reason)
@@ -225,9 +272,27 @@ MANIFESTO_END = re.compile(
     r"(?:p\.?\s?s\.?|pps|备注|附言|补充|另外|顺便|对了|@?天神\s*(?:大人)?\s*[,:~!]|@天神|@?gm\b|"
     r"(?:理由|原因)\s*(?:是|为|:)|谢谢|多谢|感谢|辛苦|麻烦天神|拜托天神|thanks|thx|"
     r"(?:正数|倒数|顺数|从前往后数|从后往前数)\s*第|第\s*[\d一二三四五]\s*张|位置\s*[:是]|"
-    r"丢牌顺序|弃牌顺序|顺序\s*:|底牌\s*[是:])",
+    r"丢牌顺序|弃牌顺序|顺序\s*:|底牌\s*[是:]|"
+    # a signature (—— 某某 留, by 某某), another instruction (同时开…, 瞄他倒数第三张): never published
+    r"(?:——|—|--|－－|~~)|by\s|同时|(?:瞄准?|狙击?|打)\s*(?:他|她|它|ta)?\s*的?\s*(?:倒数|正数|顺数|从后往前数|从前往后数)?\s*第)",
     re.I,
 )
+# Inside a 杀人宣言, a bracket addressed to the 天神 ("(天神帮我看看字数够不够)") or a signature at the end of a
+# sentence ("…,钱七 留") ends it: the words published are the declaration only.
+_MANIFESTO_CUT = re.compile(
+    r"[(\[【]\s*(?:@?天神|@?gm\b|法官|主持)|(?:——|—|--|－－)\s*\S|(?:^|(?<=[\s,。.!~]))by\s+\S", re.I
+)
+
+
+def manifesto_cut(norm: str, start: int, end: int) -> int:
+    """Where the words to publish in norm[start:end] stop: before a bracket to the 天神 or a signature, else end."""
+    found = _MANIFESTO_CUT.search(norm, start, end)
+    at = found.start() if found else end
+    while at > start and norm[at - 1] in ",、;: \t\n":
+        at -= 1
+    return at
+
+
 _SENTENCE_START = re.compile(r"(?:^|(?<=[。.!?;~…\n,]))[ \t]*")
 
 
@@ -269,6 +334,27 @@ def _attacked(tokens: list[Token]) -> set[str]:
     }
 
 
+def _action_word(t: Token) -> bool:
+    """A privilege other than an attack, a card other than a commoner (平民 is prose), or a position."""
+    return (
+        (t.kind == "USE" and t.value not in al.ATTACK_USES)
+        or (t.kind == "CARD" and t.value != cat.COMMONER)
+        or t.kind == "POS"
+    )
+
+
+def _cut_by_action(m: Message, j: int, attacked: set[str]) -> bool:
+    """A line after a 杀人宣言's first that holds a privilege other than an attack, a card or a position ("我猜孙八今晚
+    会禁锢我") is not published (PARSER.md: such a clause is never absorbed); it is shown after reading (_unread)."""
+    span = m.live[j]
+    if span is None or _repeats_attack(m, j, attacked):
+        return False
+    if any(_action_word(t) for t in m.tokens(j)):
+        m.cut_lines.append(span)
+        return True
+    return False
+
+
 def _manifestos(m: Message) -> None:
     i = 0
     attacked_before: set[str] = set()  # the players attacked in the lines above (one pass: issue 22)
@@ -300,10 +386,12 @@ def _manifestos(m: Message) -> None:
                 and (next_line := m.live[j]) is not None
                 and not _ends_manifesto(m, j)
                 and (not _starts_command(m.tokens(j)) or _repeats_attack(m, j, attacked))
+                and not _cut_by_action(m, j, attacked)
             ):
                 end = next_line[1]
                 m.live[j] = None
                 j += 1
+        end = manifesto_cut(m.text.norm, start, end)
         while end > start and m.text.norm[end - 1] in ",、;: \t":
             end -= 1  # "宣言:你逃不掉的,谢谢天神": the comma before the thanks is not published
         body = m.text.fragment(start, end)
@@ -337,6 +425,74 @@ def _attach_manifestos(m: Message) -> None:
             target.setdefault("_mf_spans", []).append((start, end))
 
 
+def _unread(m: Message) -> None:
+    """Each line or clause a 杀人宣言 stopped before that gave no input and no refusal is shown: never published,
+    never dropped."""
+    if not m.cut_lines:
+        return
+    starts = sorted([d["_span"][0] for _, d in m.inputs if d.get("_span")] + [p for p, _ in m.refusals])
+    for a, b in m.cut_lines:  # one binary search each: linear in a message of many attacks
+        k = bisect.bisect_left(starts, a)
+        if k == len(starts) or starts[k] >= b:
+            m.refuse(
+                a,
+                b,
+                "这段写在攻击后面,提到了特权、牌或位置:没有算作杀人宣言(不会公布),也没有当作指令;"
+                "如果它是宣言的一部分,请在宣言框里补上,如果是指令,请写清楚",
+            )
+            bisect.insort(starts, a)
+
+
+# ------------------------------------------------------------------------------------------------ self-corrections
+# "治疗张三,哦不对,治疗李四", "禁锢王五……更正:禁锢赵六": the words after the marker replace the input of the same
+# privilege written before it (PARSER.md, rulings). Where it is not clear which one, both are refused, named.
+CORRECTION = re.compile(
+    r"(?:^|(?<=[\s,。.!?;~…、:]))(?:哦|噢|喔|啊|呃|额)?[ \t,]*"
+    r"(?:不对不对|不对|说错了|打错了|写错了|搞错了|更正|纠正|订正|修正|改正)[ \t]*[,:!。.~…]*"
+)
+
+
+def _corrections(m: Message) -> None:
+    markers = [found for found in CORRECTION.finditer(m.text.norm) if found.end() > found.start()]
+    if not markers:
+        return
+    for k, marker in enumerate(markers):
+        nxt = markers[k + 1].start() if k + 1 < len(markers) else len(m.text.norm) + 1
+        # (a change of target, 改给…, is already the rules' own correction: T3)
+        before = [(p, d) for p, d in m.inputs if p < marker.start() and "use" in d and not d.get("change")]
+        after = [(p, d) for p, d in m.inputs if marker.end() <= p < nxt and "use" in d and not d.get("change")]
+        unread = any(marker.start() <= p < nxt for p, _ in m.refusals)
+        if not after and unread and before:  # the correction itself was not read: what it corrects is unclear
+            p, e = before[-1]
+            m.inputs.remove((p, e))
+            said = m.text.fragment(*e["_span"])
+            m.refuse(
+                e["_span"][0],
+                marker.end(),
+                f"“{said}”后面写了“{m.text.fragment(marker.start(), marker.end())}”,但更正的内容没有读懂;"
+                f"“{said}”没有录入,请问清楚后选定或用表单录入",
+            )
+            continue
+        for _, d in after:
+            same = [(p, e) for p, e in before if e["use"] == d["use"] and e.get("card") == d.get("card")]
+            if len(same) == 1:
+                old = same[0]
+                m.inputs.remove(old)
+                before.remove(old)
+                d["correction"] = m.text.fragment(*old[1]["_span"])
+            elif len(same) > 1:
+                for p, e in same:
+                    m.inputs.remove((p, e))
+                    before.remove((p, e))
+                said = "、".join(f"“{m.text.fragment(*e['_span'])}”" for _, e in same)
+                m.refuse(
+                    same[0][1]["_span"][0],
+                    same[-1][1]["_span"][1],
+                    f"“{m.text.fragment(marker.start(), marker.end())}”更正的是{said}中的哪一个不清楚;"
+                    f"已按更正后的“{m.text.fragment(*d['_span'])}”读,前面这些都没有录入,请核对",
+                )
+
+
 # ------------------------------------------------------------------------------------------------ orders (O1, O2)
 def _card_words(tokens: list[Token]) -> bool:
     return all(t.kind in ("CARD", "BOTTOM", "FILL") or (t.kind == "USE" and t.text in al.CARD_TABLE) for t in tokens)
@@ -361,6 +517,65 @@ def _without_comments(m: Message, toks: list[Token]) -> list[Token]:
     return out
 
 
+_ORDINAL_FILL = frozenset({"丢", "弃", "出", "先丢", "丢掉", "是", "为", "打出", "牌"})
+
+
+def _ordinal_pairs(m: Message, toks: list[Token]) -> list[tuple[int, str, bool]] | None:
+    """(ordinal, card, is the 底牌) of a line written as an ordinal list ("第一张丢束魂,第二张丢保镖", "1号束魂 2号保镖"),
+    or None when the line says anything else."""
+    pairs: list[tuple[int, str, bool]] = []
+    ordinal: int | None = None
+    bottom = False
+    for t in toks:
+        if t.kind in ("SEP", "PUNCT") or (t.kind in ("STOP", "GAP") and t.text.strip() in _ORDINAL_FILL):
+            continue
+        if t.kind in ("SEAT", "POS") and ordinal is None and isinstance(t.value, int) and t.value > 0:
+            ordinal = t.value
+        elif t.kind == "BOTTOM":
+            bottom = True
+            ordinal = 99 if ordinal is None else ordinal  # "…,底牌杀手": the last, whatever its place
+        elif ordinal is not None and (t.kind == "CARD" or (t.kind == "USE" and t.text in al.CARD_TABLE)):
+            pairs.append((ordinal, al.CARD_TABLE.get(t.text, t.value) if t.kind == "USE" else t.value, bottom))
+            ordinal, bottom = None, False
+        else:
+            return None
+    return pairs if ordinal is None else None
+
+
+def _ordinals(m: Message) -> None:
+    """An order written as ordinals (PARSER.md: "第一张…,第二张…", "1号…2号…"): the cards in the ordinals' sequence,
+    a 底牌 named among them last; on one line or one pair a line."""
+    i = 0
+    while i < len(m.live):
+        first = m.live[i]
+        pairs = _ordinal_pairs(m, m.tokens(i)) if first else None
+        if not pairs or first is None:
+            i += 1
+            continue
+        j, end = i + 1, first[1]
+        while j < len(m.live) and (span := m.live[j]) is not None and (more := _ordinal_pairs(m, m.tokens(j))):
+            pairs += more
+            end = span[1]
+            j += 1
+        if len(pairs) < 3:
+            i = j
+            continue
+        for k in range(i, j):
+            m.live[k] = None
+        ordinals = [o for o, _, _ in pairs]
+        if len(set(ordinals)) != len(ordinals):
+            m.refuse(first[0], end, "按序号写的丢牌顺序里有重复的序号;请按先丢到后丢列出每一张牌")
+            i = j
+            continue
+        cards = [c for _, c, b in sorted(pairs) if not b] + [c for _, c, b in sorted(pairs) if b]
+        order, problems = orders.full_order(orders.scan("、".join(cards)), m.hand)
+        if order is None:
+            m.refuse(first[0], end, ";".join(problems))
+        else:
+            m.add(first[0], end, {"order": order})
+        i = j
+
+
 def _orders(m: Message) -> None:
     read: dict[tuple[int, int], tuple[list[Token], bool]] = {}
 
@@ -376,6 +591,7 @@ def _orders(m: Message) -> None:
         return read[span]
 
     privileges = {c for c in m.hand if c != cat.COMMONER}
+    bottom_first: tuple[int, int] | None = None
     i = 0
     while i < len(m.live):
         toks = _without_comments(m, m.tokens(i))
@@ -403,6 +619,12 @@ def _orders(m: Message) -> None:
             i += 1
             continue
         a, b = line
+        nxt = m.live[i + 1] if i + 1 < len(m.live) else None
+        if key is None and bottom_line and nxt is not None and any(t.kind == "ORDER" for t in m.tokens(i + 1)):
+            bottom_first = line  # "底牌:杀手\n丢牌顺序:…": the 底牌 named apart, before the order (PARSER.md)
+            m.live[i] = None
+            i += 1
+            continue
         region_start = a
         list_start = toks[colon].end if bare_list and colon >= 0 else a
         if key is not None:
@@ -429,7 +651,12 @@ def _orders(m: Message) -> None:
             end = next_line[1]
             m.live[j] = None
             j += 1
-        parsed = orders.scan(m.text.norm[list_start:end])
+        listed_text = m.text.norm[list_start:end]
+        if bottom_first is not None:
+            listed_text += ";" + m.text.norm[bottom_first[0] : bottom_first[1]]
+            region_start = min(region_start, bottom_first[0])
+            bottom_first = None
+        parsed = orders.scan(listed_text)
         order, problems = orders.full_order(parsed, m.hand)
         if order is None:
             if parsed.unknown:
@@ -532,6 +759,7 @@ def _no_privilege_reason(uses: list[tuple[str, str | None]]) -> str:
 
 def _close_manifesto(m: Message, st: _State) -> None:
     if st.attack is not None and st.mf_start is not None and st.mf_end is not None:
+        st.mf_end = manifesto_cut(m.text.norm, st.mf_start, st.mf_end)
         body = m.text.fragment(st.mf_start, st.mf_end).lstrip(",.、;:!?~ ，。；：！？～\n")
         if body:
             prev = st.attack.get("manifesto")
@@ -549,6 +777,31 @@ def _mentions(m: Message) -> list[tuple[int, str]]:
     return out
 
 
+_ASIDE_KINDS = frozenset({"PRON", "QUESTION", "OPINION", "HEDGE", "PAST", "NEG", "OTHER", "REPORT"})
+_ASIDE_BLOCKERS = frozenset({"USE", "CARD", "POS", "ORDER", "MANIFESTO", "VOTE", "CHANGE", "SELFVOTE", "BOTTOM"})
+
+
+def _asides(m: Message, tokens: list[Token]) -> list[Token]:
+    """The tokens without those of an aside in brackets ("(她白天一直带节奏)", "(可以吗?)") that holds a pronoun, a
+    question or an opinion and no action word: it never blocks the clause it stands in, and a pronoun in it is no
+    target (PARSER.md). Innermost brackets of one line, found in one pass."""
+    drop: set[int] = set()
+    opened: int | None = None
+    for k, t in enumerate(tokens):
+        if t.kind == "PUNCT" and t.text in "([【":
+            opened = k
+        elif t.kind == "PUNCT" and t.text in ")]】" and opened is not None:
+            inner = tokens[opened + 1 : k]
+            kinds = {x.kind for x in inner}
+            asks = any(x.text in "??" for x in inner)
+            if (kinds & _ASIDE_KINDS or asks) and not kinds & _ASIDE_BLOCKERS:
+                drop.update(range(opened, k + 1))
+            opened = None
+        elif t.kind == "SEP" and t.text == "\n":
+            opened = None
+    return [t for k, t in enumerate(tokens) if k not in drop] if drop else tokens
+
+
 def _actions(m: Message, after_vote: bool = False) -> None:
     st = _State()
     resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
@@ -557,7 +810,7 @@ def _actions(m: Message, after_vote: bool = False) -> None:
         span = m.live[i]
         if st.attack is not None and span and _MANIFESTO_STOP.match(m.text.norm, span[0], span[1]):
             _close_manifesto(m, st)  # a line "p.s. 天神辛苦" ends the free text after an attack (issue 23)
-        for sentence_start, clause_tokens in _merged_clauses(m.tokens(i)):
+        for sentence_start, clause_tokens in _merged_clauses(_asides(m, m.tokens(i))):
             if sentence_start:
                 st.reported = st.condition = False
             if after_vote:
@@ -592,16 +845,42 @@ def _pass(m: Message, passes: list[tuple[int, int]]) -> None:
         return
     for item in acts:
         m.inputs.remove(item)
-    said = m.text.fragment(start, end)
+    said = short(m.text.fragment(start, end), 60)
     written = "、".join(f"{d['use']} {d.get('target') or d.get('into') or ''}".strip() for _, d in acts)
     last = max(d["_span"][1] for _, d in acts)
     m.refuse(
         min(start, *(d["_span"][0] for _, d in acts)),
         max(end, last),
-        f"这条消息既说了“{said}”(空过),又写了特权:{written};请问玩家是哪一个,只按确认的那个录入",
+        f"这条消息既说了“{said}”(空过),又写了特权:{written};空过和用特权只能是其中一个,都没有录入:请确认是哪一个",
     )
 
 
+_PLAIN_VERBS = frozenset({"打", "砍", "捅", "刀", "杀", "用在", "对"})
+
+
+_ELSE = frozenset({"其他", "其余", "别的", "剩下", "剩下的", "其它"})
+
+
+def _nothing_else(mean: list[Token]) -> bool:
+    """ "其他的不动了", "别的不做": the words of a pass after 其他/别的: the rest of the phase, not the whole of it."""
+    first_pass = next(k for k, t in enumerate(mean) if t.kind == "PASS")
+    return any(t.text in _ELSE for t in mean[:first_pass])
+
+
+def _verb_after_use(toks: list[Token]) -> list[Token]:
+    """ "用绝杀打王五": a plain verb right after a privilege word says how it is used, not a second privilege."""
+    out: list[Token] = []
+    last: Token | None = None
+    for t in toks:
+        if t.kind == "USE" and t.text in _PLAIN_VERBS and last is not None and last.kind == "USE":
+            continue
+        out.append(t)
+        if t.kind not in ("STOP", "PUNCT"):
+            last = t
+    return out
+
+
+_JOIN_OR_LABEL = al.JOIN_WORDS | {"对象", "目标", "target"}  # "狙击,对象:王五": a labelled target (PARSER.md)
 _JOINERS = frozenset({"NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT", "PUNCT"})
 _SENTENCE_ENDS = frozenset("\n。.;!?")
 
@@ -625,16 +904,47 @@ def _merged_clauses(tokens: list[Token]) -> list[tuple[bool, list[Token]]]:
                 and cur_seps
                 and all(c in ",、" for c in cur_seps)
                 and any(t.kind in ("USE", "CARD") for t in out[-1][1])
-                and all(t.kind in _JOINERS or (t.kind == "STOP" and t.text in al.JOIN_WORDS) for t in cur)
+                and all(t.kind in _JOINERS or (t.kind == "STOP" and t.text in _JOIN_OR_LABEL) for t in cur)
                 and any(t.kind in ("NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT") for t in cur)
             )
-            if joins:
+            aimed = (
+                None
+                if joins or not out or not cur_seps or not all(c in ",、" for c in cur_seps)
+                else _aim(out[-1][1], cur)
+            )
+            if aimed is not None:  # "狙Kiki,打她从后往前数第2张": where the shot lands, not a new attack
+                out[-1] = (out[-1][0], out[-1][1] + aimed)
+            elif joins:
                 out[-1] = (out[-1][0], out[-1][1] + cur)
             else:
                 out.append((any(c in _SENTENCE_ENDS for c in cur_seps), cur))
             cur = []
         seps += tok.text
     return out
+
+
+_SNIPES = frozenset({"普通狙击", "瞄准狙击"})
+_AIM_VERBS = frozenset({"打", "瞄", "瞄准", "狙", "狙击", "射", "打掉"})
+
+
+def _aim(before: list[Token], cur: list[Token]) -> list[Token] | None:
+    """The position of a clause that only says where the snipe written just before lands ("打她从后往前数第2张",
+    "瞄他倒数第3张"): its POS token, to join that snipe; None when the clause says anything else."""
+    snipes = [t for t in before if t.kind == "USE" and t.value in _SNIPES]
+    if not snipes or any(t.kind == "POS" for t in before[before.index(snipes[-1]) :]):
+        return None
+    pos = [t for t in cur if t.kind == "POS"]
+    if len(pos) != 1:
+        return None
+    for t in cur:
+        ok = (
+            t.kind in ("POS", "PRON", "PUNCT")
+            or (t.kind == "USE" and t.text in _AIM_VERBS)
+            or (t.kind == "STOP" and t.text in ("的", "就"))
+        )
+        if not ok:
+            return None
+    return pos
 
 
 _MARKERS = frozenset(normalise_word(w) for w in al.TARGET_MARKERS)
@@ -660,7 +970,14 @@ class _ClauseFacts:
 
 
 def _blocked(
-    m: Message, st: _State, toks: list[Token], g: Group, prev_end: int, end: int, facts: _ClauseFacts
+    m: Message,
+    st: _State,
+    toks: list[Token],
+    g: Group,
+    prev_end: int,
+    end: int,
+    facts: _ClauseFacts,
+    change_at: int | None = None,
 ) -> str | None:
     """Why the privilege word of group g is not the sender's order (issue 15), or None when it is."""
     if st.reported:
@@ -686,7 +1003,8 @@ def _blocked(
         return "negation"  # "那个庇佑不给王五了": the negation stands between the privilege and its player
     if "NEG" in kinds or facts.last_afterneg >= g.start:
         return "negation"
-    if "PAST" in kinds or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
+    changed = change_at is not None and change_at >= g.verb_end  # 刚才的束魂改给B: 刚才 names what is changed
+    if ("PAST" in kinds and not changed) or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
         return "past"
     if "OPINION" in kinds:
         return "guess"
@@ -694,9 +1012,16 @@ def _blocked(
         return "identity"  # 我是巫医, 赵六好像是束魂
     if "HEDGE" in kinds:
         return "hedge"
-    if facts.question or m.text.norm[end : end + 1] == "?":
+    named_end = max((t.end for t in g.targets if t.kind != "GAP"), default=g.end)
+    if (facts.question or m.text.norm[end : end + 1] == "?") and not _ASKS_OK.match(m.text.norm, named_end, end + 1):
         return "question"
     return None
+
+
+# "诅咒王五 ok?", "束魂张三,可以吗?": the action, then asking the 天神 whether it is fine: an instruction (PARSER.md)
+_ASKS_OK = re.compile(
+    r"[ \t~,]*(?:ok|okay|好吗|好不好|行吗|行不行|可以吗|可以不|可以么|没问题吧|对吧)[ \t~]*[?!]*[ \t~]*$", re.I
+)
 
 
 # "最后一张牌了", "只剩最后一张": how many cards are left, chatter — not a position without its shot (issue 23)
@@ -709,7 +1034,7 @@ def _cards_left(norm: str, start: int, pos: Token) -> bool:
 
 
 def _note(m: Message, why: str, start: int, end: int) -> None:
-    said = m.text.fragment(start, end)
+    said = short(m.text.fragment(start, end), 60)
     reasons = {
         "negation": f"“{said}”是否定(不做),没有当作指令;已经用了的特权不能取消(行动点数不退,AP4)",
         "other": f"“{said}”说的是别人的行动,没有当作你的指令",
@@ -770,6 +1095,7 @@ def _clause(
     sentence_start: bool = True,
 ) -> None:
     start, end = toks[0].start, toks[-1].end
+    toks = _verb_after_use(toks)
     mean = meaningful(toks)
     if not mean:
         return
@@ -777,6 +1103,10 @@ def _clause(
     if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
         _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言 (issue 23)
         in_manifesto = False
+    if in_manifesto and any(_action_word(t) for t in mean):
+        _close_manifesto(m, st)  # a clause with an action word after the attack: read, never absorbed (PARSER.md)
+        in_manifesto = False
+        m.cut_lines.append((start, end))
     if in_manifesto and not _starts_command(toks):
         st.mf_start = start if st.mf_start is None else st.mf_start
         st.mf_end = end
@@ -786,6 +1116,8 @@ def _clause(
         st.reported = False  # "王五说:「…」,我不照做,…": the sender speaks again
     if any(t.kind == "REPORT" for t in toks) and any(t.text == ":" for t in toks):
         st.reported = True  # 王五说:束魂孙八 — to the end of the sentence
+    if "PASS" in kinds and "USE" not in kinds and m.inputs and _nothing_else(mean):
+        return  # "变形变成巫医~ 其他的不动了": nothing else this phase, not a pass beside the action
     if "PASS" in kinds and "USE" not in kinds:
         passes = [t for t in mean if t.kind == "PASS"]
         st.passes.append((passes[0].start, passes[-1].end))
@@ -830,7 +1162,7 @@ def _clause(
         prev_end = start
         facts = _ClauseFacts.of(toks)
         for g in clause.groups:
-            why = _blocked(m, st, toks, g, prev_end, end, facts)
+            why = _blocked(m, st, toks, g, prev_end, end, facts, clause.change_at)
             results.append((g, why if why else resolver.outcome(g, clause.change_at)))
             prev_end = g.end
         taken = [(g, o) for g, o in results if isinstance(o, Outcome)]
@@ -886,4 +1218,8 @@ def _clause(
         return
     if clause.stray_pos is not None and not _cards_left(m.text.norm, start, clause.stray_pos):
         # "倒数第二张": explained only when the message says nothing else (issue 23)
-        m.notes.append((start, end, "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)"))
+        why = "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)"
+        if any(c in m.text.norm[start:end] for c in "瞄打狙射"):
+            m.refuse(start, end, why)  # "瞄他倒数第三张" beside other inputs: an instruction, never dropped
+        else:
+            m.notes.append((start, end, why))

@@ -11,7 +11,7 @@ from django.db import transaction
 
 from moderator import rules
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
-from moderator.parser import parse_pm, parse_vote
+from moderator.parser import parse_pm, parse_vote, sender_words
 from moderator.rules import codec
 from moderator.rules.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 from moderator.services import play, verdicts
@@ -26,6 +26,7 @@ class Item:
     accepted: bool
     reason: str = ""
     cost: int = 0
+    sender_words: tuple[str, ...] = ()  # words of the 杀人宣言 to publish that name the sender (the preview warns)
 
     @property
     def kind(self) -> str:
@@ -35,7 +36,11 @@ class Item:
     def sentence(self) -> str:
         """The input as the 天神 reads it (`束魂 → 阿飞`; `束魂 → 阿飞(由天神选定)` when the 天神 chose the player among
         the candidates, `(由玩家选定)` when the player did, on his own page)."""
-        return describe(self.data)
+        text = describe(self.data)
+        if self.sender_words:
+            said = "、".join(f"“{w}”" for w in self.sender_words)
+            text += f"。注意:要公布的杀人宣言里有发送者自己的名字{said},公布后大家会知道是谁攻击的;确认前请修改宣言"
+        return text
 
     @property
     def key(self) -> int | None:
@@ -80,6 +85,8 @@ def describe(item: dict) -> str:
     if item.get("inferred_use") and item.get("use"):
         # issue 23: 刚才的王五改给赵六 with no privilege written, the hand's only privilege that names a player
         text += f"(没写是哪个特权:手里能指定目标的只有{item['use']},按{item['use']}读,请核对)"
+    if item.get("correction"):  # 治疗张三,哦不对,治疗李四: the words the correction replaced
+        text += f"(更正:前面写的“{item['correction']}”不算,按更正后的读,请核对)"
     return f"{text}(由{item.get('chosen_by') or '天神'}选定)" if item.get("chosen") and _player_of(item) else text
 
 
@@ -120,29 +127,39 @@ class Preview:
     def evidence(self) -> list[tuple[str, str]]:
         """The pasted text in pieces, each marked with what the parser read there: "input" (the words an input was
         read from), "refusal" (words it could not accept) or "" — so the 天神 sees the evidence of every input."""
-        marks = [0] * (len(self.text) + 1)
+        n = len(self.text)
         published = [s for i in self.items for s in i.data.get("manifesto_spans", ())]
         for i in self.items:  # an edited 宣言: its words where they still stand together in the original
             edited = i.data.get("manifesto") if i.data.get("manifesto_edited") else None
             start = self.text.find(edited) if edited else -1
             if edited and start >= 0:
                 published.append([start, start + len(edited)])
+        # Each character takes the strongest kind of the spans over it, counted in one sweep (a span filled
+        # character by character, once per span, was quadratic on 20,000 characters of many refusals).
+        opened = [[0] * (n + 1) for _ in range(4)]
         for kind, spans in (
             (3, [i.data.get("span") for i in self.items]),
             (2, published),  # the words that will be published as a 杀人宣言 (issue 23)
             (1, [r.get("span") for r in self.refusals]),
         ):
             for span in spans:
-                if span and 0 <= span[0] < span[1] <= len(self.text):
-                    for k in range(span[0], span[1]):
-                        marks[k] = max(marks[k], kind)
+                if span and 0 <= span[0] < span[1] <= n:
+                    opened[kind][span[0]] += 1
+                    opened[kind][span[1]] -= 1
+        labels = ("", "refusal", "manifesto", "input")
+        live = [0] * 4
         pieces: list[tuple[str, str]] = []
-        for k, ch in enumerate(self.text):
-            label = ("", "refusal", "manifesto", "input")[marks[k]]
-            if pieces and pieces[-1][1] == label:
-                pieces[-1] = (pieces[-1][0] + ch, label)
-            else:
-                pieces.append((ch, label))
+        run_start, run_label = 0, None
+        for k in range(n):
+            for kind in (1, 2, 3):
+                live[kind] += opened[kind][k]
+            label = labels[3 if live[3] else 2 if live[2] else 1 if live[1] else 0]
+            if label != run_label:
+                if run_label is not None:
+                    pieces.append((self.text[run_start:k], run_label))
+                run_start, run_label = k, label
+        if run_label is not None:
+            pieces.append((self.text[run_start:n], run_label))
         return pieces
 
 
@@ -335,7 +352,18 @@ def pm_preview(
         outcome = verdicts.Outcome(judged, what=verdicts.sentences(inputs, replay.names), context=context)
     preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, outcome.verdicts, strict=True)]
     preview.later, preview.changes, preview.digest = outcome.later, outcome.changes, outcome.digest
+    mark_sender_words(preview.items, game, seat)
     return preview
+
+
+def mark_sender_words(items: list[Item], game: Game, seat: Seat) -> None:
+    """A 杀人宣言 is published word for word: each attack whose 宣言 names the sender (their name, or a part of it
+    the name book resolves to them) carries those words, and its sentence warns before confirm (PARSER.md)."""
+    players = list(game.seats.values_list("player_name", flat=True))
+    for item in items:
+        if item.attack and item.data.get("manifesto"):
+            words = sender_words(item.data["manifesto"], sender=seat.player_name, players=players)
+            item.sender_words = tuple(words)
 
 
 def _message_store(

@@ -278,6 +278,7 @@ def _structured(game: Game, seat: Seat, sub: Submission, now: datetime, replay=N
     items = [
         intake.Item(item, v.accepted, v.reason, v.cost) for item, v in zip(sub.items, outcome.verdicts, strict=True)
     ]
+    intake.mark_sender_words(items, game, seat)
     preview = Preview(sub, items, changes=outcome.changes, later=outcome.later, digest=outcome.digest)
     preview.seen = _seen(items, [], outcome.changes, "")
     return _own(preview, seat)

@@ -13,7 +13,7 @@ from moderator.services import announce
 from tests.browser.console_kit import MANIFESTO, end_phase, flash, local, login, seat, shot, table_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SECRET = "我的保镖其实在第四张,别说出去哦"
+SECRET = "我白天说的身份其实是假的,别说出去哦"  # no action word: the parser cannot tell it from the 宣言
 PM = f"今晚用杀手攻击乙。杀人宣言:{MANIFESTO}\n另:{SECRET}\nPS 天神:底牌是杀手,辛苦了"
 
 
@@ -78,4 +78,4 @@ def test_the_gm_trims_a_leaking_manifesto_in_the_preview_and_only_the_trimmed_te
     public = page.inner_text("body")
     assert MANIFESTO[:20] in public
     for shown in (dawn.bbcode, drafts, public):
-        assert SECRET not in shown and "第四张" not in shown and "底牌是杀手" not in shown
+        assert SECRET not in shown and "身份" not in shown and "底牌是杀手" not in shown

@@ -309,7 +309,7 @@ def test_the_preview_shows_the_manifesto_that_will_be_published_and_nothing_afte
 def test_the_gm_trims_the_manifesto_in_the_preview_and_a_new_paste_drops_the_trim(gm_client, game):
     """Issue 23: the box under the attack holds the 宣言 to publish; a trim is previewed word for word; the boxes
     belong to the text they were shown for — a new paste previewed with the old boxes is read afresh."""
-    text = f"今晚用杀手攻击乙。杀人宣言:{MANIFESTO}\n另:我的保镖在第四张"
+    text = f"今晚用杀手攻击乙。杀人宣言:{MANIFESTO}\n另:我白天说的身份其实是假的"  # no action word: taken
     page = _pm(gm_client, game, "甲", text).content.decode()
     box = re.search(r'<textarea name="(manifesto-\d+)" form="intake"', page).group(1)
     key = re.search(r'name="manifesto_text" value="([^"]*)"', page).group(1)

@@ -15,7 +15,7 @@ from tests.browser.console_kit import MANIFESTO
 from tests.intake.conftest import at, console_table, jia
 
 pytestmark = pytest.mark.django_db
-SECRET = "我的保镖其实在第四张,别说出去哦"
+SECRET = "我白天说的身份其实是假的,别说出去哦"  # no action word: the parser cannot tell it from the 宣言
 PM = f"今晚用杀手攻击乙。杀人宣言:{MANIFESTO}\n另:{SECRET}"
 
 
@@ -59,7 +59,7 @@ def test_a_trimmed_manifesto_is_stored_and_published_the_raw_pm_kept_and_the_edi
     night = game.phases.get(status=Phase.Status.OPEN)
     assert play.phase_close(phase=night, now=night.ends_at)
     dawn = Announcement.objects.get(kind=Announcement.Kind.DAWN)
-    assert MANIFESTO[:20] in dawn.bbcode and SECRET not in dawn.bbcode and "保镖" not in dawn.bbcode
+    assert MANIFESTO[:20] in dawn.bbcode and SECRET not in dawn.bbcode and "身份" not in dawn.bbcode
 
 
 def test_a_confirm_whose_manifesto_was_edited_after_the_preview_stores_nothing(game):

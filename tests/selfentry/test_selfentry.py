@@ -301,7 +301,7 @@ def test_free_text_shows_the_exact_manifesto_to_publish_and_the_player_can_trim_
     """Issue 23: the player sees the 杀人宣言 word for word before confirming (a line to the 天神 after it would be
     published), trims it in the preview, and the confirm stores the trimmed text; the raw text is kept."""
     a = seat(game, "甲")
-    secret = "另:天神,我的保镖在第四张"
+    secret = "另:我白天说的身份其实是假的"  # no action word in it: the parser cannot tell it from the 宣言
     text = f"今晚用杀手普通攻击乙。杀人宣言:{MANIFESTO}\n{secret}"
     html = preview(client, a, "text", {"t-text": text})
     shown = re.findall(r'<blockquote class="manifesto">(.*?)</blockquote>', html, re.S)
@@ -320,3 +320,12 @@ def test_free_text_shows_the_exact_manifesto_to_publish_and_the_player_can_trim_
     rec = Input.objects.get()
     assert rec.payload["manifesto"] == MANIFESTO and rec.message.text == text
     assert SelfEntry.objects.get().raw["manifestos"] == {box.removeprefix("manifesto-"): MANIFESTO}
+
+
+def test_the_page_warns_before_confirm_when_the_manifesto_names_the_player_himself(game, client):
+    """What would be published names the sender: the preview says so before it can be confirmed (PARSER.md)."""
+    a = seat(game, "甲")
+    html = preview(client, a, "text", {"t-text": f"今晚用杀手普通攻击乙。杀人宣言:{MANIFESTO}我甲今晚就在这里。"})
+    assert "注意:要公布的杀人宣言里有发送者自己的名字“甲”" in html
+    html = preview(client, a, "text", {"t-text": f"今晚用杀手普通攻击乙。杀人宣言:{MANIFESTO}"})
+    assert "注意:要公布的杀人宣言里有发送者自己的名字" not in html

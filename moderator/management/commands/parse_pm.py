@@ -63,7 +63,8 @@ class Command(BaseCommand):
         if not spans:  # exactly the PARSER.md object
             data = {
                 "inputs": [
-                    {k: v for k, v in i.items() if k not in ("span", "manifesto_spans")} for i in data["inputs"]
+                    {k: v for k, v in i.items() if k not in ("span", "manifesto_spans", "correction")}
+                    for i in data["inputs"]
                 ],
                 "refusals": [{"text": r["text"], "reason": r["reason"]} for r in data["refusals"]],
             }
