@@ -359,11 +359,13 @@ def pm_preview(
 def mark_sender_words(items: list[Item], game: Game, seat: Seat) -> None:
     """A 杀人宣言 is published word for word: each attack whose 宣言 names the sender (their name, or a part of it
     the name book resolves to them) carries those words, and its sentence warns before confirm (PARSER.md)."""
+    attacks = [item for item in items if item.attack and item.data.get("manifesto")]
+    if not attacks:  # most messages carry no 宣言: no query for the name book
+        return
     players = list(game.seats.values_list("player_name", flat=True))
-    for item in items:
-        if item.attack and item.data.get("manifesto"):
-            words = sender_words(item.data["manifesto"], sender=seat.player_name, players=players)
-            item.sender_words = tuple(words)
+    for item in attacks:
+        words = sender_words(item.data["manifesto"], sender=seat.player_name, players=players)
+        item.sender_words = tuple(words)
 
 
 def _message_store(

@@ -206,7 +206,7 @@ def test_inputs_sent_before_a_substitution_stay_under_the_player_who_sent_them_s
     clock.phase_end_early(game=game, force=True)
     setup.seat_substitute(seat=b, player_name="小乙", at=timezone.now())
     page = gm_client.get(reverse("console_correction", args=[game.pk])).content.decode()
-    row = page.split("束魂 → 丙", 1)[0].rsplit("<tr>", 1)[1]
+    row = page.split("<td>束魂 → 丙</td>", 1)[0].rsplit("<tr>", 1)[1]
     assert '<td>乙 <span class="muted">(现由小乙接替)</span></td>' in row
 
 
