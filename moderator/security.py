@@ -39,3 +39,45 @@ class OutOfRangeMiddleware:
         if match and any(isinstance(v, int) and not -(2**63) <= v < 2**63 for v in match.kwargs.values()):
             raise Http404("不存在")
         return render(request, "out_of_range.html", status=400)
+
+
+class OnceMiddleware:
+    """Every POST to one of this site's forms carries a token the server signed for that form (services/once.py):
+    checked here before the view runs, without a query. A forged, expired or foreign token (another form, game, phase, seat link or
+    account) gets a page saying why (400/403) and reaches no view; a valid one reaches the view as its nonce and the
+    phase it was signed for: `spend` refuses it under the game lock if that phase is no longer the open one (a stale
+    page, said on the page itself), else marks it spent."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.method != "POST" or not getattr(view_func, "__module__", "").startswith("moderator."):
+            return None
+        token = request.POST.get("once", "")
+        if not token:
+            return None  # no token: the service refuses it ("缺少一次性令牌"), as before
+        from django.shortcuts import render
+
+        from moderator.services import once
+
+        game_id = view_kwargs.get("game_id")
+        try:
+            body = once.check(
+                token,
+                kind=once.kind_of(request.resolver_match),
+                game_id=game_id if isinstance(game_id, int) else None,
+                who=once.who_of(request),
+                any_game=isinstance(view_kwargs.get("token"), str),  # a seat's link names its game: `who` binds it
+            )
+        except once.Refused as exc:
+            return render(request, "once_refused.html", {"reason": str(exc)}, status=exc.status)
+        post = request.POST.copy()
+        post["once"] = body["n"]
+        post["phase"] = "" if body.get("p") is None else str(body["p"])
+        post._mutable = False
+        request.POST = post
+        return None

@@ -105,6 +105,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "moderator.security.OutOfRangeMiddleware",
+    "moderator.security.OnceMiddleware",  # forms' one-time tokens: signed by the server for that form, game, seat
     "moderator.public.auth.SerialSignInMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as axes asks
 ]
