@@ -81,3 +81,43 @@ class OnceMiddleware:
         post._mutable = False
         request.POST = post
         return None
+
+
+class RateLimitMiddleware:
+    """POSTs to this site's forms, counted per seat's private link and per 天神 account (django-ratelimit on the
+    cache, settings.RATELIMIT_SEAT / RATELIMIT_GM): past the limit a page says when to try again (HTTP 429) and the
+    view never runs, so nothing past the limit is stored."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.method != "POST" or not getattr(view_func, "__module__", "").startswith("moderator."):
+            return None
+        from django.conf import settings
+        from django.shortcuts import render
+        from django_ratelimit.core import is_ratelimited
+
+        from moderator.services.once import who_of
+
+        who = who_of(request)
+        if who == "-":
+            return None  # nobody signed in and no seat link: the sign-in page (django-axes) and the login redirect
+        seat = who.startswith("s:")
+        rate = settings.RATELIMIT_SEAT if seat else settings.RATELIMIT_GM
+        if not is_ratelimited(request, group="posts", key=lambda _group, _request: who, rate=rate, increment=True):
+            return None
+        count, _, unit = rate.partition("/")
+        span = {"s": "每秒", "m": "每分钟", "h": "每小时", "d": "每天"}.get(unit[-1:], "每段时间")
+        whose = "这个私人链接" if seat else "这个天神账号"
+        response = render(
+            request,
+            "rate_limited.html",
+            {"reason": f"{whose}提交得太频繁了({span}最多 {count} 次)。这一次没有保存任何内容,请稍后再试。"},
+            status=429,
+        )
+        response["Retry-After"] = "60"
+        return response

@@ -105,6 +105,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "moderator.security.OutOfRangeMiddleware",
+    "moderator.security.RateLimitMiddleware",  # POSTs per seat link and per 天神 account (django-ratelimit)
     "moderator.security.OnceMiddleware",  # forms' one-time tokens: signed by the server for that form, game, seat
     "moderator.public.auth.SerialSignInMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as axes asks
@@ -212,6 +213,14 @@ CACHES = {
     if _flag("CACHE_IN_REDIS", False)
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+
+# Rate limits (django-ratelimit, counted in this cache: Redis in production, so every web process shares the counts):
+# POSTs per seat's private link and per 天神 account. Generous for real play — a player previews and confirms a
+# handful of inputs a phase; a 天神's bulk paste previews as he types —, an HTTP 429 page past them.
+CACHES["ratelimit"] = {**CACHES["default"], "KEY_PREFIX": "rl"}
+RATELIMIT_USE_CACHE = "ratelimit"
+RATELIMIT_SEAT = os.environ.get("RATELIMIT_SEAT") or "60/h"
+RATELIMIT_GM = os.environ.get("RATELIMIT_GM") or "1200/h"
 
 # Pages without a query (issue 25.4, docs/pages.md): a page is served from the cache under its game's version, checked
 # against the database at most every PAGES_REVALIDATE_SECONDS (a lost version change is seen within that time). A

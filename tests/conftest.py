@@ -83,3 +83,12 @@ def django_db_setup(django_db_setup, django_db_blocker):
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                     " WHERE datname = current_database() AND pid <> pg_backend_pid()"
                 )
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Each test starts with no POSTs counted (the rate limits' cache, settings.RATELIMIT_USE_CACHE): an account's id
+    is reused from one test to the next."""
+    from django.core.cache import caches
+
+    caches[settings.RATELIMIT_USE_CACHE].clear()
