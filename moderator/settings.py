@@ -272,7 +272,13 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False  # a close in flight finishes; a redelivery no-ops
+# A close in flight when the broker goes away is cancelled and redelivered (a close is idempotent: the redelivery, or
+# the next sweep, finds it done or does it once), as Celery recommends with late acks and will default to in 6.0: its
+# late ack on the connection Redis dropped could kill the worker (kombu's Redis transport, AttributeError 'hostname').
+# The broker is retried for ever (BROKER_CONNECTION_MAX_RETRIES None), never given up after 100 tries.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Celery's Django fixup closes every database session before and after each task unless DB_REUSE_MAX is set (then
 # once every 2 × DB_REUSE_MAX tasks): a close would open a new PostgreSQL session each time (≈ 6 ms of server CPU).
 # With this the session is kept; moderator/celery.py applies CONN_MAX_AGE around each task as Django does around each
