@@ -249,7 +249,8 @@ CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
 # minute); CLOCK_CELERY: the Celery clock stamps its sweeps in Redis (on when REDIS_URL is set).
 CLOCK_STALE_SECONDS = float(os.environ.get("CLOCK_STALE_SECONDS", "180"))
 CLOCK_CELERY = _flag("CLOCK_CELERY", "REDIS_URL" in os.environ)
-CLOCK_SWEEP_INLINE = 20  # a sweep closes this many overdue phases itself and fans the rest out to the pool
+CLOCK_SWEEP_INLINE = int(os.environ.get("CLOCK_SWEEP_INLINE", "20"))  # a sweep closes this many overdue phases itself
+# and fans the rest out to the pool
 CLOCK_BATCH_SIZE = int(os.environ.get("CLOCK_BATCH_SIZE", "50"))  # phases closed in one transaction (one task)
 # Overdue phases one sweep reads and claims (oldest first). A backlog larger than this is fanned out over the next
 # sweeps — faster than a pool drains it anyway; re-reading and re-claiming a queued backlog of 20,000 every 2 s cost
@@ -261,7 +262,9 @@ CLOCK_SWEEP_LIMIT = int(os.environ.get("CLOCK_SWEEP_LIMIT", "2000"))
 CLOCK_CLOSE_PREPARED = _flag("CLOCK_CLOSE_PREPARED", True)
 CLOCK_FAN_OUT_TTL_SECONDS = 30  # an overdue phase is fanned out again (if still open) after this
 CLOCK_ETA_WINDOW_SECONDS = 60  # phases ending this soon also get a close_phase task with an ETA at their end
-CLOCK_ETA_GRACE_SECONDS = 120  # a phase with an ETA is not fanned out until this long after its end
+# A phase with an ETA is not fanned out until this long after its end: an ETA lost with its worker costs no more (the
+# sweeps close it then), and an ETA that did run left a duplicate that finds nothing to do.
+CLOCK_ETA_GRACE_SECONDS = float(os.environ.get("CLOCK_ETA_GRACE_SECONDS", "5"))
 CLOCK_Q_RUN_SECONDS = 65  # a django-q2 run (every minute) also closes the phases ending within this, on time
 CELERY_TASK_ROUTES = {"moderator.tasks.sweep_phases": {"queue": "clock"}}
 CELERY_BEAT_SCHEDULE = {

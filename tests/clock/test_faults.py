@@ -72,3 +72,23 @@ def test_a_worker_sigkilled_mid_batch_leaves_every_phase_to_the_next_worker_clos
     successor.sweep_cycle(beat=True, timeout=60)
     for phase in phases:
         assert_closed_once(phase)
+
+
+def test_phases_whose_timed_close_was_lost_with_its_worker_are_fanned_out_by_the_next_workers_sweeps(
+    celery_worker, monkeypatch
+):
+    """The worker armed a close_phases with an ETA at the phases' end, then died before it. The phases are reserved
+    for that ETA only a few seconds past their end (CLOCK_ETA_GRACE_SECONDS), then the next worker's sweeps fan them
+    out to its pool. (Sweeps here close nothing inline — CLOCK_SWEEP_INLINE=0 —, so only the fan-out can close them:
+    with the 120 s reservation of before, the bounded wait below, half of that, ran out.)"""
+    monkeypatch.setenv("CLOCK_SWEEP_INLINE", "0")  # read by the workers this test starts
+    worker = celery_worker(beat=True, concurrency=1)
+    phases = [running_game(ends_in=8, seed=i) for i in range(3)]
+    assert wait_for(lambda: worker.tasks("close_phases"), 30), worker.output()  # the ETA task, held by the worker
+    worker.kill()
+    assert all(status(p) == Phase.Status.OPEN for p in phases)
+    successor = celery_worker(beat=True, concurrency=1)
+    assert wait_for(lambda: all(closed(p) for p in phases), 60), successor.output()
+    successor.sweep_cycle(beat=True, timeout=60)
+    for phase in phases:
+        assert_closed_once(phase)
