@@ -39,3 +39,85 @@ class OutOfRangeMiddleware:
         if match and any(isinstance(v, int) and not -(2**63) <= v < 2**63 for v in match.kwargs.values()):
             raise Http404("不存在")
         return render(request, "out_of_range.html", status=400)
+
+
+class OnceMiddleware:
+    """Every POST to one of this site's forms carries a token the server signed for that form (services/once.py):
+    checked here before the view runs, without a query. A forged, expired or foreign token (another form, game, phase, seat link or
+    account) gets a page saying why (400/403) and reaches no view; a valid one reaches the view as its nonce and the
+    phase it was signed for: `spend` refuses it under the game lock if that phase is no longer the open one (a stale
+    page, said on the page itself), else marks it spent."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.method != "POST" or not getattr(view_func, "__module__", "").startswith("moderator."):
+            return None
+        token = request.POST.get("once", "")
+        if not token:
+            return None  # no token: the service refuses it ("缺少一次性令牌"), as before
+        from django.shortcuts import render
+
+        from moderator.services import once
+
+        game_id = view_kwargs.get("game_id")
+        try:
+            body = once.check(
+                token,
+                kind=once.kind_of(request.resolver_match),
+                game_id=game_id if isinstance(game_id, int) else None,
+                who=once.who_of(request),
+                any_game=isinstance(view_kwargs.get("token"), str),  # a seat's link names its game: `who` binds it
+            )
+        except once.Refused as exc:
+            return render(request, "once_refused.html", {"reason": str(exc)}, status=exc.status)
+        post = request.POST.copy()
+        post["once"] = body["n"]
+        post["phase"] = "" if body.get("p") is None else str(body["p"])
+        post._mutable = False
+        request.POST = post
+        return None
+
+
+class RateLimitMiddleware:
+    """POSTs to this site's forms, counted per seat's private link and per 天神 account (django-ratelimit on the
+    cache, settings.RATELIMIT_SEAT / RATELIMIT_GM): past the limit a page says when to try again (HTTP 429) and the
+    view never runs, so nothing past the limit is stored."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.method != "POST" or not getattr(view_func, "__module__", "").startswith("moderator."):
+            return None
+        from django.conf import settings
+        from django.shortcuts import render
+        from django_ratelimit.core import is_ratelimited
+
+        from moderator.services.once import who_of
+
+        who = who_of(request)
+        if who == "-":
+            return None  # nobody signed in and no seat link: the sign-in page (django-axes) and the login redirect
+        seat = who.startswith("s:")
+        rate = settings.RATELIMIT_SEAT if seat else settings.RATELIMIT_GM
+        if not is_ratelimited(request, group="posts", key=lambda _group, _request: who, rate=rate, increment=True):
+            return None
+        count, _, unit = rate.partition("/")
+        span = {"s": "每秒", "m": "每分钟", "h": "每小时", "d": "每天"}.get(unit[-1:], "每段时间")
+        whose = "这个私人链接" if seat else "这个天神账号"
+        response = render(
+            request,
+            "rate_limited.html",
+            {"reason": f"{whose}提交得太频繁了({span}最多 {count} 次)。这一次没有保存任何内容,请稍后再试。"},
+            status=429,
+        )
+        response["Retry-After"] = "60"
+        return response

@@ -105,6 +105,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "moderator.security.OutOfRangeMiddleware",
+    "moderator.security.RateLimitMiddleware",  # POSTs per seat link and per 天神 account (django-ratelimit)
+    "moderator.security.OnceMiddleware",  # forms' one-time tokens: signed by the server for that form, game, seat
     "moderator.public.auth.SerialSignInMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as axes asks
 ]
@@ -212,6 +214,14 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
+# Rate limits (django-ratelimit, counted in this cache: Redis in production, so every web process shares the counts):
+# POSTs per seat's private link and per 天神 account. Generous for real play — a player previews and confirms a
+# handful of inputs a phase; a 天神's bulk paste previews as he types —, an HTTP 429 page past them.
+CACHES["ratelimit"] = {**CACHES["default"], "KEY_PREFIX": "rl"}
+RATELIMIT_USE_CACHE = "ratelimit"
+RATELIMIT_SEAT = os.environ.get("RATELIMIT_SEAT") or "60/h"
+RATELIMIT_GM = os.environ.get("RATELIMIT_GM") or "1200/h"
+
 # Pages without a query (issue 25.4, docs/pages.md): a page is served from the cache under its game's version, checked
 # against the database at most every PAGES_REVALIDATE_SECONDS (a lost version change is seen within that time). A
 # per-process memory cache cannot see a version changed in another process (the scheduler's closes, other web
@@ -239,7 +249,8 @@ CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
 # minute); CLOCK_CELERY: the Celery clock stamps its sweeps in Redis (on when REDIS_URL is set).
 CLOCK_STALE_SECONDS = float(os.environ.get("CLOCK_STALE_SECONDS", "180"))
 CLOCK_CELERY = _flag("CLOCK_CELERY", "REDIS_URL" in os.environ)
-CLOCK_SWEEP_INLINE = 20  # a sweep closes this many overdue phases itself and fans the rest out to the pool
+CLOCK_SWEEP_INLINE = int(os.environ.get("CLOCK_SWEEP_INLINE", "20"))  # a sweep closes this many overdue phases itself
+# and fans the rest out to the pool
 CLOCK_BATCH_SIZE = int(os.environ.get("CLOCK_BATCH_SIZE", "50"))  # phases closed in one transaction (one task)
 # Overdue phases one sweep reads and claims (oldest first). A backlog larger than this is fanned out over the next
 # sweeps — faster than a pool drains it anyway; re-reading and re-claiming a queued backlog of 20,000 every 2 s cost
@@ -251,7 +262,9 @@ CLOCK_SWEEP_LIMIT = int(os.environ.get("CLOCK_SWEEP_LIMIT", "2000"))
 CLOCK_CLOSE_PREPARED = _flag("CLOCK_CLOSE_PREPARED", True)
 CLOCK_FAN_OUT_TTL_SECONDS = 30  # an overdue phase is fanned out again (if still open) after this
 CLOCK_ETA_WINDOW_SECONDS = 60  # phases ending this soon also get a close_phase task with an ETA at their end
-CLOCK_ETA_GRACE_SECONDS = 120  # a phase with an ETA is not fanned out until this long after its end
+# A phase with an ETA is not fanned out until this long after its end: an ETA lost with its worker costs no more (the
+# sweeps close it then), and an ETA that did run left a duplicate that finds nothing to do.
+CLOCK_ETA_GRACE_SECONDS = float(os.environ.get("CLOCK_ETA_GRACE_SECONDS", "5"))
 CLOCK_Q_RUN_SECONDS = 65  # a django-q2 run (every minute) also closes the phases ending within this, on time
 CELERY_TASK_ROUTES = {"moderator.tasks.sweep_phases": {"queue": "clock"}}
 CELERY_BEAT_SCHEDULE = {
@@ -262,7 +275,13 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False  # a close in flight finishes; a redelivery no-ops
+# A close in flight when the broker goes away is cancelled and redelivered (a close is idempotent: the redelivery, or
+# the next sweep, finds it done or does it once), as Celery recommends with late acks and will default to in 6.0: its
+# late ack on the connection Redis dropped could kill the worker (kombu's Redis transport, AttributeError 'hostname').
+# The broker is retried for ever (BROKER_CONNECTION_MAX_RETRIES None), never given up after 100 tries.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Celery's Django fixup closes every database session before and after each task unless DB_REUSE_MAX is set (then
 # once every 2 × DB_REUSE_MAX tasks): a close would open a new PostgreSQL session each time (≈ 6 ms of server CPU).
 # With this the session is kept; moderator/celery.py applies CONN_MAX_AGE around each task as Django does around each

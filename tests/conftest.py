@@ -119,3 +119,12 @@ def own_redis(tmp_path_factory):
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Each test starts with no POSTs counted (the rate limits' cache, settings.RATELIMIT_USE_CACHE): an account's id
+    is reused from one test to the next."""
+    from django.core.cache import caches
+
+    caches[settings.RATELIMIT_USE_CACHE].clear()

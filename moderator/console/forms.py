@@ -161,6 +161,20 @@ class ImportForm(forms.Form):
 
 class StartForm(forms.Form):
     at = ForumTimeField(label="《游戏者名单》发帖时间(北京时间)")
+    # Shown only when the start time is more than a phase in the past (console.views.start): ticked, it confirms.
+    confirm_past = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def ask_to_confirm(self, closing: list[str]) -> None:
+        """T1: this start closes these phases at once, before anyone has acted: say so, and ask for a tick."""
+        shown = "、".join(closing[:10]) + (f" 等 {len(closing)} 个时段" if len(closing) > 10 else "")
+        self.add_error(
+            None,
+            f"这个开始时间已经过去超过一个时段:开始后{shown}会立即结束(没有人来得及行动)。"
+            "如果确实如此,请勾选下面的确认框再提交;否则请改正开始时间。",
+        )
+        field = self.fields["confirm_past"]
+        field.widget = forms.CheckboxInput()
+        field.label = f"我确认:开始后{shown}立即结束"
 
 
 class ReasonForm(forms.Form):

@@ -613,14 +613,27 @@ def start(request, game_id: int):
     """T1: post the player list → night 1 starts."""
     game = gm_game(request, game_id)
     form = forms.StartForm(request.POST or None)
+    closing: list[str] = []
     if request.method == "POST" and form.is_valid():
+        closing = setup.start_closes_at_once(game, form.cleaned_data["at"], timezone.now())
+        if closing and not form.cleaned_data["confirm_past"]:
+            form.ask_to_confirm(closing)
+            return render(
+                request,
+                "console/form.html",
+                {"game": game, "form": form, "title": "发布《游戏者名单》,第1夜开始"},
+                status=200,
+            )
         try:
             setup.game_start(game=game, at=form.cleaned_data["at"], once=Once.from_post(request.POST))
         except (setup.SetupError, play.PlayError) as exc:
             form.add_error(None, str(exc))
         else:
             AuditLog.objects.create(
-                game=game, actor=request.user, action="开始游戏", detail={"at": str(form.cleaned_data["at"])}
+                game=game,
+                actor=request.user,
+                action="开始游戏",
+                detail={"at": str(form.cleaned_data["at"]), **({"closed_at_once": closing} if closing else {})},
             )
             return redirect("console_dashboard", game_id=game.pk)
     return render(request, "console/form.html", {"game": game, "form": form, "title": "发布《游戏者名单》,第1夜开始"})

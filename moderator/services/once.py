@@ -4,13 +4,23 @@ A service that takes `once` spends it right after it has locked the game row (th
 a token already spent (a double click, a reload, a second browser tab, three concurrent confirms) or a page that
 showed another phase than the open one (a stale page) is refused with a message saying what happened, and nothing
 changes. Scenarios, commands and tests that call services directly pass no token.
+
+The token is issued by the server: `issue` signs (django.core.signing, with its time) the form's kind (the URL name it
+posts to), the game, the phase the page showed and who it was shown to (a seat's private link or a 天神's account),
+with a random nonce. `OnceMiddleware` checks every POST to this site's forms before the view runs: a token that is
+forged, expired, or issued for another form, game, phase or seat changes nothing and gets a page saying why (400/403);
+a valid one reaches the view as its nonce and signed phase, and `spend` then marks the nonce spent under the game lock
+(the same token twice = one effect, as before).
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.core import signing
 from django.db import IntegrityError, transaction
 
 from moderator.models import Game, Phase, UsedToken
@@ -30,6 +40,92 @@ class Once:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+SALT = "moderator.once"
+
+
+def max_age() -> int:
+    """How long a form's token holds (seconds): longer than a phase, so only a page left open for days expires."""
+    return int(getattr(settings, "ONCE_MAX_AGE", 3 * 86400))
+
+
+def link_who(link: str) -> str:
+    return "s:" + hashlib.sha256(link.encode()).hexdigest()[:24]
+
+
+def who_of(request) -> str:
+    """Who a page was shown to: a seat's private link (a digest of it: the link itself never enters a token), else
+    the signed-in account, else nobody."""
+    match = getattr(request, "resolver_match", None)
+    link = match.kwargs.get("token") if match is not None else None
+    if isinstance(link, str) and link:
+        return link_who(link)
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"u:{user.pk}"
+    return "-"
+
+
+def kind_of(match) -> str:
+    """A form's kind: the name of the URL it posts to (and the clock's action: pause is not resume)."""
+    if match is None or not match.url_name:
+        return ""
+    action = match.kwargs.get("action")
+    return f"{match.url_name}:{action}" if isinstance(action, str) else match.url_name
+
+
+def issue(*, kind: str, game_id: int | None, phase_id: int | None, who: str) -> str:
+    """A signed one-time token for one form: kind, game, phase, who, a fresh nonce, and (in the signature) the time."""
+    body = {"k": kind, "g": game_id, "p": phase_id, "w": who, "n": new_token()}
+    return signing.dumps(body, salt=SALT, compress=False)
+
+
+def issue_for(kind: str, game: Game | None = None, *, user=None, link: str | None = None) -> dict[str, str]:
+    """The hidden fields a page would carry for this form (scripts and tests that post without the page): signed for
+    the seat whose private link is `link`, else for `user`."""
+    if link:
+        who = link_who(link)
+    else:
+        who = f"u:{user.pk}" if user is not None else "-"
+    phase_id = open_phase_id(game)
+    token = issue(kind=kind, game_id=getattr(game, "pk", None), phase_id=phase_id, who=who)
+    return {"once": token, "phase": "" if phase_id is None else str(phase_id)}
+
+
+class Refused(Exception):
+    """A token the server did not issue for this form, or no longer honours: the page says why; nothing changes."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+def check(token: str, *, kind: str, game_id: int | None, who: str, any_game: bool = False) -> dict:
+    """The token's signed body if it was issued for this kind of form, this game (unless `any_game`: a seat's link
+    names its own game) and this seat or 天神, and has not expired; else Refused. The phase is `spend`'s to check,
+    under the game lock."""
+    if len(token) > 400:
+        raise Refused("这个表单的一次性令牌不是本站签发的(长度不对):什么都没有改动。请刷新页面后再提交。")
+    try:
+        body = signing.loads(token, salt=SALT, max_age=max_age())
+    except signing.SignatureExpired:
+        hours = max_age() // 3600
+        raise Refused(f"这个表单已过期(页面打开超过 {hours} 小时):什么都没有改动。请刷新页面后再提交。") from None
+    except signing.BadSignature:
+        raise Refused(
+            "这个表单的一次性令牌不是本站签发的(伪造或被改动过):什么都没有改动。请刷新页面后再提交。"
+        ) from None
+    if not isinstance(body, dict) or not isinstance(body.get("n"), str) or not body["n"]:
+        raise Refused("这个表单的一次性令牌不是本站签发的:什么都没有改动。请刷新页面后再提交。")
+    if body.get("w") != who:
+        whose = "另一个座位的私人链接" if str(body.get("w", "")).startswith("s:") else "另一个账号"
+        raise Refused(f"这个表单是发给{whose}的,不能在这里提交:什么都没有改动。", status=403)
+    if not any_game and body.get("g") != game_id:
+        raise Refused("这个表单属于另一局游戏,不能在这里提交:什么都没有改动。", status=403)
+    if body.get("k") != kind:
+        raise Refused("这个表单的一次性令牌是为另一种操作签发的,不能用在这里:什么都没有改动。请刷新页面后再提交。")
+    return body
 
 
 def open_phase_id(game: Game | None) -> int | None:

@@ -234,6 +234,22 @@ def game_start(*, game: Game, at: datetime, once=None) -> Phase:
     )
 
 
+def start_closes_at_once(game: Game, at: datetime, now: datetime, limit: int = 200) -> list[str]:
+    """T1: the phases a start at `at` would close as soon as the clock sees them — every one whose end is already
+    past at `now` (night 1 from `at`, then day 1, night 2, … each the game's phase length). The console asks the 天神
+    to confirm a start that closes any (a start time more than a phase in the past), naming them."""
+    from moderator.models import phase_label
+    from moderator.rules.state import next_phase
+
+    kind, number, starts, length = game.start_kind, game.start_number, at, timedelta(seconds=game.phase_seconds)
+    closing: list[str] = []
+    while starts + length <= now and len(closing) < limit:
+        closing.append(phase_label(kind, number))
+        kind, number = next_phase(kind, number)
+        starts += length
+    return closing
+
+
 @transaction.atomic
 def table_create(
     *, name: str, players: Sequence[dict], ap: dict | None = None, start: tuple[str, int] = ("night", 1)

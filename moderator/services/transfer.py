@@ -9,6 +9,7 @@ named: a file of the wrong shape never reaches the database or the rules (issue 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -88,6 +89,8 @@ def validate(data: Any) -> schema.GameFile:
         raise ImportRefused(f"这不是本系统导出的游戏文件(需要 format = {FORMAT})")
     if schema.depth(data) > schema.MAX_DEPTH:
         raise ImportRefused(f"JSON 嵌套太深(最多 {schema.MAX_DEPTH} 层)")
+    if (nul := schema.nul_at(data)) is not None:
+        raise ImportRefused(f"{schema.where_said(nul) or '文件'}:不能含有 NUL 字符(\\u0000)")
     for key, limit, what in schema.LIMITS:  # counted before any item is read (issue 22.4)
         items = data.get(key)
         if isinstance(items, list) and len(items) > limit:
@@ -334,3 +337,109 @@ def _input_v1(i: dict) -> tuple[str, dict]:
     if i.get("target") is not None:
         payload["target"] = i["target"]
     return "action", payload
+
+
+# --- backup and restore (manage.py backup / restore) -------------------------------------------------------------
+
+
+def backup_entry(game: Game) -> dict[str, Any]:
+    """One game of a backup file: its export, the user names of its 天神, each seat's private link (so a restore
+    keeps them) and its audit history (so a restore keeps it)."""
+    return {
+        "gms": sorted(game.gms.values_list("username", flat=True)),
+        "export": export_game(game),
+        "links": {str(n): token for n, token in game.seats.values_list("number", "token")},
+        "audit": [
+            {
+                "action": a.action,
+                "at": a.at.isoformat(),
+                "actor": a.actor.username if a.actor else None,
+                "detail": a.detail,
+            }
+            for a in AuditLog.objects.filter(game=game).select_related("actor").order_by("at", "id")
+        ],
+    }
+
+
+def backup_parse(raw: bytes | str) -> schema.BackupFile:
+    """A backup file, every game of it checked (its shape, then each export as an upload is) before anything is
+    written; ImportRefused names the first problem and where it is."""
+    try:
+        data = json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:
+        raise ImportRefused("JSON 嵌套太深") from None
+    except json.JSONDecodeError as exc:
+        raise ImportRefused(f"这不是有效的 JSON 文件:第 {exc.lineno} 行第 {exc.colno} 列附近写错了") from None
+    except UnicodeDecodeError:
+        raise ImportRefused("这不是有效的 JSON 文件:不是 UTF-8 编码的文字") from None
+    if not isinstance(data, dict) or data.get("format") != schema.BACKUP_FORMAT:
+        raise ImportRefused(f"这不是 backup 命令写的备份文件(需要 format = {schema.BACKUP_FORMAT})")
+    if schema.depth(data, schema.MAX_DEPTH + 4) > schema.MAX_DEPTH + 3:  # games → 第 n 局 → export → the export
+        raise ImportRefused(f"JSON 嵌套太深(每局最多 {schema.MAX_DEPTH} 层)")
+    if (nul := schema.nul_at(data)) is not None:
+        raise ImportRefused(f"{schema.where_said(nul)}:不能含有 NUL 字符(\\u0000)")
+    try:
+        backup = schema.BackupFile.model_validate(data)
+    except ValidationError as exc:
+        raise ImportRefused(schema.first_problem(exc)) from None
+    for n, entry in enumerate(backup.games, 1):
+        try:
+            _table_check(validate(entry.export))
+        except ImportRefused as exc:
+            raise ImportRefused(f"第 {n} 局(games · 第 {n} 项 · export)· {exc}") from None
+    return backup
+
+
+@dataclass
+class Restored:
+    game: Game | None  # None: skipped (a game of that name is already there)
+    name: str
+    missing_gms: list[str]
+    new_links: list[str]  # the seats whose link clashed with one in use, and were given a new one
+
+
+def restore_game(entry: schema.BackupGame, *, gm=None) -> Restored:
+    """One checked game of a backup, put back: replayed as an import is, running as it was; attached to the 天神
+    named in the file whose accounts exist (never created) and to `gm`; each seat keeps its private link unless
+    another seat already uses it; its audit history kept, with a line saying it was restored. The caller holds
+    the transaction."""
+    from django.contrib.auth import get_user_model
+
+    name = entry.export["game"]["name"]
+    if Game.objects.filter(name=name).exists():
+        return Restored(None, name, [], [])
+    game = import_game(entry.export, gm=gm, restore=True)
+    accounts = {u.username: u for u in get_user_model().objects.filter(username__in=entry.gms)}
+    game.gms.add(*accounts.values())
+    missing = [g for g in entry.gms if g not in accounts]
+    new_links = []
+    for seat in game.seats.order_by("number"):
+        link = entry.links.get(str(seat.number))
+        if link is None:
+            continue
+        if Seat.objects.filter(token=link).exclude(pk=seat.pk).exists():
+            new_links.append(f"{seat.number} 号 {seat.player_name}")
+            continue
+        Seat.objects.filter(pk=seat.pk).update(token=link)
+    if entry.audit:
+        AuditLog.objects.filter(game=game, action="导入游戏").delete()  # replaced by the history and the line below
+        actors = {u.username: u for u in get_user_model().objects.filter(username__in={a.actor for a in entry.audit})}
+        rows = AuditLog.objects.bulk_create(
+            AuditLog(
+                game=game,
+                actor=actors.get(a.actor or ""),
+                action=a.action,
+                detail=a.detail if a.actor in actors or not a.actor else {**a.detail, "restored_actor": a.actor},
+            )
+            for a in entry.audit
+        )
+        for row, a in zip(rows, entry.audit, strict=True):  # `at` is auto_now_add: set back as it was
+            row.at = a.at
+        AuditLog.objects.bulk_update(rows, ["at"], batch_size=500)
+    AuditLog.objects.create(
+        game=game,
+        actor=gm,
+        action="从备份恢复",
+        detail={"missing_gms": missing, "new_links": new_links, "history": len(entry.audit)},
+    )
+    return Restored(game, name, missing, new_links)

@@ -370,3 +370,55 @@ def _what(err: ErrorDetails) -> str:
         except KeyError:
             pass
     return _SAID.get(kind, "内容不对")
+
+
+# --- the backup file (manage.py backup / restore): every game's export, its 天神, its links and its audit ---
+
+BACKUP_FORMAT = "direnjie-backup/1"
+MAX_BACKUP_GAMES = 10_000
+MAX_AUDIT = 20_000  # a long game's log: every input, close, edit of its 天神
+Link = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{22,64}$")]
+
+
+class AuditIn(Strict):
+    action: Annotated[str, Field(min_length=1, max_length=40)]
+    at: Time
+    actor: Annotated[str, Field(max_length=150)] | None = None
+    detail: dict[str, Any] = {}
+
+
+class BackupGame(Strict):
+    gms: Annotated[list[Annotated[str, Field(min_length=1, max_length=150)]], Field(max_length=100)] = []
+    export: dict[str, Any]  # checked as an export (GameFile) game by game
+    links: dict[Annotated[str, Field(pattern=r"^[0-9]{1,3}$")], Link] = {}  # seat number → private link
+    audit: Annotated[list[AuditIn], Field(max_length=MAX_AUDIT)] = []
+
+
+class BackupFile(Strict):
+    format: Literal["direnjie-backup/1"]
+    written_at: str | None = None
+    games: Annotated[list[BackupGame], Field(max_length=MAX_BACKUP_GAMES)]
+
+
+def nul_at(value: Any, where: tuple = ()) -> tuple | None:
+    """Where the first NUL character is in a JSON value (a key or a text), or None: PostgreSQL stores no NUL."""
+    if isinstance(value, str):
+        return where if "\x00" in value else None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if "\x00" in k:
+                return (*where, k)
+            found = nul_at(v, (*where, k))
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for n, v in enumerate(value):
+            found = nul_at(v, (*where, n))
+            if found is not None:
+                return found
+    return None
+
+
+def where_said(loc: tuple) -> str:
+    """A place in the file in the words of first_problem (its keys, items counted from 1)."""
+    return _where(loc)

@@ -130,7 +130,14 @@ def purge() -> None:
 
 
 # Celery's INFO lines about a task: "Task moderator.tasks.close_phase[<id>] received" / "… succeeded in 0.04s: True"
-TASK_LINE = re.compile(r"Task moderator\.tasks\.(\w+)\[([0-9a-f-]+)\] (received|succeeded in \S+s: (.*))$", re.M)
+# and, when the broker connection is lost under it, "Task …[<id>] … cannot be acknowledged after a connection loss …"
+# (cancelled: settings.CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS), or a sweep past its expiry,
+# "Discarding revoked task: moderator.tasks.sweep_phases[<id>]": finished, unless received again.
+TASK_LINE = re.compile(
+    r"(?:Task |Discarding revoked task: )moderator\.tasks\.(\w+)\[([0-9a-f-]+)\]"
+    r"(?:(?P<received> received)|(?: succeeded in \S+s: (?P<result>.*)$)|(?P<cancelled>.*cannot be acknowledged)|$)",
+    re.M,
+)
 
 
 class Worker:
@@ -172,9 +179,13 @@ class Worker:
         """Every `name` task this worker received, by id: its result as logged, or None while it has not finished
         (a task received again after its worker was lost is unfinished again until it succeeds)."""
         seen: dict[str, str | None] = {}
-        for task, task_id, event, result in TASK_LINE.findall(self.output()):
+        for line in TASK_LINE.finditer(self.output()):
+            task, task_id = line.group(1), line.group(2)
             if task == name:
-                seen[task_id] = result if event.startswith("succeeded") else None
+                ended = (
+                    line["result"] if line["result"] is not None else "cancelled" if line["cancelled"] else "discarded"
+                )
+                seen[task_id] = None if line["received"] else ended
         return seen
 
     def results(self, name: str) -> list[str]:

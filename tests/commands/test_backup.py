@@ -64,6 +64,6 @@ def test_restore_refuses_a_file_that_is_not_a_backup_and_writes_nothing(tmp_path
         json.dumps({"format": "direnjie-backup/1", "games": [{"gms": [], "export": {"format": "direnjie-game/2"}}]}),
         encoding="utf-8",
     )
-    with pytest.raises(CommandError, match=r"第 1 局.*无法恢复.*什么都没有保存"):
+    with pytest.raises(CommandError, match=r"不能恢复,什么都没有写入:第 1 局"):
         _run("restore", str(broken))
     assert not Game.objects.exists()

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Input, Message, Phase
 from moderator.services import play, transfer
-from moderator.services.once import new_token
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 MANIFESTO = "天下大势,分久必合,合久必分。" * 8
@@ -24,14 +24,19 @@ def _action(use):
     return rec
 
 
+SUB = "/gm/%d/substitute/"
+
+
 def _seat(game, name):
     return game.seats.get(player_name=name)
 
 
-def once(client, url) -> dict:
-    """The one-time token and phase of the first form on the page (and the digest of what it shows, if it carries
-    one), as a browser would send them back."""
+def once(client, url, to: str | None = None) -> dict:
+    """The one-time token and phase of the form on the page that posts to `to` (else of the first form; and the
+    digest of what it shows, if it carries one), as a browser would send them back: a token is signed for its form."""
     page = client.get(url).content.decode()
+    if to is not None and f'action="{to}"' in page:
+        page = page.split(f'action="{to}"', 1)[1].split("</form>", 1)[0]
     fields = {name: re.search(rf'name="{name}" value="([^"]*)"', page) for name in ("once", "phase", "seen")}
     return {name: found.group(1) for name, found in fields.items() if found}
 
@@ -112,7 +117,7 @@ def test_the_dashboard_lists_inputs_and_who_has_not_acted(gm_client, game):
 def test_voiding_an_input_refunds_nothing_but_removes_its_effect_and_is_logged(gm_client, game):
     _pm(gm_client, game, "乙", "束魂 乙", confirm=True)
     rec = Input.objects.get()
-    token = once(gm_client, f"/gm/{game.pk}/")
+    token = once(gm_client, f"/gm/{game.pk}/void/{rec.pk}/")
     gm_client.post(f"/gm/{game.pk}/void/{rec.pk}/", {"reason": "录错了", **token})
     rec = Input.objects.get()
     assert rec.status == "voided" and rec.reason == "录错了"
@@ -217,7 +222,7 @@ def test_export_and_import_replay_to_the_same_state(gm_client, game):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     upload = SimpleUploadedFile("game.json", exported.content, content_type="application/json")
-    gm_client.post("/games/import/", {"once": new_token(), "file": upload, "name": "导入的局"})
+    gm_client.post("/games/import/", {**signed(gm_client, "console_import"), "file": upload, "name": "导入的局"})
     copy = Game.objects.get(name="导入的局")
     a, b = play.game_replay(game), play.game_replay(copy)
     assert [(s.name, s.names, s.ap, s.alive) for s in a.state.seats] == [
@@ -233,11 +238,12 @@ def test_importing_garbage_says_so(gm_client):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     page = gm_client.post(
-        "/games/import/", {"once": new_token(), "file": SimpleUploadedFile("x.json", b"{not json")}
+        "/games/import/", {**signed(gm_client, "console_import"), "file": SimpleUploadedFile("x.json", b"{not json")}
     ).content.decode()
     assert "无法导入" in page
     page = gm_client.post(
-        "/games/import/", {"once": new_token(), "file": SimpleUploadedFile("x.json", b'{"format": "other"}')}
+        "/games/import/",
+        {**signed(gm_client, "console_import"), "file": SimpleUploadedFile("x.json", b'{"format": "other"}')},
     ).content.decode()
     assert "这不是本系统导出的游戏文件" in page
 
@@ -245,7 +251,7 @@ def test_importing_garbage_says_so(gm_client):
 def test_a_substitute_takes_a_seat_and_the_phase_gets_twelve_more_hours(gm_client, game):
     phase = game.phases.get(status=Phase.Status.OPEN)
     end = phase.ends_at
-    form = {"seat": _seat(game, "丙").pk, "player_name": "替补丙", **once(gm_client, f"/gm/{game.pk}/")}
+    form = {"seat": _seat(game, "丙").pk, "player_name": "替补丙", **once(gm_client, f"/gm/{game.pk}/", SUB % game.pk)}
     page = gm_client.post(f"/gm/{game.pk}/substitute/", form).content.decode()  # first what it would change
     later = timezone.localtime(end + timedelta(hours=12)).strftime("%Y-%m-%d %H:%M")
     assert f"延长到 <strong>{later}</strong>" in page and "替补公告" in page and "交接" in page
@@ -258,7 +264,7 @@ def test_a_substitute_takes_a_seat_and_the_phase_gets_twelve_more_hours(gm_clien
     assert play.game_replay(game).state.seat("替补丙").names == ("庶民", "巫医", "绝杀/特赦", "纵火/圣人", "阿米巴")
     page = gm_client.post(
         f"/gm/{game.pk}/substitute/",
-        {"seat": _seat(game, "甲").pk, "player_name": "乙", **once(gm_client, f"/gm/{game.pk}/")},
+        {"seat": _seat(game, "甲").pk, "player_name": "乙", **once(gm_client, f"/gm/{game.pk}/", SUB % game.pk)},
         follow=True,
     )
     assert "已经在这局游戏里了" in page.content.decode()
@@ -275,7 +281,7 @@ def test_the_preview_marks_the_words_each_input_was_read_from(gm_client, game):
 def test_an_early_end_not_sent_from_its_confirmation_page_ends_nothing_t5(gm_client, game):
     """Review finding: an end-early POST without the digest of the close it showed skipped the check; now the end
     comes only from the confirmation page, which shows the post the close will draft."""
-    form = {"force": "1", **once(gm_client, f"/gm/{game.pk}/")}
+    form = {"force": "1", **signed(gm_client, "console_clock:end", game)}  # a valid token, but not from that page
     page = gm_client.post(f"/gm/{game.pk}/clock/end/", form, follow=True).content.decode()
     assert "请从确认页操作" in page
     assert game.phases.get(kind="night", number=1).status == Phase.Status.OPEN
@@ -285,8 +291,8 @@ def test_an_early_end_not_sent_from_its_confirmation_page_ends_nothing_t5(gm_cli
 
 def test_the_substitution_preview_of_a_paused_game_says_the_time_left_t4(gm_client, game):
     """Review finding: paused, the extension grows the time left, not the end; the preview said "从 14:08 延长到 14:08"."""
-    gm_client.post(f"/gm/{game.pk}/clock/pause/", once(gm_client, f"/gm/{game.pk}/"))
-    form = {"seat": _seat(game, "丙").pk, "player_name": "替补丙", **once(gm_client, f"/gm/{game.pk}/")}
+    gm_client.post(f"/gm/{game.pk}/clock/pause/", once(gm_client, f"/gm/{game.pk}/", f"/gm/{game.pk}/clock/pause/"))
+    form = {"seat": _seat(game, "丙").pk, "player_name": "替补丙", **once(gm_client, f"/gm/{game.pk}/", SUB % game.pk)}
     page = gm_client.post(f"/gm/{game.pk}/substitute/", form).content.decode()
     left = game.phases.get(status=Phase.Status.OPEN).paused_remaining
     hours = int(left.total_seconds() // 3600) + 12

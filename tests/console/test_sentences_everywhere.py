@@ -93,7 +93,7 @@ class Console:
 
     def post(self, path: str, data: dict, form: str | None = None) -> str:
         """A form sent back with the one-time token of the page it is on (`form`, or the same path)."""
-        token = once(self.client, self.base + (path if form is None else form))
+        token = once(self.client, self.base + (path if form is None else form), self.base + path)
         return self.keep(path, self.client.post(self.base + path, {**data, **token}, follow=True))
 
     def open_phase(self) -> Phase:

@@ -16,8 +16,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from moderator.models import Announcement, AuditLog, Game, Input
 from moderator.public.sample import sample_game
 from moderator.services import corrections, transfer
-from moderator.services.once import new_token
 from tests.pages.conftest import _fresh_cache  # noqa: F401 (fixture)
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +40,8 @@ def _texts(client, game: Game) -> list[str]:
 def _import(gm_client, data: dict, name: str) -> Game:
     body = json.dumps(data, ensure_ascii=False).encode()
     response = gm_client.post(
-        "/games/import/", {"once": new_token(), "file": SimpleUploadedFile("g.json", body), "name": name}
+        "/games/import/",
+        {**signed(gm_client, "console_import"), "file": SimpleUploadedFile("g.json", body), "name": name},
     )
     assert response.status_code == 302, response.content.decode()[:500]
     return Game.objects.get(name=name)
@@ -151,7 +152,7 @@ def test_a_draft_out_of_bounds_is_refused_before_anything_is_written(gm_client, 
     games = Game.objects.count()
     body = json.dumps(data, ensure_ascii=False).encode()
     page = gm_client.post(
-        "/games/import/", {"once": new_token(), "file": SimpleUploadedFile("g.json", body)}
+        "/games/import/", {**signed(gm_client, "console_import"), "file": SimpleUploadedFile("g.json", body)}
     ).content.decode()
     assert "无法导入" in page and words in page and Game.objects.count() == games
 

@@ -11,6 +11,7 @@ from moderator.models import AuditLog, Input, Message
 from moderator.services import intake, play
 from tests.browser.console_kit import MANIFESTO
 from tests.intake.conftest import at, console_table, jia
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 UNCLEAR = f"乙和丙都很可疑,今晚杀他。杀人宣言:{MANIFESTO}"
@@ -66,8 +67,7 @@ def test_the_page_turns_a_click_on_a_candidate_into_the_input_and_the_confirm_st
         "seat": jia(game).pk,
         "forum_at": timezone.localtime(at(game)).strftime("%Y-%m-%dT%H:%M"),
         "text": UNCLEAR,
-        "once": "c-1",
-        "phase": game.phases.get().pk,
+        **signed(client, "console_pm", game),
     }
     page = client.post(f"/gm/{game.pk}/pm/", {**form, "preview": "1"}).content.decode()
     assert 'name="pick" value="0:乙"' in page and "天神选定" not in page

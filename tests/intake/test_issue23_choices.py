@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from moderator.models import Input, Phase
 from moderator.services import intake, play, setup
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 PLAYERS = [
@@ -72,8 +73,7 @@ def test_the_vote_post_page_offers_the_candidate_as_a_button_and_stores_the_chos
         "seat": seat(day, "王五").pk,
         "forum_at": timezone.localtime(at(day)).strftime("%Y-%m-%dT%H:%M"),
         "text": "投大白兔",
-        "once": "v-1",
-        "phase": day.phases.get(status=Phase.Status.OPEN).pk,
+        **signed(gm_client, "console_vote_post", day),
     }
     page = gm_client.post(f"/gm/{day.pk}/vote-post/", {**form, "preview": "1"}).content.decode()
     assert 'name="pick" value="0:小白兔"' in page and "天神选定" not in page

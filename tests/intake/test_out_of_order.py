@@ -14,6 +14,7 @@ from moderator.models import Input, Message
 from moderator.parser.thread import Post
 from moderator.services import bulk, intake, play, setup, verdicts
 from tests.browser.console_kit import TABLE
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 
@@ -96,14 +97,13 @@ def test_the_action_form_shows_the_change_and_stores_only_on_a_second_confirmed_
     client.force_login(gm)
     yi = seat(game, "乙")
     intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
-    phase = game.phases.get().pk
     local = timezone.localtime(at(game, 30)).strftime("%Y-%m-%dT%H:%M")
-    form = {"seat": yi.pk, "forum_at": local, "use": "禁锢", "target": "丁", "once": "t-1", "phase": phase}
+    form = {"seat": yi.pk, "forum_at": local, "use": "禁锢", "target": "丁", **signed(client, "console_action", game)}
     page = client.post(f"/gm/{game.pk}/action/", form).content.decode()
     assert Input.objects.count() == 1
     assert "早于本时段已经录入的 1 条输入" in page and "束魂 → 丙" in page and "拒绝:" in page
     seen = page.split('name="seen" value="')[1].split('"')[0]
-    confirm = {**form, "once": "t-2", "seen": seen}
+    confirm = {**form, **signed(client, "console_action", game), "seen": seen}
     assert client.post(f"/gm/{game.pk}/action/", confirm).status_code == 302
     assert Input.objects.count() == 2
     assert stored_verdicts(game)["乙 束魂 → 丙"].startswith("拒绝:")
@@ -124,14 +124,14 @@ def test_the_vote_form_asks_before_an_earlier_post_changes_a_vote_verdict(client
     play.vote_submit(game=game, seat=yi, target=bing, change=True, forum_at=day.starts_at + timedelta(hours=3))
     local = timezone.localtime(day.starts_at + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
     form = {"seat": yi.pk, "forum_at": local, "post": "original", "target": seat(game, "丁").pk}
-    page = client.post(f"/gm/{game.pk}/votes/", {**form, "once": "v-1", "phase": day.pk}).content.decode()
+    page = client.post(f"/gm/{game.pk}/votes/", {**form, **signed(client, "console_votes", game)}).content.decode()
     assert Input.objects.filter(phase=day).count() == 1
     assert "早于本时段已经录入的 1 条输入" in page and 'id="verdict-changes"' in page, page
     table = page.split('id="verdict-changes"')[1].split("</table>")[0]
     cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td>(.*?)</td>", table, re.S)]
     assert cells[0] == "乙" and "改票" in cells[1] and cells[2].startswith("拒绝")  # the change, refused before
     seen = page.split('name="seen" value="')[1].split('"')[0]
-    client.post(f"/gm/{game.pk}/votes/", {**form, "once": "v-2", "phase": day.pk, "seen": seen})
+    client.post(f"/gm/{game.pk}/votes/", {**form, **signed(client, "console_votes", game), "seen": seen})
     assert Input.objects.filter(phase=day).count() == 2
     changed = stored_verdicts(game)["乙 改票 → 丙"]
     assert changed == cells[3] and changed.startswith("接受")  # stored as the page said it would be
@@ -161,10 +161,14 @@ def test_a_stale_preview_page_stores_nothing_and_shows_the_new_preview(client, d
     yi = seat(game, "乙")
     local = timezone.localtime(at(game, 30)).strftime("%Y-%m-%dT%H:%M")
     form = {"seat": yi.pk, "forum_at": local, "text": "禁锢 丁", "phase": game.phases.get().pk}
-    page = client.post(f"/gm/{game.pk}/pm/", {**form, "once": "p-1", "preview": "1"}).content.decode()
+    page = client.post(
+        f"/gm/{game.pk}/pm/", {**form, **signed(client, "console_pm", game), "preview": "1"}
+    ).content.decode()
     seen = page.split('name="seen" value="')[1].split('"')[0]
     intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))  # meanwhile, in another tab
-    page = client.post(f"/gm/{game.pk}/pm/", {**form, "once": "p-2", "confirm": "1", "seen": seen}).content.decode()
+    page = client.post(
+        f"/gm/{game.pk}/pm/", {**form, **signed(client, "console_pm", game), "confirm": "1", "seen": seen}
+    ).content.decode()
     assert Message.objects.count() == 1
     assert "这条输入会改变本时段其他输入的结果" in page and 'id="verdict-changes"' in page and "束魂 → 丙" in page
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from moderator.models import Game, Phase
 from moderator.services import setup
-from moderator.services.once import new_token
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
@@ -66,7 +66,7 @@ def test_an_absurd_extension_is_refused(gm_client, game, hours):
 
 def test_a_name_of_61_characters_is_refused_with_a_sentence(gm_client, game):
     page = gm_client.post(
-        "/games/new/", {"once": new_token(), "name": "x", "players": "\n".join([*PLAYERS[:6], "名" * 61])}
+        "/games/new/", {**signed(gm_client, "game_new"), "name": "x", "players": "\n".join([*PLAYERS[:6], "名" * 61])}
     )
     assert page.status_code == 200 and "论坛ID最长 60 个字" in page.content.decode()
     seat = game.seats.get(number=1)
@@ -137,7 +137,7 @@ def test_no_value_posted_to_any_form_gives_a_500(gm_client, game, form, values):
     url, fields = FORMS[form]
     data = dict(zip(fields, values, strict=False))
     if form == "new":
-        data["once"] = new_token()  # past the one-time token, to the fields
+        data.update(signed(gm_client, "game_new"))  # past the one-time token, to the fields
     response = gm_client.post(url.format(g=game.pk), data, REMOTE_ADDR="10.1.2.3")
     assert response.status_code < 500, (form, data)
 
@@ -177,6 +177,8 @@ def test_a_number_field_with_digits_int_cannot_read_is_no_500(gm_client, game, u
     )
 )
 def test_no_file_posted_to_the_import_gives_a_500(gm_client, body):
-    response = gm_client.post("/games/import/", {"once": new_token(), "file": SimpleUploadedFile("g.json", body)})
+    response = gm_client.post(
+        "/games/import/", {**signed(gm_client, "console_import"), "file": SimpleUploadedFile("g.json", body)}
+    )
     assert response.status_code < 500
     assert not Phase.objects.filter(game__name="导入").exists()

@@ -19,8 +19,8 @@ from django.test import Client
 from moderator.models import Game
 from moderator.public.sample import sample_game
 from moderator.services import play, transfer
-from moderator.services.once import new_token
 from moderator.services.transfer_schema import MAX_BYTES
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,8 @@ def exported(django_db_setup, django_db_blocker):
 def _post(client, body: bytes):
     games = Game.objects.count()
     response = client.post(
-        "/games/import/", {"once": new_token(), "file": SimpleUploadedFile("g.json", body), "name": "导入"}
+        "/games/import/",
+        {**signed(client, "console_import"), "file": SimpleUploadedFile("g.json", body), "name": "导入"},
     )
     return response, Game.objects.count() - games
 

@@ -14,9 +14,9 @@ from django.test import Client
 
 from moderator.models import Game
 from moderator.services import setup, transfer
-from moderator.services.once import new_token
 from moderator.services.setup import SEATS_MAX
 from moderator.services.transfer_schema import MAX_INPUTS
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def exported(sample):
 
 def _new_game(client, players: str) -> tuple[str, int]:
     before = Game.objects.count()
-    response = client.post("/games/new/", {"once": new_token(), "name": "测试", "players": players})
+    response = client.post("/games/new/", {**signed(client, "game_new"), "name": "测试", "players": players})
     assert response.status_code == 200  # the form again, with the sentence
     return response.content.decode(), Game.objects.count() - before
 
@@ -44,7 +44,8 @@ def _import(client, data) -> tuple[str, int]:
     body = data if isinstance(data, bytes) else json.dumps(data, ensure_ascii=False).encode()
     before = Game.objects.count()
     response = client.post(
-        "/games/import/", {"once": new_token(), "file": SimpleUploadedFile("g.json", body), "name": "导入"}
+        "/games/import/",
+        {**signed(client, "console_import"), "file": SimpleUploadedFile("g.json", body), "name": "导入"},
     )
     assert response.status_code == 200
     return response.content.decode(), Game.objects.count() - before
@@ -157,6 +158,7 @@ def test_a_real_export_still_imports(gm_client, exported):
     before = Game.objects.count()
     body = json.dumps(exported, ensure_ascii=False).encode()
     response = gm_client.post(
-        "/games/import/", {"once": new_token(), "file": SimpleUploadedFile("g.json", body), "name": "导入"}
+        "/games/import/",
+        {**signed(gm_client, "console_import"), "file": SimpleUploadedFile("g.json", body), "name": "导入"},
     )
     assert response.status_code == 302 and Game.objects.count() == before + 1

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from moderator.services import setup
-from moderator.services.once import new_token
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
@@ -61,6 +61,6 @@ def test_the_new_game_page_names_the_s1_problem(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
     page = client.post(
         "/games/new/",
-        {"once": new_token(), "name": "x", "players": "\n".join(PLAYERS), "camps": ",".join(["杀手"] * 7)},
+        {**signed(client, "game_new"), "name": "x", "players": "\n".join(PLAYERS), "camps": ",".join(["杀手"] * 7)},
     )
     assert page.status_code == 200 and "阵营不符合 S1" in page.content.decode()

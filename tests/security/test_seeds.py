@@ -13,7 +13,7 @@ from cards.dealing import deal
 from cards.orders import seat_seed
 from moderator.models import Game, Input
 from moderator.services import play, setup
-from moderator.services.once import new_token
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
@@ -73,13 +73,13 @@ def test_a_seats_drawn_order_carries_a_seed_that_does_not_give_the_games_seed_aw
 def test_the_gm_form_refuses_a_typed_seed_for_a_live_game(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
     page = client.post(
-        "/games/new/", {"once": new_token(), "name": "正式局", "players": "\n".join(PLAYERS), "seed": "2014"}
+        "/games/new/", {**signed(client, "game_new"), "name": "正式局", "players": "\n".join(PLAYERS), "seed": "2014"}
     )
     assert page.status_code == 200 and "正式局不能手填随机种子" in page.content.decode()
     assert not Game.objects.filter(name="正式局").exists()
     ok = client.post(
         "/games/new/",
-        {"once": new_token(), "name": "复盘局", "players": "\n".join(PLAYERS), "seed": "2014", "replay": "on"},
+        {**signed(client, "game_new"), "name": "复盘局", "players": "\n".join(PLAYERS), "seed": "2014", "replay": "on"},
     )
     assert ok.status_code == 302 and Game.objects.get(name="复盘局").deal_seed == "2014"
 
@@ -87,7 +87,7 @@ def test_the_gm_form_refuses_a_typed_seed_for_a_live_game(client, django_user_mo
 @pytest.mark.parametrize("seed", [str(2**63), "9" * 41, "-1", "1e10", "１２"])
 def test_the_gm_form_answers_any_seed_without_a_500(client, django_user_model, seed):
     client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
-    data = {"once": new_token(), "name": "x", "players": "\n".join(PLAYERS), "seed": seed, "replay": "on"}
+    data = {**signed(client, "game_new"), "name": "x", "players": "\n".join(PLAYERS), "seed": seed, "replay": "on"}
     assert client.post("/games/new/", data).status_code in (200, 302)
 
 

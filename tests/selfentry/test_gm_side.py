@@ -11,7 +11,7 @@ from selfentry_kit import MANIFESTO, act_url, confirm_data, preview, seat
 
 from moderator.models import AuditLog, Input
 from moderator.services import clock, corrections, intake, selfentry, setup
-from moderator.services.once import new_token
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +27,8 @@ def _self_attack(client, game):
 
 def test_the_setting_at_creation_is_off_by_default_and_on_when_ticked(gm_client):
     data = {"name": "局", "players": "甲\n乙\n丙\n丁\n戊\n己\n庚"}
-    gm_client.post(reverse("game_new"), {**data, "once": new_token()})
-    gm_client.post(reverse("game_new"), {**data, "once": new_token(), "name": "自助", "self_entry": "on"})
+    gm_client.post(reverse("game_new"), {**data, **signed(gm_client, "game_new")})
+    gm_client.post(reverse("game_new"), {**data, **signed(gm_client, "game_new"), "name": "自助", "self_entry": "on"})
     from moderator.models import Game
 
     assert [g.self_entry for g in Game.objects.order_by("created_at")] == [False, True]

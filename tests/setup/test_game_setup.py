@@ -8,7 +8,7 @@ from django.utils import timezone
 from cards.catalogue import is_privilege
 from moderator import services
 from moderator.models import Game, Input, Seat
-from moderator.services.once import new_token
+from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
@@ -143,7 +143,9 @@ def test_a5_the_player_list_hides_hands_and_each_deal_pm_shows_only_its_own_hand
 def test_a_gm_creates_a_game_in_the_page_and_sees_the_drafts(client, django_user_model):
     gm = django_user_model.objects.create_user("gm", password="pw-123456")
     client.force_login(gm)
-    response = client.post("/games/new/", {"once": new_token(), "name": "论坛第39局", "players": "\n".join(PLAYERS)})
+    response = client.post(
+        "/games/new/", {**signed(client, "game_new"), "name": "论坛第39局", "players": "\n".join(PLAYERS)}
+    )
     assert response.status_code == 302
     game = Game.objects.get(name="论坛第39局")
     page = client.get(response["Location"]).content.decode()
@@ -154,10 +156,10 @@ def test_a_gm_creates_a_game_in_the_page_and_sees_the_drafts(client, django_user
 def test_the_create_page_says_what_is_wrong_instead_of_failing(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
     page = client.post(
-        "/games/new/", {"once": new_token(), "name": "x", "players": "a\nb\nc", "camps": "杀手,狼人,警察"}
+        "/games/new/", {**signed(client, "game_new"), "name": "x", "players": "a\nb\nc", "camps": "杀手,狼人,警察"}
     ).content.decode()
     assert "不认识:警察" in page
-    page = client.post("/games/new/", {"once": new_token(), "name": "x", "players": "a\nb"}).content.decode()
+    page = client.post("/games/new/", {**signed(client, "game_new"), "name": "x", "players": "a\nb"}).content.decode()
     assert "至少需要 3 名玩家" in page
 
 
@@ -184,7 +186,7 @@ def test_one_seed_fixes_camps_deal_and_default_orders(client, django_user_model)
     for name in ("甲局", "乙局"):
         client.post(
             "/games/new/",
-            {"once": new_token(), "name": name, "players": "\n".join(PLAYERS), "seed": "77", "replay": "on"},
+            {**signed(client, "game_new"), "name": name, "players": "\n".join(PLAYERS), "seed": "77", "replay": "on"},
         )
     a, b = Game.objects.get(name="甲局"), Game.objects.get(name="乙局")
     assert a.order_seed == b.order_seed == "77"

@@ -1,51 +1,66 @@
-"""python manage.py restore FILE — put back the games of a `backup` file: each is imported and replayed exactly as an
-uploaded export is (checked against the export schema first). All or nothing: one game that does not replay and
-nothing is written. A game whose name is already in the database is skipped, and said so (a restore run twice adds
-nothing)."""
+"""python manage.py restore FILE [--gm NAME] — put back the games of a `backup` file. The whole file is checked
+first (its shape, then each game as an uploaded export is): a malformed file ends with one line saying what is wrong
+and where, exit status 1, nothing written. Then each game is imported and replayed, all or nothing. A game whose
+name is already in the database is skipped, and said so (a restore run twice adds nothing).
+
+Games are attached only to accounts that exist (the file's 天神 names) or to the one named with --gm: no account is
+ever created from a file; the names with no account are listed. Each seat keeps its private link unless another
+seat already uses it (then it gets a new one, and the seat is named); the audit history is kept."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
-from moderator.management.commands.backup import FORMAT
 from moderator.management.migrated import ensure_migrated
-from moderator.models import Game
-from moderator.services.transfer import ImportRefused, import_game
+from moderator.services.transfer import ImportRefused, backup_parse, restore_game
 
 
 class Command(BaseCommand):
-    help = "从 backup 写的 JSON 文件恢复所有游戏(逐局导入并重放;全部成功才保存)"
+    help = "从 backup 写的 JSON 文件恢复所有游戏(先检查整个文件;逐局导入并重放;全部成功才保存)"
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
+        parser.add_argument("--gm", metavar="NAME", help="also attach every restored game to this existing account")
 
-    def handle(self, *args, file: Path, **options):
+    def handle(self, *args, file: Path, gm: str | None = None, **options):
         try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CommandError(f"读不了备份文件 {file}:{exc}") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("games"), list):
-            raise CommandError(f"{file} 不是 backup 命令写的备份文件(需要 format = {FORMAT})")
+            raw = file.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"读不了备份文件 {file}:{exc.strerror or exc}") from None
+        try:
+            backup = backup_parse(raw)
+        except ImportRefused as exc:
+            raise CommandError(f"{file} 不能恢复,什么都没有写入:{exc}") from None
         ensure_migrated(self)
-        users = get_user_model().objects
-        restored = skipped = 0
-        with transaction.atomic():
-            for n, entry in enumerate(data["games"], 1):
-                export = entry.get("export") if isinstance(entry, dict) else None
-                name = (export or {}).get("game", {}).get("name") if isinstance(export, dict) else None
-                if name and Game.objects.filter(name=name).exists():
-                    skipped += 1
-                    self.stdout.write(f"跳过第 {n} 局“{name}”:数据库里已经有同名的游戏")
-                    continue
-                try:
-                    game = import_game(export, restore=True)
-                except ImportRefused as exc:
-                    raise CommandError(f"第 {n} 局“{name or '?'}”无法恢复:{exc};什么都没有保存") from None
-                game.gms.add(*users.filter(username__in=entry.get("gms") or []))
-                restored += 1
-        self.stdout.write(f"已恢复 {restored} 局游戏,跳过 {skipped} 局({file})")
+        account = None
+        if gm is not None:
+            account = get_user_model().objects.filter(username=gm).first()
+            if account is None:
+                raise CommandError(f"--gm {gm}:没有这个账号(restore 不会新建账号;先 createsuperuser),什么都没有写入")
+        done = []
+        try:
+            with transaction.atomic():
+                for n, entry in enumerate(backup.games, 1):
+                    try:
+                        done.append(restore_game(entry, gm=account))
+                    except ImportRefused as exc:
+                        name = entry.export["game"]["name"]
+                        raise CommandError(f"第 {n} 局“{name}”无法恢复:{exc};什么都没有保存") from None
+        except DatabaseError as exc:
+            raise CommandError(f"数据库拒绝了写入({type(exc).__name__}),什么都没有保存") from None
+        restored = [r for r in done if r.game is not None]
+        for r in done:
+            if r.game is None:
+                self.stdout.write(f"跳过“{r.name}”:数据库里已经有同名的游戏")
+                continue
+            if r.missing_gms:
+                self.stdout.write(f"“{r.name}”:这些天神账号不存在,没有新建,也没有挂上:{'、'.join(r.missing_gms)}")
+            if not r.game.gms.exists():
+                self.stdout.write(f"“{r.name}”:没有任何天神(用 --gm NAME 指定一个已有账号)")
+            if r.new_links:
+                self.stdout.write(f"“{r.name}”:这些座位的私人链接与现有链接冲突,已换成新链接:{'、'.join(r.new_links)}")
+        self.stdout.write(f"已恢复 {len(restored)} 局游戏,跳过 {len(done) - len(restored)} 局({file})")
