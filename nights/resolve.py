@@ -162,7 +162,7 @@ def catches(n: Night) -> None:
                 clause,
                 f"{b.use}:{b.by}{b.use} {b.target},今夜没有{kinds}牌攻击{b.target},落空"
                 f"(同一人对同一目标连续第 {nights} 夜)"
-                + (",连续两夜落空:{b.target}要损失一张牌" if nights >= 2 else ""),
+                + (f",连续两夜落空:{b.target}要损失一张牌" if nights >= 2 else ""),
                 (b.by, b.target),
             )
         if nights >= 2:
