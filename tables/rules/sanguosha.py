@@ -24,7 +24,11 @@ Rulings (also in docs/tables.md):
 * Reward/penalty go to the damage source.  The game ends at once when a victory condition holds.
 * 4th-edition scoring: personal bonuses count only for the winning side (the source says "获胜的主公/忠臣" and the
   rebel line follows it); dead loyalists of a winning lord still score; "与主公单挑" means the renegade and the lord
-  were the last two alive.  House rules (暗魂, 转世, the three-player countdown) are not implemented.
+  were the last two alive.
+* House rules (options, ``sanguosha_house``): 座位抽签, 最后一滴血 (also when the table chose 暗魂: this mode has no
+  ghost cards, and 详细规则 2 says the protection holds without them; a [杀] the protected player used marks its
+  target as one they attacked), 三人倒计时 (at the start of the lord's turn; players who fall to 0 are asked for
+  [桃] one after another, in turn order from the lord).  暗魂 and 转世 are played in physical mode.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import dataclasses
 import random
 from typing import Any
 
+from . import sanguosha_house as house
 from .base import (
     GameState,
     RuleError,
@@ -49,6 +54,9 @@ from .base import (
 
 KIND = "sanguosha"
 TITLE = "三国杀(身份局)"
+# What this mode is: the name a new table gets, its tab title and its line in the /tables/ list (the electronic mode
+# plays only the basic cards; the full game is the physical mode).
+PAGE_TITLE = "三国杀(身份局)· 基本牌练习"
 MIN_PLAYERS = 4
 MAX_PLAYERS = 10
 OPTIONS: list[dict[str, Any]] = []
@@ -93,6 +101,12 @@ class State(GameState):
     turn_no: int = 0
     rng_count: int = 0
     log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    # house rules
+    protected: int | None = None
+    hit_by_protected: list[int] = dataclasses.field(default_factory=list)
+    round_no: int = 0
+    three_from: int | None = None
+    dying_queue: list[int] = dataclasses.field(default_factory=list)  # the countdown's other players at 0
 
 
 def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
@@ -110,6 +124,9 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     s.alive = [True] * n
     s.hands = [[deck.pop() for _ in range(4)] for _ in range(n)]
     s.deck = deck
+    s.protected = house.protected_seat(s.options, digital=True)
+    for line in house.intro(s.options, names, digital=True):
+        emit(s, line)
     emit(s, f"{names[lord]} 抽到主公,亮出身份(体力上限 {s.max_hp[lord]})。")
     for seat in range(n):
         emit(s, f"你的身份是{roles[seat]}。", to=[seat])
@@ -163,10 +180,39 @@ def _start_turn(s: State, seat: int) -> None:
     s.sha_used = s.jiu_used = s.jiu_active = False
     name = s.players[seat]
     emit(s, f"— {name} 的回合 —  {PHASES[0]}、{PHASES[1]}(无延时锦囊)跳过。")
+    at_zero = _countdown(s) if seat == s.lord and s.options.get("countdown") else []
     got = _draw(s, seat, 2)
     emit(s, f"{PHASES[2]}:{name} 摸 {len(got)} 张牌。")
     emit(s, f"你摸到:{'、'.join(got) or '(无)'}。", to=[seat])
     s.phase = "play"
+    if at_zero:
+        s.dying_queue = at_zero[1:]
+        _enter_dying(s, at_zero[0], None, "play")
+
+
+def _countdown(s: State) -> list[int]:
+    """详细规则 3 at the start of a round: everyone loses 1 体力 at once; returns who is now at 0 (turn order)."""
+    at_table = turn_order_from(s, s.lord)
+    step = house.countdown_step(s, at_table)
+    if step == "carry":
+        emit(s, "三人倒计时:这一轮扣体力会让所有人一起出局,延续到下一轮。")
+        return []
+    if step != "lose":
+        return []
+    for p in at_table:
+        s.hp[p] -= 1
+    lines = "、".join(f"{s.players[p]} {s.hp[p]}/{s.max_hp[p]}" for p in at_table)
+    emit(s, f"三人倒计时:第 {s.round_no} 轮开始,所有人同时各失去 1 点体力({lines})。")
+    return [p for p in at_table if s.hp[p] <= 0]
+
+
+def _next_dying(s: State) -> None:
+    """After one dying player is saved or dies: the next one the countdown left at 0, if any."""
+    while s.dying_queue and s.phase != "over":
+        victim = s.dying_queue.pop(0)
+        if s.alive[victim] and s.hp[victim] <= 0:
+            _enter_dying(s, victim, None, s.phase)
+            return
 
 
 def _end_turn(s: State) -> None:
@@ -188,14 +234,22 @@ def _enter_discard(s: State) -> None:
 def _damage(s: State, target: int, amount: int, source: int | None, resume: str) -> None:
     s.hp[target] -= amount
     emit(s, f"{s.players[target]} 受到 {amount} 点伤害,体力 {s.hp[target]}/{s.max_hp[target]}。")
+    anyone_out = not all(s.alive)
+    if s.hp[target] <= 0 and house.still_protected(s.protected, target, source, anyone_out, s.hit_by_protected):
+        s.hp[target] = 1
+        emit(s, f"最后一滴血受规则保护:{s.players[target]} 上一局第一个出局,本局还没有人出局,体力保留 1 点。")
     if s.hp[target] <= 0:
-        s.phase = "dying"
-        askers = turn_order_from(s, s.current)
-        s.pending = {"victim": target, "source": source, "askers": askers, "idx": 0, "resume": resume}
-        emit(s, f"{s.players[target]} 进入濒死状态,需要[桃]救援(从 {s.players[askers[0]]} 开始依次询问)。")
+        _enter_dying(s, target, source, resume)
     else:
         s.phase = resume
         s.pending = None
+
+
+def _enter_dying(s: State, target: int, source: int | None, resume: str) -> None:
+    s.phase = "dying"
+    askers = turn_order_from(s, s.current)
+    s.pending = {"victim": target, "source": source, "askers": askers, "idx": 0, "resume": resume}
+    emit(s, f"{s.players[target]} 进入濒死状态,需要[桃]救援(从 {s.players[askers[0]]} 开始依次询问)。")
 
 
 def _die(s: State, victim: int, source: int | None) -> None:
@@ -271,6 +325,8 @@ def _do_sha(s: State, seat: int, action: dict[str, Any]) -> None:
     take_from(s.hands[seat], [SHA])
     s.discard_pile.append(SHA)
     s.sha_used = True
+    if seat == s.protected and target not in s.hit_by_protected:  # 最后一滴血: whom the protected player attacked
+        s.hit_by_protected.append(target)
     damage = 2 if s.jiu_active else 1
     s.jiu_active = False
     s.phase = "respond"
@@ -329,6 +385,7 @@ def _do_rescue(s: State, seat: int, action: dict[str, Any]) -> None:
     if s.hp[victim] > 0:
         s.phase = s.pending["resume"]
         s.pending = None
+        _next_dying(s)
 
 
 def _do_pass(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -341,6 +398,7 @@ def _do_pass(s: State, seat: int, action: dict[str, Any]) -> None:
     s.pending = None
     s.phase = resume
     _die(s, victim, source)
+    _next_dying(s)
 
 
 def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:

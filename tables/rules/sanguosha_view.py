@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import sanguosha_house as house
 from .base import form, param, visible_log
 from .sanguosha import (
     JIU,
@@ -24,6 +25,12 @@ from .sanguosha import (
 )
 
 
+def _standing(state: State, p: int) -> bool:
+    """Alive and not reborn: 转世规则 counts a reborn player as out (the physical tracker's state has ``reborn``)."""
+    reborn = getattr(state, "reborn", None) or []
+    return bool(state.alive[p]) and not (len(reborn) == len(state.players) and reborn[p])
+
+
 def winner(state: State) -> list[int] | None:
     side = state.winning_side
     if side is None:
@@ -32,7 +39,7 @@ def winner(state: State) -> list[int] | None:
         return [p for p, r in enumerate(state.roles) if r in (LORD, LOYAL)]
     if side == SIDE_REBEL:
         return [p for p, r in enumerate(state.roles) if r == REBEL]
-    return [p for p, r in enumerate(state.roles) if r == RENEGADE and state.alive[p]]
+    return [p for p, r in enumerate(state.roles) if r == RENEGADE and _standing(state, p)]
 
 
 def score(state: State) -> dict[int, int] | None:
@@ -42,8 +49,8 @@ def score(state: State) -> dict[int, int] | None:
         return None
     n = len(state.players)
     roles = state.roles
-    alive_loyal = sum(1 for p, r in enumerate(roles) if r == LOYAL and state.alive[p])
-    alive_rebel = sum(1 for p, r in enumerate(roles) if r == REBEL and state.alive[p])
+    alive_loyal = sum(1 for p, r in enumerate(roles) if r == LOYAL and _standing(state, p))
+    alive_rebel = sum(1 for p, r in enumerate(roles) if r == REBEL and _standing(state, p))
     out = {}
     for p, role in enumerate(roles):
         victims = [roles[v] for k, v in state.kills if k == p]
@@ -54,11 +61,11 @@ def score(state: State) -> dict[int, int] | None:
         elif role == REBEL:
             pts = 3 * alive_rebel if side == SIDE_REBEL else 0
         elif side == SIDE_RENEGADE:
-            pts = 4 + 2 * n if state.alive[p] else 0
+            pts = 4 + 2 * n if _standing(state, p) else 0
         elif side == SIDE_LORD:
             pts = n if state.duel and _last_renegade(state) == p else 0
         else:
-            pts = 1 if state.alive[p] else 0
+            pts = 1 if _standing(state, p) else 0
         if side == SIDE_LORD and role in (LORD, LOYAL):
             pts += sum(1 for v in victims if v in (REBEL, RENEGADE))
         if side == SIDE_REBEL and role == REBEL:
@@ -106,7 +113,20 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "winning_side": state.winning_side,
         "winners": winner(state),
         "scores": score(state),
+        "house": _house_view(state),
         "log": visible_log(state.log, viewer),
+    }
+
+
+def _house_view(state: State) -> dict[str, Any] | None:
+    """The house rules' public part in this mode: the countdown and the protected player."""
+    o = state.options
+    if not (o.get("countdown") or state.protected is not None):
+        return None
+    standing = [p for p in range(len(state.players)) if state.alive[p]]
+    return {
+        "countdown": house.countdown_text(state, standing) if o.get("countdown") else None,
+        "protected": state.players[state.protected] if state.protected is not None and all(state.alive) else None,
     }
 
 
