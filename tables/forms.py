@@ -78,6 +78,11 @@ class CreateTableForm(forms.Form):
     sgs_countdown = forms.BooleanField(
         label="三国杀:三人倒计时(剩三人时三轮后每轮所有人各减一点体力)", required=False, initial=True
     )
+    sgs_generals = forms.BooleanField(
+        label="三国杀电子牌:挑选武将(体力上限与国籍按标准版 25 名武将;技能只显示文字,不执行)",
+        required=False,
+        initial=True,
+    )
     sgs_rebirth = forms.BooleanField(
         label="三国杀实体牌:转世(出局的玩家收献祭,满 4 张〔4–5 人 3 张〕转世为同国籍武将)", required=False
     )
@@ -153,6 +158,7 @@ class CreateTableForm(forms.Form):
             ("last_blood", rule2 == "last_blood"),
             ("countdown", data.get("sgs_countdown")),
             ("rebirth", data.get("sgs_rebirth")),
+            ("generals", data.get("sgs_generals") and data.get("mode") == "digital"),
         ):
             if on:
                 options[key] = True

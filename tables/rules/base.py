@@ -227,7 +227,7 @@ def _offered(spec: dict[str, Any], value: str, label: str) -> None:
         return
     if any(str(c[0]) == value for c in choices):
         return
-    offered = "、".join(str(c[1]) for c in choices[:12]) + ("……" if len(choices) > 12 else "")
+    offered = "、".join(str(c[1] or c[0]) for c in choices[:12]) + ("……" if len(choices) > 12 else "")
     raise RuleError(f"「{label}」只能从表单给出的选项中选:{offered}。收到的「{value[:20]}」不是其中之一。")
 
 

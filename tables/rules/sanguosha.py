@@ -51,6 +51,7 @@ from .base import (
     seat_param,
     take_from,
 )
+from .sanguosha_generals import GENERALS
 
 KIND = "sanguosha"
 TITLE = "三国杀(身份局)"
@@ -74,6 +75,7 @@ SHA, SHAN, TAO, JIU = "杀", "闪", "桃", "酒"
 DECK = {SHA: 30, SHAN: 15, TAO: 8, JIU: 5}
 PHASES = ["回合开始阶段", "判定阶段", "摸牌阶段", "出牌阶段", "弃牌阶段", "回合结束阶段"]
 SIDE_LORD, SIDE_REBEL, SIDE_RENEGADE = "主公与忠臣", "反贼", "内奸"
+LORD_GENERALS = ("曹操", "刘备", "孙权")
 
 
 @dataclasses.dataclass
@@ -107,6 +109,10 @@ class State(GameState):
     round_no: int = 0
     three_from: int | None = None
     dying_queue: list[int] = dataclasses.field(default_factory=list)  # the countdown's other players at 0
+    # 挑选武将 (option ``generals``): HP and kingdom from the standard edition's generals; skills shown, not played
+    generals: list[str | None] = dataclasses.field(default_factory=list)
+    candidates: list[list[str]] = dataclasses.field(default_factory=list)
+    pool: list[str] = dataclasses.field(default_factory=list)
 
 
 def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
@@ -127,11 +133,67 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     s.protected = house.protected_seat(s.options, digital=True)
     for line in house.intro(s.options, names, digital=True):
         emit(s, line)
-    emit(s, f"{names[lord]} 抽到主公,亮出身份(体力上限 {s.max_hp[lord]})。")
     for seat in range(n):
         emit(s, f"你的身份是{roles[seat]}。", to=[seat])
+    if s.options.get("generals"):
+        _deal_lord_candidates(s, rng)
+        return s
+    emit(s, f"{names[lord]} 抽到主公,亮出身份(体力上限 {s.max_hp[lord]})。")
     _start_turn(s, lord)
     return s
+
+
+# --- 挑选武将 (the seed's 「2、挑选武将」) ---------------------------------------------------------------------------
+
+
+def _deal_lord_candidates(s: State, rng: random.Random) -> None:
+    """The lord gets 曹操、刘备、孙权 and 2 more drawn at random; the others wait."""
+    n = len(s.players)
+    pool = [g for g in GENERALS if g not in LORD_GENERALS]
+    rng.shuffle(pool)
+    s.generals = [None] * n
+    s.candidates = [[] for _ in range(n)]
+    s.candidates[s.lord] = [*LORD_GENERALS, pool.pop(), pool.pop()]
+    s.pool = pool
+    s.phase = "lord_general"
+    emit(s, f"{s.players[s.lord]} 抽到主公,亮出身份;主公先从 5 名候选武将中选择,选好后亮出。")
+    emit(s, f"你的候选武将:{'、'.join(s.candidates[s.lord])}。", to=[s.lord])
+
+
+def _do_choose_general(s: State, seat: int, action: dict[str, Any]) -> None:
+    general = action.get("general")
+    require(
+        isinstance(general, str) and general in s.candidates[seat],
+        f"请从你的候选武将中选择:{'、'.join(s.candidates[seat])}。",
+    )
+    assert isinstance(general, str)
+    s.generals[seat] = general
+    n = len(s.players)
+    if seat == s.lord:  # the 4 not taken go back; the others get 3 each (2 in a 10-player game), in secret
+        s.pool.extend(g for g in s.candidates[seat] if g != general)
+        later_rng(s).shuffle(s.pool)
+        others = [p for p in range(n) if p != s.lord]
+        each = 2 if n == 10 else 3
+        for p in others:
+            s.candidates[p] = [s.pool.pop() for _ in range(each)]
+            emit(s, f"你的候选武将:{'、'.join(s.candidates[p])}。", to=[p])
+        s.phase = "generals"
+        emit(s, f"主公 {s.players[seat]} 选择了 {general}。其他玩家各从 {each} 名候选武将中秘密选择,选好后同时亮出。")
+        return
+    emit(s, f"{s.players[seat]} 选好了武将。")
+    emit(s, f"你选择了 {general}(体力 {GENERALS[general][2]})。", to=[seat])
+    if all(g is not None for g in s.generals):
+        s.pool.extend(g for p in range(n) for g in s.candidates[p] if g != s.generals[p] and p != s.lord)
+        for p in range(n):
+            chosen = s.generals[p]
+            assert chosen is not None
+            s.max_hp[p] = GENERALS[chosen][2] + (1 if p == s.lord and n >= 5 else 0)
+            s.hp[p] = s.max_hp[p]
+        shown = ",".join(
+            f"{s.players[p]}={s.generals[p]}({GENERALS[str(s.generals[p])][0]},{s.max_hp[p]} 体力)" for p in range(n)
+        )
+        emit(s, "武将同时亮出:" + shown + "。技能只显示文字,电子牌不执行。")
+        _start_turn(s, s.lord)
 
 
 # --- helpers ------------------------------------------------------------------------------------------------------
@@ -294,7 +356,11 @@ def _check_victory(s: State) -> bool:
 # --- actions ------------------------------------------------------------------------------------------------------
 
 
-def _expected(s: State) -> tuple[int, list[str]]:
+def _expected(s: State) -> tuple[int | list[int], list[str]]:
+    if s.phase == "lord_general":
+        return s.lord, ["choose_general"]
+    if s.phase == "generals":
+        return [p for p in range(len(s.players)) if s.generals[p] is None], ["choose_general"]
     if s.phase == "play":
         return s.current, ["sha", "tao", "jiu", "end_play"]
     if s.phase == "respond":
@@ -412,6 +478,7 @@ def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
 
 
 ACTION_NAMES = {
+    "choose_general": "选择武将",
     "sha": "使用[杀]",
     "shan": "打出[闪]",
     "take": "受到伤害",
@@ -424,6 +491,7 @@ ACTION_NAMES = {
 }
 legal = legal_via(apply)
 _HANDLERS = {
+    "choose_general": _do_choose_general,
     "sha": _do_sha,
     "shan": _do_shan,
     "take": _do_take,

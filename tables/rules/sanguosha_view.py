@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import sanguosha_generals as generals
 from . import sanguosha_house as house
 from .base import form, param, visible_log
 from .sanguosha import (
@@ -81,6 +82,14 @@ def _last_renegade(state: State) -> int | None:
     return None
 
 
+def _general_shown(state: State, p: int, viewer: int | None) -> dict[str, Any] | None:
+    """挑选武将: the lord's general is shown at once, the others' once everyone has chosen (each sees their own)."""
+    if len(state.generals) != len(state.players) or state.generals[p] is None:
+        return None
+    chosen = state.phase not in ("lord_general", "generals")
+    return generals.card(str(state.generals[p])) if chosen or p in (state.lord, viewer) else None
+
+
 def view(state: State, viewer: int | None) -> dict[str, Any]:
     over = state.phase == "over"
     seats = []
@@ -96,6 +105,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
                 "alive": state.alive[p],
                 "hand_count": len(state.hands[p]),
                 "hand": list(state.hands[p]) if p == viewer else None,
+                "general_card": _general_shown(state, p, viewer),
             }
         )
     pending = dict(state.pending) if state.pending else None
@@ -114,6 +124,10 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "winners": winner(state),
         "scores": score(state),
         "house": _house_view(state),
+        "with_generals": bool(state.generals),
+        "candidates": [generals.card(g) for g in state.candidates[viewer]]
+        if viewer is not None and state.candidates and state.generals[viewer] is None
+        else [],
         "log": visible_log(state.log, viewer),
     }
 
@@ -134,8 +148,11 @@ def forms(state: State, seat: int) -> list[dict[str, Any]]:
     if state.phase == "over":
         return []
     who, allowed = _expected(state)
-    if seat != who:
+    if seat not in ([who] if isinstance(who, int) else who):
         return []
+    if "choose_general" in allowed:
+        choices = [(g, generals.label(g)) for g in state.candidates[seat]]
+        return [form("choose_general", "选择武将", param("general", "武将", "choice", choices))]
     hand = state.hands[seat]
     out = []
     if "sha" in allowed and SHA in hand and not state.sha_used:

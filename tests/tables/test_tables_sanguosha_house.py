@@ -317,3 +317,44 @@ def test_house_rule_lines_never_show_a_living_players_identity():
         for row in view["seats"]:
             if row["seat"] not in (0, viewer):
                 assert row["role"] is None and not row.get("ghost")
+
+
+# --- 挑选武将 in the electronic mode ---------------------------------------------------------------------------------
+
+
+def test_electronic_generals_the_lord_chooses_first_then_the_others_in_secret_and_hp_follows_the_general():
+    """「2、挑选武将」: the lord chooses among 曹操、刘备、孙权 + 2 drawn; the others get 3 each and reveal together;
+    HP = the general's (+1 for the lord from 5 players); skills are text only in this mode."""
+    s = sgs.new_game(NAMES[:5], 7, {"generals": True})
+    lord = s.lord
+    assert s.phase == "lord_general" and s.candidates[lord][:3] == ["曹操", "刘备", "孙权"]
+    assert len(set(s.candidates[lord])) == 5
+    other = (lord + 1) % 5
+    assert sgs.forms(s, other) == [] and sgs.view(s, other)["candidates"] == []
+    with pytest.raises(RuleError, match="现在应由"):
+        act(sgs, s, other, "choose_general", general="吕布")
+    s = act(sgs, s, lord, "choose_general", general="孙权")
+    others = [p for p in range(5) if p != lord]
+    dealt = [g for p in others for g in s.candidates[p]]
+    assert s.phase == "generals" and len(set(dealt)) == 12 and "孙权" not in dealt
+    first, second = others[0], others[1]
+    s = act(sgs, s, first, "choose_general", general=s.candidates[first][2])
+    assert sgs.view(s, second)["seats"][first]["general_card"] is None  # not revealed before everyone chose
+    assert sgs.view(s, None)["seats"][lord]["general_card"]["name"] == "孙权"
+    assert not any(s.candidates[first][2] in line for line in sgs.view(s, second)["log"])
+    for p in others[1:]:
+        s = act(sgs, s, p, "choose_general", general=s.candidates[p][0])
+    assert s.phase == "play" and s.current == lord
+    assert s.max_hp[lord] == GENERALS["孙权"][2] + 1
+    assert all(s.max_hp[p] == GENERALS[s.generals[p]][2] for p in others)
+    assert all(row["general_card"] for row in sgs.view(s, None)["seats"])
+    assert "技能只显示文字,电子牌不执行" in public(s)
+
+
+def test_electronic_generals_in_a_ten_player_game_deal_two_each():
+    s = sgs.new_game(NAMES[:10], 1, {"generals": True})
+    s = act(sgs, s, s.lord, "choose_general", general="刘备")
+    assert all(len(s.candidates[p]) == 2 for p in range(10) if p != s.lord)
+    assert set(sgs.view(s, None)["to_act"] if isinstance(sgs.view(s, None)["to_act"], list) else []) == {
+        p for p in range(10) if p != s.lord
+    }
