@@ -85,7 +85,8 @@ def _leaks(rules: Any, state: Any, actor: Any, action: dict[str, Any], before: A
             if rules.KIND == "noir" or row.get("role") is None or over or p == v or p == _lord(state):
                 continue
             alive = state.alive[p] if hasattr(state, "alive") else True
-            if alive:
+            reborn = getattr(state, "reborn", None) or []
+            if alive and not (len(reborn) == n and reborn[p]):  # 转世: a reborn player's identity stays turned up
                 out.append(f"{state.players[p]} 活着,身份却显示给 {v}")
         for row in view.get("seats", []):  # a ghost names its identity: only once that player is out and revealed
             if row.get("ghost") and (row.get("alive") or row.get("role") is None):
