@@ -119,3 +119,29 @@ def test_a_five_player_physical_game_uses_the_seeds_house_rules_at_390_px(phone)
     text = spectator(phone, table)
     assert "结果" in text and "主公与忠臣获胜" in text
     assert Table.objects.get(pk=table.pk).rebuild().to_dict() == Table.objects.get(pk=table.pk).state
+
+
+def test_an_electronic_table_chooses_generals_and_shows_the_protection_and_the_countdown_at_390_px(phone):
+    """The electronic mode with the form's defaults: 挑选武将 (skills as text, not enforced), 座位抽签, 三人倒计时 and
+    — with no ghost cards in this mode — 最后一滴血 for the player named as last game's first out."""
+    phone.goto("/tables/")
+    phone.select_option("#id_kind", "sanguosha")
+    phone.select_option("#id_mode", "digital")
+    assert phone.is_checked("#id_sgs_generals")
+    phone.fill("#id_players", ",".join(TYPED))
+    phone.fill("#id_sgs_protected", "关羽")
+    phone.click("button[type=submit]")
+    phone.wait_for_selector("#host-link")
+    table = Table.objects.get()
+    state = fresh(table)
+    assert state.phase == "lord_general" and state.protected == table.player_names.index("关羽")
+    record(phone, private_url(table, state.lord), "选择武将", general="刘备")
+    assert phone.locator("h3", has_text="你的候选武将").count() == 0
+    assert f"主公 {table.player_names[state.lord]} 选择了 刘备" in phone.inner_text("main")
+    for p in range(5):
+        if p != state.lord:
+            services.act(table.pk, p, {"type": "choose_general", "general": fresh(table).candidates[p][0]})
+    text = spectator(phone, table)
+    assert "基本牌练习" in phone.title() and "武将技能只显示文字,电子牌不执行" in text
+    assert "刘备" in text and "最后一滴血:关羽" in text and "三人倒计时:还有 5 名玩家" in text
+    assert fresh(table).max_hp[state.lord] == 5  # 刘备 4 + 1 for the lord
