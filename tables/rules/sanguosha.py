@@ -28,7 +28,8 @@ Rulings (also in docs/tables.md):
 * House rules (options, ``sanguosha_house``): 座位抽签, 最后一滴血 (also when the table chose 暗魂: this mode has no
   ghost cards, and 详细规则 2 says the protection holds without them; a [杀] the protected player used marks its
   target as one they attacked), 三人倒计时 (at the start of the lord's turn; players who fall to 0 are asked for
-  [桃] one after another, in turn order from the lord).  暗魂 and 转世 are played in physical mode.
+  [桃] one after another, in turn order from the lord), 转世 with 挑选武将 (``sacrifice`` {target, card}: in one's own
+  play phase, once a turn; the sacrificed cards are the reborn player's hand).  暗魂 is played in physical mode.
 """
 
 from __future__ import annotations
@@ -113,6 +114,10 @@ class State(GameState):
     generals: list[str | None] = dataclasses.field(default_factory=list)
     candidates: list[list[str]] = dataclasses.field(default_factory=list)
     pool: list[str] = dataclasses.field(default_factory=list)
+    # 转世 (option ``rebirth``, with the generals): sacrifices go into the hand of the player who is out
+    reborn: list[bool] = dataclasses.field(default_factory=list)
+    no_rebirth: list[bool] = dataclasses.field(default_factory=list)
+    gave_on_turn: list[int] = dataclasses.field(default_factory=list)
 
 
 def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
@@ -135,6 +140,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
         emit(s, line)
     for seat in range(n):
         emit(s, f"你的身份是{roles[seat]}。", to=[seat])
+    s.reborn, s.no_rebirth, s.gave_on_turn = [False] * n, [False] * n, [-1] * n
     if s.options.get("generals"):
         _deal_lord_candidates(s, rng)
         return s
@@ -314,10 +320,21 @@ def _enter_dying(s: State, target: int, source: int | None, resume: str) -> None
     emit(s, f"{s.players[target]} 进入濒死状态,需要[桃]救援(从 {s.players[askers[0]]} 开始依次询问)。")
 
 
+def _reborn(s: State, p: int) -> bool:
+    return len(s.reborn) == len(s.players) and s.reborn[p]
+
+
 def _die(s: State, victim: int, source: int | None) -> None:
     s.alive[victim] = False
     s.discard_pile.extend(s.hands[victim])
     s.hands[victim] = []
+    if _reborn(s, victim):  # 转世规则: still counted as out; no reward, penalty or kill bonus
+        s.reborn[victim] = False
+        general = s.generals[victim]
+        if general is not None:
+            s.pool.append(general)
+        emit(s, f"转世的 {s.players[victim]}({general})再次出局,弃置所有牌:不计奖励、惩罚与击杀分;可以再接受献祭。")
+        return
     s.kills.append([source if source is not None else -1, victim])
     emit(s, f"{s.players[victim]} 阵亡,弃置所有牌,亮出身份:{s.roles[victim]}。")
     if _check_victory(s):
@@ -331,14 +348,14 @@ def _die(s: State, victim: int, source: int | None) -> None:
             s.discard_pile.extend(s.hands[source])
             s.hands[source] = []
             emit(s, f"惩罚:主公错杀忠臣,{s.players[source]} 弃掉所有手牌和装备。")
-    alive = [seat for seat in range(len(s.players)) if s.alive[seat]]
+    alive = [seat for seat in range(len(s.players)) if s.alive[seat] and not _reborn(s, seat)]
     if len(alive) == 2 and s.lord in alive and all(s.roles[p] in (LORD, RENEGADE) for p in alive):
         s.duel = True
         emit(s, "只剩主公与内奸:单挑开始。")
 
 
 def _check_victory(s: State) -> bool:
-    alive = [seat for seat in range(len(s.players)) if s.alive[seat]]
+    alive = [seat for seat in range(len(s.players)) if s.alive[seat] and not _reborn(s, seat)]
     side = None
     if not s.alive[s.lord]:
         side = SIDE_RENEGADE if len(alive) == 1 and s.roles[alive[0]] == RENEGADE else SIDE_REBEL
@@ -362,7 +379,7 @@ def _expected(s: State) -> tuple[int | list[int], list[str]]:
     if s.phase == "generals":
         return [p for p in range(len(s.players)) if s.generals[p] is None], ["choose_general"]
     if s.phase == "play":
-        return s.current, ["sha", "tao", "jiu", "end_play"]
+        return s.current, ["sha", "tao", "jiu", "end_play", "sacrifice"]
     if s.phase == "respond":
         assert s.pending
         return s.pending["target"], ["shan", "take"]
@@ -467,6 +484,57 @@ def _do_pass(s: State, seat: int, action: dict[str, Any]) -> None:
     _next_dying(s)
 
 
+def rebirth_on(s: State) -> bool:
+    """转世 needs the generals' kingdoms: it is played with the option 挑选武将."""
+    return bool(s.options.get("rebirth") and s.generals and len(s.reborn) == len(s.players))
+
+
+def _do_sacrifice(s: State, seat: int, action: dict[str, Any]) -> None:
+    """转世规则 in this mode: in their play phase a player who is not reborn gives one hand card, once a turn, to a
+    player who is out; at 4 cards (3 with 4–5 players) that player is reborn."""
+    require(rebirth_on(s), "本桌没有使用转世规则(电子牌的转世需要挑选武将)。")
+    require(not s.reborn[seat], "转世的玩家不能献祭。")
+    require(s.gave_on_turn[seat] != s.turn_no, "这个回合你已经献祭过了(每回合只能献祭一次)。")
+    target = seat_param(s, action, "target", "献祭对象")
+    name = s.players[target]
+    require(not s.alive[target], f"{name} 没有出局:只能献祭给已出局的玩家。")
+    require(not s.no_rebirth[target], f"{name} 已经不能转世(没有同国籍的未使用武将),不再接受献祭。")
+    card = action.get("card")
+    require(isinstance(card, str) and card in s.hands[seat], "请从你的手牌中选一张献祭。")
+    assert isinstance(card, str)
+    take_from(s.hands[seat], [card])
+    s.hands[target].append(card)
+    s.gave_on_turn[seat] = s.turn_no
+    need = house.rebirth_threshold(len(s.players))
+    emit(s, f"献祭:{s.players[seat]} 给 {name} 一张手牌({name} 已收到 {len(s.hands[target])}/{need} 张)。")
+    if len(s.hands[target]) >= need:
+        _rebirth(s, target)
+
+
+def _rebirth(s: State, p: int) -> None:
+    old = s.generals[p]
+    kingdom = GENERALS[old][0] if old in GENERALS else "群"
+    later_rng(s).shuffle(s.pool)
+    turned = [g for g in s.pool if kingdom == "群" or GENERALS[g][0] == kingdom][:1]
+    name = s.players[p]
+    if not turned:
+        s.no_rebirth[p] = True
+        emit(s, f"{name} 无法转世:未使用的武将中没有{kingdom}国武将。保留已收到的牌,不再接受献祭。")
+        return
+    new = turned[0]
+    s.pool.remove(new)
+    if old is not None:
+        s.pool.append(old)
+    s.generals[p] = new
+    s.alive[p], s.reborn[p] = True, True
+    s.max_hp[p], s.hp[p] = GENERALS[new][2], 1
+    emit(
+        s,
+        f"转世:{name} 转世为 {new}({GENERALS[new][0]}),体力 1/{s.max_hp[p]},手牌 {len(s.hands[p])} 张;"
+        "下次轮到他时正常行动。判定胜负时仍视为已出局。",
+    )
+
+
 def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
     cards = cards_param(action)
     excess = len(s.hands[seat]) - max(s.hp[seat], 0)
@@ -488,6 +556,7 @@ ACTION_NAMES = {
     "rescue": "救援",
     "pass": "不救",
     "discard": "弃牌",
+    "sacrifice": "献祭",
 }
 legal = legal_via(apply)
 _HANDLERS = {
@@ -501,6 +570,7 @@ _HANDLERS = {
     "rescue": _do_rescue,
     "pass": _do_pass,
     "discard": _do_discard,
+    "sacrifice": _do_sacrifice,
 }
 
 

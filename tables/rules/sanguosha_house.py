@@ -11,7 +11,8 @@ Pure rules, no Django.  Options a table ticks at creation (``options``):
   a player they attacked.
 * ``countdown`` — 详细规则 3: with three players left, after three rounds every player loses 1 体力 at the start of
   each round, all at once; if that would put them all out together, the countdown carries on to the next round.
-* ``rebirth`` — 转世规则 (physical mode: it needs the generals' kingdoms and the unused generals).
+* ``rebirth`` — 转世规则 (it needs the generals' kingdoms and the unused generals: in the electronic mode, only with
+  ``generals``).
 
 Rulings (also in docs/tables.md): a round starts with the lord's turn (the lord is alive while the game goes on); the
 countdown's three free rounds are the first three rounds that start with three players (or fewer) left; players who
@@ -63,7 +64,7 @@ def intro(options: dict[str, Any], players: list[str], digital: bool) -> list[st
         on = [name for name in on if name != "暗魂"]
         if "最后一滴血受规则保护" not in on:
             on.append("最后一滴血受规则保护(电子牌没有暗魂牌:按详细规则 2 改用此条)")
-    on = [name for name in on if not (digital and name == "转世")]
+    on = [name for name in on if not (digital and name == "转世" and not options.get("generals"))]
     if on:
         lines.append("本桌规则:" + "、".join(on) + "。")
     protected = protected_seat(options, digital)

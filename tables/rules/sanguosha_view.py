@@ -23,6 +23,7 @@ from .sanguosha import (
     State,
     _expected,
     distance,
+    rebirth_on,
 )
 
 
@@ -123,7 +124,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "winning_side": state.winning_side,
         "winners": winner(state),
         "scores": score(state),
-        "house": _house_view(state),
+        "house": _house_view(state, seats),
         "with_generals": bool(state.generals),
         "candidates": [generals.card(g) for g in state.candidates[viewer]]
         if viewer is not None and state.candidates and state.generals[viewer] is None
@@ -132,13 +133,23 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def _house_view(state: State) -> dict[str, Any] | None:
+def _house_view(state: State, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The house rules' public part in this mode: the countdown and the protected player."""
     o = state.options
-    if not (o.get("countdown") or state.protected is not None):
+    rebirth = rebirth_on(state)
+    if not (o.get("countdown") or state.protected is not None or rebirth):
         return None
     standing = [p for p in range(len(state.players)) if state.alive[p]]
+    for row in seats:
+        p = row["seat"]
+        row["reborn"] = rebirth and state.reborn[p]
+        row["offerings"] = len(state.hands[p]) if rebirth and not state.alive[p] else None
+        row["no_rebirth"] = rebirth and state.no_rebirth[p]
+        if row["reborn"]:  # 转世: the new general is public
+            row["general_card"] = generals.card(str(state.generals[p]))
     return {
+        "rebirth": rebirth,
+        "need": house.rebirth_threshold(len(state.players)),
         "countdown": house.countdown_text(state, standing) if o.get("countdown") else None,
         "protected": state.players[state.protected] if state.protected is not None and all(state.alive) else None,
     }
@@ -166,6 +177,21 @@ def forms(state: State, seat: int) -> list[dict[str, Any]]:
         out.append(form("tao", "使用[桃]回复 1 点体力"))
     if "jiu" in allowed and JIU in hand and not state.jiu_used:
         out.append(form("jiu", "使用[酒](下一张[杀]伤害+1)"))
+    if "sacrifice" in allowed and rebirth_on(state) and not state.reborn[seat] and hand:
+        dead = [
+            (p, state.players[p]) for p in range(len(state.players)) if not state.alive[p] and not state.no_rebirth[p]
+        ]
+        if dead and state.gave_on_turn[seat] != state.turn_no:
+            cards = [(c, f"[{c}]") for c in dict.fromkeys(hand)]
+            out.append(
+                form(
+                    "sacrifice",
+                    "献祭一张手牌(转世)",
+                    param("target", "献给谁", "seat", dead),
+                    param("card", "哪张牌", "choice", cards),
+                    help=f"已出局的玩家收到 {house.rebirth_threshold(len(state.players))} 张即转世;每回合只能献祭一次",
+                )
+            )
     if "end_play" in allowed:
         out.append(form("end_play", "结束出牌阶段"))
     if "shan" in allowed:  # offered only with the card in hand (issue 27)

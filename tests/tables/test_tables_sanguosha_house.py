@@ -358,3 +358,57 @@ def test_electronic_generals_in_a_ten_player_game_deal_two_each():
     assert set(sgs.view(s, None)["to_act"] if isinstance(sgs.view(s, None)["to_act"], list) else []) == {
         p for p in range(10) if p != s.lord
     }
+
+
+def _digital_ready(n=5, seed=7, **options):
+    s = sgs.new_game(NAMES[:n], seed, {"generals": True, **options})
+    s = act(sgs, s, s.lord, "choose_general", general=s.candidates[s.lord][0])
+    for p in range(n):
+        if p != s.lord:
+            s = act(sgs, s, p, "choose_general", general=s.candidates[p][0])
+    return s
+
+
+def _digital_next_turn(s):
+    s = act(sgs, s, s.current, "end_play")
+    if s.phase == "discard":
+        keep = max(s.hp[s.current], 0)
+        s = act(sgs, s, s.current, "discard", cards=s.hands[s.current][: len(s.hands[s.current]) - keep])
+    return s
+
+
+def test_electronic_rebirth_takes_one_sacrifice_a_turn_and_reborn_players_count_as_out():
+    """转世规则 with 挑选武将 in the electronic mode: the player whose play phase it is gives one card, once a turn;
+    at 3 cards (5 players) the player who is out is reborn with 1 体力 as a general of their kingdom; killing them
+    again gives no reward."""
+    s = _digital_ready(rebirth=True)
+    rebel = next(p for p in range(5) if s.roles[p] == sgs.REBEL and p != s.current)
+    old = s.generals[rebel]
+    s.alive[rebel] = False
+    s.hands[rebel] = []
+    for _ in range(20):
+        if s.reborn[rebel]:
+            break
+        if s.current != rebel and s.hands[s.current]:
+            form = next(f for f in sgs.forms(s, s.current) if f["type"] == "sacrifice")
+            card = form["params"][1]["choices"][0][0]
+            s = act(sgs, s, s.current, "sacrifice", target=rebel, card=card)
+            assert not any(f["type"] == "sacrifice" for f in sgs.forms(s, s.current))  # once a turn
+            with pytest.raises(RuleError, match="每回合只能献祭一次"):
+                act(
+                    sgs,
+                    s,
+                    s.current,
+                    "sacrifice",
+                    target=rebel,
+                    card=s.hands[s.current][0] if s.hands[s.current] else "杀",
+                )
+        s = _digital_next_turn(s)
+    new = s.generals[rebel]
+    assert s.reborn[rebel] and s.alive[rebel] and s.hp[rebel] == 1 and len(s.hands[rebel]) >= 3
+    if GENERALS[old][0] != "群":
+        assert GENERALS[new][0] == GENERALS[old][0]
+    assert "转世:" in public(s) and sgs.view(s, None)["seats"][rebel]["reborn"]
+    kills = list(s.kills)
+    sgs._die(s, rebel, s.lord)
+    assert s.kills == kills and "不计奖励" in public(s) and not s.alive[rebel]
