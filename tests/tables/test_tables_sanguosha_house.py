@@ -412,3 +412,26 @@ def test_electronic_rebirth_takes_one_sacrifice_a_turn_and_reborn_players_count_
     kills = list(s.kills)
     sgs._die(s, rebel, s.lord)
     assert s.kills == kills and "不计奖励" in public(s) and not s.alive[rebel]
+
+
+@pytest.mark.django_db
+def test_the_create_form_ticks_the_seeds_rules_and_names_last_games_first_out(client, tables_urls):
+    """The create form: 座位抽签, 暗魂 and 三人倒计时 are ticked as the seed plays; 最后一滴血 takes the name of last
+    game's first out, refused with a sentence when it is not one of the players."""
+    from tables.models import Table
+
+    page = client.get("/tables/").content.decode()
+    assert 'name="sgs_seat_lot" id="id_sgs_seat_lot" checked' in page or 'id="id_sgs_seat_lot" checked' in page
+    assert '<option value="ghosts" selected>' in page
+    players = "甲,乙,丙,丁,戊"
+    base = {"kind": "sanguosha", "mode": "physical", "players": players, "sgs_rule2": "last_blood"}
+    bad = client.post("/tables/", {**base, "sgs_protected": "张三"})
+    assert bad.status_code == 400 and "要写玩家名单里的一个名字(收到「张三」)" in bad.content.decode()
+    assert not Table.objects.exists()
+    good = client.post("/tables/", {**base, "sgs_protected": "丙", "sgs_seat_lot": "on", "sgs_countdown": "on"})
+    assert good.status_code == 200
+    table = Table.objects.get()
+    assert table.options["last_blood"] and table.options["countdown"] and "ghosts" not in table.options
+    assert (
+        table.player_names[table.options["protected"]] == "丙" and table.load().protected == table.options["protected"]
+    )
