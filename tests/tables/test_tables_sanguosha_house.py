@@ -237,11 +237,15 @@ def test_the_electronic_countdown_asks_each_player_at_zero_for_a_peach_in_turn()
             keep = max(s.hp[s.current], 0)
             s = act(sgs, s, s.current, "discard", cards=s.hands[s.current][: len(s.hands[s.current]) - keep])
     assert "所有人同时各失去 1 点体力" in public(s)
-    assert s.phase in ("dying", "over")
+    assert s.current == s.lord and s.hp[s.lord] == 1
+    at_zero = [p for p in sgs.turn_order_from(s, s.lord) if p != s.lord]  # the other two, in turn order
+    dying = []
     while s.phase == "dying":
-        asker = s.pending["askers"][s.pending["idx"]]
-        s = act(sgs, s, asker, "pass")
-    assert s.phase == "over" or sum(s.alive) < 3
+        if s.pending["victim"] not in dying:
+            dying.append(s.pending["victim"])
+        s = act(sgs, s, s.pending["askers"][s.pending["idx"]], "pass")
+    assert dying == at_zero  # asked one after another, in turn order from the lord
+    assert not any(s.alive[p] for p in at_zero) and s.phase == "over"
 
 
 # --- 转世规则 -------------------------------------------------------------------------------------------------------
