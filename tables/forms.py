@@ -65,7 +65,7 @@ class CreateTableForm(forms.Form):
         required=False,
         initial="ghosts",
         choices=[
-            ("ghosts", "暗魂(罗汉/玄武/祝由;电子牌没有暗魂牌,改为最后一滴血)"),
+            ("ghosts", "暗魂(忠臣罗汉、反贼玄武、内奸祝由,各用一次)"),
             ("last_blood", "不用暗魂:最后一滴血受规则保护"),
             ("none", "都不用"),
         ],

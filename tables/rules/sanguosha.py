@@ -25,11 +25,11 @@ Rulings (also in docs/tables.md):
 * 4th-edition scoring: personal bonuses count only for the winning side (the source says "获胜的主公/忠臣" and the
   rebel line follows it); dead loyalists of a winning lord still score; "与主公单挑" means the renegade and the lord
   were the last two alive.
-* House rules (options, ``sanguosha_house``): 座位抽签, 最后一滴血 (also when the table chose 暗魂: this mode has no
-  ghost cards, and 详细规则 2 says the protection holds without them; a [杀] the protected player used marks its
-  target as one they attacked), 三人倒计时 (at the start of the lord's turn; players who fall to 0 are asked for
+* House rules (options, ``sanguosha_house``): 座位抽签, 最后一滴血 (a [杀] the protected player used marks its target
+  as one they attacked), 暗魂 (``ghost`` {target}: the dead owner acts outside the turn order — 罗汉 while a [杀]
+  waits for its target, 玄武 and 祝由 in a play phase; see ``ghost_moves``), 三人倒计时 (at the start of the lord's turn; players who fall to 0 are asked for
   [桃] one after another, in turn order from the lord), 转世 with 挑选武将 (``sacrifice`` {target, card}: in one's own
-  play phase, once a turn; the sacrificed cards are the reborn player's hand).  暗魂 is played in physical mode.
+  play phase, once a turn; the sacrificed cards are the reborn player's hand).
 """
 
 from __future__ import annotations
@@ -114,6 +114,7 @@ class State(GameState):
     generals: list[str | None] = dataclasses.field(default_factory=list)
     candidates: list[list[str]] = dataclasses.field(default_factory=list)
     pool: list[str] = dataclasses.field(default_factory=list)
+    ghosts: list[str | None] = dataclasses.field(default_factory=list)  # 暗魂 while unused
     # 转世 (option ``rebirth``, with the generals): sacrifices go into the hand of the player who is out
     reborn: list[bool] = dataclasses.field(default_factory=list)
     no_rebirth: list[bool] = dataclasses.field(default_factory=list)
@@ -140,7 +141,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
         emit(s, line)
     for seat in range(n):
         emit(s, f"你的身份是{roles[seat]}。", to=[seat])
-    s.reborn, s.no_rebirth, s.gave_on_turn = [False] * n, [False] * n, [-1] * n
+    s.reborn, s.no_rebirth, s.gave_on_turn, s.ghosts = [False] * n, [False] * n, [-1] * n, [None] * n
     if s.options.get("generals"):
         _deal_lord_candidates(s, rng)
         return s
@@ -339,6 +340,10 @@ def _die(s: State, victim: int, source: int | None) -> None:
     emit(s, f"{s.players[victim]} 阵亡,弃置所有牌,亮出身份:{s.roles[victim]}。")
     if _check_victory(s):
         return
+    if s.options.get("ghosts") and s.roles[victim] in house.GHOSTS and len(s.ghosts) == len(s.players):
+        ghost = house.GHOSTS[s.roles[victim]]
+        s.ghosts[victim] = ghost
+        emit(s, f"{s.players[victim]} 化为{ghost}暗魂(可以附体一次):{house.GHOST_TEXT[ghost]}。")
     if source is not None and s.alive[source]:
         if s.roles[victim] == REBEL:
             got = _draw(s, source, 3)
@@ -392,7 +397,72 @@ def _expected(s: State) -> tuple[int | list[int], list[str]]:
 
 
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+    if isinstance(action, dict) and action.get("type") == "ghost":  # a ghost acts outside the turn order
+        s = state.clone()
+        start = len(s.log)
+        _do_ghost(s, seat_param(s, action), action)
+        return s, s.log[start:]
     return dispatch(state, action, _expected, _HANDLERS, ACTION_NAMES)
+
+
+def ghost_moves(s: State, seat: int) -> list[int]:
+    """暗魂 in this mode: whom ``seat``'s unused ghost may possess now (empty: nobody).
+
+    罗汉 while a [杀] waits for its target's answer (it absorbs one damage of it); 玄武 in any play phase, on any
+    living player; 祝由 in the play phase, on the player whose phase it is."""
+    if not s.options.get("ghosts") or len(s.ghosts) != len(s.players) or s.alive[seat] or s.ghosts[seat] is None:
+        return []
+    ghost = s.ghosts[seat]
+    if ghost == "罗汉":
+        return [s.pending["target"]] if s.phase == "respond" and s.pending and s.pending["damage"] > 0 else []
+    if s.phase != "play":
+        return []
+    if ghost == "祝由":
+        return [s.current] if s.hands[s.current] else []
+    return [p for p in range(len(s.players)) if s.alive[p] and s.hands[p]]
+
+
+def _do_ghost(s: State, seat: int, action: dict[str, Any]) -> None:
+    require(s.phase != "over", "游戏已经结束,不能再行动。")
+    targets = ghost_moves(s, seat)
+    require(bool(targets), "你现在没有可以使用的暗魂(罗汉在有人被[杀]时,玄武和祝由在出牌阶段)。")
+    target = seat_param(s, action, "target", "附体对象")
+    names = "、".join(s.players[p] for p in targets)
+    require(target in targets, f"暗魂现在只能附体:{names}。")
+    ghost = s.ghosts[seat]
+    name, possessed = s.players[seat], s.players[target]
+    if ghost == "罗汉":
+        assert s.pending
+        s.pending["damage"] -= 1
+        lost = s.hands[target].pop(later_rng(s).randrange(len(s.hands[target]))) if s.hands[target] else None
+        if lost:
+            s.discard_pile.append(lost)
+        what = (
+            f"抵挡一点伤害(这张[杀]的伤害 {s.pending['damage']}),{possessed} 弃掉一张手牌"
+            if lost
+            else (f"抵挡一点伤害(这张[杀]的伤害 {s.pending['damage']})")
+        )
+        if lost:
+            emit(s, f"罗汉附体:你弃掉了[{lost}]。", to=[target])
+    elif ghost == "玄武":
+        got = _draw(s, seat, 1)
+        require(bool(got), "牌堆和弃牌堆都没有牌了:玄武无法摸牌。")
+        s.hands[seat].pop()  # the drawn card goes straight to the possessed player (not into sacrificed cards)
+        index = later_rng(s).randrange(len(s.hands[target]))  # the ghost designates a card it cannot see
+        taken = s.hands[target][index]
+        s.hands[target][index] = got[0]
+        s.discard_pile.append(taken)
+        what = "从牌堆摸一张牌,与其一张手牌交换(手牌数不变)"
+        emit(s, f"玄武附体:你的[{taken}]换成了[{got[0]}]。", to=[target])
+    else:
+        count = len(s.hands[target])
+        s.discard_pile.extend(s.hands[target])
+        s.hands[target] = []
+        got = _draw(s, target, count)
+        what = f"令其弃掉所有手牌({count} 张)再摸 {len(got)} 张"
+        emit(s, f"祝由附体:你摸到 {'、'.join(got) or '(无)'}。", to=[target])
+    s.ghosts[seat] = None
+    emit(s, f"{name} 的{ghost}暗魂附体 {possessed}:{what}。暗魂消失。")
 
 
 def _do_sha(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -428,6 +498,10 @@ def _do_shan(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_take(s: State, seat: int, action: dict[str, Any]) -> None:
     assert s.pending
+    if s.pending["damage"] <= 0:  # 罗汉 absorbed it all
+        emit(s, f"{s.players[seat]} 没有受到伤害(罗汉暗魂抵挡了)。")
+        s.phase, s.pending = "play", None
+        return
     _damage(s, seat, s.pending["damage"], s.pending["source"], "play")
 
 
@@ -557,6 +631,7 @@ ACTION_NAMES = {
     "pass": "不救",
     "discard": "弃牌",
     "sacrifice": "献祭",
+    "ghost": "暗魂附体",
 }
 legal = legal_via(apply)
 _HANDLERS = {

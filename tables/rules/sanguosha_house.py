@@ -5,7 +5,7 @@ Pure rules, no Django.  Options a table ticks at creation (``options``):
 * ``seat_lot`` — 详细规则 1 「座位即出牌顺序抽签决定」: the service draws the seats with ``draw_seats`` from a seed it
   records as ``seat_seed`` (public: the seats are public anyway) and keeps the order typed as ``typed``.
 * ``ghosts`` — 详细规则 2 and 暗魂: a player who goes out becomes a ghost by identity (忠臣 罗汉, 反贼 玄武, 内奸 祝由),
-  usable once.  Physical mode only (the electronic mode has no ghost cards: there, 详细规则 2 says the next line holds).
+  usable once.
 * ``last_blood`` — 详细规则 2 without ghost cards: the player who went out first in the series' previous game
   (``protected``, a seat) keeps their last point of 体力 until somebody else is out, or unless the one hurting them is
   a player they attacked.
@@ -60,10 +60,6 @@ def intro(options: dict[str, Any], players: list[str], digital: bool) -> list[st
         seats = "、".join(f"{p} {name}" for p, name in enumerate(players))
         lines.append(f"座位抽签(抽签种子 {options['seat_seed']}):座位即出牌顺序 —— {seats}。")
     on = [name for key, name in RULE_NAMES.items() if key != "seat_lot" and options.get(key)]
-    if digital and options.get("ghosts"):
-        on = [name for name in on if name != "暗魂"]
-        if "最后一滴血受规则保护" not in on:
-            on.append("最后一滴血受规则保护(电子牌没有暗魂牌:按详细规则 2 改用此条)")
     on = [name for name in on if not (digital and name == "转世" and not options.get("generals"))]
     if on:
         lines.append("本桌规则:" + "、".join(on) + "。")
@@ -78,7 +74,7 @@ def intro(options: dict[str, Any], players: list[str], digital: bool) -> list[st
 
 def protected_seat(options: dict[str, Any], digital: bool) -> int | None:
     """The seat whose last point of 体力 the rules protect this game, if the table plays 最后一滴血."""
-    playing = options.get("last_blood") or (digital and options.get("ghosts"))
+    playing = options.get("last_blood")
     seat = options.get("protected")
     return seat if playing and isinstance(seat, int) and not isinstance(seat, bool) else None
 

@@ -23,6 +23,7 @@ from .sanguosha import (
     State,
     _expected,
     distance,
+    ghost_moves,
     rebirth_on,
 )
 
@@ -133,11 +134,28 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
     }
 
 
+def _ghost_forms(state: State, seat: int) -> list[dict[str, Any]]:
+    targets = ghost_moves(state, seat)
+    if not targets:
+        return []
+    ghost = str(state.ghosts[seat])
+    choices = [(p, state.players[p]) for p in targets]
+    return [
+        form(
+            "ghost",
+            f"{ghost}暗魂附体(只能用一次)",
+            param("target", "附体谁", "seat", choices),
+            help=house.GHOST_TEXT[ghost],
+        )
+    ]
+
+
 def _house_view(state: State, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The house rules' public part in this mode: the countdown and the protected player."""
     o = state.options
     rebirth = rebirth_on(state)
-    if not (o.get("countdown") or state.protected is not None or rebirth):
+    ghosts = bool(o.get("ghosts")) and len(state.ghosts) == len(state.players)
+    if not (o.get("countdown") or state.protected is not None or rebirth or ghosts):
         return None
     standing = [p for p in range(len(state.players)) if state.alive[p]]
     for row in seats:
@@ -145,9 +163,12 @@ def _house_view(state: State, seats: list[dict[str, Any]]) -> dict[str, Any] | N
         row["reborn"] = rebirth and state.reborn[p]
         row["offerings"] = len(state.hands[p]) if rebirth and not state.alive[p] else None
         row["no_rebirth"] = rebirth and state.no_rebirth[p]
+        row["ghost"] = state.ghosts[p] if ghosts and not state.alive[p] else None
         if row["reborn"]:  # 转世: the new general is public
             row["general_card"] = generals.card(str(state.generals[p]))
     return {
+        "ghosts": ghosts,
+        "ghost_lines": [e["text"] for e in state.log if e["to"] is None and "暗魂附体" in e["text"]],
         "rebirth": rebirth,
         "need": house.rebirth_threshold(len(state.players)),
         "countdown": house.countdown_text(state, standing) if o.get("countdown") else None,
@@ -160,7 +181,7 @@ def forms(state: State, seat: int) -> list[dict[str, Any]]:
         return []
     who, allowed = _expected(state)
     if seat not in ([who] if isinstance(who, int) else who):
-        return []
+        return _ghost_forms(state, seat)
     if "choose_general" in allowed:
         choices = [(g, generals.label(g)) for g in state.candidates[seat]]
         return [form("choose_general", "选择武将", param("general", "武将", "choice", choices))]

@@ -122,12 +122,13 @@ def test_a_five_player_physical_game_uses_the_seeds_house_rules_at_390_px(phone)
 
 
 def test_an_electronic_table_chooses_generals_and_shows_the_protection_and_the_countdown_at_390_px(phone):
-    """The electronic mode with the form's defaults: 挑选武将 (skills as text, not enforced), 座位抽签, 三人倒计时 and
-    — with no ghost cards in this mode — 最后一滴血 for the player named as last game's first out."""
+    """The electronic mode with the form's defaults — 挑选武将 (skills as text, not enforced), 座位抽签, 三人倒计时 —
+    and rule 2 without ghosts: 最后一滴血 for the player named as last game's first out."""
     phone.goto("/tables/")
     phone.select_option("#id_kind", "sanguosha")
     phone.select_option("#id_mode", "digital")
     assert phone.is_checked("#id_sgs_generals")
+    phone.select_option("#id_sgs_rule2", "last_blood")
     phone.fill("#id_players", ",".join(TYPED))
     phone.fill("#id_sgs_protected", "关羽")
     phone.click("button[type=submit]")

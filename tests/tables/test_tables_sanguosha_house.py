@@ -104,11 +104,11 @@ def test_the_protection_does_not_hold_against_a_player_the_protected_one_attacke
     assert not s.alive[2]
 
 
-def test_the_electronic_mode_protects_the_last_drop_of_blood_too_since_it_has_no_ghost_cards():
-    """详细规则 2 「如无暗魂角牌」: the electronic mode has no ghost cards, so a table that chose 暗魂 plays the
-    protection there; a [杀] that kills is held at 1 体力."""
-    s = sgs.new_game(NAMES[:5], 4, {"ghosts": True, "protected": 0})
-    assert "最后一滴血受规则保护(电子牌没有暗魂牌" in public(s)
+def test_the_electronic_mode_protects_the_last_drop_of_blood_a_killing_sha_leaves_one_hp():
+    """详细规则 2 「如无暗魂角牌 … 最后一滴血受规则保护」 in the electronic mode: a [杀] that would kill the
+    protected player is held at 1 体力 while nobody is out."""
+    s = sgs.new_game(NAMES[:5], 4, {"last_blood": True, "protected": 0})
+    assert "本桌规则:最后一滴血受规则保护" in public(s)
     attacker = s.current
     victim = next(p for p in range(5) if p != attacker and sgs.distance(s, attacker, p) == 1)
     s.protected = victim
@@ -439,3 +439,52 @@ def test_the_create_form_ticks_the_seeds_rules_and_names_last_games_first_out(cl
     assert (
         table.player_names[table.options["protected"]] == "丙" and table.load().protected == table.options["protected"]
     )
+
+
+def test_electronic_ghosts_luohan_absorbs_a_sha_xuanwu_swaps_a_card_zhuyou_redraws_a_hand():
+    """暗魂 in the electronic mode: 罗汉 (a dead loyalist) absorbs one damage of a [杀] about to hit the possessed
+    player, who discards a card; 玄武 (a dead rebel) swaps a drawn card with one of the possessed player's; 祝由 (a
+    dead renegade) makes the player in their play phase discard the hand and draw as many; each once."""
+    s = sgs.new_game(NAMES[:5], 4, {"ghosts": True})
+    loyal = next(p for p in range(5) if s.roles[p] == sgs.LOYAL and p != s.current)
+    s = sgs.State.from_dict(s.to_dict())
+    s.alive[loyal] = False
+    s.ghosts[loyal] = "罗汉"
+    attacker = s.current
+    victim = next(p for p in range(5) if s.alive[p] and p != attacker and sgs.distance(s, attacker, p) == 1)
+    s.hands[attacker] = [sgs.SHA]
+    s.hands[victim] = [sgs.TAO, sgs.TAO]
+    assert sgs.forms(s, loyal) == []  # nothing to absorb yet
+    s = act(sgs, s, attacker, "sha", target=victim)
+    assert [f["type"] for f in sgs.forms(s, loyal)] == ["ghost"]
+    hp = s.hp[victim]
+    s = act(sgs, s, loyal, "ghost", target=victim)
+    assert len(s.hands[victim]) == 1 and s.ghosts[loyal] is None and "罗汉暗魂附体" in public(s)
+    s = act(sgs, s, victim, "take")
+    assert s.hp[victim] == hp and "罗汉暗魂抵挡了" in public(s)
+    with pytest.raises(RuleError, match="没有可以使用的暗魂"):
+        act(sgs, s, loyal, "ghost", target=victim)
+
+    rebel = next(p for p in range(5) if s.roles[p] == sgs.REBEL and s.alive[p] and p not in (attacker, victim))
+    s.alive[rebel], s.ghosts[rebel] = False, "玄武"
+    before = list(s.hands[attacker] or [])
+    s.hands[attacker] = before or [sgs.SHAN]
+    count = len(s.hands[attacker])
+    s = act(sgs, s, rebel, "ghost", target=attacker)
+    assert len(s.hands[attacker]) == count and "玄武暗魂附体" in public(s)
+
+    renegade = next(p for p in range(5) if s.roles[p] == sgs.RENEGADE)
+    if s.alive[renegade] and renegade != attacker:
+        s.alive[renegade], s.ghosts[renegade] = False, "祝由"
+        assert sgs.ghost_moves(s, renegade) == [attacker]  # only the player in their play phase
+        count = len(s.hands[attacker])
+        s = act(sgs, s, renegade, "ghost", target=attacker)
+        assert len(s.hands[attacker]) == count and "祝由暗魂附体" in public(s)
+
+
+def test_a_player_out_in_the_electronic_mode_becomes_the_ghost_of_their_identity():
+    s = _digital_ready(ghosts=True)
+    loyal = next(p for p in range(5) if s.roles[p] == sgs.LOYAL)
+    sgs._die(s, loyal, None)
+    assert s.ghosts[loyal] == "罗汉" and "化为罗汉暗魂" in public(s)
+    assert sgs.view(s, None)["seats"][loyal]["ghost"] == "罗汉"
