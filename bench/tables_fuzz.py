@@ -51,7 +51,21 @@ def _options(kind: str, n: int, rng: random.Random) -> dict[str, Any]:
         return {"kill_target": rng.choice([14, 16])}
     if kind == "anhuoxian":
         return {"first": rng.randrange(n), "warrant": rng.random() < 0.3}
-    return {}
+    return _sanguosha_options(n, rng)
+
+
+def _sanguosha_options(n: int, rng: random.Random) -> dict[str, Any]:
+    """三国杀's house rules (seed 002): each on with a fair chance, 暗魂 or 最后一滴血 as the seed's rule 2."""
+    options: dict[str, Any] = {}
+    for key in ("seat_lot", "countdown", "rebirth", "generals"):
+        if rng.random() < 0.6:
+            options[key] = True
+    rule2 = rng.choice(["ghosts", "ghosts", "last_blood", ""])
+    if rule2:
+        options[rule2] = True
+        if rng.random() < 0.7:
+            options["protected"] = NAMES[rng.randrange(n)]  # last game's first out, by name as the form sends it
+    return options
 
 
 def _size(rules: Any, rng: random.Random) -> int:
@@ -75,8 +89,12 @@ def _leaks(rules: Any, state: Any, actor: Any, action: dict[str, Any], before: A
             if rules.KIND == "noir" or row.get("role") is None or over or p == v or p == _lord(state):
                 continue
             alive = state.alive[p] if hasattr(state, "alive") else True
-            if alive:
+            reborn = getattr(state, "reborn", None) or []
+            if alive and not (len(reborn) == n and reborn[p]):  # 转世: a reborn player's identity stays turned up
                 out.append(f"{state.players[p]} 活着,身份却显示给 {v}")
+        for row in view.get("seats", []):  # a ghost names its identity: only once that player is out and revealed
+            if row.get("ghost") and (row.get("alive") or row.get("role") is None):
+                out.append(f"{state.players[row['seat']]} 的暗魂在身份亮出前显示给 {v}")
     kind = action.get("type")
     if kind == "death" and actor not in ("host", action.get("target")) and hasattr(state, "pending"):
         victim = action.get("target")

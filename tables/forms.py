@@ -56,6 +56,36 @@ class CreateTableForm(forms.Form):
         choices=[(16, "16(BGA 与设计者视频)"), (14, "14(说明书)")],
     )
     rotate_lord = forms.BooleanField(label="三国杀计分赛:人数几人就打几局,主公每局交给下家(右手边)", required=False)
+    # 三国杀 as seed 002 plays it (详细规则 1–3, 转世规则/暗魂); ticked as the seed plays
+    sgs_seat_lot = forms.BooleanField(
+        label="三国杀:座位抽签(座位即出牌顺序,由应用抽签并记下抽签种子)", required=False, initial=True
+    )
+    sgs_rule2 = forms.ChoiceField(
+        label="三国杀:详细规则 2",
+        required=False,
+        initial="ghosts",
+        choices=[
+            ("ghosts", "暗魂(忠臣罗汉、反贼玄武、内奸祝由,各用一次)"),
+            ("last_blood", "不用暗魂:最后一滴血受规则保护"),
+            ("none", "都不用"),
+        ],
+    )
+    sgs_protected = forms.CharField(
+        label="三国杀:上一局第一个出局的玩家(最后一滴血保护他;可留空,计分赛的后几局自动)",
+        required=False,
+        max_length=30,
+    )
+    sgs_countdown = forms.BooleanField(
+        label="三国杀:三人倒计时(剩三人时三轮后每轮所有人各减一点体力)", required=False, initial=True
+    )
+    sgs_generals = forms.BooleanField(
+        label="三国杀电子牌:挑选武将(体力上限与国籍按标准版 25 名武将;技能只显示文字,不执行)",
+        required=False,
+        initial=True,
+    )
+    sgs_rebirth = forms.BooleanField(
+        label="三国杀实体牌:转世(出局的玩家收献祭,满 4 张〔4–5 人 3 张〕转世为同国籍武将)", required=False
+    )
     warrant = forms.BooleanField(label="暗火线:加入搜查令(新手用)", required=False)
     first = forms.IntegerField(label="暗火线:起始玩家座位号(从 0 数,可留空)", required=False, min_value=0, max_value=7)
     roles = forms.CharField(label="暗火线:特警、市民、绑匪人数(如 1,2,1;留空用默认)", required=False, max_length=20)
@@ -117,4 +147,30 @@ class CreateTableForm(forms.Form):
                 if data.get(key) not in (None, "", {}):
                     options[key] = data[key]
             return options
-        return {"rotate_lord": True} if data.get("rotate_lord") else {}
+        return self._sanguosha_options(data)
+
+    def _sanguosha_options(self, data: dict[str, Any]) -> dict[str, Any]:
+        options: dict[str, Any] = {"rotate_lord": True} if data.get("rotate_lord") else {}
+        rule2 = data.get("sgs_rule2") or "none"
+        for key, on in (
+            ("seat_lot", data.get("sgs_seat_lot")),
+            ("ghosts", rule2 == "ghosts"),
+            ("last_blood", rule2 == "last_blood"),
+            ("countdown", data.get("sgs_countdown")),
+            ("rebirth", data.get("sgs_rebirth")),
+            ("generals", data.get("sgs_generals") and data.get("mode") == "digital"),
+        ):
+            if on:
+                options[key] = True
+        protected = (data.get("sgs_protected") or "").strip()
+        if protected:
+            options["protected"] = protected  # a name: the service turns it into a seat once the seats are drawn
+        return options
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        protected = (data.get("sgs_protected") or "").strip()
+        names = data.get("players") or []
+        if protected and data.get("kind") == "sanguosha" and names and protected not in names:
+            self.add_error("sgs_protected", f"要写玩家名单里的一个名字(收到「{protected}」),或者留空。")
+        return data

@@ -58,6 +58,11 @@ class Table(models.Model):
         return game(self.kind, self.mode)
 
     @property
+    def title(self) -> str:
+        """The game and what this mode of it plays (the electronic 三国杀 is basic-card practice)."""
+        return str(getattr(self.rules, "PAGE_TITLE", self.rules.TITLE))
+
+    @property
     def player_names(self) -> list[str]:
         return [p["name"] for p in self.players]
 
@@ -89,7 +94,11 @@ class Table(models.Model):
         options = dict(self.options)
         if options.get("rotate_lord"):  # 三国杀 series: the lord passes to the 下家 (the right: the previous seat)
             options["lord_seat"] = -(number - 1) % len(self.players)
-        for key in ("rotate_lord", "target", "seed_rule"):
+        if options.get("last_blood") or options.get("ghosts"):  # 三国杀 详细规则 2: last game's first out
+            previous = next((r for r in self.rounds if r.get("round") == number - 1), None)
+            if previous is not None:
+                options["protected"] = previous.get("first_out")
+        for key in ("rotate_lord", "target", "seed_rule", "typed"):
             options.pop(key, None)
         return options
 

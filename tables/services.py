@@ -16,6 +16,7 @@ Two rules keep the records trustworthy (issues 22 and 27):
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import Any
 
@@ -25,6 +26,7 @@ from django.db.models import Max
 from tables.models import Table, TableAction
 from tables.rules import RuleError, game
 from tables.rules.direnjie_cards_sheet import next_mark
+from tables.rules.sanguosha_house import draw_seats
 from tables.rules.tracker import HOST, REASON_MAX
 
 SEED_BITS = 128
@@ -60,18 +62,30 @@ def create_table(
     rules = game(kind, mode)
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
+    options = dict(options or {})
+    if options.get("seat_lot"):
+        # 三国杀 详细规则 1: the seats (the turn order) drawn by lot, from a seed kept with the table and shown on its
+        # page: drawn from the table's seed by a one-way hash, so it tells nothing about the identities.
+        options["seat_seed"] = int.from_bytes(hashlib.sha256(f"{seed}:seats".encode()).digest()[:6], "big")
+        options["typed"] = list(player_names)
+        player_names = draw_seats(player_names, options["seat_seed"])
+    if isinstance(options.get("protected"), str):  # 最后一滴血: the create form names last game's first out
+        name = options["protected"].strip()
+        if name not in player_names:
+            raise RuleError(f"「上一局第一个出局的玩家」要写玩家名单里的一个名字(收到「{name[:30]}」)。")
+        options["protected"] = player_names.index(name)
     table = Table(
         kind=kind,
         mode=mode,
         seed=str(seed),
-        options=dict(options or {}),
+        options=options,
         host_token=new_token(),
         create_token=create_token or None,
     )
     table.players = [{"name": n, "token": ""} for n in player_names]
     state = table.new_state()
     table.players = [{"name": n, "token": new_token()} for n in state.players]
-    table.name = name.strip() or rules.TITLE
+    table.name = name.strip() or getattr(rules, "PAGE_TITLE", rules.TITLE)
     table.state = state.to_dict()
     table.save()
     return table
@@ -132,16 +146,27 @@ def undo_last(table_id: int, reason: str = "", expected: int | None = None) -> T
         table = _locked(table_id)
         if expected is not None:
             _check_version(table, expected)
-        private = _private_actions(table)
-        entries = table.actions.filter(round=table.round, undone=False).order_by("-seq")
-        entry = next((e for e in entries if e.action.get("type") not in private), None)
+        entry = last_undoable(table)
         if entry is None:
             return None
         entry.undone, entry.note = True, reason.strip()[:REASON_MAX]
-        entry.summary = _what_it_was(table, entry)
+        entry.summary = " ".join(filter(None, [_what_it_was(table, entry), undo_note(table, entry)]))
         entry.save(update_fields=["undone", "note", "summary"])
         _save(table, table.rebuild())
     return entry
+
+
+def last_undoable(table: Table) -> TableAction | None:
+    """The record the host's next undo would take back (private records are skipped, see ``undo_last``)."""
+    private = _private_actions(table)
+    entries = table.actions.filter(round=table.round, undone=False).order_by("-seq")
+    return next((e for e in entries if e.action.get("type") not in private), None)
+
+
+def undo_note(table: Table, entry: TableAction | None) -> str:
+    """What undoing ``entry`` cannot take back (a 搜查令's user keeps what they saw), as a sentence, or ""."""
+    note = getattr(table.rules, "undo_note", None)
+    return str(note(table.player_names, entry.action)) if note is not None and entry is not None else ""
 
 
 def _what_it_was(table: Table, entry: TableAction) -> str:
@@ -195,11 +220,18 @@ def next_game(table_id: int, expected: int | None = None) -> Table:
                 "round": table.round,
                 "scores": {str(p): v for p, v in scores.items()},
                 "winners": table.rules.winner(state),
+                "first_out": _first_out(state),
             },
         ]
         table.round += 1
         _save(table, table.new_state(), "round", "rounds")
     return table
+
+
+def _first_out(state: Any) -> int | None:
+    """The seat that went out first this game (三国杀's 最后一滴血 protects it next game), if anybody did."""
+    kills = getattr(state, "kills", None) or []
+    return int(kills[0][1]) if kills else None
 
 
 def reset_link(table_id: int, seat: int, expected: int | None = None) -> Table:

@@ -301,6 +301,7 @@ def _page(
         context["sheet_columns"] = sheet.columns(names)
     if host:
         context.update(_links(request, table))
+        context["undo_note"] = services.undo_note(table, services.last_undoable(table))
     return render(request, "tables/table.html", context, status=status)
 
 

@@ -178,7 +178,7 @@ def _flash(s: Any, seat: int, action: dict[str, Any]) -> None:
 def _disarm(s: Any, seat: int, action: dict[str, Any]) -> None:
     t = seat_param(s, action, "target", "目标")
     _target(s, seat, t)
-    what = str_param(action, "what", ("vest", "env", "hand", "smoke"), "拆除对象(防弹衣/环境牌/手牌/烟雾弹)")
+    what = str_param(action, "what", {"vest": "防弹衣", "env": "环境牌", "hand": "手牌", "smoke": "烟雾弹"}, "拆除对象")
     if core.smoked(s, t):
         require(what == "smoke", f"{s.players[t]} 被放置了烟雾弹:武装解除只能拆除烟雾弹(what=smoke)。")
         s.effects = [e for e in s.effects if not (e["kind"] == SMOKE and t in e["targets"])]

@@ -81,6 +81,22 @@ def _warrant(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> N
     emit(s, f"搜查令:{s.players[target]} 的身份是{s.roles[target]}。", to=[int(actor)])
 
 
+def undo_note(players: list[str], action: dict[str, Any]) -> str:
+    """What the host's undo of ``action`` cannot take back (the page says it before and after): a 搜查令's user has
+    seen the role, and undoing the record does not make them forget it."""
+    if action.get("type") != "warrant":
+        return ""
+    user, target = action.get("player"), action.get("target")
+    if not (
+        isinstance(user, int) and isinstance(target, int) and 0 <= user < len(players) and 0 <= target < len(players)
+    ):
+        return ""
+    return (
+        f"注意:{players[user]} 已经看到了 {players[target]} 的身份。撤销只删掉这条搜查令记录,"
+        f"{players[user]} 知道的身份收不回来。"
+    )
+
+
 HOOKS = tr.Hooks(
     step=-1,
     start_turn=_start_turn,

@@ -133,7 +133,7 @@ def seat_param(state: Any, action: dict[str, Any], key: str = "player", what: st
     value = action.get(key)
     n = len(state.players)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        raise RuleError(f"{what}({key})必须是 0 到 {n - 1} 之间的座位号,收到的是 {value!r}。")
+        raise RuleError(f"{what}必须是 0 到 {n - 1} 之间的座位号,收到的是 {value!r}。")
     return value
 
 
@@ -141,14 +141,18 @@ def int_param(action: dict[str, Any], key: str, allowed: list[int] | range, what
     value = action.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
         shown = "、".join(str(v) for v in allowed)
-        raise RuleError(f"{what}({key})必须是 {shown} 之一,收到的是 {value!r}。")
+        raise RuleError(f"{what}必须是 {shown} 之一,收到的是 {value!r}。")
     return value
 
 
-def str_param(action: dict[str, Any], key: str, allowed: list[str] | tuple[str, ...], what: str) -> str:
+def str_param(
+    action: dict[str, Any], key: str, allowed: list[str] | tuple[str, ...] | Mapping[str, str], what: str
+) -> str:
+    """One of ``allowed``; a mapping gives each accepted value's name, which the message shows instead of the code."""
     value = action.get(key)
     if value not in allowed:
-        raise RuleError(f"{what}({key})必须是 {'、'.join(allowed)} 之一,收到的是 {value!r}。")
+        names = list(allowed.values()) if isinstance(allowed, Mapping) else list(allowed)
+        raise RuleError(f"{what}只能是 {'、'.join(names)} 之一。")
     return str(value)
 
 
@@ -205,11 +209,26 @@ def action_from_form(spec: dict[str, Any], values: dict[str, list[str]]) -> dict
         raw = [v.strip() for v in values.get(name, []) if v is not None and v.strip() != ""]
         if kind in ("multi", "seats", "sources"):
             require(len(raw) <= 30, f"「{label}」选得太多了。")
+            for v in raw:
+                _offered(p, v, label)
             action[name] = [_convert(kind, v, label) for v in raw]
             continue
         require(bool(raw), f"请填写「{label}」。")
+        _offered(p, raw[0], label)
         action[name] = _convert(kind, raw[0], label)
     return action
+
+
+def _offered(spec: dict[str, Any], value: str, label: str) -> None:
+    """A value posted for a field with choices must be one the form offered: a tampered form gets a sentence naming
+    the offered choices by their labels, never the rules' internal codes (``row``, ``col``, seat numbers)."""
+    choices = spec["choices"]
+    if not choices or spec["kind"] in ("hidden", "number", "text", "cardset"):
+        return
+    if any(str(c[0]) == value for c in choices):
+        return
+    offered = "、".join(str(c[1] or c[0]) for c in choices[:12]) + ("……" if len(choices) > 12 else "")
+    raise RuleError(f"「{label}」只能从表单给出的选项中选:{offered}。收到的「{value[:20]}」不是其中之一。")
 
 
 def random_form_values(

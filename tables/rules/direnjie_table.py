@@ -201,7 +201,7 @@ def _mission(s: State, actor: Any, action: dict[str, Any]) -> None:
 def _correct(s: State, actor: Any, action: dict[str, Any]) -> None:
     require(actor == tr.HOST, "只有主持人可以直接更正数值。")
     target = _seat(s, action)
-    field = str_param(action, "field", tuple(FIELDS), "更正项")
+    field = str_param(action, "field", FIELDS, "更正项")
     value = int_param(action, "value", range(tr.MAX_VALUE + 1), "新数值")
     reason = tr.reason_param(action)
     values = getattr(s, field)

@@ -197,7 +197,7 @@ def _allowed(state: State, seat: int) -> list[str]:
 
 
 def _do_shift(s: State, seat: int, action: dict[str, Any]) -> None:
-    axis = str_param(action, "axis", ("row", "col"), "推移方向")
+    axis = str_param(action, "axis", {"row": "横排", "col": "直排"}, "推移方向")
     count = len(s.grid) if axis == "row" else len(s.grid[0])
     index = int_param(action, "index", range(count), "横排/直排编号")
     direction = int_param(action, "dir", [1, -1], "推移方向(1=向右/下,-1=向左/上)")

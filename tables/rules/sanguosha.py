@@ -24,7 +24,12 @@ Rulings (also in docs/tables.md):
 * Reward/penalty go to the damage source.  The game ends at once when a victory condition holds.
 * 4th-edition scoring: personal bonuses count only for the winning side (the source says "获胜的主公/忠臣" and the
   rebel line follows it); dead loyalists of a winning lord still score; "与主公单挑" means the renegade and the lord
-  were the last two alive.  House rules (暗魂, 转世, the three-player countdown) are not implemented.
+  were the last two alive.
+* House rules (options, ``sanguosha_house``): 座位抽签, 最后一滴血 (a [杀] the protected player used marks its target
+  as one they attacked), 暗魂 (``ghost`` {target}: the dead owner acts outside the turn order — 罗汉 while a [杀]
+  waits for its target, 玄武 and 祝由 in a play phase; see ``ghost_moves``), 三人倒计时 (at the start of the lord's turn; players who fall to 0 are asked for
+  [桃] one after another, in turn order from the lord), 转世 with 挑选武将 (``sacrifice`` {target, card}: in one's own
+  play phase, once a turn; the sacrificed cards are the reborn player's hand).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import dataclasses
 import random
 from typing import Any
 
+from . import sanguosha_house as house
 from .base import (
     GameState,
     RuleError,
@@ -46,9 +52,13 @@ from .base import (
     seat_param,
     take_from,
 )
+from .sanguosha_generals import GENERALS
 
 KIND = "sanguosha"
 TITLE = "三国杀(身份局)"
+# What this mode is: the name a new table gets, its tab title and its line in the /tables/ list (the electronic mode
+# plays only the basic cards; the full game is the physical mode).
+PAGE_TITLE = "三国杀(身份局)· 基本牌练习"
 MIN_PLAYERS = 4
 MAX_PLAYERS = 10
 OPTIONS: list[dict[str, Any]] = []
@@ -66,6 +76,7 @@ SHA, SHAN, TAO, JIU = "杀", "闪", "桃", "酒"
 DECK = {SHA: 30, SHAN: 15, TAO: 8, JIU: 5}
 PHASES = ["回合开始阶段", "判定阶段", "摸牌阶段", "出牌阶段", "弃牌阶段", "回合结束阶段"]
 SIDE_LORD, SIDE_REBEL, SIDE_RENEGADE = "主公与忠臣", "反贼", "内奸"
+LORD_GENERALS = ("曹操", "刘备", "孙权")
 
 
 @dataclasses.dataclass
@@ -93,6 +104,21 @@ class State(GameState):
     turn_no: int = 0
     rng_count: int = 0
     log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    # house rules
+    protected: int | None = None
+    hit_by_protected: list[int] = dataclasses.field(default_factory=list)
+    round_no: int = 0
+    three_from: int | None = None
+    dying_queue: list[int] = dataclasses.field(default_factory=list)  # the countdown's other players at 0
+    # 挑选武将 (option ``generals``): HP and kingdom from the standard edition's generals; skills shown, not played
+    generals: list[str | None] = dataclasses.field(default_factory=list)
+    candidates: list[list[str]] = dataclasses.field(default_factory=list)
+    pool: list[str] = dataclasses.field(default_factory=list)
+    ghosts: list[str | None] = dataclasses.field(default_factory=list)  # 暗魂 while unused
+    # 转世 (option ``rebirth``, with the generals): sacrifices go into the hand of the player who is out
+    reborn: list[bool] = dataclasses.field(default_factory=list)
+    no_rebirth: list[bool] = dataclasses.field(default_factory=list)
+    gave_on_turn: list[int] = dataclasses.field(default_factory=list)
 
 
 def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
@@ -110,11 +136,71 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     s.alive = [True] * n
     s.hands = [[deck.pop() for _ in range(4)] for _ in range(n)]
     s.deck = deck
-    emit(s, f"{names[lord]} 抽到主公,亮出身份(体力上限 {s.max_hp[lord]})。")
+    s.protected = house.protected_seat(s.options, digital=True)
+    for line in house.intro(s.options, names, digital=True):
+        emit(s, line)
     for seat in range(n):
         emit(s, f"你的身份是{roles[seat]}。", to=[seat])
+    s.reborn, s.no_rebirth, s.gave_on_turn, s.ghosts = [False] * n, [False] * n, [-1] * n, [None] * n
+    if s.options.get("generals"):
+        _deal_lord_candidates(s, rng)
+        return s
+    emit(s, f"{names[lord]} 抽到主公,亮出身份(体力上限 {s.max_hp[lord]})。")
     _start_turn(s, lord)
     return s
+
+
+# --- 挑选武将 (the seed's 「2、挑选武将」) ---------------------------------------------------------------------------
+
+
+def _deal_lord_candidates(s: State, rng: random.Random) -> None:
+    """The lord gets 曹操、刘备、孙权 and 2 more drawn at random; the others wait."""
+    n = len(s.players)
+    pool = [g for g in GENERALS if g not in LORD_GENERALS]
+    rng.shuffle(pool)
+    s.generals = [None] * n
+    s.candidates = [[] for _ in range(n)]
+    s.candidates[s.lord] = [*LORD_GENERALS, pool.pop(), pool.pop()]
+    s.pool = pool
+    s.phase = "lord_general"
+    emit(s, f"{s.players[s.lord]} 抽到主公,亮出身份;主公先从 5 名候选武将中选择,选好后亮出。")
+    emit(s, f"你的候选武将:{'、'.join(s.candidates[s.lord])}。", to=[s.lord])
+
+
+def _do_choose_general(s: State, seat: int, action: dict[str, Any]) -> None:
+    general = action.get("general")
+    require(
+        isinstance(general, str) and general in s.candidates[seat],
+        f"请从你的候选武将中选择:{'、'.join(s.candidates[seat])}。",
+    )
+    assert isinstance(general, str)
+    s.generals[seat] = general
+    n = len(s.players)
+    if seat == s.lord:  # the 4 not taken go back; the others get 3 each (2 in a 10-player game), in secret
+        s.pool.extend(g for g in s.candidates[seat] if g != general)
+        later_rng(s).shuffle(s.pool)
+        others = [p for p in range(n) if p != s.lord]
+        each = 2 if n == 10 else 3
+        for p in others:
+            s.candidates[p] = [s.pool.pop() for _ in range(each)]
+            emit(s, f"你的候选武将:{'、'.join(s.candidates[p])}。", to=[p])
+        s.phase = "generals"
+        emit(s, f"主公 {s.players[seat]} 选择了 {general}。其他玩家各从 {each} 名候选武将中秘密选择,选好后同时亮出。")
+        return
+    emit(s, f"{s.players[seat]} 选好了武将。")
+    emit(s, f"你选择了 {general}(体力 {GENERALS[general][2]})。", to=[seat])
+    if all(g is not None for g in s.generals):
+        s.pool.extend(g for p in range(n) for g in s.candidates[p] if g != s.generals[p] and p != s.lord)
+        for p in range(n):
+            chosen = s.generals[p]
+            assert chosen is not None
+            s.max_hp[p] = GENERALS[chosen][2] + (1 if p == s.lord and n >= 5 else 0)
+            s.hp[p] = s.max_hp[p]
+        shown = ",".join(
+            f"{s.players[p]}={s.generals[p]}({GENERALS[str(s.generals[p])][0]},{s.max_hp[p]} 体力)" for p in range(n)
+        )
+        emit(s, "武将同时亮出:" + shown + "。技能只显示文字,电子牌不执行。")
+        _start_turn(s, s.lord)
 
 
 # --- helpers ------------------------------------------------------------------------------------------------------
@@ -163,10 +249,39 @@ def _start_turn(s: State, seat: int) -> None:
     s.sha_used = s.jiu_used = s.jiu_active = False
     name = s.players[seat]
     emit(s, f"— {name} 的回合 —  {PHASES[0]}、{PHASES[1]}(无延时锦囊)跳过。")
+    at_zero = _countdown(s) if seat == s.lord and s.options.get("countdown") else []
     got = _draw(s, seat, 2)
     emit(s, f"{PHASES[2]}:{name} 摸 {len(got)} 张牌。")
     emit(s, f"你摸到:{'、'.join(got) or '(无)'}。", to=[seat])
     s.phase = "play"
+    if at_zero:
+        s.dying_queue = at_zero[1:]
+        _enter_dying(s, at_zero[0], None, "play")
+
+
+def _countdown(s: State) -> list[int]:
+    """详细规则 3 at the start of a round: everyone loses 1 体力 at once; returns who is now at 0 (turn order)."""
+    at_table = turn_order_from(s, s.lord)
+    step = house.countdown_step(s, at_table)
+    if step == "carry":
+        emit(s, "三人倒计时:这一轮扣体力会让所有人一起出局,延续到下一轮。")
+        return []
+    if step != "lose":
+        return []
+    for p in at_table:
+        s.hp[p] -= 1
+    lines = "、".join(f"{s.players[p]} {s.hp[p]}/{s.max_hp[p]}" for p in at_table)
+    emit(s, f"三人倒计时:第 {s.round_no} 轮开始,所有人同时各失去 1 点体力({lines})。")
+    return [p for p in at_table if s.hp[p] <= 0]
+
+
+def _next_dying(s: State) -> None:
+    """After one dying player is saved or dies: the next one the countdown left at 0, if any."""
+    while s.dying_queue and s.phase != "over":
+        victim = s.dying_queue.pop(0)
+        if s.alive[victim] and s.hp[victim] <= 0:
+            _enter_dying(s, victim, None, s.phase)
+            return
 
 
 def _end_turn(s: State) -> None:
@@ -188,24 +303,47 @@ def _enter_discard(s: State) -> None:
 def _damage(s: State, target: int, amount: int, source: int | None, resume: str) -> None:
     s.hp[target] -= amount
     emit(s, f"{s.players[target]} 受到 {amount} 点伤害,体力 {s.hp[target]}/{s.max_hp[target]}。")
+    anyone_out = not all(s.alive)
+    if s.hp[target] <= 0 and house.still_protected(s.protected, target, source, anyone_out, s.hit_by_protected):
+        s.hp[target] = 1
+        emit(s, f"最后一滴血受规则保护:{s.players[target]} 上一局第一个出局,本局还没有人出局,体力保留 1 点。")
     if s.hp[target] <= 0:
-        s.phase = "dying"
-        askers = turn_order_from(s, s.current)
-        s.pending = {"victim": target, "source": source, "askers": askers, "idx": 0, "resume": resume}
-        emit(s, f"{s.players[target]} 进入濒死状态,需要[桃]救援(从 {s.players[askers[0]]} 开始依次询问)。")
+        _enter_dying(s, target, source, resume)
     else:
         s.phase = resume
         s.pending = None
+
+
+def _enter_dying(s: State, target: int, source: int | None, resume: str) -> None:
+    s.phase = "dying"
+    askers = turn_order_from(s, s.current)
+    s.pending = {"victim": target, "source": source, "askers": askers, "idx": 0, "resume": resume}
+    emit(s, f"{s.players[target]} 进入濒死状态,需要[桃]救援(从 {s.players[askers[0]]} 开始依次询问)。")
+
+
+def _reborn(s: State, p: int) -> bool:
+    return len(s.reborn) == len(s.players) and s.reborn[p]
 
 
 def _die(s: State, victim: int, source: int | None) -> None:
     s.alive[victim] = False
     s.discard_pile.extend(s.hands[victim])
     s.hands[victim] = []
+    if _reborn(s, victim):  # 转世规则: still counted as out; no reward, penalty or kill bonus
+        s.reborn[victim] = False
+        general = s.generals[victim]
+        if general is not None:
+            s.pool.append(general)
+        emit(s, f"转世的 {s.players[victim]}({general})再次出局,弃置所有牌:不计奖励、惩罚与击杀分;可以再接受献祭。")
+        return
     s.kills.append([source if source is not None else -1, victim])
     emit(s, f"{s.players[victim]} 阵亡,弃置所有牌,亮出身份:{s.roles[victim]}。")
     if _check_victory(s):
         return
+    if s.options.get("ghosts") and s.roles[victim] in house.GHOSTS and len(s.ghosts) == len(s.players):
+        ghost = house.GHOSTS[s.roles[victim]]
+        s.ghosts[victim] = ghost
+        emit(s, f"{s.players[victim]} 化为{ghost}暗魂(可以附体一次):{house.GHOST_TEXT[ghost]}。")
     if source is not None and s.alive[source]:
         if s.roles[victim] == REBEL:
             got = _draw(s, source, 3)
@@ -215,14 +353,14 @@ def _die(s: State, victim: int, source: int | None) -> None:
             s.discard_pile.extend(s.hands[source])
             s.hands[source] = []
             emit(s, f"惩罚:主公错杀忠臣,{s.players[source]} 弃掉所有手牌和装备。")
-    alive = [seat for seat in range(len(s.players)) if s.alive[seat]]
+    alive = [seat for seat in range(len(s.players)) if s.alive[seat] and not _reborn(s, seat)]
     if len(alive) == 2 and s.lord in alive and all(s.roles[p] in (LORD, RENEGADE) for p in alive):
         s.duel = True
         emit(s, "只剩主公与内奸:单挑开始。")
 
 
 def _check_victory(s: State) -> bool:
-    alive = [seat for seat in range(len(s.players)) if s.alive[seat]]
+    alive = [seat for seat in range(len(s.players)) if s.alive[seat] and not _reborn(s, seat)]
     side = None
     if not s.alive[s.lord]:
         side = SIDE_RENEGADE if len(alive) == 1 and s.roles[alive[0]] == RENEGADE else SIDE_REBEL
@@ -240,9 +378,13 @@ def _check_victory(s: State) -> bool:
 # --- actions ------------------------------------------------------------------------------------------------------
 
 
-def _expected(s: State) -> tuple[int, list[str]]:
+def _expected(s: State) -> tuple[int | list[int], list[str]]:
+    if s.phase == "lord_general":
+        return s.lord, ["choose_general"]
+    if s.phase == "generals":
+        return [p for p in range(len(s.players)) if s.generals[p] is None], ["choose_general"]
     if s.phase == "play":
-        return s.current, ["sha", "tao", "jiu", "end_play"]
+        return s.current, ["sha", "tao", "jiu", "end_play", "sacrifice"]
     if s.phase == "respond":
         assert s.pending
         return s.pending["target"], ["shan", "take"]
@@ -255,7 +397,72 @@ def _expected(s: State) -> tuple[int, list[str]]:
 
 
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+    if isinstance(action, dict) and action.get("type") == "ghost":  # a ghost acts outside the turn order
+        s = state.clone()
+        start = len(s.log)
+        _do_ghost(s, seat_param(s, action), action)
+        return s, s.log[start:]
     return dispatch(state, action, _expected, _HANDLERS, ACTION_NAMES)
+
+
+def ghost_moves(s: State, seat: int) -> list[int]:
+    """暗魂 in this mode: whom ``seat``'s unused ghost may possess now (empty: nobody).
+
+    罗汉 while a [杀] waits for its target's answer (it absorbs one damage of it); 玄武 in any play phase, on any
+    living player; 祝由 in the play phase, on the player whose phase it is."""
+    if not s.options.get("ghosts") or len(s.ghosts) != len(s.players) or s.alive[seat] or s.ghosts[seat] is None:
+        return []
+    ghost = s.ghosts[seat]
+    if ghost == "罗汉":
+        return [s.pending["target"]] if s.phase == "respond" and s.pending and s.pending["damage"] > 0 else []
+    if s.phase != "play":
+        return []
+    if ghost == "祝由":
+        return [s.current] if s.hands[s.current] else []
+    return [p for p in range(len(s.players)) if s.alive[p] and s.hands[p]]
+
+
+def _do_ghost(s: State, seat: int, action: dict[str, Any]) -> None:
+    require(s.phase != "over", "游戏已经结束,不能再行动。")
+    targets = ghost_moves(s, seat)
+    require(bool(targets), "你现在没有可以使用的暗魂(罗汉在有人被[杀]时,玄武和祝由在出牌阶段)。")
+    target = seat_param(s, action, "target", "附体对象")
+    names = "、".join(s.players[p] for p in targets)
+    require(target in targets, f"暗魂现在只能附体:{names}。")
+    ghost = s.ghosts[seat]
+    name, possessed = s.players[seat], s.players[target]
+    if ghost == "罗汉":
+        assert s.pending
+        s.pending["damage"] -= 1
+        lost = s.hands[target].pop(later_rng(s).randrange(len(s.hands[target]))) if s.hands[target] else None
+        if lost:
+            s.discard_pile.append(lost)
+        what = (
+            f"抵挡一点伤害(这张[杀]的伤害 {s.pending['damage']}),{possessed} 弃掉一张手牌"
+            if lost
+            else (f"抵挡一点伤害(这张[杀]的伤害 {s.pending['damage']})")
+        )
+        if lost:
+            emit(s, f"罗汉附体:你弃掉了[{lost}]。", to=[target])
+    elif ghost == "玄武":
+        got = _draw(s, seat, 1)
+        require(bool(got), "牌堆和弃牌堆都没有牌了:玄武无法摸牌。")
+        s.hands[seat].pop()  # the drawn card goes straight to the possessed player (not into sacrificed cards)
+        index = later_rng(s).randrange(len(s.hands[target]))  # the ghost designates a card it cannot see
+        taken = s.hands[target][index]
+        s.hands[target][index] = got[0]
+        s.discard_pile.append(taken)
+        what = "从牌堆摸一张牌,与其一张手牌交换(手牌数不变)"
+        emit(s, f"玄武附体:你的[{taken}]换成了[{got[0]}]。", to=[target])
+    else:
+        count = len(s.hands[target])
+        s.discard_pile.extend(s.hands[target])
+        s.hands[target] = []
+        got = _draw(s, target, count)
+        what = f"令其弃掉所有手牌({count} 张)再摸 {len(got)} 张"
+        emit(s, f"祝由附体:你摸到 {'、'.join(got) or '(无)'}。", to=[target])
+    s.ghosts[seat] = None
+    emit(s, f"{name} 的{ghost}暗魂附体 {possessed}:{what}。暗魂消失。")
 
 
 def _do_sha(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -271,6 +478,8 @@ def _do_sha(s: State, seat: int, action: dict[str, Any]) -> None:
     take_from(s.hands[seat], [SHA])
     s.discard_pile.append(SHA)
     s.sha_used = True
+    if seat == s.protected and target not in s.hit_by_protected:  # 最后一滴血: whom the protected player attacked
+        s.hit_by_protected.append(target)
     damage = 2 if s.jiu_active else 1
     s.jiu_active = False
     s.phase = "respond"
@@ -289,6 +498,10 @@ def _do_shan(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_take(s: State, seat: int, action: dict[str, Any]) -> None:
     assert s.pending
+    if s.pending["damage"] <= 0:  # 罗汉 absorbed it all
+        emit(s, f"{s.players[seat]} 没有受到伤害(罗汉暗魂抵挡了)。")
+        s.phase, s.pending = "play", None
+        return
     _damage(s, seat, s.pending["damage"], s.pending["source"], "play")
 
 
@@ -329,6 +542,7 @@ def _do_rescue(s: State, seat: int, action: dict[str, Any]) -> None:
     if s.hp[victim] > 0:
         s.phase = s.pending["resume"]
         s.pending = None
+        _next_dying(s)
 
 
 def _do_pass(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -341,6 +555,58 @@ def _do_pass(s: State, seat: int, action: dict[str, Any]) -> None:
     s.pending = None
     s.phase = resume
     _die(s, victim, source)
+    _next_dying(s)
+
+
+def rebirth_on(s: State) -> bool:
+    """转世 needs the generals' kingdoms: it is played with the option 挑选武将."""
+    return bool(s.options.get("rebirth") and s.generals and len(s.reborn) == len(s.players))
+
+
+def _do_sacrifice(s: State, seat: int, action: dict[str, Any]) -> None:
+    """转世规则 in this mode: in their play phase a player who is not reborn gives one hand card, once a turn, to a
+    player who is out; at 4 cards (3 with 4–5 players) that player is reborn."""
+    require(rebirth_on(s), "本桌没有使用转世规则(电子牌的转世需要挑选武将)。")
+    require(not s.reborn[seat], "转世的玩家不能献祭。")
+    require(s.gave_on_turn[seat] != s.turn_no, "这个回合你已经献祭过了(每回合只能献祭一次)。")
+    target = seat_param(s, action, "target", "献祭对象")
+    name = s.players[target]
+    require(not s.alive[target], f"{name} 没有出局:只能献祭给已出局的玩家。")
+    require(not s.no_rebirth[target], f"{name} 已经不能转世(没有同国籍的未使用武将),不再接受献祭。")
+    card = action.get("card")
+    require(isinstance(card, str) and card in s.hands[seat], "请从你的手牌中选一张献祭。")
+    assert isinstance(card, str)
+    take_from(s.hands[seat], [card])
+    s.hands[target].append(card)
+    s.gave_on_turn[seat] = s.turn_no
+    need = house.rebirth_threshold(len(s.players))
+    emit(s, f"献祭:{s.players[seat]} 给 {name} 一张手牌({name} 已收到 {len(s.hands[target])}/{need} 张)。")
+    if len(s.hands[target]) >= need:
+        _rebirth(s, target)
+
+
+def _rebirth(s: State, p: int) -> None:
+    old = s.generals[p]
+    kingdom = GENERALS[old][0] if old in GENERALS else "群"
+    later_rng(s).shuffle(s.pool)
+    turned = [g for g in s.pool if kingdom == "群" or GENERALS[g][0] == kingdom][:1]
+    name = s.players[p]
+    if not turned:
+        s.no_rebirth[p] = True
+        emit(s, f"{name} 无法转世:未使用的武将中没有{kingdom}国武将。保留已收到的牌,不再接受献祭。")
+        return
+    new = turned[0]
+    s.pool.remove(new)
+    if old is not None:
+        s.pool.append(old)
+    s.generals[p] = new
+    s.alive[p], s.reborn[p] = True, True
+    s.max_hp[p], s.hp[p] = GENERALS[new][2], 1
+    emit(
+        s,
+        f"转世:{name} 转世为 {new}({GENERALS[new][0]}),体力 1/{s.max_hp[p]},手牌 {len(s.hands[p])} 张;"
+        "下次轮到他时正常行动。判定胜负时仍视为已出局。",
+    )
 
 
 def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -354,6 +620,7 @@ def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
 
 
 ACTION_NAMES = {
+    "choose_general": "选择武将",
     "sha": "使用[杀]",
     "shan": "打出[闪]",
     "take": "受到伤害",
@@ -363,9 +630,12 @@ ACTION_NAMES = {
     "rescue": "救援",
     "pass": "不救",
     "discard": "弃牌",
+    "sacrifice": "献祭",
+    "ghost": "暗魂附体",
 }
 legal = legal_via(apply)
 _HANDLERS = {
+    "choose_general": _do_choose_general,
     "sha": _do_sha,
     "shan": _do_shan,
     "take": _do_take,
@@ -375,6 +645,7 @@ _HANDLERS = {
     "rescue": _do_rescue,
     "pass": _do_pass,
     "discard": _do_discard,
+    "sacrifice": _do_sacrifice,
 }
 
 

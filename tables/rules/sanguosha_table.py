@@ -14,6 +14,13 @@ Rulings (also in docs/tables.md):
 * HP = the general's; the lord +1 max HP with 5 or more players.  Everyone starts with 4 cards; each turn's draw
   phase adds 2 to the count (correct it with 手牌数 for skills that draw more or fewer).
 * Dying is shown at HP ≤ 0; the table plays its [桃] and records the recovery, or records the death.
+* House rules (options, see ``sanguosha_house``): 座位抽签, 暗魂 (``ghost``: the ghost's owner or the host records the
+  possession), 最后一滴血 (an HP record that would take the protected player's last point leaves them at 1 and says
+  why; their death is refused), 三人倒计时 (applied at the start of each round), 转世 (``sacrifice``: a living player
+  who is not reborn gives one card a turn to a player who is out; at the threshold the app turns the unused generals).
+  Rulings: the unused generals are those nobody chose; a 群 general is reborn as the first general turned; a player
+  becomes a ghost once a game, when first out; a reborn player who goes out again gives no reward or penalty and no
+  kill bonus, and may receive sacrifices again.
 """
 
 from __future__ import annotations
@@ -24,9 +31,10 @@ from typing import Any
 
 from . import sanguosha as sgs
 from . import sanguosha_generals as generals
+from . import sanguosha_house as house
 from . import sanguosha_view as sgs_view
 from . import tracker as tr
-from .base import check_players, emit, form, later_rng, legal_via, param, require, visible_log
+from .base import check_players, emit, form, later_rng, legal_via, param, require, seat_param, visible_log
 
 KIND = "sanguosha"
 TITLE = sgs.TITLE
@@ -48,6 +56,16 @@ class State(tr.TrackerState):
     candidates: list[list[str]] = dataclasses.field(default_factory=list)
     pool: list[str] = dataclasses.field(default_factory=list)
     duel: bool = False
+    # house rules (seed 002's 详细规则 and 转世规则/暗魂)
+    ghosts: list[str | None] = dataclasses.field(default_factory=list)  # per seat: 罗汉/玄武/祝由 while unused
+    ghosts_used: list[str] = dataclasses.field(default_factory=list)  # public lines: whose ghost possessed whom
+    reborn: list[bool] = dataclasses.field(default_factory=list)
+    no_rebirth: list[bool] = dataclasses.field(default_factory=list)  # no general of their kingdom left
+    gave_on_turn: list[int] = dataclasses.field(default_factory=list)  # per seat: the turn_no of their last sacrifice
+    protected: int | None = None
+    hit_by_protected: list[int] = dataclasses.field(default_factory=list)
+    round_no: int = 0
+    three_from: int | None = None
 
 
 def new_game(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
@@ -75,6 +93,10 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     s.candidates = [[] for _ in range(n)]
     s.candidates[lord] = [*LORD_GENERALS, pool.pop(), pool.pop()]
     s.pool = pool
+    s.ghosts, s.reborn, s.no_rebirth, s.gave_on_turn = [None] * n, [False] * n, [False] * n, [-1] * n
+    s.protected = house.protected_seat(options, digital=False)
+    for line in house.intro(options, names, digital=False):
+        emit(s, line)
     emit(s, f"{names[lord]} 是主公,亮出身份;主公先从 5 名候选武将中选择,选好后亮出。")
     emit(s, f"你的候选武将:{'、'.join(s.candidates[lord])}。", to=[lord])
     for p in range(n):
@@ -113,6 +135,7 @@ def _lord_chose(s: State, general: str) -> None:
 
 
 def _start_play(s: State) -> None:
+    s.pool.extend(g for p in range(s.n) for g in s.candidates[p] if g != s.generals[p] and g not in s.pool)
     for p in range(s.n):
         general = s.generals[p]
         assert general is not None
@@ -123,12 +146,76 @@ def _start_play(s: State) -> None:
     _start_turn(s)
 
 
+def _standing(s: State) -> list[int]:
+    """Seats still in the game for victory (a reborn player is counted as out: 转世规则)."""
+    return [p for p in range(s.n) if s.alive[p] and not _reborn(s, p)]
+
+
+def _reborn(s: State, p: int) -> bool:
+    return len(s.reborn) == s.n and s.reborn[p]
+
+
 def _start_turn(s: State) -> None:
+    if s.current == s.lord and s.options.get("countdown"):
+        _countdown(s)
     s.hand[s.current] += DRAW
     emit(s, f"— {s.players[s.current]} 的回合 — 摸牌阶段摸 {DRAW} 张(手牌 {s.hand[s.current]} 张)。")
 
 
+def _countdown(s: State) -> None:
+    at_table = [p for p in range(s.n) if s.alive[p]]
+    step = house.countdown_step(s, at_table)
+    if step == "carry":
+        emit(s, "三人倒计时:这一轮扣体力会让所有人一起出局,延续到下一轮。")
+    elif step == "lose":
+        for p in at_table:
+            s.hp[p] -= 1
+        lines = "、".join(f"{s.players[p]} {s.hp[p]}/{s.max_hp[p]}" for p in at_table)
+        emit(s, f"三人倒计时:第 {s.round_no} 轮开始,所有人同时各失去 1 点体力({lines})。")
+        for p in at_table:
+            if s.hp[p] <= 0:
+                emit(s, f"{s.players[p]} 濒死:救回请记录体力回复;否则记录阵亡。")
+
+
+def _after_hp(s: State, target: int, source: int | None, delta: int) -> None:
+    """最后一滴血 (详细规则 2): the protected player's last point holds; remember whom they attacked."""
+    if s.protected is None or delta >= 0:
+        return
+    if source == s.protected and target not in s.hit_by_protected:
+        s.hit_by_protected.append(target)
+    anyone_out = not all(s.alive)
+    if s.hp[target] <= 0 and house.still_protected(s.protected, target, source, anyone_out, s.hit_by_protected):
+        s.hp[target] = 1
+        emit(s, f"最后一滴血受规则保护:{s.players[target]} 上一局第一个出局,本局还没有人出局,体力保留 1 点。")
+
+
+def _before_death(s: State, victim: int, source: int | None) -> None:
+    anyone_out = not all(s.alive)
+    if house.still_protected(s.protected, victim, source, anyone_out, s.hit_by_protected):
+        raise tr.RuleError(
+            f"最后一滴血受规则保护:{s.players[victim]} 上一局第一个出局,本局不能第一个出局"
+            "(除非攻击他的人是他攻击过的人)。主持人可以更正。"
+        )
+
+
 def _on_death(s: State, victim: int, source: int | None) -> None:
+    if _reborn(s, victim):  # 转世规则: still counted as out; no reward or penalty for killing them
+        s.reborn[victim] = False
+        s.kills.pop()
+        s.hand[victim] = 0
+        general = s.generals[victim]
+        emit(s, f"转世的 {s.players[victim]}({general})再次出局:不计奖励、惩罚与击杀分;可以再接受献祭。")
+        if general is not None:
+            s.pool.append(general)
+        return
+    if s.options.get("ghosts") and s.roles[victim] in house.GHOSTS and len(s.ghosts) == s.n:
+        ghost = house.GHOSTS[s.roles[victim]]
+        s.ghosts[victim] = ghost
+        emit(s, f"{s.players[victim]} 化为{ghost}暗魂(可以附体一次):{house.GHOST_TEXT[ghost]}。")
+    _on_first_death(s, victim, source)
+
+
+def _on_first_death(s: State, victim: int, source: int | None) -> None:
     if s.hand[victim]:  # the seed: "弃置他的所有牌" — the dead general's hand goes to the discard pile
         emit(s, f"{s.players[victim]} 弃置所有手牌({s.hand[victim]} 张)和装备。")
         s.hand[victim] = 0
@@ -138,14 +225,14 @@ def _on_death(s: State, victim: int, source: int | None) -> None:
     if source == s.lord and s.roles[victim] == sgs.LOYAL:
         s.hand[source] = 0
         emit(s, f"惩罚:主公错杀忠臣,{s.players[source]} 弃掉所有手牌和装备。")
-    alive = [p for p in range(s.n) if s.alive[p]]
+    alive = _standing(s)
     if len(alive) == 2 and s.lord in alive and all(s.roles[p] in (sgs.LORD, sgs.RENEGADE) for p in alive):
         s.duel = True
         emit(s, "只剩主公与内奸:单挑开始。")
 
 
 def _check_victory(s: State) -> bool:
-    alive = [p for p in range(s.n) if s.alive[p]]
+    alive = _standing(s)
     side = None
     if not s.alive[s.lord]:
         side = sgs.SIDE_RENEGADE if len(alive) == 1 and s.roles[alive[0]] == sgs.RENEGADE else sgs.SIDE_REBEL
@@ -154,12 +241,92 @@ def _check_victory(s: State) -> bool:
     return side is not None and tr.declare(s, side)
 
 
+def _ghost(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> None:
+    """暗魂: the ghost's owner (or the host for them) possesses a living player, once."""
+    require(bool(s.options.get("ghosts")), "本桌没有使用暗魂。")
+    owner = actor if actor != tr.HOST else seat_param(s, action, "ghost", "暗魂")
+    owner = int(owner)
+    ghost = s.ghosts[owner] if len(s.ghosts) == s.n else None
+    require(ghost is not None and not s.alive[owner], f"{s.players[owner]} 没有可以使用的暗魂。")
+    target = seat_param(s, action, "target", "附体对象")
+    require(s.alive[target], f"{s.players[target]} 已经出局:暗魂只能附体存活的玩家。")
+    if ghost == "罗汉":
+        require(s.hp[target] < s.max_hp[target], f"{s.players[target]} 没有受伤:罗汉抵挡的是刚受到的一点伤害。")
+        s.hp[target] += 1
+        s.hand[target] = max(0, s.hand[target] - 1)
+        what = f"抵挡一点伤害:体力 {s.hp[target]}/{s.max_hp[target]},弃掉一张手牌(手牌 {s.hand[target]} 张)"
+    elif ghost == "玄武":
+        what = "从牌堆摸一张牌,与其一张手牌交换(手牌数不变)"
+    else:
+        require(target == s.current, f"祝由只能在被附体玩家的出牌阶段使用:现在是 {s.players[s.current]} 的回合。")
+        what = f"令其弃掉所有手牌({s.hand[target]} 张)再摸同样多的牌(手牌数不变)"
+    s.ghosts[owner] = None
+    line = f"{s.players[owner]} 的{ghost}暗魂附体 {s.players[target]}:{what}。暗魂消失。"
+    s.ghosts_used.append(line)
+    emit(s, f"{line}〔{tr.who(s, actor)} 记录〕")
+
+
+def _sacrifice(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> None:
+    """转世规则: a player gives one hand card a turn to a player who is out; at the threshold, rebirth."""
+    require(bool(s.options.get("rebirth")), "本桌没有使用转世规则。")
+    giver = actor if actor != tr.HOST else seat_param(s, action, "giver", "献祭者")
+    giver = int(giver)
+    target = seat_param(s, action, "target", "献祭对象")
+    name = s.players[target]
+    require(s.alive[giver] and not _reborn(s, giver), "只有存活且没有转世的玩家可以献祭。")
+    require(not s.alive[target], f"{name} 没有出局:只能献祭给已出局的玩家。")
+    require(not s.no_rebirth[target], f"{name} 已经不能转世(没有同国籍的未使用武将),不再接受献祭。")
+    require(s.gave_on_turn[giver] != s.turn_no, f"{s.players[giver]} 这个回合已经献祭过了(每回合只能献祭一次)。")
+    require(s.hand[giver] > 0, f"{s.players[giver]} 没有手牌可以献祭。")
+    s.gave_on_turn[giver] = s.turn_no
+    s.hand[giver] -= 1
+    s.hand[target] += 1
+    need = house.rebirth_threshold(s.n)
+    emit(
+        s,
+        f"献祭:{s.players[giver]} 给 {name} 一张手牌({name} 已收到 {s.hand[target]}/{need} 张)。"
+        f"〔{tr.who(s, actor)} 记录〕",
+    )
+    if s.hand[target] >= need:
+        _rebirth(s, target)
+
+
+def _rebirth(s: State, p: int) -> None:
+    old = s.generals[p]
+    kingdom = generals.GENERALS[old][0] if old in generals.GENERALS else "群"
+    later_rng(s).shuffle(s.pool)
+    turned = [g for g in s.pool if kingdom == "群" or generals.GENERALS[g][0] == kingdom][:1]
+    if not turned:
+        s.no_rebirth[p] = True
+        emit(
+            s,
+            f"{s.players[p]} 无法转世:未使用的武将中没有{kingdom}国武将。保留已收到的 {s.hand[p]} 张牌,不再接受献祭。",
+        )
+        return
+    new = turned[0]
+    s.pool.remove(new)
+    if old is not None:
+        s.pool.append(old)
+    s.generals[p] = new
+    s.alive[p], s.reborn[p] = True, True
+    s.max_hp[p], s.hp[p] = GENERALS[new], 1
+    if len(s.last_source) == s.n:
+        s.last_source[p] = -1
+    emit(
+        s,
+        f"转世:{s.players[p]} 转世为 {new}({generals.GENERALS[new][0]}),体力 1/{s.max_hp[p]},"
+        f"手牌 {s.hand[p]} 张;下次轮到他时正常行动。判定胜负时仍视为已出局。",
+    )
+
+
 HOOKS = tr.Hooks(
     step=-1,
     start_turn=_start_turn,
     on_death=_on_death,
     check_victory=_check_victory,
-    extra={"choose_general": _choose},
+    after_hp=_after_hp,
+    before_death=_before_death,
+    extra={"choose_general": _choose, "ghost": _ghost, "sacrifice": _sacrifice},
     extra_expected=lambda s: ["choose_general"] if s.phase in ("lord_general", "generals") else None,
 )
 
@@ -207,7 +374,31 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
         if viewer is not None and s.generals[viewer] is None
         else [],
         "winning_side": s.winning_side,
+        "house": _house_view(s, seats) if everyone_chose else None,
         "log": visible_log(s.log, viewer),
+    }
+
+
+def _house_view(s: State, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The house rules' public part: ghosts, sacrifices, rebirths, the countdown, the protected player."""
+    o = s.options
+    if not any(o.get(k) for k in ("ghosts", "rebirth", "countdown", "last_blood")):
+        return None
+    n = s.n
+    for row in seats:
+        p = row["seat"]
+        row["ghost"] = s.ghosts[p] if len(s.ghosts) == n and not s.alive[p] else None
+        row["reborn"] = _reborn(s, p)
+        row["offerings"] = s.hand[p] if o.get("rebirth") and not s.alive[p] else None
+        row["no_rebirth"] = len(s.no_rebirth) == n and s.no_rebirth[p]
+    anyone_out = not all(s.alive)
+    return {
+        "ghosts": bool(o.get("ghosts")),
+        "ghost_lines": list(s.ghosts_used),
+        "rebirth": bool(o.get("rebirth")),
+        "need": house.rebirth_threshold(n),
+        "countdown": house.countdown_text(s, [p for p in range(n) if s.alive[p]]) if o.get("countdown") else None,
+        "protected": s.players[s.protected] if s.protected is not None and not anyone_out else None,
     }
 
 
@@ -217,4 +408,47 @@ def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
             return tr.host_forms(s, seat)
         choices = [(g, generals.label(g)) for g in s.candidates[int(seat)]]
         return [form("choose_general", "选择武将", param("general", "武将", "choice", choices))]
-    return tr.record_forms(s, seat)
+    out = tr.record_forms(s, seat)
+    if s.phase == "over":
+        return out
+    return [*_ghost_forms(s, seat), *_sacrifice_forms(s, seat), *out]
+
+
+def _ghost_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+    if not s.options.get("ghosts") or len(s.ghosts) != s.n:
+        return []
+    owners = [p for p in range(s.n) if s.ghosts[p] is not None and not s.alive[p]]
+    living = [(p, s.players[p]) for p in range(s.n) if s.alive[p]]
+    if seat == tr.HOST:
+        if not owners:
+            return []
+        ghost = param("ghost", "谁的暗魂", "seat", [(p, f"{s.players[p]}({s.ghosts[p]})") for p in owners])
+        return [form("ghost", "暗魂附体", ghost, param("target", "附体谁", "seat", living))]
+    me = int(seat)
+    if me not in owners:
+        return []
+    ghost_name = s.ghosts[me]
+    assert ghost_name is not None
+    target = param("target", "附体谁", "seat", living)
+    return [form("ghost", f"{ghost_name}暗魂附体(只能用一次)", target, help=house.GHOST_TEXT[ghost_name])]
+
+
+def _sacrifice_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+    if not s.options.get("rebirth") or len(s.no_rebirth) != s.n:
+        return []
+    dead = [(p, s.players[p]) for p in range(s.n) if not s.alive[p] and not s.no_rebirth[p]]
+    givers = [
+        p for p in range(s.n) if s.alive[p] and not _reborn(s, p) and s.gave_on_turn[p] != s.turn_no and s.hand[p] > 0
+    ]
+    if not dead or not givers:
+        return []
+    target = param("target", "献给谁", "seat", dead)
+    if seat == tr.HOST:
+        giver = param("giver", "谁献祭", "seat", [(p, s.players[p]) for p in givers])
+        return [form("sacrifice", "献祭一张手牌(转世)", giver, target)]
+    if int(seat) not in givers:
+        return []
+    need = house.rebirth_threshold(s.n)
+    return [
+        form("sacrifice", "献祭一张手牌(转世)", target, help=f"已出局的玩家收到 {need} 张即转世;每回合只能献祭一次")
+    ]

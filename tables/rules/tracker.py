@@ -67,6 +67,10 @@ class Hooks:
     extra: dict[str, Callable[[Hooks, Any, Any, dict[str, Any]], None]] = dataclasses.field(default_factory=dict)
     extra_expected: Callable[[Any], list[str] | None] = lambda s: None
     hp_floor: int | None = None  # 暗火线: "血量降到0(不会出现负值)"; 三国杀 HP may go below 0
+    # House rules (三国杀's 最后一滴血): after an HP record (target, source, delta: may raise HP back and say why), and
+    # before a death takes effect (victim, source: raises RuleError when the rules forbid it).
+    after_hp: Callable[[Any, int, int | None, int], None] | None = None
+    before_death: Callable[[Any, int, int | None], None] | None = None
 
 
 def actor_of(s: TrackerState, action: dict[str, Any]) -> int | str:
@@ -147,6 +151,8 @@ def _hp(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> No
             s.last_source = [-1] * s.n
         s.last_source[target] = -1 if source is None else source
     emit(s, f"{s.players[target]} 体力 {before} → {s.hp[target]}/{s.max_hp[target]}{by}。〔{who(s, actor)} 记录〕")
+    if hooks.after_hp is not None:
+        hooks.after_hp(s, target, source, delta)
     if s.hp[target] <= 0:
         emit(s, f"{s.players[target]} 濒死:救回请记录体力回复;否则记录阵亡。")
 
@@ -178,6 +184,8 @@ def _death(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) ->
     source = _source(s, action)
     require(source is None or s.alive[source], "伤害来源必须是存活的角色(或选「无来源」)。")
     require(source != victim, "阵亡者不能是自己的伤害来源;自己造成的请选「无来源」。")
+    if hooks.before_death is not None:
+        hooks.before_death(s, victim, source)
     if actor not in (HOST, victim):  # a death reveals the identity: the victim or the host must confirm it
         require(
             all(d["victim"] != victim for d in s.pending),
@@ -211,6 +219,8 @@ def _confirm_death(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, 
     require(s.alive[victim], f"{s.players[victim]} 已经阵亡。")
     if source is not None and not s.alive[source]:
         source = None
+    if hooks.before_death is not None:
+        hooks.before_death(s, victim, source)
     _kill(hooks, s, actor, victim, source)
 
 
@@ -239,7 +249,7 @@ def _kill(hooks: Hooks, s: TrackerState, actor: Any, victim: int, source: int | 
 def _correct(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
     require(actor == HOST, "只有主持人可以直接更正数值。")
     target = seat_param(s, action, "target", "对象")
-    field = str_param(action, "field", tuple(FIELDS), "更正项")
+    field = str_param(action, "field", FIELDS, "更正项")
     value = int_param(action, "value", range(-MAX_VALUE, MAX_VALUE + 1), "新数值")
     reason = reason_param(action)
     name = s.players[target]

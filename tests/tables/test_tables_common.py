@@ -105,5 +105,5 @@ def test_form_values_are_converted_to_action_parameters():
     }
     with pytest.raises(RuleError, match="请填写「座位」"):
         action_from_form(spec, {})
-    with pytest.raises(RuleError, match="整数"):
-        action_from_form(spec, {"seat": ["abc"]})
+    with pytest.raises(RuleError, match="「座位」只能从表单给出的选项中选:1。收到的「abc」不是其中之一"):
+        action_from_form(spec, {"seat": ["abc"]})  # a value the form did not offer: a sentence, not a code
