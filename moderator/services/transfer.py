@@ -67,15 +67,21 @@ def read_upload(upload) -> dict[str, Any]:
     return parse(raw)
 
 
-def parse(raw: bytes | str) -> dict[str, Any]:
+def _json(raw: bytes | str) -> Any:
+    """The file's JSON, or ImportRefused saying in a sentence why it is not JSON (nested too deep, a syntax error and
+    where, not UTF-8)."""
     try:
-        data = json.loads(raw, parse_constant=_no_constant)
+        return json.loads(raw, parse_constant=_no_constant)
     except RecursionError:
         raise ImportRefused("JSON 嵌套太深") from None
     except json.JSONDecodeError as exc:
         raise ImportRefused(f"这不是有效的 JSON 文件:第 {exc.lineno} 行第 {exc.colno} 列附近写错了") from None
     except UnicodeDecodeError:
         raise ImportRefused("这不是有效的 JSON 文件:不是 UTF-8 编码的文字") from None
+
+
+def parse(raw: bytes | str) -> dict[str, Any]:
+    data = _json(raw)
     if not isinstance(data, dict):
         raise ImportRefused(f"这不是本系统导出的游戏文件(需要 format = {FORMAT})")
     if schema.depth(data) > schema.MAX_DEPTH:
@@ -364,14 +370,7 @@ def backup_entry(game: Game) -> dict[str, Any]:
 def backup_parse(raw: bytes | str) -> schema.BackupFile:
     """A backup file, every game of it checked (its shape, then each export as an upload is) before anything is
     written; ImportRefused names the first problem and where it is."""
-    try:
-        data = json.loads(raw, parse_constant=_no_constant)
-    except RecursionError:
-        raise ImportRefused("JSON 嵌套太深") from None
-    except json.JSONDecodeError as exc:
-        raise ImportRefused(f"这不是有效的 JSON 文件:第 {exc.lineno} 行第 {exc.colno} 列附近写错了") from None
-    except UnicodeDecodeError:
-        raise ImportRefused("这不是有效的 JSON 文件:不是 UTF-8 编码的文字") from None
+    data = _json(raw)
     if not isinstance(data, dict) or data.get("format") != schema.BACKUP_FORMAT:
         raise ImportRefused(f"这不是 backup 命令写的备份文件(需要 format = {schema.BACKUP_FORMAT})")
     if schema.depth(data, schema.MAX_DEPTH + 4) > schema.MAX_DEPTH + 3:  # games → 第 n 局 → export → the export

@@ -36,3 +36,13 @@ def _fresh_create_limit():
     if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
         cache.clear()
     yield
+
+
+@pytest.fixture
+def phone(browser, live_server):  # noqa: F811  (the fixture imported above)
+    """A browser tab at a phone's size (390 × 844) on the test's live server (the trackers' browser tests)."""
+    context = browser.new_context(base_url=live_server.url, locale="zh-CN", viewport={"width": 390, "height": 844})
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    yield tab
+    context.close()

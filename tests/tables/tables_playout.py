@@ -41,3 +41,8 @@ def play(game: Any, state: Any, rng: random.Random, max_steps: int = 3000) -> tu
         state, action = random_step(game, state, rng)
         actions.append(action)
     return state, actions
+
+
+def private_url(table: Any, seat: int) -> str:
+    """A seat's private page of a table."""
+    return f"/tables/{table.pk}/p/{table.players[seat]['token']}/"

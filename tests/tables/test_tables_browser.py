@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from tables_playout import choose
+from tables_playout import choose, private_url
 
 if "tables" in settings.INSTALLED_APPS:
     from tables import services
@@ -31,18 +31,6 @@ def shot(page, name):
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
-
-@pytest.fixture
-def phone(browser, live_server):
-    context = browser.new_context(base_url=live_server.url, locale="zh-CN", viewport={"width": 390, "height": 844})
-    tab = context.new_page()
-    tab.set_default_timeout(15_000)
-    yield tab
-    context.close()
-
-
-def private_url(table, seat):
-    return f"/tables/{table.pk}/p/{table.players[seat]['token']}/"
 
 
 def create(page, kind, selects=None, **extra):

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from django.conf import settings
+from tables_playout import private_url
 
 if "tables" in settings.INSTALLED_APPS:
     from tables import services
@@ -18,18 +19,6 @@ if "tables" in settings.INSTALLED_APPS:
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tables_urls")]
 TYPED = ["刘备", "关羽", "张飞", "曹操", "孙权"]
 
-
-@pytest.fixture
-def phone(browser, live_server):
-    context = browser.new_context(base_url=live_server.url, locale="zh-CN", viewport={"width": 390, "height": 844})
-    tab = context.new_page()
-    tab.set_default_timeout(15_000)
-    yield tab
-    context.close()
-
-
-def private_url(table, seat):
-    return f"/tables/{table.pk}/p/{table.players[seat]['token']}/"
 
 
 def record(page, url, label, **selects):
