@@ -32,7 +32,6 @@ def shot(page, name):
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-
 def create(page, kind, selects=None, **extra):
     page.goto("/tables/")
     page.select_option("#id_kind", kind)

@@ -20,7 +20,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pyte
 TYPED = ["刘备", "关羽", "张飞", "曹操", "孙权"]
 
 
-
 def record(page, url, label, **selects):
     """Fill one action form on ``url`` (found by its label) and send it, as a player taps it."""
     page.goto(url)
