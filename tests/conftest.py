@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -77,7 +78,7 @@ def pytest_sessionfinish(session, exitstatus):
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, and at the end of the run every session still open on it ended, so that it
-    can be dropped (issue 26): a thread of a concurrency test or the live server keeps its connection (CONN_MAX_AGE),
+    can be dropped: a thread of a concurrency test or the live server keeps its connection (CONN_MAX_AGE),
     and PostgreSQL refuses to drop a database in use. This database is the run's own; nothing else is touched."""
     yield
     from django.db import connection
@@ -85,10 +86,15 @@ def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                )
+                others = " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                cursor.execute("SELECT pg_terminate_backend(pid)" + others)
+                # pg_terminate_backend only signals: wait (≤ 10 s) until those sessions are gone, or the drop that
+                # follows may still find one ("is being accessed by other users") and leave the database behind
+                for _ in range(100):
+                    cursor.execute("SELECT count(*)" + others)
+                    if cursor.fetchone()[0] == 0:
+                        break
+                    time.sleep(0.1)
 
 
 @pytest.fixture(scope="session", autouse=True)
