@@ -4,19 +4,10 @@ now shows the audit read-only, like the input log: no add, no change, no delete,
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 
 from moderator.models import AuditLog, Game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin_client(db):
-    client = Client()
-    client.force_login(get_user_model().objects.create_superuser("root", password="pw-123456"))
-    return client
 
 
 @pytest.fixture

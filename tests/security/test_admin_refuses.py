@@ -7,7 +7,6 @@ from __future__ import annotations
 import lxml.html
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.utils import timezone
 
 from moderator.models import AuditLog, Game, Message, Phase
@@ -15,13 +14,6 @@ from moderator.services import setup
 from tests.console.conftest import TABLE
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin_client(db):
-    client = Client()
-    client.force_login(get_user_model().objects.create_superuser("root", password="pw-123456"))
-    return client
 
 
 @pytest.fixture
