@@ -15,7 +15,7 @@ import time
 
 from cards.catalogue import DEFAULT_CAMPS, standard_deck
 from cards.dealing import deal
-from cards.orders import random_order
+from moderator.game.orders import random_order
 from moderator.rules import Action, SeatSpec, close_phase, new_game, submit
 from moderator.rules.scenario import DEFAULT_MANIFESTO
 

@@ -51,10 +51,10 @@ from cards.catalogue import (
     standard_deck,
 )
 from cards.dealing import deal
+from moderator.game.settle import COMMON, PRIVILEGE, winners
+from moderator.game.state import DAY, NIGHT, PHASE_MINUTES, Action, CloseResult, GameState, Order, SeatSpec, Vote
+from moderator.game.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
-from moderator.rules.settle import COMMON, PRIVILEGE, winners
-from moderator.rules.state import DAY, NIGHT, PHASE_MINUTES, Action, CloseResult, GameState, Order, SeatSpec, Vote
-from moderator.rules.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 
 NAMES = ("甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬")
 EXTENSION = 12 * 60  # T4

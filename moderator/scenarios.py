@@ -11,10 +11,10 @@ import yaml
 from django.db import transaction
 from django.utils import timezone
 
+from moderator.game.state import Verdict
 from moderator.models import Game, Message, Phase, Seat
 from moderator.rules import codec
 from moderator.rules.scenario import Scenario, ScenarioError, Step, load, messages, mismatches, verdict_problems
-from moderator.rules.state import Verdict
 from moderator.services import play, setup
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from moderator.rules.ledger import charge
-from moderator.rules.state import DAY, NIGHT, GameState, evolve
+from moderator.game.ledger import charge
+from moderator.game.state import DAY, NIGHT, GameState, evolve
 
 
 def due_phase(sent: tuple[str, int]) -> tuple[str, int]:

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from moderator.rules.state import Card
+from moderator.game.state import Card
 
 AIMED = "瞄准狙击"
 DOOM = "绝杀"

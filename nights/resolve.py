@@ -11,10 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cards.catalogue import privilege
-from moderator.rules.ledger import guards
-from moderator.rules.settle import Close, card_type, deaths, silence, victory, windows
-from moderator.rules.state import DAY, NIGHT, Action, Arson, Card, GameState, evolve
-from moderator.rules.trace import Tracer, names
+from moderator.game.ledger import guards
+from moderator.game.settle import Close, card_type, complete_transformations, deaths, silence, victory, windows
+from moderator.game.state import DAY, NIGHT, Action, Arson, Card, GameState, evolve
+from moderator.game.trace import Tracer, names
 from nights import bodyguard
 from nights.arson import due_phase
 
@@ -319,21 +319,6 @@ def transformations(n: Night) -> None:
     n.state = complete_transformations(n.state, n.trace)
 
 
-def complete_transformations(state: GameState, trace: Tracer | None = None) -> GameState:
-    for seat in state.seats:
-        done = {
-            uid: evolve(a, form=a.pending, spent=0, pending=None, done_at=None)
-            for uid, a in seat.amoebas.items()
-            if a.pending and a.done_at == state.phase
-        }
-        if done:
-            state = state.with_seat(evolve(seat, amoebas={**seat.amoebas, **done}))
-            if trace is not None:
-                for a in done.values():
-                    trace("M1", f"变形:{seat.name}的阿米巴变形完成,现在是{a.form}", (seat.name,))
-    return state
-
-
 def carry_overs(n: Night) -> None:
     """What tonight leaves for later: 圣人 for tomorrow's vote (N14), vote modifiers for tomorrow's count (N13),
     arsons for the next night (N14: blocked if the arsonist is imprisoned tonight), the saved players' lost vote."""
@@ -392,4 +377,4 @@ def close_night(state: GameState, trace: Tracer | None = None) -> Night:
     return n
 
 
-__all__ = ["DAY", "NIGHT", "close_night", "complete_transformations", "due_phase"]
+__all__ = ["DAY", "NIGHT", "close_night", "due_phase"]

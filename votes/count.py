@@ -8,10 +8,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from moderator.rules.settle import Close, deaths, silence, victory, windows
-from moderator.rules.state import Arson, GameState, PendingExecution, evolve
-from moderator.rules.trace import Tracer, names
-from nights.resolve import complete_transformations
+from moderator.game.settle import Close, complete_transformations, deaths, silence, victory, windows
+from moderator.game.state import Arson, GameState, PendingExecution, evolve
+from moderator.game.trace import Tracer, names
 
 MODIFIERS = ("诅咒", "恶毒诅咒", "庇佑", "虔诚庇佑")
 

@@ -8,10 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cards import catalogue as cat
-from votes import reader as votes
 
 from . import aliases as al
-from . import orders
+from . import orders, votes
 from .actions import Clause, Group, Outcome, Resolver, build
 from .lexer import Token, lex, meaningful
 from .names import NameBook

@@ -16,11 +16,11 @@ from django.utils import timezone
 from cards.catalogue import is_privilege
 from moderator.console.forms import ActionForm
 from moderator.console.views import _choices, _manifestos
+from moderator.game.validate import ATTACKS
 from moderator.models import Phase, Seat
 from moderator.public.replay import phase_rows
 from moderator.public.views import not_found, private_page
 from moderator.rules import views
-from moderator.rules.validate import ATTACKS
 from moderator.services import play, selfentry
 from moderator.services.once import Once
 

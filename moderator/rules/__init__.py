@@ -9,35 +9,14 @@ The public surface:
 - `submit_message(state, inputs)` — the inputs of one PM together (N-kill: one message, one count).
 - `close_phase(state)` — resolve the open night or day (N, B, D, M …) and return the events to announce (A1–A4).
 - `open_phase(state)` — start the next phase: AP grant, upkeep, arsons (AP1, AP3, N14).
+
+The layers of the core, each importing only those below it: `cards/` (catalogue, dealing) → `moderator/game/`
+(state, ledger, validation) → `nights/`, `votes/` (a night's and a day's resolution) → this package (the engine,
+the codec of stored inputs, what each viewer may see). `make lint` checks them.
 """
 
-from importlib import import_module
-from typing import Any
-
-# Loaded on first use (PEP 562): night resolution (nights/), the count (votes/) and orders (cards/) import
-# moderator.rules.state, so importing this package must not import the engine that imports them.
-_WHERE = {
-    "close_phase": "engine",
-    "new_game": "engine",
-    "open_phase": "engine",
-    "submit": "engine",
-    "submit_message": "engine",
-    "Action": "state",
-    "GameState": "state",
-    "Order": "state",
-    "SeatSpec": "state",
-    "Verdict": "state",
-    "Vote": "state",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"moderator.rules.{_WHERE[name]}"), name)
-    globals()[name] = value  # found directly from now on: `rules.submit_message` is called once per message
-    return value
-
+from moderator.game.state import Action, GameState, Order, SeatSpec, Verdict, Vote
+from moderator.rules.engine import close_phase, new_game, open_phase, submit, submit_message
 
 __all__ = [
     "Action",

@@ -19,7 +19,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from moderator.rules import state as st
+from moderator.game import state as st
 
 ACTION, VOTE, ORDER, PASS = "action", "vote", "order", "pass"
 KINDS = (ACTION, VOTE, ORDER, PASS)

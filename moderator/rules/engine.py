@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from cards import orders
 from cards.catalogue import AMOEBA, CAMP_SELF, is_privilege
-from moderator.rules import trace
-from moderator.rules.ledger import charge, night_grant_and_upkeep
-from moderator.rules.settle import Close
-from moderator.rules.state import (
+from moderator.game import orders, trace
+from moderator.game.ledger import charge, night_grant_and_upkeep
+from moderator.game.settle import Close
+from moderator.game.state import (
     DAY,
     NIGHT,
     PHASE_MINUTES,
@@ -27,7 +26,7 @@ from moderator.rules.state import (
     evolve,
     next_phase,
 )
-from moderator.rules.validate import ATTACKS, join_manifestos, submit_action, submit_pass, submit_vote
+from moderator.game.validate import ATTACKS, join_manifestos, submit_action, submit_pass, submit_vote
 from nights import arson, resolve
 from votes import count
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cards.catalogue import CAMPS, CARD_NAMES, USES
-from moderator.rules.settle import COMMON, PRIVILEGE
-from moderator.rules.state import (
+from moderator.game.settle import COMMON, PRIVILEGE
+from moderator.game.state import (
     DAY,
     NIGHT,
     PHASE_MINUTES,
@@ -26,6 +26,9 @@ from moderator.rules.state import (
     Vote,
     next_phase,
 )
+from moderator.game.trace import Trace, input_step
+from moderator.rules import codec
+from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
 
 TOP_KEYS = {"name", "rules", "players", "ap", "phases", "start"}
 PLAYER_KEYS = {"name", "camp", "hand"}
@@ -348,8 +351,6 @@ def verdict_problems(step: Step, verdict: Verdict) -> list[str]:
 def play(scenario: Scenario) -> list[str]:
     """Play a scenario through the pure engine (no services, no database) and return every mismatch. An early end
     (T5) closes the phase with its announced length: the cutoffs of T3 and D3 do not move."""
-    from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
-
     seats = [SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players]
     state = new_game(seats, ap=scenario.ap, start=scenario.start)
     problems: list[str] = []
@@ -374,10 +375,6 @@ def input_kind(inp: Action | Vote | Order) -> str:
 def trace(scenario: Scenario) -> list[str]:
     """Play a scenario with tracing on: for each phase, its opening (AP, arsons), every input with its verdict, and
     every step of its close, one line each with its clause (the golden traces, tests/golden/traces/)."""
-    from moderator.rules import codec
-    from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
-    from moderator.rules.trace import Trace, input_step
-
     seats = [SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players]
     steps = Trace()
     state = new_game(seats, ap=scenario.ap, start=scenario.start, tracer=steps)

@@ -11,8 +11,9 @@ from collections import defaultdict
 from typing import Any
 
 from cards.catalogue import AMOEBA, ARSON_SAINT, DOOM_PARDON, PRIVILEGES
-from moderator.rules.settle import winners
-from moderator.rules.state import AMOEBA_CAP, DAY, NIGHT, CloseResult, GameState, Seat
+from moderator.game.settle import winners
+from moderator.game.state import AMOEBA_CAP, DAY, NIGHT, CloseResult, GameState, Seat
+from moderator.rules.engine import close_phase
 
 
 def phase_name(phase: tuple[str, int]) -> str:
@@ -341,8 +342,6 @@ def executions_preview(state: GameState) -> list[dict[str, str]]:
     the hand until the end of the next night; N12 may give it back)."""
     if not (state.phase_open and state.phase_kind == DAY):
         return []
-    from moderator.rules.engine import close_phase  # the engine imports what this module's callers need
-
     after, result = close_phase(state)
     pending = after.pending_executions
     out = []

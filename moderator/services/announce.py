@@ -12,9 +12,9 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from moderator.game.settle import winners
+from moderator.game.state import CloseResult, GameState, evolve
 from moderator.models import Announcement, AuditLog, Game, Phase, Seat
-from moderator.rules.settle import winners
-from moderator.rules.state import CloseResult, GameState, evolve
 from moderator.rules.views import final_reveal, revealed_camp
 from moderator.services import posts
 

@@ -39,9 +39,9 @@ from django.db import connection
 from django.utils import timezone
 
 from moderator import rules
+from moderator.game.state import evolve
 from moderator.models import Announcement, AuditLog, Game, Input, InputVerdict, InputVoid, Phase, Seat, phase_label
 from moderator.rules import codec
-from moderator.rules.state import evolve
 
 _T = {
     "game": Game._meta.db_table,

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from moderator import rules
+from moderator.game.trace import Step, Trace, input_step
 from moderator.models import Announcement, Game, Input, Phase
 from moderator.rules import codec
-from moderator.rules.trace import Step, Trace, input_step
 from moderator.services import announce, play
 from moderator.services.posts import bb
 

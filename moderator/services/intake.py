@@ -10,10 +10,10 @@ from datetime import datetime
 from django.db import transaction
 
 from moderator import rules
+from moderator.game.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
 from moderator.parser import parse_pm, parse_vote, sender_words
 from moderator.rules import codec
-from moderator.rules.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 from moderator.services import play, verdicts
 from moderator.services.once import Once, spend
 

@@ -19,12 +19,12 @@ from django.db import connection, transaction
 from django.db.models import BooleanField, Case, ExpressionWrapper, F, Q, Subquery, TextField, Value, When
 from django.db.models.functions import Now
 
-from cards.orders import random_order, seat_seed
 from moderator import rules
+from moderator.game.orders import random_order, seat_seed
+from moderator.game.state import CloseResult, GameState, Verdict
+from moderator.game.trace import Tracer
 from moderator.models import Game, Input, InputVerdict, Phase, Seat
 from moderator.rules import codec
-from moderator.rules.state import CloseResult, GameState, Verdict
-from moderator.rules.trace import Tracer
 from moderator.services import versions
 
 NO_TRACERS: dict[int, tuple[Tracer, Tracer]] = {}  # a replay that explains nothing (never written to)

@@ -10,8 +10,8 @@ from datetime import datetime
 
 from django.db import transaction
 
+from moderator.game.state import GameState
 from moderator.models import Announcement, AuditLog, Game, Message, Phase
-from moderator.rules.state import GameState
 from moderator.services import play
 from moderator.services.once import Once, spend
 

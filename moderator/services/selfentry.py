@@ -22,10 +22,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
+from moderator.game.state import NIGHT
+from moderator.game.validate import ONCE_PER_PHASE
 from moderator.models import AuditLog, Game, Input, Phase, Seat, SelfEntry
 from moderator.rules import views
-from moderator.rules.state import NIGHT
-from moderator.rules.validate import ONCE_PER_PHASE
 from moderator.services import intake, play, verdicts
 from moderator.services.once import Once, spend
 

@@ -238,8 +238,8 @@ def start_closes_at_once(game: Game, at: datetime, now: datetime, limit: int = 2
     """T1: the phases a start at `at` would close as soon as the clock sees them — every one whose end is already
     past at `now` (night 1 from `at`, then day 1, night 2, … each the game's phase length). The console asks the 天神
     to confirm a start that closes any (a start time more than a phase in the past), naming them."""
+    from moderator.game.state import next_phase
     from moderator.models import phase_label
-    from moderator.rules.state import next_phase
 
     kind, number, starts, length = game.start_kind, game.start_number, at, timedelta(seconds=game.phase_seconds)
     closing: list[str] = []

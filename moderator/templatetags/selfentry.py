@@ -6,8 +6,8 @@ from __future__ import annotations
 from django import template
 from django.utils import timezone
 
+from moderator.game.validate import manifesto_length
 from moderator.models import SelfEntry
-from moderator.rules.validate import manifesto_length
 from moderator.services import intake, selfentry, setup
 
 register = template.Library()

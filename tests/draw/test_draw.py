@@ -12,10 +12,10 @@ import pytest
 import yaml
 from django.contrib.auth import get_user_model
 
+from moderator.game.state import SeatSpec
 from moderator.models import Announcement, AuditLog, Game
 from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
 from moderator.rules.scenario import load, messages
-from moderator.rules.state import SeatSpec
 from moderator.rules.views import deadlock
 from moderator.scenarios import play_scenario
 from moderator.services import clock, play

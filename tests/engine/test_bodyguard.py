@@ -5,7 +5,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moderator.rules.state import Card
+from moderator.game.state import Card
 from nights.bodyguard import AIMED, DOOM, KINDS, Hit, brute_force, resolve, simulate
 
 GUARD = "保镖"

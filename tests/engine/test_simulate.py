@@ -9,9 +9,9 @@ from pathlib import Path
 import yaml
 
 from bench.simulate import Checker, Violation, main, play_game, replay, scenario, shrink, violations
+from moderator.game.state import CloseResult
 from moderator.rules import SeatSpec, new_game
 from moderator.rules.scenario import load, play
-from moderator.rules.state import CloseResult
 
 GAMES = os.environ.get("SIMULATE_TEST_GAMES", "100")
 

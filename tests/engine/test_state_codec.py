@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from moderator.game.state import Amoeba, evolve
 from moderator.rules import Action, SeatSpec, close_phase, new_game, open_phase, submit
 from moderator.rules.codec import state_dump, state_load
-from moderator.rules.state import Amoeba, evolve
 
 
 def _played():

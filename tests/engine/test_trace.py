@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from moderator.game.trace import Trace
 from moderator.rules import codec
 from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
 from moderator.rules.scenario import SeatSpec, load, messages, trace
-from moderator.rules.trace import Trace
 from tests.golden.golden import HEADER, updating
 
 HERE = Path(__file__).resolve().parent.parent
@@ -88,7 +88,7 @@ DECIDING = (
 def _where_traced() -> dict[str, list[str]]:
     """clause -> the scenarios whose trace shows it (as the step's clause or named in its sentence), the pinned
     example scenarios first."""
-    from moderator.rules.trace import CLAUSE
+    from moderator.game.trace import CLAUSE
 
     found: dict[str, list[str]] = {}
     ordered = SHARED + [p for p in FILES if p not in SHARED]

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from cards.catalogue import standard_deck
 from cards.dealing import deal
-from cards.orders import seat_seed
+from moderator.game.orders import seat_seed
 from moderator.models import Game, Input
 from moderator.services import play, setup
 from tests.tokens import signed

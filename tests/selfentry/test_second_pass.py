@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 from selfentry_kit import MANIFESTO, act_url, confirm_data, preview, seat
 
+from moderator.game.state import evolve
 from moderator.models import Announcement, AuditLog, Input
 from moderator.rules import views
-from moderator.rules.state import evolve
 from moderator.services import clock, play, posts, selfentry, setup
 from moderator.services.play import PlayError
 

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cards.catalogue import is_privilege
-from cards.orders import check_order, random_order
+from moderator.game.orders import check_order, random_order
 
 HAND = ["庶民", "杀手", "狙击手", "保镖", "庶民"]
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cards.catalogue import CAMP_CIVILIAN, CAMP_KILLER, CAMP_SELF, CAMP_WEREWOLF, is_privilege
-from moderator.rules.state import Card, GameState, Seat, evolve
-from moderator.rules.trace import Tracer
+from moderator.game.state import Card, GameState, Seat, evolve
+from moderator.game.trace import Tracer
 
 PRIVILEGE, COMMON = "特权", "庶民"
 
@@ -163,3 +163,19 @@ def victory(close: Close) -> None:
         if won:
             close.state = evolve(close.state, winner=won)
             close.events.append({"type": "victory", "winner": won, "winners": winners(close.state)})
+
+
+def complete_transformations(state: GameState, trace: Tracer | None = None) -> GameState:
+    """M1: a transformation ordered last night (or the day before yesterday) is done at the end of this phase."""
+    for seat in state.seats:
+        done = {
+            uid: evolve(a, form=a.pending, spent=0, pending=None, done_at=None)
+            for uid, a in seat.amoebas.items()
+            if a.pending and a.done_at == state.phase
+        }
+        if done:
+            state = state.with_seat(evolve(seat, amoebas={**seat.amoebas, **done}))
+            if trace is not None:
+                for a in done.values():
+                    trace("M1", f"变形:{seat.name}的阿米巴变形完成,现在是{a.form}", (seat.name,))
+    return state

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cards.catalogue import BODYGUARD, COMMONER
-from moderator.rules.state import AMOEBA_CAP, GameState, LedgerRow, Seat, evolve
+from moderator.game.state import AMOEBA_CAP, GameState, LedgerRow, Seat, evolve
 
 NIGHT_GRANT = 2  # AP1
 

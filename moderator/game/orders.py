@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 from cards.catalogue import is_privilege
 from cards.dealing import DealError
-from moderator.rules.state import Card, GameState, Order, Verdict, evolve
-from moderator.rules.validate import Refused, check_time, living
+from moderator.game.state import Card, GameState, Order, Verdict, evolve
+from moderator.game.validate import Refused, check_time, living
 
 
 def check_order(hand: Sequence[str], order: Sequence[str]) -> list[str]:

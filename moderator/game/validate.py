@@ -8,8 +8,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from cards.catalogue import AMOEBA, AMOEBA_FORMS, CAMP_SELF, USES, privilege
-from moderator.rules.ledger import charge
-from moderator.rules.state import (
+from moderator.game.ledger import charge
+from moderator.game.state import (
     AMOEBA_CAP,
     DAY,
     NIGHT,
