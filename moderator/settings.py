@@ -84,9 +84,6 @@ INSTALLED_APPS = [
     "django_q",
     "django_htmx",
     "moderator",
-    "cards",
-    "nights",
-    "votes",
     "tables",
     *[a for a in os.environ.get("EXTRA_APPS", "").split(",") if a],
 ]

@@ -1,11 +1,21 @@
-"""Move every input of the three old tables (nights.Action, votes.Vote, cards.DiscardOrder) into the one input log.
+"""Move every input of the three old tables (nights_action, votes_vote, cards_discardorder) into the one input log.
 
 Each row keeps its game, phase, seat, message, forum time, entry number, entry time and who entered it; its fields
 become the codec's payload (players by seat number, moderator.rules.codec); a voided row gets a void row; the
 verdict it had is copied (derived data: the next replay of its phase writes it again). Snapshots start empty: the
-first write to a game stores them."""
+first write to a game stores them.
+
+The three old tables belonged to apps that no longer exist (nights/, votes/ and cards/ are plain packages of the rules
+engine now). A database made before the one input log still has them: they are read with plain SQL and dropped here.
+A database made since never had them: there is nothing to move.
+"""
+
+import json
+from datetime import UTC
+from types import SimpleNamespace
 
 from django.db import migrations
+from django.utils.dateparse import parse_datetime
 
 ACTION_FIELDS = ("card", "use", "position", "into", "side", "mode", "manifesto", "change")
 
@@ -21,6 +31,29 @@ def _common(rec):
     }
 
 
+OLD_TABLES = ("nights_action", "votes_vote", "cards_discardorder")
+
+
+def _rows(cursor, table):
+    """Every row of an old table, its columns as attributes (datetimes and JSON decoded on every database)."""
+    cursor.execute(f"SELECT * FROM {table}")
+    columns = [c[0] for c in cursor.description]
+    out = []
+    for values in cursor.fetchall():
+        rec = SimpleNamespace(**dict(zip(columns, values, strict=True)))
+        for name in ("forum_at", "entered_at"):  # SQLite: text or naive, in UTC
+            at = getattr(rec, name)
+            at = parse_datetime(at) if isinstance(at, str) else at
+            setattr(rec, name, at.replace(tzinfo=UTC) if at.tzinfo is None else at)
+        for name in ("change", "edited"):  # SQLite: 0 or 1
+            if hasattr(rec, name):
+                setattr(rec, name, bool(getattr(rec, name)))
+        if isinstance(getattr(rec, "order", None), str):
+            rec.order = json.loads(rec.order)
+        out.append(rec)
+    return out
+
+
 def forwards(apps, schema_editor):
     Input = apps.get_model("moderator", "Input")
     InputVoid = apps.get_model("moderator", "InputVoid")
@@ -28,18 +61,24 @@ def forwards(apps, schema_editor):
     Seat = apps.get_model("moderator", "Seat")
     Phase = apps.get_model("moderator", "Phase")
     number = dict(Seat.objects.values_list("pk", "number"))
+    existing = set(schema_editor.connection.introspection.table_names())
+    old = {t: [] for t in OLD_TABLES}
+    with schema_editor.connection.cursor() as cursor:
+        for table in OLD_TABLES:
+            if table in existing:
+                old[table] = _rows(cursor, table)
     rows = []
-    for rec in apps.get_model("nights", "Action").objects.all():
+    for rec in old["nights_action"]:
         payload = {f: getattr(rec, f) for f in ACTION_FIELDS if getattr(rec, f) not in (None, "", False)}
         if rec.target_id:
             payload["target"] = number[rec.target_id]
         rows.append((rec, "action", payload, rec.cost, rec.entered_by_id))
-    for rec in apps.get_model("votes", "Vote").objects.all():
+    for rec in old["votes_vote"]:
         payload = {("change" if rec.change else "for"): number[rec.target_id]}
         if rec.edited:
             payload["edited"] = True
         rows.append((rec, "vote", payload, 0, rec.entered_by_id))
-    for rec in apps.get_model("cards", "DiscardOrder").objects.all():
+    for rec in old["cards_discardorder"]:
         if rec.phase_id is None:  # never written by the services; attach to the game's first phase if there is one
             first = Phase.objects.filter(game_id=rec.game_id).order_by("starts_at", "id").first()
             if first is None:
@@ -70,14 +109,13 @@ def forwards(apps, schema_editor):
     Game = apps.get_model("moderator", "Game")
     for game_id, seq in top.items():
         Game.objects.filter(pk=game_id, input_seq__lt=seq).update(input_seq=seq)
+    with schema_editor.connection.cursor() as cursor:
+        for table in OLD_TABLES:
+            if table in existing:
+                cursor.execute(f"DROP TABLE {schema_editor.quote_name(table)}")
 
 
 class Migration(migrations.Migration):
-    dependencies = [
-        ("moderator", "0004_input_log"),
-        ("nights", "0001_initial"),
-        ("votes", "0001_initial"),
-        ("cards", "0001_initial"),
-    ]
+    dependencies = [("moderator", "0004_input_log")]
 
     operations = [migrations.RunPython(forwards, migrations.RunPython.noop)]

@@ -1,6 +1,0 @@
-from django.apps import AppConfig
-
-
-class VotesConfig(AppConfig):
-    name = "votes"
-    verbose_name = "投票"
