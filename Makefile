@@ -38,10 +38,11 @@ PYTEST_WORKERS ?= $(if $(findstring tests/,$(PYTEST_ARGS)),0,2)
 test: $(STAMP)  ## run the suite (PYTEST_ARGS=tests/x.py for one file)
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
-lint: $(STAMP)  ## ruff check, ruff format --check, mypy
+lint: $(STAMP)  ## ruff check, ruff format --check, mypy, the layout (import-linter: .importlinter)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy $(TYPED)
+	$(VENV)/bin/lint-imports --no-cache
 
 # Caches and the virtualenv; never the games: var/db.sqlite3 is kept (`make clean-db` deletes it after asking).
 clean:  ## remove .venv and the caches; your games in var/db.sqlite3 are kept

@@ -30,7 +30,7 @@ class Close:
     died: list[str] = field(default_factory=list)
     window: bool = False
     silence: bool = False
-    trace: Tracer | None = None  # why each step decided what it did (moderator/rules/trace.py); None at the clock
+    trace: Tracer | None = None  # why each step decided what it did (moderator/game/trace.py); None at the clock
 
     def take(self, name: str, card: Card, cause: str, announce: bool = True) -> None:
         """Remove a card from a hand and book it (A1: announced by type only; `cause` for A2's named causes)."""

@@ -1,6 +1,6 @@
 """Why a close decided what it did: the steps of the pipeline as sentences, each with its clause (docs/rules.md).
 
-The close (nights/resolve.py, votes/count.py, moderator/rules/settle.py) and the opening of a phase take an optional
+The close (nights/resolve.py, votes/count.py, moderator/game/settle.py) and the opening of a phase take an optional
 tracer; every step calls it with the clause that decides, one Chinese sentence naming the inputs it used, and the
 players it concerns (so a line of the dawn post can find the steps behind it). Without a tracer (the clock's close)
 each step only tests `is not None`: no sentence is built. A trace is computed on demand, by replaying the stored

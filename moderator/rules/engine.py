@@ -82,7 +82,7 @@ def submit(state: GameState, inp: Action | Vote | Order | Pass) -> tuple[GameSta
     return submit_action(state, inp)
 
 
-def submit_message(state: GameState, inputs: Sequence[Action | Vote | Order]) -> tuple[GameState, list[Verdict]]:
+def submit_message(state: GameState, inputs: Sequence[Action | Vote | Order | Pass]) -> tuple[GameState, list[Verdict]]:
     """The inputs of one message (one PM), in the order written. N-kill ruling: one message, one count — its attacks
     are judged together with every 杀人宣言 it carries, wherever in the message the 宣言 stands: the message's
     manifestos ride with its first attack until one is accepted, so the count never misses or doubles them."""
@@ -111,7 +111,7 @@ def _new_attack(act: Action) -> bool:
 
 def close_phase(state: GameState, tracer: trace.Tracer | None = None) -> tuple[GameState, CloseResult]:
     """Resolve the open phase; the next phase is not open yet (open_phase starts it). `tracer`: told every step's
-    clause and sentence (moderator/rules/trace.py); the clock's close passes none."""
+    clause and sentence (moderator/game/trace.py); the clock's close passes none."""
     if not state.phase_open:
         raise ValueError("no open phase to close")
     if state.phase_kind == NIGHT:

@@ -1,4 +1,4 @@
-"""The trace of a close (moderator/rules/trace.py): the same pipeline, told step by step. Tracing changes nothing —
+"""The trace of a close (moderator/game/trace.py): the same pipeline, told step by step. Tracing changes nothing —
 every scenario of the rulebook closes to the same state and result with a tracer as without — and the example
 scenarios' traces are pinned word for word (tests/golden/traces/, regenerated like the golden posts)."""
 
