@@ -246,7 +246,7 @@ class Checker:
     def _winners(self, state: GameState, result: CloseResult, phase: int) -> None:
         """V2 ruling: a camp's win is every player of the camp, its 共赢 self-chosen included, alive or dead; a lone
         self-chosen wins alone; a draw has no winner. Read afresh, then compared with the victory the close announced
-        (and with rules.settle.winners, which the pages and the final posts use)."""
+        (and with moderator.game.settle.winners, which the pages and the final posts use)."""
         won = result.winner
         if won == "平局":
             want: list[str] = []

@@ -237,14 +237,20 @@ def _tagged(value: dict[str, Any]) -> Any:
     return value
 
 
+SNAPSHOT_FORMAT = 2  # 1: the bare state (stored before the format was written); 2: {"format": 2, "state": …}
+_FORMAT_HEAD = '{"format":' + str(SNAPSHOT_FORMAT) + ',"state":'
+
+
 def state_dump(state: st.GameState) -> str:
-    """The state as JSON text: every field of every frozen dataclass, tuples, sets and non-string keys tagged.
+    """The state as JSON text, with its format: `{"format":2,"state":…}`, the state being every field of every frozen
+    dataclass (tagged by its class name), tuples, sets and non-string keys tagged.
 
     Written in one pass (`_write`), not `_pack`ed into dicts for `json.dumps` to walk again: the text is the one
     `json.dumps(_pack(state), ensure_ascii=False, separators=(",", ":"))` gives, character for character (the same
     string escape, number forms and key order; tests/engine/test_state_codec.py compares them)."""
-    out: list[str] = []
+    out: list[str] = [_FORMAT_HEAD]
     _write(state, out)
+    out.append("}")
     return "".join(out)
 
 
@@ -337,7 +343,13 @@ _decode = json.JSONDecoder(object_hook=_tagged).decode
 
 
 def state_load(text: str) -> st.GameState:
-    state = _decode(text)
-    if not isinstance(state, st.GameState):
+    """A stored snapshot back as the state, whatever format it was written in (1: the bare state; 2: with its
+    format). A snapshot of a newer format than this code knows is refused, not guessed."""
+    doc = _decode(text)
+    if isinstance(doc, dict) and "format" in doc:
+        if doc["format"] not in (1, SNAPSHOT_FORMAT) or set(doc) != {"format", "state"}:
+            raise CodecError(f"快照格式 {doc['format']!r} 不是这个版本能读的(能读 1–{SNAPSHOT_FORMAT}):请先升级程序")
+        doc = doc["state"]
+    if not isinstance(doc, st.GameState):
         raise CodecError("快照不是游戏状态")
-    return state
+    return doc

@@ -3,12 +3,13 @@ text, and a snapshot stored before a field was added still loads (the field's de
 dataclass directly only when it has exactly its fields."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 from moderator.game.state import Amoeba, evolve
 from moderator.rules import Action, SeatSpec, close_phase, new_game, open_phase, submit
-from moderator.rules.codec import state_dump, state_load
+from moderator.rules.codec import SNAPSHOT_FORMAT, CodecError, state_dump, state_load
 
 
 def _played():
@@ -37,7 +38,7 @@ def test_a_snapshot_loads_back_equal_and_dumps_to_the_same_text():
 
 
 def test_a_snapshot_stored_before_a_field_existed_loads_with_its_default():
-    doc = json.loads(state_dump(_played()))
+    doc = json.loads(state_dump(_played()))["state"]
     del doc["passed"]  # a GameState field
     amoebas = next(s for s in doc["seats"]["~t"] if s["name"] == "乙")["amoebas"]["~d"]
     del amoebas[0][1]["guarding"]  # an Amoeba field
@@ -47,7 +48,7 @@ def test_a_snapshot_stored_before_a_field_existed_loads_with_its_default():
 
 def test_a_snapshot_with_a_field_the_engine_does_not_know_is_refused():
     doc = json.loads(state_dump(_played()))
-    doc["no_such_field"] = 1
+    doc["state"]["no_such_field"] = 1
     with pytest.raises(TypeError):
         state_load(json.dumps(doc, ensure_ascii=False))
 
@@ -60,4 +61,22 @@ def test_the_one_pass_writer_gives_the_text_json_dumps_gives():
     odd = '\x00\u2028"\\/é[引号]'
     state = evolve(_played(), phase_minutes=1439.5, streaks={("乙", odd, "甲"): 10**20}, passed=frozenset({odd, "丁"}))
     state = evolve(state, votes={odd: 1, "甲": float("inf")})  # a str-keyed dict; numbers json writes its own way
-    assert state_dump(state) == json.dumps(_pack(state), ensure_ascii=False, separators=(",", ":"))
+    packed = {"format": SNAPSHOT_FORMAT, "state": _pack(state)}
+    assert state_dump(state) == json.dumps(packed, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_a_snapshot_says_its_format_and_one_stored_before_the_format_was_written_still_loads():
+    """Snapshots stored by earlier versions stay in databases and backups: format 1 is the bare state (the file is one
+    such snapshot, written by the code before the format existed); it loads as the state it was."""
+    assert json.loads(state_dump(_played()))["format"] == SNAPSHOT_FORMAT == 2
+    old = (Path(__file__).parent / "data" / "snapshot-format-1.json").read_text(encoding="utf-8")
+    assert not old.startswith('{"format"')
+    assert state_load(old) == _played()
+    assert state_load(state_dump(state_load(old))) == _played()
+
+
+def test_a_snapshot_of_a_newer_format_is_refused_with_a_sentence():
+    doc = json.loads(state_dump(_played()))
+    doc["format"] = 3
+    with pytest.raises(CodecError, match="快照格式 3 不是这个版本能读的"):
+        state_load(json.dumps(doc, ensure_ascii=False))
