@@ -1,6 +1,6 @@
 """The game's state and what checks it: the layer of the pure core under the night (nights/) and the day (votes/).
 
-- `state` — the frozen types of a game (GameState, Seat, Card, Action, Vote, Order, Verdict …) and `evolve`.
+- `state` — the frozen types of a game (GameState, SeatState, Card, Action, Vote, Order, Verdict …) and `evolve`.
 - `ledger` — action points: charges, the night grant and upkeep (AP1–AP5).
 - `validate` — one input judged at the moment it was sent (AP4, T3, D3, N-kill).
 - `orders` — discard orders: checked, and the seeded default (O1–O3).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cards.catalogue import BODYGUARD, COMMONER
-from moderator.game.state import AMOEBA_CAP, GameState, LedgerRow, Seat, evolve
+from moderator.game.state import AMOEBA_CAP, GameState, LedgerRow, SeatState, evolve
 
 NIGHT_GRANT = 2  # AP1
 
@@ -17,7 +17,7 @@ def charge(state: GameState, name: str, delta: int, reason: str) -> GameState:
     return state.with_seat(evolve(seat, ap=seat.ap + delta, ledger=(*seat.ledger, row)))
 
 
-def guards(seat: Seat) -> list[int]:
+def guards(seat: SeatState) -> list[int]:
     """B1, B6: uids of the 保镖 cards that stand tonight: natural ones, and an 阿米巴 in 保镖 form whose upkeep was paid
     tonight (M2: the 4th point still buys its night; from the next night it is inert)."""
     return [
@@ -28,7 +28,7 @@ def guards(seat: Seat) -> list[int]:
     ]
 
 
-def _upkeep_due(seat: Seat) -> list[int]:
+def _upkeep_due(seat: SeatState) -> list[int]:
     """B6: the 保镖 cards that cost 1 AP tonight: natural ones, and an 阿米巴 保镖 with AP left of its 4 (M2)."""
     due = []
     for card in seat.hand:

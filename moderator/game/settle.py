@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cards.catalogue import CAMP_CIVILIAN, CAMP_KILLER, CAMP_SELF, CAMP_WEREWOLF, is_privilege
-from moderator.game.state import Card, GameState, Seat, evolve
+from moderator.game.state import Card, GameState, SeatState, evolve
 from moderator.game.trace import Tracer
 
 PRIVILEGE, COMMON = "特权", "庶民"
@@ -115,7 +115,7 @@ def silence(close: Close) -> None:
         close.events.append({"type": "silence", "alive": left})
 
 
-def team(seat: Seat) -> str:
+def team(seat: SeatState) -> str:
     """V1–V3: killer camp, werewolf camp, civilians, or the self-chosen on their own (独赢 or independent)."""
     if seat.camp == CAMP_SELF:
         return seat.side if seat.mode == "共赢" and seat.side else CAMP_SELF

@@ -44,7 +44,7 @@ class SeatSpec:
 
 
 @dataclass(frozen=True)
-class Seat:
+class SeatState:
     name: str
     camp: str
     hand: tuple[Card, ...]
@@ -187,7 +187,7 @@ class CloseResult:
 
 @dataclass(frozen=True)
 class GameState:
-    seats: tuple[Seat, ...]
+    seats: tuple[SeatState, ...]
     phase_kind: str = NIGHT
     phase_no: int = 1
     phase_open: bool = True
@@ -224,7 +224,7 @@ class GameState:
         if len(self.index) != len(self.seats):
             object.__setattr__(self, "index", {s.name: i for i, s in enumerate(self.seats)})
 
-    def seat(self, name: str) -> Seat:
+    def seat(self, name: str) -> SeatState:
         return self.seats[self.index[name]]
 
     def has(self, name: str) -> bool:
@@ -240,7 +240,7 @@ class GameState:
         return tuple(row for s in self.seats for row in s.ledger)
 
     @property
-    def alive(self) -> tuple[Seat, ...]:
+    def alive(self) -> tuple[SeatState, ...]:
         return tuple(s for s in self.seats if s.alive)
 
     @property
@@ -251,12 +251,12 @@ class GameState:
     def phase_label(self) -> str:
         return f"第{self.phase_no}{'夜' if self.phase_kind == NIGHT else '天'}"
 
-    def with_seat(self, seat: Seat) -> GameState:
+    def with_seat(self, seat: SeatState) -> GameState:
         seats = list(self.seats)
         seats[self.index[seat.name]] = seat
         return evolve(self, seats=tuple(seats))
 
-    def with_action(self, seat: Seat, act: Action) -> GameState:
+    def with_action(self, seat: SeatState, act: Action) -> GameState:
         """Record an accepted action on its seat, numbered in acceptance order."""
         act = evolve(act, seq=self.action_seq)
         seats = list(self.seats)

@@ -17,7 +17,7 @@ from moderator.game.state import (
     Amoeba,
     GameState,
     Pass,
-    Seat,
+    SeatState,
     Verdict,
     Vote,
     VoteState,
@@ -49,7 +49,7 @@ def join_manifestos(*texts: str | None) -> str | None:
     return "\n".join(kept) if kept else None
 
 
-def living(state: GameState, name: str | None, what: str = "目标") -> Seat:
+def living(state: GameState, name: str | None, what: str = "目标") -> SeatState:
     if not name or not state.has(name):
         raise Refused(f"没有叫“{name}”的玩家")
     seat = state.seat(name)
@@ -68,7 +68,7 @@ def check_time(state: GameState, at: float) -> None:
         raise Refused(f"{state.phase_label}已经结束:这条消息的时间在截止时间之后(T3)")
 
 
-def _form(seat: Seat, card: str) -> tuple[str, int | None]:
+def _form(seat: SeatState, card: str) -> tuple[str, int | None]:
     """The type a card works as: itself, or an 阿米巴's current form (M2)."""
     if card != AMOEBA:
         return card, None
@@ -77,7 +77,7 @@ def _form(seat: Seat, card: str) -> tuple[str, int | None]:
     return (amoeba.form if amoeba and amoeba.form else AMOEBA), uid
 
 
-def _card_for(seat: Seat, use: str, card: str | None) -> str:
+def _card_for(seat: SeatState, use: str, card: str | None) -> str:
     if card is not None:
         if card not in seat.names:
             raise Refused(f"你手里没有“{card}”牌")
@@ -103,7 +103,7 @@ def submit_action(state: GameState, act: Action) -> tuple[GameState, Verdict]:
         return state, Verdict.refuse(str(exc))
 
 
-def _stance(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdict]:
+def _stance(state: GameState, seat: SeatState, act: Action) -> tuple[GameState, Verdict]:
     """S4: the self-chosen player's night-1 choice of side and mode."""
     if seat.camp != CAMP_SELF:
         raise Refused("只有自选立场者才能选择立场(S4)")
@@ -115,7 +115,7 @@ def _stance(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdi
     return state.with_action(seat, act), Verdict(True)
 
 
-def _change(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdict]:
+def _change(state: GameState, seat: SeatState, act: Action) -> tuple[GameState, Verdict]:
     """T3: a new target for an earlier action of the same card and use; it moves the action, not its cost (AP4)."""
     if act.at > state.phase_minutes - CHANGE_CUTOFF:
         raise Refused("距本时段结束已不足 10 分钟,不能再更换特权对象(T3);新的特权仍可提交")
@@ -134,7 +134,7 @@ def _change(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdi
     return state.with_seat(seat), Verdict(True, "已更换对象,行动点数不重复扣除(T3, AP4)")
 
 
-def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, Verdict]:
+def _new_action(state: GameState, seat: SeatState, act: Action) -> tuple[GameState, Verdict]:
     card = _card_for(seat, act.use, act.card)
     form, amoeba_uid = _form(seat, card)
     if act.use == "变形":
@@ -183,7 +183,7 @@ def _new_action(state: GameState, seat: Seat, act: Action) -> tuple[GameState, V
     return state.with_action(seat, evolve(act, cost=cost)), Verdict(True, cost=cost)
 
 
-def _check_target(state: GameState, seat: Seat, act: Action, priv, replacing: Action | None = None) -> Action:
+def _check_target(state: GameState, seat: SeatState, act: Action, priv, replacing: Action | None = None) -> Action:
     if priv is None or not priv.target:
         if act.target not in (None, seat.name):
             raise Refused(f"“{act.use}”只能对自己使用,不用写对象")
@@ -198,7 +198,7 @@ def _check_target(state: GameState, seat: Seat, act: Action, priv, replacing: Ac
     return act
 
 
-def _aim(target: Seat, position: int | None) -> int:
+def _aim(target: SeatState, position: int | None) -> int:
     """B3: a position in the target's order as it stands now, from the front (2) or the back (-2)."""
     n = len(target.hand)
     if position is None or position == 0 or abs(position) > n:
@@ -221,7 +221,7 @@ def _manifesto(state: GameState, act: Action, replacing: Action | None = None) -
         )
 
 
-def _pardonable(state: GameState, target: Seat) -> None:
+def _pardonable(state: GameState, target: SeatState) -> None:
     """N12 ruling: a pardon that cannot succeed when it is sent is refused with the reason and costs nothing — the
     target was not executed yesterday, was pardoned successfully before, or their 圣人 took effect (N14)."""
     if target.name in state.unpardonable:
@@ -236,7 +236,7 @@ def _phase_name(phase: tuple[str, int]) -> str:
     return f"第{phase[1]}{'夜' if phase[0] == NIGHT else '天'}"
 
 
-def _limits(state: GameState, seat: Seat, act: Action) -> None:
+def _limits(state: GameState, seat: SeatState, act: Action) -> None:
     if act.use == "绝杀" and act.card in seat.doom_used:
         raise Refused("这张牌的绝杀在本局已经用过了,每张牌只能用一次(N11)")
     if act.use == "特赦" and (act.card, act.target) in seat.pardons_given:
@@ -245,7 +245,7 @@ def _limits(state: GameState, seat: Seat, act: Action) -> None:
         raise Refused("圣人特权在本局已经生效过一次,不能再用(N14)")
 
 
-def _transform(state: GameState, seat: Seat, act: Action, uid: int | None) -> tuple[GameState, Verdict]:
+def _transform(state: GameState, seat: SeatState, act: Action, uid: int | None) -> tuple[GameState, Verdict]:
     """M1–M4: 变形 (2 AP, never stopped by 禁锢) into a type not held at the deal and not been before."""
     if uid is None:
         raise Refused("只有阿米巴牌才能变形(M1)")
@@ -305,7 +305,7 @@ def submit_vote(state: GameState, vote: Vote) -> tuple[GameState, Verdict]:
         return state, Verdict.refuse(str(exc))
 
 
-def _original_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, Verdict]:
+def _original_vote(state: GameState, voter: SeatState, vote: Vote) -> tuple[GameState, Verdict]:
     if voter.name in state.votes:
         if vote.edited:
             return _edited_original(state, voter)
@@ -320,7 +320,7 @@ def _original_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState
     return evolve(state, votes=votes, vote_changed=frozenset(forfeited)), Verdict(True)
 
 
-def _second_post(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, Verdict]:
+def _second_post(state: GameState, voter: SeatState, vote: Vote) -> tuple[GameState, Verdict]:
     """D3: a separate later post with a new vote ("再想想,我投C") is the one change a player may make — when a change
     is still allowed. The same target again changes nothing (the change right is kept); otherwise it is judged as a
     change post, refused with the change's own reason (already changed, original edited, the last hour)."""
@@ -334,7 +334,7 @@ def _second_post(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, 
     return state, Verdict(True, f"已投过票,另发的投票帖按改票处理(→ {vote.target},改票只能一次,D3)")
 
 
-def _edited_original(state: GameState, voter: Seat) -> tuple[GameState, Verdict]:
+def _edited_original(state: GameState, voter: SeatState) -> tuple[GameState, Verdict]:
     """D3: the player edited the original vote post instead of posting a change: the original vote (as first entered)
     stands and the change right is forfeited."""
     original = state.votes[voter.name]
@@ -345,7 +345,7 @@ def _edited_original(state: GameState, voter: Seat) -> tuple[GameState, Verdict]
     return evolve(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True, reason)
 
 
-def _change_vote(state: GameState, voter: Seat, vote: Vote) -> tuple[GameState, Verdict]:
+def _change_vote(state: GameState, voter: SeatState, vote: Vote) -> tuple[GameState, Verdict]:
     if vote.edited:
         raise Refused("一个帖子不能既是改票帖又是被编辑过的原投票帖:请只选其中一种(D3)")
     original = state.votes.get(voter.name)

@@ -157,24 +157,24 @@ def _describe_action(item: Mapping[str, Any]) -> str:
 
 # --- the state codec (snapshots) -----------------------------------------------------------------------------------
 
-_TYPES: dict[str, type] = {
-    t.__name__: t
-    for t in (
-        st.Card,
-        st.Amoeba,
-        st.Seat,
-        st.Action,
-        st.Vote,
-        st.Order,
-        st.Pass,
-        st.LedgerRow,
-        st.VoteState,
-        st.PendingExecution,
-        st.Arson,
-        st.CloseResult,
-        st.GameState,
-    )
+# The tag each stored dataclass carries ("~"), fixed here and not taken from the class's name, so a class can be
+# renamed without touching stored snapshots (the pure seat was `Seat`, now `SeatState`: its tag stays "Seat").
+_TAGS: dict[type, str] = {
+    st.Card: "Card",
+    st.Amoeba: "Amoeba",
+    st.SeatState: "Seat",
+    st.Action: "Action",
+    st.Vote: "Vote",
+    st.Order: "Order",
+    st.Pass: "Pass",
+    st.LedgerRow: "LedgerRow",
+    st.VoteState: "VoteState",
+    st.PendingExecution: "PendingExecution",
+    st.Arson: "Arson",
+    st.CloseResult: "CloseResult",
+    st.GameState: "GameState",
 }
+_TYPES: dict[str, type] = {tag: t for t, tag in _TAGS.items()}
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {t: tuple(f.name for f in dataclasses.fields(t)) for t in _TYPES.values()}
@@ -192,7 +192,7 @@ def _pack(value: Any) -> Any:
         for name in names:
             field = fields[name]
             packed[name] = field if type(field) in _SCALARS else _pack(field)
-        packed["~"] = kind.__name__
+        packed["~"] = _TAGS[kind]
         return packed
     if kind is tuple:
         return {"~t": [v if type(v) in _SCALARS else _pack(v) for v in value]}
@@ -260,7 +260,7 @@ _json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _KEYS: dict[type, tuple[tuple[tuple[str, str], ...], str]] = {
     t: (
         tuple((name, ("{" if i == 0 else ",") + _string(name) + ":") for i, name in enumerate(names)),
-        ("," if names else "{") + '"~":' + _string(t.__name__) + "}",
+        ("," if names else "{") + '"~":' + _string(_TAGS[t]) + "}",
     )
     for t, names in _FIELDS.items()
 }

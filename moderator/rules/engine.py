@@ -19,8 +19,8 @@ from moderator.game.state import (
     GameState,
     Order,
     Pass,
-    Seat,
     SeatSpec,
+    SeatState,
     Verdict,
     Vote,
     evolve,
@@ -51,7 +51,9 @@ def new_game(
         dealt = spec.dealt if spec.dealt is not None else spec.hand
         amoebas = {c.uid: Amoeba() for c in hand if c.name == AMOEBA}
         built.append(
-            Seat(spec.name, spec.camp, tuple(hand), frozenset(c for c in dealt if is_privilege(c)), amoebas=amoebas)
+            SeatState(
+                spec.name, spec.camp, tuple(hand), frozenset(c for c in dealt if is_privilege(c)), amoebas=amoebas
+            )
         )
     fresh = start == (NIGHT, 1)
     state = GameState(

@@ -12,7 +12,7 @@ from typing import Any
 
 from cards.catalogue import AMOEBA, ARSON_SAINT, DOOM_PARDON, PRIVILEGES
 from moderator.game.settle import winners
-from moderator.game.state import AMOEBA_CAP, DAY, NIGHT, CloseResult, GameState, Seat
+from moderator.game.state import AMOEBA_CAP, DAY, NIGHT, CloseResult, GameState, SeatState
 from moderator.rules.engine import close_phase
 
 
@@ -117,7 +117,7 @@ def public_deaths(result: CloseResult | dict[str, Any], state: GameState | None 
 # --- one seat ------------------------------------------------------------------------------------------------------
 
 
-def _amoebas(me: Seat) -> list[dict[str, Any]]:
+def _amoebas(me: SeatState) -> list[dict[str, Any]]:
     """M1–M4: each 阿米巴 still held — its form, what is left of its 4 AP, a transformation under way."""
     out = []
     for card in me.hand:
@@ -139,7 +139,7 @@ def _amoebas(me: Seat) -> list[dict[str, Any]]:
     return out
 
 
-def _once(me: Seat) -> dict[str, Any]:
+def _once(me: SeatState) -> dict[str, Any]:
     """N11 绝杀 once per card, N14 圣人 once per game, N12 pardons per (card, target) and the one successful pardon."""
     able = {c.name for c in me.hand if c.name == DOOM_PARDON}
     able |= {c.name for c in me.hand if c.uid in me.amoebas and me.amoebas[c.uid].form == DOOM_PARDON}
@@ -169,7 +169,7 @@ def uses_of(state: GameState, name: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def independent(state: GameState, seat: Seat) -> bool:
+def independent(state: GameState, seat: SeatState) -> bool:
     """S4 ruling: a self-chosen player who chose no stance by the end of night 1 is independent (not "undecided")."""
     return seat.camp == "自选" and seat.mode is None and (state.phase != (NIGHT, 1) or not state.phase_open)
 
@@ -275,13 +275,13 @@ ATTACK_CARDS = frozenset({"杀手", "狼人", "狙击手", "束魂", "巫医", D
 COWIN_BARRED = frozenset({"狙击手", DOOM_PARDON})  # S4: a 共赢 self-chosen may not snipe nor 绝杀
 
 
-def _attacks_with(seat: Seat, card_type: str) -> bool:
+def _attacks_with(seat: SeatState, card_type: str) -> bool:
     if card_type not in ATTACK_CARDS or (seat.co_win and card_type in COWIN_BARRED):
         return False
     return not (card_type == DOOM_PARDON and DOOM_PARDON in seat.doom_used)  # N11: once per card
 
 
-def _holds_attack(seat: Seat) -> bool:
+def _holds_attack(seat: SeatState) -> bool:
     """The seat holds a card that is, or (阿米巴, M1–M3) can still become, one of ATTACK_CARDS it may use."""
     for i, card in enumerate(seat.hand):
         if card.name != AMOEBA:
