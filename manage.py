@@ -4,7 +4,7 @@ import secrets
 import sys
 
 # Commands other than serving (scenario, parse_pm, sweep, migrate …) need no fixed signing key: without DEBUG and
-# without SECRET_KEY they get a fresh random one for this process — never the published dev key (issue 16.4). The
+# without SECRET_KEY they get a fresh random one for this process — never the published dev key. The
 # web server (gunicorn, moderator.wsgi) and `runserver` still refuse to start without SECRET_KEY when DEBUG is off.
 SERVING = {"runserver", "runall", "check"}
 

@@ -1,4 +1,4 @@
-"""Hostile player text for the readers of player text (issue 22 item 5, issue 23): each case builds a message of a
+"""Hostile player text for the readers of player text: each case builds a message of a
 given size from a repeated piece. Shared by `python -m bench.parser` (which prints the CPU times) and the parser's
 complexity test (which compares 10 KB with 100 KB: a linear reader takes about 10× as long, a quadratic one 100×).
 

@@ -1,4 +1,4 @@
-"""Bulk intake benchmark (issue 14): `python -m bench.intake`.
+"""Bulk intake benchmark: `python -m bench.intake`.
 
 Builds a seven-seat game with day 1 open in a fresh SQLite database under /tmp (or BENCH_DATABASE_URL), then takes
 the 30-post vote thread of the test corpus (tests/intake/corpus/discuz_day1_30.txt, a Discuz! page copied with its

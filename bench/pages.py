@@ -5,14 +5,14 @@ database under /tmp (or BENCH_DATABASE_URL, e.g. PostgreSQL), serves the project
 bench.settings) and loads three URLs with Locust (a Python load generator of the dev dependencies, run as its own
 process; its CPU is not counted), 50 concurrent users: the trivial view, the public page, and the
 seven private pages in turn. Rounds alternate the URLs so that all three see the same machine; the figures are the
-medians over rounds. Prints p50/p95 per URL, p95 ÷ the trivial view's p95 (issue 25 goal: ≤ 2 on PostgreSQL), and the
+medians over rounds. Prints p50/p95 per URL, p95 ÷ the trivial view's p95 (goal: ≤ 2 on PostgreSQL), and the
 CPU per request of the web workers (gunicorn's processes, /proc), of the PostgreSQL backends serving them (their
 /proc/<pid>/stat, the way bench/close.py reads its backend: the server runs on this machine) and of the cache's
 redis-server, with the database transactions per request (pg_stat_database: one per query outside a transaction).
 
 The cache is a redis-server of the bench's own (a free port, nothing saved, stopped at the end; never the Redis at
 REDIS_URL), as in production (CACHE_IN_REDIS); `--cache locmem` uses each worker's memory instead. Variants:
-`warm` — the pages from the cache under their game's version (issue 25.4: no query); `--checked` adds a run where
+`warm` — the pages from the cache under their game's version (no query); `--checked` adds a run where
 every request checks the game's fingerprint (PAGES_REVALIDATE_SECONDS=0: one query, how pages were served before);
 `--cold` adds a run with the cache off (every request replays the game and renders the page).
 

@@ -13,7 +13,7 @@ dealt) and the 底牌 stays last (O2); the dead hold nothing, are in no tally, a
 inputs — nor any input naming them — is accepted (D4, V5); two replays give the same states, and so does a replay
 that continues from a stored snapshot when moderator.rules.codec exists; the 默哀期 comes once, at the first close
 leaving 3 or 2 alive (T7); a winner is declared exactly when V1–V4 say so, and no input is accepted after it.
-The rulings of issue 28: the winners are the whole camp, a 共赢 self-chosen included, alive or dead (V2); no 变形 is
+The rulings: the winners are the whole camp, a 共赢 self-chosen included, alive or dead (V2); no 变形 is
 accepted while another of the same card is pending (M2); no pardon is accepted that cannot succeed when sent, and a
 refused input costs nothing (N12, AP4); a player whose last card is pending execution is alive at the next night's
 opening, gets its 2 AP and his due arson is not cancelled as a dead man's (N14, D6); a 圣人 voter loses a card to the
@@ -165,7 +165,7 @@ class Checker:
         self.ledger(after, phase)
 
     def _rulings(self, before: GameState, after: GameState, msg: tuple[Input, ...], verdicts, phase: int, m: int):
-        """M2, N12 (issue 28): no second 变形 of a card while one is pending; no pardon that cannot succeed; what a
+        """M2, N12: no second 变形 of a card while one is pending; no pardon that cannot succeed; what a
         message costs its sender is exactly what its accepted inputs cost (a refused input costs nothing)."""
         if not before.has(msg[0].by):
             return

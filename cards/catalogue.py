@@ -1,4 +1,4 @@
-"""The card catalogue of 神探狄仁杰 as plain data (RULES.md S1, S2, N-table).
+"""The card catalogue of 神探狄仁杰 as plain data (docs/rules.md S1, S2, N-table).
 
 Pure module: no Django. Card and privilege names are the canonical Chinese names used everywhere (scenarios, parser
 output, database rows, announcements).

@@ -1,4 +1,4 @@
-"""Dealing (RULES.md S1, S3) and discard orders (O1, O2). Pure: no Django.
+"""Dealing (docs/rules.md S1, S3) and discard orders (O1, O2). Pure: no Django.
 
 Every random draw takes a seed so that the same seed always gives the same deal or order (DEVELOPERS: determinism).
 """

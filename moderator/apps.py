@@ -11,4 +11,4 @@ class ModeratorConfig(AppConfig):
         from moderator import celery  # noqa: F401
         from moderator.services import versions
 
-        versions.connect_signals()  # issue 25.4: an ORM save of what the pages show changes the game's page version
+        versions.connect_signals()  # an ORM save of what the pages show changes the game's page version

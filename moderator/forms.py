@@ -6,7 +6,7 @@ from cards.catalogue import CAMPS
 from moderator.services.setup import NAME_MAX, SEATS_MAX
 
 # The text a full table can need (SEATS_MAX names of NAME_MAX characters, a separator each): anything longer is
-# refused by its length before it is split (issue 22.4).
+# refused by its length before it is split.
 PLAYERS_CHARS = SEATS_MAX * (NAME_MAX + 2)
 HANDS_CHARS = SEATS_MAX * 200
 

@@ -1,4 +1,4 @@
-"""Error reports never show a secret setting (issue 16.4)."""
+"""Error reports never show a secret setting."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ class SecretSettingsFilter(SafeExceptionReporterFilter):
 
 
 class OutOfRangeMiddleware:
-    """The last line under every form (issue 16.5): a number or a text that the database cannot hold never becomes
+    """The last line under every form: a number or a text that the database cannot hold never becomes
     a 500. Forms bound their fields to their columns; anything that still slips through (an id of 23 digits in a URL
     or a POST, on SQLite an OverflowError, on PostgreSQL a DataError) is a 404 for a URL's id, else a 400 that says
     what was wrong."""

@@ -34,7 +34,7 @@ SECRET_KEY = SECRET_KEY or _DEV_KEY
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS")  # e.g. https://direnjie.example.org (behind a proxy)
 
-# --- HTTPS (issue 16.4) ---
+# --- HTTPS ---
 # On whenever DEBUG is off; HTTPS=false turns it off (tests, a plain-HTTP benchmark on localhost).
 HTTPS = _flag("HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
@@ -108,10 +108,10 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last, as axes asks
 ]
 
-# --- sign-in throttle (issue 16.3): django-axes, failures stored in the database ---
+# --- sign-in throttle: django-axes, failures stored in the database ---
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = 5
-# Locked per account AND address (issue 22.3): a stranger's guesses lock that name from the stranger's address only,
+# Locked per account AND address: a stranger's guesses lock that name from the stranger's address only,
 # never the 天神 signing in from elsewhere; and a success on another account from the same address (reset on success)
 # clears only that account's count, never the attacked one's (per address alone, 4 wrong + 1 right gave 155,000/day).
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -219,7 +219,7 @@ RATELIMIT_USE_CACHE = "ratelimit"
 RATELIMIT_SEAT = os.environ.get("RATELIMIT_SEAT") or "60/h"
 RATELIMIT_GM = os.environ.get("RATELIMIT_GM") or "1200/h"
 
-# Pages without a query (issue 25.4, docs/pages.md): a page is served from the cache under its game's version, checked
+# Pages without a query (docs/pages.md): a page is served from the cache under its game's version, checked
 # against the database at most every PAGES_REVALIDATE_SECONDS (a lost version change is seen within that time). A
 # per-process memory cache cannot see a version changed in another process (the scheduler's closes, other web
 # processes): there it is 0 — one query per request, the fingerprint — unless PAGES_REVALIDATE_SECONDS says otherwise.
@@ -239,7 +239,7 @@ Q_CLUSTER = {
     "label": "阶段时钟",
 }
 
-# --- phase clock (issue 4) ---
+# --- phase clock ---
 # Beat sweeps every CLOCK_SWEEP_SECONDS on the `clock` queue; each sweep expires after one interval so none pile up.
 CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
 # /healthz fails the clock when its last sweep is older than this (the embedded django-q2 clock sweeps once a

@@ -2,7 +2,7 @@
 
 parse_pm --game GAME --sender NAME "text"
 parse_pm --players "张三,李四,王五" --sender 张三 --hand "庶民,杀手,狙击手,保镖,庶民" "text"
-parse_pm … --spans "text"   # also each "span", and a refusal's "candidates" and "input", issue 15
+parse_pm … --spans "text"   # also each "span", and a refusal's "candidates" and "input"
 """
 
 import json

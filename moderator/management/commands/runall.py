@@ -1,6 +1,6 @@
 """`make run`: the web server and the embedded phase scheduler (django-q2 on the ORM broker) together.
 
-Quiet by default (issue 14): the scheduler's routine INFO lines (a sweep queued, processed, … every poll) are not
+Quiet by default: the scheduler's routine INFO lines (a sweep queued, processed, … every poll) are not
 printed; warnings and errors are. `--verbose` shows them all. Ctrl-C or SIGTERM stops the scheduler too: it runs in
 its own process group (so one Ctrl-C reaches runall only, which stops it in order), gets SIGTERM and is killed if it
 has not stopped within the grace period (a close due within the minute may be running).
