@@ -8,9 +8,9 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from moderator.console.views import gm_game
 from moderator.services import play, selfentry
 from moderator.services.once import Once
+from moderator.web.access import gm_game
 
 
 @login_required

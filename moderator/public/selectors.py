@@ -1,6 +1,6 @@
 """Reads for the public game page and the players' private pages.
 
-What may be shown where (RULES A1–A5, V5):
+What may be shown where (docs/rules.md A1–A5, V5):
 - public: phases, countdown, living players and their card counts, the dead (camp only for day deaths, V5), the live
   weighted tally of an open day without the N13 modifiers (secret until the dusk post), the public announcements
   (dawn, dusk, vote posts — never the private drafts) and the card counts over the phases.
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from moderator.models import Announcement, Game, Phase, Seat
 from moderator.public.chart import Chart, card_chart
-from moderator.public.replay import phase_rows
 from moderator.public.snapshot import Snapshot
 from moderator.rules import views
 from moderator.services import selfentry
 from moderator.services.play import closed_states, game_replay, initial_state
 from moderator.services.posts import span
+from moderator.web.inputs import phase_rows
 
 PUBLIC_KINDS = (
     Announcement.Kind.DAWN,
@@ -122,7 +122,7 @@ def seat_view(seat: Seat, snap: Snapshot) -> dict:
         "earlier_inputs": phase_rows(earlier, names, seat) if earlier else [],
         "orders_open": view["orders_open"] and phase is not None and phase.status == Phase.Status.OPEN,
         "ordered": view["ordered"] or game.hands_are_orders,
-        "self_entry": game.self_entry,  # issue 29: the link to the action page, and what is still missing
+        "self_entry": game.self_entry,  # the link to the action page, and what is still missing
         "phase_span": span(game.phase_seconds),  # O1: the first phase's length, as the page says it
         "missing": selfentry.missing(game, seat, state) if game.self_entry and phase is not None else [],
     }
