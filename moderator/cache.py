@@ -1,4 +1,4 @@
-"""Django's Redis cache, keeping its Redis client (issue 25.4: a cached page costs a cache round trip or two).
+"""Django's Redis cache, keeping its Redis client (a cached page costs a cache round trip or two).
 
 Django's RedisCacheClient makes a new `redis.Redis` for every operation, and redis-py's constructor fills its table
 of ~170 response callbacks each time: measured here, that was most of the client's CPU for one `get_many` of a cached

@@ -151,11 +151,11 @@ class VoteForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if not data.get("post"):  # the old form's two boxes: at most one of them (D3)
-            legacy = [kind for kind in (CHANGE, EDITED) if self.data.get(kind)]
-            if len(legacy) > 1:
+        if not data.get("post"):  # a client that sends the boxes `change` and `edited` instead: one at most (D3)
+            boxes = [kind for kind in (CHANGE, EDITED) if self.data.get(kind)]
+            if len(boxes) > 1:
                 raise forms.ValidationError("改票帖和“原投票帖被编辑过”只能选一种(D3)。")
-            data["post"] = legacy[0] if legacy else ORIGINAL
+            data["post"] = boxes[0] if boxes else ORIGINAL
         if data["post"] in (ORIGINAL, CHANGE) and not data.get("target"):
             raise forms.ValidationError("原投票帖和改票帖都要选择投给谁。")
         return data

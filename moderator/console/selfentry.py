@@ -1,5 +1,6 @@
-"""Players' self-entry in the 天神's console: the per-game setting (its page and its switch), the inputs players entered themselves (who, when, from which
-link) and the reminders (one PM draft per player who has not acted, with the time left)."""
+"""Players' self-entry in the 天神's console: the per-game setting (its page and its switch), the inputs players entered
+themselves (who, when, from which link) and the reminders (one PM draft per player who has not acted, with the time
+left)."""
 
 from __future__ import annotations
 
