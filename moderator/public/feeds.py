@@ -1,6 +1,6 @@
 """Following a game without reloading: an Atom feed of its public posts, and the new-phase notice.
 
-The feed lists exactly the public page's announcement archive (`selectors.public_announcements`): what the 天神 marked
+The feed lists exactly the public page's announcement archive (`bodies.public_announcements`): what the 天神 marked
 posted — dawn (A2), dusk (A3), vote posts, notices (substitutions, 更正公告, the final summary) — never an unposted
 draft (it would tell a feed reader the night's deaths before the 天神's post) nor a private one (A5: deal PMs, co-win
 notices, order reminders). Django's syndication framework writes the Atom.
@@ -18,7 +18,7 @@ from django.views.decorators.http import require_safe
 
 from moderator.models import Announcement, Game
 from moderator.public import pagecache
-from moderator.public.selectors import public_announcements
+from moderator.public.bodies import public_announcements
 from moderator.public.snapshot import Snapshot, game_snapshot
 
 

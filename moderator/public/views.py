@@ -5,7 +5,7 @@ for every such visitor) the whole page and its deadline come from the cache unde
 database query while the game has not changed (moderator.public.pagecache); only the countdown is rendered per
 request. Otherwise a request takes a snapshot of the game (one query, moderator.public.snapshot) and the rest comes
 from the cache under the snapshot's fingerprint — the page body, and for a visitor not signed in the whole page with
-its deadline. Only a change in the game replays it and renders it again (selectors).
+its deadline. Only a change in the game replays it and renders it again (moderator.public.bodies).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_safe
 
 from moderator.models import Seat
-from moderator.public import pagecache, selectors
+from moderator.public import bodies, pagecache
 from moderator.public.snapshot import (
     MAX_TOKEN_CHARS,
     MIN_TOKEN_CHARS,
@@ -89,7 +89,7 @@ def _latest_phase(snap: Snapshot) -> int | None:
 def _public_context(snap: Snapshot) -> Callable[[], dict]:
     def context() -> dict:
         body = _cached(
-            f"pages:game:{snap.key}", lambda: render_to_string("public/_game_body.html", selectors.public_view(snap))
+            f"pages:game:{snap.key}", lambda: render_to_string("public/_game_body.html", bodies.game_body(snap))
         )
         return {"game": snap.game, "body": body, "latest_phase": _latest_phase(snap)}
 
@@ -99,7 +99,7 @@ def _public_context(snap: Snapshot) -> Callable[[], dict]:
 def _seat_context(seat: Seat, snap: Snapshot) -> Callable[[], dict]:
     def context() -> dict:
         key = f"pages:seat:{seat.pk}:{snap.key}"
-        body = _cached(key, lambda: render_to_string("public/_seat_body.html", selectors.seat_view(seat, snap)))
+        body = _cached(key, lambda: render_to_string("public/_seat_body.html", bodies.seat_body(seat, snap)))
         return {"game": snap.game, "seat": seat, "body": body, "latest_phase": _latest_phase(snap)}
 
     return context

@@ -1,4 +1,5 @@
-"""Reads for the public game page and the players' private pages.
+"""The bodies of the public game page and of the players' private pages (templates/public/_game_body.html,
+_seat_body.html): what each shows, read from the game.
 
 What may be shown where (docs/rules.md A1–A5, V5):
 - public: phases, countdown, living players and their card counts, the dead (camp only for day deaths, V5), the live
@@ -72,7 +73,7 @@ def _chart(game: Game, phases: list[Phase], seats: list[Seat]) -> Chart:
     return card_chart(labels, list(series.items()))
 
 
-def public_view(snap: Snapshot) -> dict:
+def game_body(snap: Snapshot) -> dict:
     """Everything the public page body shows (cached under the snapshot's key by the view): the rules' public view
     of the state now, labelled with seat numbers, and the public announcements."""
     game = snap.full_game
@@ -100,7 +101,7 @@ def public_view(snap: Snapshot) -> dict:
 # --- a seat's private page -----------------------------------------------------------------------------------------
 
 
-def seat_view(seat: Seat, snap: Snapshot) -> dict:
+def seat_body(seat: Seat, snap: Snapshot) -> dict:
     """Everything one seat's private page body shows — the rules' view of this seat only, and this seat's inputs
     with their verdicts (cached under the seat and the snapshot key)."""
     game = snap.full_game
