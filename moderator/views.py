@@ -1,17 +1,13 @@
+"""The site's own pages: the home page (the games listed on it) and the favicon."""
+
 from pathlib import Path
 
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 
-from moderator import services
-from moderator.console.forms import StartForm
-from moderator.console.views import deal_pms, gm_game
-from moderator.forms import GameCreateForm
 from moderator.models import Game
-from moderator.services.once import AlreadyMade, Once
+from moderator.services.transfer import listed_on_home
 
 FAVICON = Path(__file__).resolve().parent / "static" / "moderator" / "favicon.svg"
 
@@ -23,52 +19,5 @@ def favicon(request):
 
 
 def home(request):
-    from moderator.services.transfer import listed_on_home
-
     games = listed_on_home(Game.objects.order_by("-created_at"))[:50]
     return render(request, "home.html", {"games": games})
-
-
-@login_required
-def game_new(request):
-    form = GameCreateForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            game = services.game_create(
-                name=data["name"],
-                player_names=data["players"],
-                camps=data["camps"],
-                hands=data["hands"],
-                camp_seed=data["seed"],
-                deal_seed=data["seed"],
-                order_seed=data["seed"],
-                gm=request.user,
-                once=Once.from_post(request.POST),
-                self_entry=data["self_entry"],
-            )
-        except AlreadyMade as exc:
-            if exc.game is not None and exc.game.gms.filter(pk=request.user.pk).exists():
-                messages.warning(request, str(exc))
-                return redirect("game_setup", game_id=exc.game.pk)
-            form.add_error(None, str(exc))
-        except (services.SetupError, services.PlayError) as exc:
-            form.add_error(None, str(exc))
-        else:
-            return redirect("game_setup", game_id=game.pk)
-    return render(request, "moderator/game_new.html", {"form": form})
-
-
-@login_required
-def game_setup(request, game_id: int):
-    game = gm_game(request, game_id)
-    return render(
-        request,
-        "moderator/game_setup.html",
-        {
-            "game": game,
-            "seats": deal_pms(request, game),  # each with the seat's private link
-            "player_list": services.player_list_post(game),
-            "start_form": StartForm(),
-        },
-    )

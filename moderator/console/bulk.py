@@ -1,4 +1,4 @@
-"""Bulk paste (issue 14): a whole vote thread or a batch of PMs → one preview row per post → one confirm.
+"""Bulk paste: a whole vote thread or a batch of PMs → one preview row per post → one confirm.
 
 The page has one form: the paste box, and under it the rows read from it (author, forum time, body, edited, skip),
 each editable inline. While the 天神 types or pastes, htmx posts the form and swaps in the new rows and verdicts
@@ -14,12 +14,13 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
-from moderator.console.forms import ForumTimeField
-from moderator.console.views import gm_game
 from moderator.models import Phase
 from moderator.parser.thread import Post, split_posts
+from moderator.selectors import open_phase_of
 from moderator.services import bulk, play, verdicts
 from moderator.services.once import Once
+from moderator.web.access import gm_game
+from moderator.web.forms import ForumTimeField
 
 MODES = [("votes", "投票帖(整个投票楼)"), ("pms", "短消息(一批私信)")]
 
@@ -72,7 +73,7 @@ def _posts(formset) -> tuple[list[Post], set[int]]:
 @login_required
 def bulk_intake(request, game_id: int):
     game = gm_game(request, game_id)
-    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    phase = open_phase_of(game)
     default_mode = "pms" if phase is None or phase.kind == Phase.Kind.NIGHT else "votes"
     paste = PasteForm(request.POST or None, initial={"mode": default_mode})
     formset, preview, error = RowFormSet(prefix="row"), None, ""

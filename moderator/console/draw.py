@@ -8,10 +8,10 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
 from moderator import rules
-from moderator.console.views import gm_game
 from moderator.models import Game
 from moderator.services import clock, play
 from moderator.services.once import Once
+from moderator.web.access import gm_game
 
 
 def draw_context(game: Game, state: rules.GameState | None = None) -> dict:

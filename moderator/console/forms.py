@@ -1,31 +1,102 @@
+"""The console's forms: a new game, a pasted PM or vote post, a vote, an import, the start, a reason."""
+
+import re
+
 from django import forms
-from django.utils import timezone
 
-from cards.catalogue import AMOEBA_FORMS, CARD_NAMES, USES
+from cards.catalogue import CAMPS
+from moderator.services.setup import NAME_MAX, SEATS_MAX
+from moderator.web.forms import ForumTimeField, seat_choices
 
-LOCAL = "%Y-%m-%dT%H:%M"
-
-
-class ForumTimeField(forms.DateTimeField):
-    """The forum's PM / post time as the 天神 reads it (Beijing time), not the time of entry (T3)."""
-
-    widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format=LOCAL)
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("label", "论坛时间(北京时间)")
-        kwargs.setdefault("input_formats", [LOCAL, "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"])
-        kwargs.setdefault("initial", lambda: timezone.localtime().strftime(LOCAL))
-        super().__init__(**kwargs)
-
-    def clean(self, value):
-        at = super().clean(value)
-        if at is not None and not 2000 <= at.year <= 2100:  # issue 16.5: year 1 or 9999 overflows the arithmetic
-            raise forms.ValidationError("时间必须在 2000 年到 2100 年之间")
-        return at
+# The text a full table can need (SEATS_MAX names of NAME_MAX characters, a separator each): anything longer is
+# refused by its length before it is split.
+PLAYERS_CHARS = SEATS_MAX * (NAME_MAX + 2)
+HANDS_CHARS = SEATS_MAX * 200
 
 
-def seat_choices(game):
-    return [(s.pk, f"{s.number}. {s.player_name}") for s in game.seats.order_by("number")]
+def _split(text: str) -> list[str]:
+    return [p.strip() for p in re.split(r"[\n,，、]+", text) if p.strip()]
+
+
+class GameCreateForm(forms.Form):
+    name = forms.CharField(label="游戏名称", max_length=100, initial="神探狄仁杰")
+    players = forms.CharField(
+        label="玩家论坛ID",
+        widget=forms.Textarea(attrs={"rows": 7}),
+        help_text=f"每行一个,按座位顺序(默认 7 人,最多 {SEATS_MAX} 人)",
+        max_length=PLAYERS_CHARS,
+        error_messages={
+            "max_length": f"玩家论坛ID一共最多 {PLAYERS_CHARS} 个字({SEATS_MAX} 人,每人最多 {NAME_MAX} 字)"
+        },
+    )
+    camps = forms.CharField(
+        label="阵营(可选)",
+        required=False,
+        max_length=SEATS_MAX * 8,
+        error_messages={"max_length": f"阵营一共最多 {SEATS_MAX * 8} 个字({SEATS_MAX} 人)"},
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=f"按座位顺序,逗号分隔,可选:{'、'.join(CAMPS)};留空则随机分配(记录随机种子)",
+    )
+    hands = forms.CharField(
+        label="手牌(可选)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 7}),
+        max_length=HANDS_CHARS,
+        error_messages={"max_length": f"手牌一共最多 {HANDS_CHARS} 个字({SEATS_MAX} 人)"},
+        help_text="每行一人,牌名用顿号或逗号分隔;留空则按发牌原则(S3)随机发牌(记录随机种子)",
+    )
+    seed = forms.RegexField(
+        label="随机种子(仅测试或复盘)",
+        required=False,
+        regex=r"^[0-9]{1,40}$",
+        max_length=40,
+        error_messages={"invalid": "随机种子必须是不超过 40 位的非负整数"},
+        help_text="正式局请留空:系统生成 128 位随机种子并在游戏结束前保密。"
+        "手填的种子可以被玩家从自己的手牌倒推出来,从而看穿所有人的阵营和手牌",
+    )
+    self_entry = forms.BooleanField(
+        label="玩家可在私人页面提交",
+        required=False,
+        help_text="打开后玩家在自己的私人页面提交行动、丢牌顺序和投票(先看预览再确认),天神只需在截止时结算;"
+        "不打开则照旧由天神录入短消息。开局后也可以在总览页更改",
+    )
+    replay = forms.BooleanField(
+        label="这是测试或复盘局,我明白手填种子会泄露所有阵营和手牌",
+        required=False,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():  # a browser cuts a paste at maxlength without a word: the server says it
+            field.widget.attrs.pop("maxlength", None)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("seed") and not data.get("replay"):
+            self.add_error(
+                "seed",
+                "正式局不能手填随机种子:玩家可以从自己的手牌倒推出它,看穿所有人的阵营和手牌。"
+                "请留空(系统生成 128 位种子),或勾选“测试或复盘局”",
+            )
+        return data
+
+    def clean_players(self):
+        names = _split(self.cleaned_data["players"])
+        if len(names) < 3:
+            raise forms.ValidationError("至少需要 3 名玩家")
+        if len(names) > SEATS_MAX:
+            raise forms.ValidationError(f"一局最多 {SEATS_MAX} 名玩家(标准局 7 人),现在填了 {len(names)} 个")
+        return names
+
+    def clean_camps(self):
+        return _split(self.cleaned_data["camps"]) or None
+
+    def clean_seed(self):
+        return self.cleaned_data["seed"] or None
+
+    def clean_hands(self):
+        lines = [ln for ln in self.cleaned_data["hands"].splitlines() if ln.strip()]
+        return [[c.strip() for c in re.split(r"[,，、\s]+", ln) if c.strip()] for ln in lines] or None
 
 
 class MessageForm(forms.Form):
@@ -40,56 +111,6 @@ class MessageForm(forms.Form):
 
 class VotePostForm(MessageForm):
     text = forms.CharField(label="投票帖原文", widget=forms.Textarea(attrs={"rows": 5}), max_length=20000)
-
-
-class ActionForm(forms.Form):
-    """The structured alternative to a pasted PM: the scenario vocabulary, field by field."""
-
-    seat = forms.TypedChoiceField(label="发送者", coerce=int)
-    forum_at = ForumTimeField()
-    passes = forms.BooleanField(label="这个玩家本时段空过(不行动;T5 不再等他)", required=False)
-    card = forms.ChoiceField(label="牌", choices=[("", "(自动)"), *[(c, c) for c in CARD_NAMES]], required=False)
-    use = forms.ChoiceField(label="特权", choices=[("", "—"), *[(u, u) for u in USES]], required=False)
-    target = forms.ChoiceField(label="对象", required=False)
-    position = forms.IntegerField(
-        label="瞄准位置(2 = 第2张,-2 = 倒数第2张)", required=False, min_value=-50, max_value=50
-    )
-    into = forms.ChoiceField(label="变形为", choices=[("", "—"), *[(c, c) for c in AMOEBA_FORMS]], required=False)
-    side = forms.ChoiceField(label="立场阵营", choices=[("", "—"), ("杀手", "杀手"), ("狼人", "狼人")], required=False)
-    mode = forms.ChoiceField(
-        label="立场方式", choices=[("", "—"), ("共赢", "共赢"), ("独赢", "一山不容二虎")], required=False
-    )
-    manifesto = forms.CharField(
-        label="杀人宣言", widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=20000
-    )
-    change = forms.BooleanField(label="更换先前同一特权的对象(T3)", required=False)
-
-    def __init__(self, game, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["seat"].choices = seat_choices(game)
-        self.fields["target"].choices = [
-            ("", "—"),
-            *[(s.player_name, s.player_name) for s in game.seats.order_by("number")],
-        ]
-
-    def clean(self):
-        data = super().clean()
-        if not data.get("passes") and not data.get("use"):
-            raise forms.ValidationError("请选择一项特权,或勾选“本时段空过”。")
-        return data
-
-    def item(self) -> dict:
-        data = self.cleaned_data
-        if data.get("passes"):
-            return {"pass": True}
-        item = {
-            k: data[k]
-            for k in ("card", "use", "target", "position", "into", "side", "mode", "manifesto")
-            if data.get(k) not in (None, "")
-        }
-        if data.get("change"):
-            item["change"] = True
-        return item
 
 
 ORIGINAL, CHANGE, EDITED = "original", "change", "edited"
@@ -130,11 +151,11 @@ class VoteForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if not data.get("post"):  # the old form's two boxes: at most one of them (D3)
-            legacy = [kind for kind in (CHANGE, EDITED) if self.data.get(kind)]
-            if len(legacy) > 1:
+        if not data.get("post"):  # a client that sends the boxes `change` and `edited` instead: one at most (D3)
+            boxes = [kind for kind in (CHANGE, EDITED) if self.data.get(kind)]
+            if len(boxes) > 1:
                 raise forms.ValidationError("改票帖和“原投票帖被编辑过”只能选一种(D3)。")
-            data["post"] = legacy[0] if legacy else ORIGINAL
+            data["post"] = boxes[0] if boxes else ORIGINAL
         if data["post"] in (ORIGINAL, CHANGE) and not data.get("target"):
             raise forms.ValidationError("原投票帖和改票帖都要选择投给谁。")
         return data

@@ -1,5 +1,6 @@
-"""Players' self-entry in the 天神's console: the per-game setting (its page and its switch), the inputs players entered themselves (who, when, from which
-link) and the reminders (one PM draft per player who has not acted, with the time left)."""
+"""Players' self-entry in the 天神's console: the per-game setting (its page and its switch), the inputs players entered
+themselves (who, when, from which link) and the reminders (one PM draft per player who has not acted, with the time
+left)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from moderator.console.views import gm_game
 from moderator.services import play, selfentry
 from moderator.services.once import Once
+from moderator.web.access import gm_game
 
 
 @login_required

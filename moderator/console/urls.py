@@ -1,13 +1,12 @@
 from django.urls import path
 
-from moderator import views
-from moderator.console import bulk, draw, selfentry, why
+from moderator.console import bulk, create, draw, selfentry, why
 from moderator.console import views as console
 
 urlpatterns = [
-    path("games/new/", views.game_new, name="game_new"),
+    path("games/new/", create.game_new, name="game_new"),
     path("games/import/", console.import_game, name="console_import"),
-    path("games/<int:game_id>/setup/", views.game_setup, name="game_setup"),
+    path("games/<int:game_id>/setup/", create.game_setup, name="game_setup"),
     path("gm/", console.games_overview, name="console_games"),
     path("gm/<int:game_id>/", console.dashboard, name="console_dashboard"),
     path("gm/<int:game_id>/end/", console.end_confirm, name="console_end_confirm"),

@@ -1,9 +1,10 @@
-"""The 天神's console (issue 6): thin views over the services; every input shows what was understood and why it was
+"""The 天神's console: thin views over the services; every input shows what was understood and why it was
 accepted or refused; nothing a user types can make a page fail."""
 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,29 +17,26 @@ from django.views.decorators.http import require_POST
 
 from moderator import rules
 from moderator.console import forms
+from moderator.console.draw import draw_context
 from moderator.console.dryrun import close_preview, end_preview
 from moderator.console.sentences import audit_sentence
+from moderator.console.why import dry_run_why
 from moderator.models import AuditLog, Game, Message, Phase
-from moderator.public.replay import input_row, phase_rows, seat_holders
 from moderator.rules import codec, views
-from moderator.services import announce, corrections, explain, intake, play, revote, setup, transfer, verdicts
+from moderator.selectors import closed_phases_of, open_phase_of, seat_names
+from moderator.services import announce, clock, corrections, explain, intake, play, revote, setup, transfer, verdicts
 from moderator.services.once import AlreadyMade, Once
-
-
-def gm_game(request, game_id: int) -> Game:
-    """A game this user is a 天神 of (superusers see every game); anyone else gets a 404, not a hint. Every GM page
-    (console and set-up) goes through here."""
-    game = get_object_or_404(Game, pk=game_id)
-    if not (request.user.is_superuser or game.gms.filter(pk=request.user.pk).exists()):
-        raise Http404
-    return game
+from moderator.web.access import gm_game
+from moderator.web.forms import ActionForm
+from moderator.web.inputs import input_row, phase_rows, seat_holders
+from moderator.web.posted import manifesto_edits, refusal_choices
 
 
 def _records(phase: Phase | None, game: Game, holders=None) -> list[dict]:
     """This phase's inputs as sentences, with their stored verdicts (the last replay's) and who sent each (S5)."""
     if phase is None:
         return []
-    names = dict(game.seats.values_list("number", "player_name"))
+    names = seat_names(game)
     return phase_rows(phase, names, holders=seat_holders(game) if holders is None else holders)
 
 
@@ -78,12 +76,9 @@ def _seat_rows(request, game: Game, state: rules.GameState) -> list[dict]:
 
 @login_required
 def dashboard(request, game_id: int):
-    from moderator.console.draw import draw_context  # draw.py imports gm_game from here
-    from moderator.console.why import dry_run_why
-
     game = gm_game(request, game_id)
     state = play.game_replay(game).state
-    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    phase = open_phase_of(game)
     result = _dry_run(state) if phase else None
     dryrun = close_preview(game, state) if phase else None  # from this page's one replay
     return render(
@@ -101,7 +96,7 @@ def dashboard(request, game_id: int):
             "preview": result,
             "tally": views.sorted_tally(result),
             "executions": views.executions_preview(state),
-            "closed": game.phases.filter(status=Phase.Status.CLOSED).order_by("-starts_at"),
+            "closed": closed_phases_of(game, newest_first=True),
             "now": timezone.now(),
             "dryrun": dryrun,
             "why": dry_run_why(game, state, dryrun),  # each line of the dry run with its steps
@@ -116,7 +111,7 @@ def games_overview(request):
     games = Game.objects.all() if request.user.is_superuser else request.user.gm_games.all()
     rows = []
     for game in games.order_by("-created_at")[:100]:
-        phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+        phase = open_phase_of(game)
         waiting = views.not_acted(play.game_replay(game).state) if phase else []
         rows.append({"game": game, "phase": phase, "waiting": waiting})
     return render(request, "console/games.html", {"rows": rows, "now": timezone.now()})
@@ -135,7 +130,7 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
     preview = None
     if request.method == "POST" and form.is_valid():
         seat, data = _seat(game, form.cleaned_data["seat"]), form.cleaned_data
-        choices, manifestos = _choices(request.POST), _manifestos(request.POST, data["text"])
+        choices, manifestos = refusal_choices(request.POST), manifesto_edits(request.POST, data["text"])
         try:
             if "confirm" in request.POST:
                 message, items, refusals = intake.pm_confirm(
@@ -190,39 +185,11 @@ def _preview(game: Game, seat, data: dict, vote_post: bool, choices: dict[int, s
     )
 
 
-def _manifestos(post, text: str | None = None) -> dict[int, str]:
-    """The 杀人宣言 as edited in the preview ("manifesto-<where the attack was written>"), issue 23. Only the boxes the
-    preview showed, and only for the text it showed (`text`: the pasted text now; a new paste drops them); the service
-    refuses one that is no longer an attack of the message."""
-    if text is not None and post.get("manifesto_text") != intake.text_key(text):
-        return {}
-    edits: dict[int, str] = {}
-    for name in post:
-        k = name.removeprefix("manifesto-")
-        if name.startswith("manifesto-") and k.isascii() and k.isdigit() and len(k) < 7:
-            edits[int(k)] = post.get(name, "")
-    return edits
-
-
-def _choices(post) -> dict[int, str]:
-    """The 天神's choices among refusals' candidates the form carries ("k:name" for refusal k), with the candidate
-    just clicked (pick) or the choice just withdrawn (unpick). Only ever what a click put there."""
-    chosen: dict[int, str] = {}
-    for raw in [*post.getlist("chosen"), *post.getlist("pick")]:
-        k, sep, name = raw.partition(":")
-        if sep and k.isascii() and k.isdigit() and len(k) < 6 and name.strip():
-            chosen[int(k)] = name.strip()[:100]
-    unpick = post.get("unpick", "")
-    if unpick.isascii() and unpick.isdigit() and len(unpick) < 6:
-        chosen.pop(int(unpick), None)
-    return chosen
-
-
 @login_required
 def message_detail(request, game_id: int, message_id: int):
     game = gm_game(request, game_id)
     message = get_object_or_404(Message, pk=message_id, game=game)
-    names = dict(game.seats.values_list("number", "player_name"))
+    names = seat_names(game)
     records = message.inputs.select_related("void", "verdict", "seat").order_by("forum_at", "seq")
     rows = [input_row(rec, names) for rec in records]
     return render(request, "console/message.html", {"game": game, "message": message, "rows": rows})
@@ -232,7 +199,7 @@ def message_detail(request, game_id: int, message_id: int):
 def action_form(request, game_id: int):
     """The structured alternative to pasting."""
     game = gm_game(request, game_id)
-    form = forms.ActionForm(game, request.POST or None)
+    form = ActionForm(game, request.POST or None)
     ripple = None
     if request.method == "POST" and form.is_valid():
         seat = _seat(game, form.cleaned_data["seat"])
@@ -268,7 +235,7 @@ def _ripple(exc: verdicts.NotAsSeen, sentence: str) -> dict:
 
 
 def _sentence(game: Game, rec) -> str:
-    return codec.describe(rec.kind, rec.payload, dict(game.seats.values_list("number", "player_name")))
+    return codec.describe(rec.kind, rec.payload, seat_names(game))
 
 
 def _verdict_message(request, who: str, what: str, verdict) -> None:
@@ -326,7 +293,7 @@ def vote_intake(request, game_id: int):
             )
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_votes", game_id=game.pk)
-    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    phase = open_phase_of(game)
     result = _dry_run(replay.state) if phase and phase.kind == "day" else None
     ballots = []
     if result is not None:
@@ -482,7 +449,7 @@ def _edits_from(request, game: Game) -> list[dict]:
     for key in request.POST.getlist("void"):
         if key.isascii() and key.isdigit():
             edits.append({"op": "void", "id": int(key)})
-    add = forms.ActionForm(game, request.POST, prefix="add")
+    add = ActionForm(game, request.POST, prefix="add")
     phase_id = request.POST.get("add-phase")
     if phase_id and phase_id.isascii() and phase_id.isdigit() and add.is_valid():
         edits.append(
@@ -501,7 +468,7 @@ def _edits_from(request, game: Game) -> list[dict]:
 def correction(request, game_id: int):
     """After a close: void or add inputs of closed phases, see the difference, confirm."""
     game = gm_game(request, game_id)
-    closed = list(game.phases.filter(status=Phase.Status.CLOSED).order_by("starts_at"))
+    closed = list(closed_phases_of(game))
     diffs, edits, at = None, [], _preview_time(request.POST.get("at", ""))
     if request.method == "POST":
         edits = _edits_from(request, game)
@@ -544,7 +511,7 @@ def correction(request, game_id: int):
         records = _records(p, game, holders)
         phases.append({"phase": p, "records": records, "checked": any(r["key"] in checked for r in records)})
     add_phase = request.POST.get("add-phase", "")
-    add_form = forms.ActionForm(game, request.POST if add_phase else None, prefix="add")
+    add_form = ActionForm(game, request.POST if add_phase else None, prefix="add")
     context = {
         "game": game,
         "phases": phases,
@@ -561,8 +528,6 @@ def correction(request, game_id: int):
 def _preview_time(raw: str):
     """The time of the correction's preview, carried by its confirm (a re-opened phase starts then, so its deadline is
     the one the preview showed); a missing, garbled or stale (over an hour, or future) value is now."""
-    from datetime import UTC, datetime, timedelta
-
     now = timezone.now()
     if raw.isascii() and raw.isdigit() and len(raw) < 12:
         at = datetime.fromtimestamp(int(raw), tz=UTC)
@@ -585,7 +550,7 @@ def import_game(request):
     form = forms.ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            data = transfer.read_upload(form.cleaned_data["file"])  # size cap, strict JSON (issue 16.7)
+            data = transfer.read_upload(form.cleaned_data["file"])  # size cap, strict JSON
             once = Once.from_post(request.POST)
             game = transfer.import_game(data, gm=request.user, name=form.cleaned_data["name"] or None, once=once)
         except AlreadyMade as exc:
@@ -643,7 +608,7 @@ def start(request, game_id: int):
 def end_confirm(request, game_id: int):
     """T5: before a phase is ended early, say who has not acted yet and ask again."""
     game = gm_game(request, game_id)
-    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    phase = open_phase_of(game)
     if phase is None:
         messages.error(request, "现在没有进行中的时段。")
         return redirect("console_dashboard", game_id=game.pk)
@@ -662,10 +627,6 @@ def end_confirm(request, game_id: int):
 @require_POST
 def clock_control(request, game_id: int, action: str):
     """T4 extend, T5 end early (showing who has not acted), pause and resume — each logged by the clock service."""
-    from datetime import timedelta
-
-    from moderator.services import clock
-
     game = gm_game(request, game_id)
     once = Once.from_post(request.POST)
     try:

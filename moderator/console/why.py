@@ -8,9 +8,10 @@ from django.http import Http404
 from django.shortcuts import render
 
 from moderator import rules
-from moderator.console.views import gm_game
+from moderator.console.dryrun import close_preview
 from moderator.models import Game, Phase
 from moderator.services import explain
+from moderator.web.access import gm_game
 
 
 def dry_run_why(game: Game, state: rules.GameState, dryrun: dict | None) -> list[explain.WhyLine]:
@@ -30,8 +31,6 @@ def phase_why(request, game_id: int, phase_id: int):
     trace = explain.phase_trace(game, phase)
     text = trace.draft
     if phase.status != Phase.Status.CLOSED:
-        from moderator.console.dryrun import close_preview
-
         preview = close_preview(game)
         text = preview["text"] if preview else ""
     context = {

@@ -1,4 +1,4 @@
-"""Issue 29: a player's own action page, /p/<token>/act/ — thin views over moderator.services.selfentry.
+"""A player's own action page, /p/<token>/act/ — thin views over moderator.services.selfentry.
 
 The seat is the link's, never the form's: no field names a seat, and a field that tries is ignored. Every form
 carries the one-time token (`{% once game %}`); a submit first previews (the console's preview: cost, verdict, the
@@ -14,19 +14,20 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from cards.catalogue import is_privilege
-from moderator.console.forms import ActionForm
-from moderator.console.views import _choices, _manifestos
 from moderator.game.validate import ATTACKS
 from moderator.models import Phase, Seat
-from moderator.public.replay import phase_rows
-from moderator.public.views import not_found, private_page
 from moderator.rules import views
+from moderator.selectors import open_phase_of, seat_names
 from moderator.services import play, selfentry
 from moderator.services.once import Once
+from moderator.web.forms import ActionForm
+from moderator.web.inputs import phase_rows
+from moderator.web.posted import manifesto_edits, refusal_choices
+from moderator.web.private import not_found, private_page
 
 
 class PlayerActionForm(ActionForm):
-    """The console's action form (issue 6) without the sender and the forum time: the sender is the link's seat,
+    """The console's action form without the sender and the forum time: the sender is the link's seat,
     the time the server's at the confirm."""
 
     def __init__(self, game, hand: list[str], uses: list[str], *args, **kwargs):
@@ -132,7 +133,7 @@ def _forms(game, state, seat: Seat, data=None, kind: str = "") -> dict:
 def _submission(kind: str, form, post) -> selfentry.Submission:
     if kind == selfentry.TEXT:
         text = form.cleaned_data["text"]
-        return selfentry.Submission(kind, text=text, choices=_choices(post), manifestos=_manifestos(post))
+        return selfentry.Submission(kind, text=text, choices=refusal_choices(post), manifestos=manifesto_edits(post))
     return selfentry.Submission(kind, items=[form.item()])
 
 
@@ -185,9 +186,9 @@ def seat_act(request: HttpRequest, token: str) -> HttpResponse:
                 error, shown = str(exc), exc.preview
             except play.PlayError as exc:
                 error = str(exc)
-    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    phase = open_phase_of(game)
     me = state.seat(seat.player_name)
-    names = dict(game.seats.values_list("number", "player_name"))
+    names = seat_names(game)
     context = {
         "game": game,
         "seat": seat,

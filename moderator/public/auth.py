@@ -1,5 +1,5 @@
-"""The 天神's sign-in under attack (issue 16.3), on django-axes: failed attempts are rows in the database (shared by
-every web process), the admin's sign-in is covered like ours, and a lock is a cool-off, not a hard lock.
+"""The 天神's sign-in under attack, on django-axes: failed attempts are rows in the database (shared by every web
+process), the admin's sign-in is covered like ours, and a lock is a cool-off, not a hard lock.
 
 What this module adds to axes:
 - `username_key`: the name as Django reads it at sign-in (NFKC, so ｔｉａｎｓｈｅｎ is tianshen), casefolded, so that

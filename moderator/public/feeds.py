@@ -1,8 +1,8 @@
-"""Following a game without reloading (issue 14): an Atom feed of its public posts, and the new-phase notice.
+"""Following a game without reloading: an Atom feed of its public posts, and the new-phase notice.
 
-The feed lists exactly the public page's announcement archive (`selectors.public_announcements`): what the 天神 marked
+The feed lists exactly the public page's announcement archive (`bodies.public_announcements`): what the 天神 marked
 posted — dawn (A2), dusk (A3), vote posts, notices (substitutions, 更正公告, the final summary) — never an unposted
-draft (issue 22: a feed reader learnt the night's deaths before the post) nor a private one (A5: deal PMs, co-win
+draft (it would tell a feed reader the night's deaths before the 天神's post) nor a private one (A5: deal PMs, co-win
 notices, order reminders). Django's syndication framework writes the Atom.
 """
 
@@ -18,7 +18,7 @@ from django.views.decorators.http import require_safe
 
 from moderator.models import Announcement, Game
 from moderator.public import pagecache
-from moderator.public.selectors import public_announcements
+from moderator.public.bodies import public_announcements
 from moderator.public.snapshot import Snapshot, game_snapshot
 
 
@@ -68,7 +68,7 @@ def _newest(snap: Snapshot) -> tuple[int, str] | None:
 def phase_watch(request: HttpRequest, game_id: int) -> HttpResponse:
     """The notice a page polls for: empty while the phase it was rendered in is still the newest, else a sentence
     naming the new phase (its label is public). The newest phase comes from the cache under the game's page version
-    (no query while nothing changed, issue 25.4)."""
+    (no query while nothing changed)."""
     since = request.GET.get("since", "")
 
     def fingerprint():

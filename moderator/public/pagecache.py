@@ -1,5 +1,5 @@
-"""Pages served from the cache without a database query while their game has not changed (issue 25.4). Reading only:
-the versions are changed by the writers (moderator.services.versions).
+"""Pages served from the cache without a database query while their game has not changed. Reading only: the versions
+are changed by the writers (moderator.services.versions).
 
 An entry is stored with the game's version (`versions.current`, taken before the database is read) and the
 fingerprint of what it was built from (moderator.public.snapshot: the one query a page costs otherwise). A request:

@@ -1,18 +1,3 @@
-"""Services for the players' private links."""
+"""Until services/setup.py imports it from its new home: the verb lives in moderator.services.seats."""
 
-from __future__ import annotations
-
-from django.db import transaction
-
-from moderator.models import AuditLog, Seat, new_token
-
-
-@transaction.atomic
-def seat_token_rotate(*, seat: Seat, actor=None) -> Seat:
-    """Give a seat a new private link (256 bits from the OS's CSPRNG); the old link stops working at once. The audit
-    row names the seat, never a token."""
-    seat = Seat.objects.select_for_update().get(pk=seat.pk)
-    seat.token = new_token()
-    seat.save(update_fields=["token"])
-    AuditLog.objects.create(game_id=seat.game_id, actor=actor, action="seat_token_rotate", detail={"seat": seat.number})
-    return seat
+from moderator.services.seats import seat_token_rotate as seat_token_rotate

@@ -2,10 +2,10 @@
 
 For a visitor who is not signed in (base.html's header then holds no name and no CSRF token, so the page is the same
 for every such visitor) the whole page and its deadline come from the cache under the game's page version, without a
-database query while the game has not changed (moderator.public.pagecache, issue 25.4); only the countdown is
-rendered per request. Otherwise a request takes a snapshot of the game (one query, moderator.public.snapshot) and the
-rest comes from the cache under the snapshot's fingerprint — the page body, and for a visitor not signed in the whole
-page with its deadline. Only a change in the game replays it and renders it again (selectors).
+database query while the game has not changed (moderator.public.pagecache); only the countdown is rendered per
+request. Otherwise a request takes a snapshot of the game (one query, moderator.public.snapshot) and the rest comes
+from the cache under the snapshot's fingerprint — the page body, and for a visitor not signed in the whole page with
+its deadline. Only a change in the game replays it and renders it again (moderator.public.bodies).
 """
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ from collections.abc import Callable
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_safe
 
 from moderator.models import Seat
-from moderator.public import pagecache, selectors
+from moderator.public import bodies, pagecache
 from moderator.public.snapshot import (
     MAX_TOKEN_CHARS,
     MIN_TOKEN_CHARS,
@@ -32,6 +31,7 @@ from moderator.public.snapshot import (
     game_snapshot,
     seat_by_token,
 )
+from moderator.web.private import not_found, private_page
 
 CACHE_SECONDS = 300  # an entry lives until its game changes, and at most this long (an edit in the admin is not seen)
 CLOCK = "<!--clock-->"  # where the live countdown goes: escaped text can never contain "<!--"
@@ -86,26 +86,10 @@ def _latest_phase(snap: Snapshot) -> int | None:
     return max((p.pk for p in snap.phases), default=None)
 
 
-def private_page(response: HttpResponse) -> HttpResponse:
-    """The token is in the URL: no proxy may keep the page, no link may carry it away in a Referer, no engine may
-    index it. Every page reached by a secret link (a seat's, a table's) goes through here."""
-    response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    return response
-
-
-def not_found(request: HttpRequest, private_link: bool = False) -> HttpResponse:
-    """A 404 that says nothing: not whether the game, the token or the seat exists. At a private link's address
-    (`private_link`) it says what a player can do: a link the 天神 replaced (or a seat taken by a substitute) no
-    longer works, ask the 天神 for the new one — the same words for every such address, existing or not."""
-    return render(request, "public/not_found.html", {"private_link": private_link}, status=404)
-
-
 def _public_context(snap: Snapshot) -> Callable[[], dict]:
     def context() -> dict:
         body = _cached(
-            f"pages:game:{snap.key}", lambda: render_to_string("public/_game_body.html", selectors.public_view(snap))
+            f"pages:game:{snap.key}", lambda: render_to_string("public/_game_body.html", bodies.game_body(snap))
         )
         return {"game": snap.game, "body": body, "latest_phase": _latest_phase(snap)}
 
@@ -115,7 +99,7 @@ def _public_context(snap: Snapshot) -> Callable[[], dict]:
 def _seat_context(seat: Seat, snap: Snapshot) -> Callable[[], dict]:
     def context() -> dict:
         key = f"pages:seat:{seat.pk}:{snap.key}"
-        body = _cached(key, lambda: render_to_string("public/_seat_body.html", selectors.seat_view(seat, snap)))
+        body = _cached(key, lambda: render_to_string("public/_seat_body.html", bodies.seat_body(seat, snap)))
         return {"game": snap.game, "seat": seat, "body": body, "latest_phase": _latest_phase(snap)}
 
     return context

@@ -1,4 +1,4 @@
-"""`{% selfentry_panel game phase state as se %}`: the dashboard's issue-29 panel — the setting, this phase's
+"""`{% selfentry_panel game phase state as se %}`: the dashboard's self-entry panel — the setting, this phase's
 self-entered inputs (who, when, from which link) and the reminder drafts; `|manifesto_chars` counts like N-kill."""
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import Game, Input
-from moderator.public.services import seat_token_rotate
 from moderator.services import clock, play, setup
+from moderator.services.seats import seat_token_rotate
 from tests.browser.console_kit import MANIFESTO
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

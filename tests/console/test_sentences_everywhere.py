@@ -15,9 +15,9 @@ from django.utils import timezone
 from moderator.console.sentences import SENTENCES
 from moderator.models import Announcement, AuditLog, Game, Input, Message, Phase
 from moderator.parser.thread import split_posts
-from moderator.public.replay import STATUS_LABELS
 from moderator.rules import codec
 from moderator.services import bulk, play, setup
+from moderator.web.inputs import STATUS_LABELS
 from tests.console.conftest import TABLE
 from tests.console.test_console import MANIFESTO, _pm, once
 

@@ -10,8 +10,8 @@ from pages_scan import bottom_shown, hand_shown, strong, table_rows, text_of
 
 from moderator.models import AuditLog
 from moderator.public.sample import IMG, SCRIPT
-from moderator.public.services import seat_token_rotate
 from moderator.services.play import game_replay
+from moderator.services.seats import seat_token_rotate
 from tests.pages.conftest import played
 
 pytestmark = pytest.mark.django_db

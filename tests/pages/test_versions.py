@@ -25,8 +25,8 @@ from pages_scan import text_of
 
 from moderator.models import Game, Phase, Seat, new_token
 from moderator.public.sample import sample_game
-from moderator.public.services import seat_token_rotate
 from moderator.services import intake, play, setup, versions
+from moderator.services.seats import seat_token_rotate
 from tests.pages import conftest
 
 pytestmark = pytest.mark.django_db

@@ -214,7 +214,7 @@ def test_inputs_sent_before_a_substitution_stay_under_the_player_who_sent_them_s
 
 
 def test_a_replaced_private_link_says_to_ask_the_gm_for_the_new_one(game, client):
-    from moderator.public.services import seat_token_rotate
+    from moderator.services.seats import seat_token_rotate
 
     a = seat(game, "甲")
     old = a.token

@@ -98,8 +98,8 @@ def test_a_page_of_an_earlier_phase_stores_nothing(game, client):
 def test_a_rotated_or_substituted_link_can_no_longer_act(game, client):
     from django.utils import timezone
 
-    from moderator.public.services import seat_token_rotate
     from moderator.services import setup
+    from moderator.services.seats import seat_token_rotate
 
     a, b = seat(game, "甲"), seat(game, "乙")
     html = preview(
@@ -118,8 +118,8 @@ def test_a_rotated_or_substituted_link_can_no_longer_act(game, client):
 
 def test_the_link_rotated_between_preview_and_confirm_is_refused_by_the_service(game):
     """The view finds the seat by its token; the service reads it again under the game lock."""
-    from moderator.public.services import seat_token_rotate
     from moderator.services import selfentry
+    from moderator.services.seats import seat_token_rotate
 
     a = seat(game, "甲")
     sub = selfentry.Submission(

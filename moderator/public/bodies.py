@@ -1,6 +1,7 @@
-"""Reads for the public game page and the players' private pages.
+"""The bodies of the public game page and of the players' private pages (templates/public/_game_body.html,
+_seat_body.html): what each shows, read from the game.
 
-What may be shown where (RULES A1–A5, V5):
+What may be shown where (docs/rules.md A1–A5, V5):
 - public: phases, countdown, living players and their card counts, the dead (camp only for day deaths, V5), the live
   weighted tally of an open day without the N13 modifiers (secret until the dusk post), the public announcements
   (dawn, dusk, vote posts — never the private drafts) and the card counts over the phases.
@@ -15,12 +16,12 @@ from __future__ import annotations
 
 from moderator.models import Announcement, Game, Phase, Seat
 from moderator.public.chart import Chart, card_chart
-from moderator.public.replay import phase_rows
 from moderator.public.snapshot import Snapshot
 from moderator.rules import views
 from moderator.services import selfentry
 from moderator.services.play import closed_states, game_replay, initial_state
 from moderator.services.posts import span
+from moderator.web.inputs import phase_rows
 
 PUBLIC_KINDS = (
     Announcement.Kind.DAWN,
@@ -72,7 +73,7 @@ def _chart(game: Game, phases: list[Phase], seats: list[Seat]) -> Chart:
     return card_chart(labels, list(series.items()))
 
 
-def public_view(snap: Snapshot) -> dict:
+def game_body(snap: Snapshot) -> dict:
     """Everything the public page body shows (cached under the snapshot's key by the view): the rules' public view
     of the state now, labelled with seat numbers, and the public announcements."""
     game = snap.full_game
@@ -100,7 +101,7 @@ def public_view(snap: Snapshot) -> dict:
 # --- a seat's private page -----------------------------------------------------------------------------------------
 
 
-def seat_view(seat: Seat, snap: Snapshot) -> dict:
+def seat_body(seat: Seat, snap: Snapshot) -> dict:
     """Everything one seat's private page body shows — the rules' view of this seat only, and this seat's inputs
     with their verdicts (cached under the seat and the snapshot key)."""
     game = snap.full_game
@@ -122,7 +123,7 @@ def seat_view(seat: Seat, snap: Snapshot) -> dict:
         "earlier_inputs": phase_rows(earlier, names, seat) if earlier else [],
         "orders_open": view["orders_open"] and phase is not None and phase.status == Phase.Status.OPEN,
         "ordered": view["ordered"] or game.hands_are_orders,
-        "self_entry": game.self_entry,  # issue 29: the link to the action page, and what is still missing
+        "self_entry": game.self_entry,  # the link to the action page, and what is still missing
         "phase_span": span(game.phase_seconds),  # O1: the first phase's length, as the page says it
         "missing": selfentry.missing(game, seat, state) if game.self_entry and phase is not None else [],
     }

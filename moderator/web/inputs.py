@@ -1,27 +1,11 @@
-"""The replay the pages read: `services.play.game_replay` (the open phase from the last snapshot) with the seats and
-phases the pages label it with, and a record's status and sentence."""
+"""A phase's inputs as the pages list them: each one's sentence, who sent it and what became of it (its stored
+verdict, or the 天神's void)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from moderator.models import Game, Input, Phase, Seat, SeatHolder
 from moderator.rules import codec
-from moderator.services.play import Replay, game_replay, stored_verdict, voided
-
-
-@dataclass
-class Loaded:
-    replay: Replay
-    seats: list[Seat]
-    phases: list[Phase]
-
-
-def game_load(game: Game, phases: list[Phase] | None = None) -> Loaded:
-    if phases is None:
-        phases = list(game.phases.order_by("starts_at", "id"))
-    return Loaded(game_replay(game), list(game.seats.order_by("number")), phases)
-
+from moderator.services.play import stored_verdict, voided
 
 STATUS_LABELS = {"accepted": "已接受", "refused": "已拒绝", "voided": "已作废"}
 
