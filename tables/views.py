@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from moderator.public.views import private_page
+from moderator.web.private import private_page
 from tables import services
 from tables.forms import CreateTableForm
 from tables.models import Table
