@@ -15,7 +15,7 @@ from moderator.game.state import Verdict
 from moderator.models import Game, Message, Phase, Seat
 from moderator.rules import codec
 from moderator.rules.scenario import Scenario, ScenarioError, Step, load, messages, mismatches, verdict_problems
-from moderator.services import play, setup
+from moderator.services import inputs, play, setup
 
 
 @dataclass
@@ -113,7 +113,7 @@ def _enter(game: Game, phase: Phase, steps: list[Step], seats: dict[str, Seat]) 
     items = [codec.from_engine(step.inp) for step in steps]
     try:
         verdicts = [
-            v for _, v in play.inputs_submit(game=game, seat=seat, items=items, forum_at=forum_at, message=message)
+            v for _, v in inputs.inputs_submit(game=game, seat=seat, items=items, forum_at=forum_at, message=message)
         ]
     except play.PlayError as exc:
         verdicts = [Verdict.refuse(str(exc))] * len(steps)

@@ -21,7 +21,7 @@ from moderator.console.sentences import audit_sentence
 from moderator.models import AuditLog, Game, Message, Phase
 from moderator.public.replay import input_row, phase_rows, seat_holders
 from moderator.rules import codec, views
-from moderator.services import announce, corrections, explain, intake, play, revote, setup, transfer, verdicts
+from moderator.services import announce, corrections, explain, inputs, intake, play, revote, setup, transfer, verdicts
 from moderator.services.once import AlreadyMade, Once
 
 
@@ -296,7 +296,7 @@ def vote_intake(request, game_id: int):
         seat = _seat(game, data["seat"])
         target = _seat(game, vote["target"]) if vote["target"] else None  # D3: an edited post, original unknown
         try:
-            rec, verdict = play.vote_submit(
+            rec, verdict = inputs.vote_submit(
                 game=game,
                 seat=seat,
                 target=target,

@@ -245,7 +245,7 @@ def bulk_confirm(
     """Store every kept post as its own message, in forum order, under one game lock; one token for the whole batch.
     The skips are decided again under the lock, so a post stored meanwhile is skipped, never stored twice. `seen`
     (the preview's digest, or "" when none was shown) refuses a batch whose outcome differs from what the 天神 saw,
-    as play.inputs_submit does for one message; `dry_run` stores nothing and raises with the outcome."""
+    as inputs.inputs_submit does for one message; `dry_run` stores nothing and raises with the outcome."""
     game = play.game_lock(game)
     spend(game, once, "批量录入")
     phase = play.open_phase(game)

@@ -16,7 +16,7 @@ from django.utils import timezone
 from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
-from moderator.services import play, verdicts
+from moderator.services import inputs, play, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.intake import open_input
 from moderator.services.once import Once, spend
@@ -146,7 +146,7 @@ def _apply_edit(game: Game, edit: dict) -> tuple[Phase, Input]:
         if phase.status != Phase.Status.CLOSED:
             raise play.PlayError(f"{phase.label}还没有结束:进行中时段的输入请用录入页面")
         seat = game.seats.get(pk=edit["seat_id"])
-        rec = play.input_add(game=game, phase=phase, seat=seat, item=edit["item"], forum_at=edit["forum_at"])
+        rec = inputs.input_add(game=game, phase=phase, seat=seat, item=edit["item"], forum_at=edit["forum_at"])
         return phase, rec
     raise play.PlayError(f"不认识的更正操作:{edit['op']}")
 

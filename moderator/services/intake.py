@@ -14,7 +14,7 @@ from moderator.game.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
 from moderator.parser import parse_pm, parse_vote, sender_words
 from moderator.rules import codec
-from moderator.services import play, verdicts
+from moderator.services import inputs, play, verdicts
 from moderator.services.once import Once, spend
 
 
@@ -386,7 +386,7 @@ def _message_store(
 ) -> tuple[Message, list[Item], list[dict]]:
     """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its dry run)."""
     replay = replay or play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
-    inputs, refusals, _, _ = parse_message(
+    parsed_items, refusals, _, _ = parse_message(
         game=game,
         seat=seat,
         text=text,
@@ -397,9 +397,9 @@ def _message_store(
         manifestos=manifestos,
         chooser=chooser,
     )
-    parsed = {"inputs": inputs, "refusals": refusals}
-    if manifesto_edits(inputs):  # the raw text stays as it was; the record says the 宣言 published was edited
-        parsed["manifesto_edits"] = manifesto_edits(inputs)
+    parsed = {"inputs": parsed_items, "refusals": refusals}
+    if manifesto_edits(parsed_items):  # the raw text stays as it was; the record says the 宣言 published was edited
+        parsed["manifesto_edits"] = manifesto_edits(parsed_items)
     message = Message.objects.create(
         game=game,
         seat=seat,
@@ -409,19 +409,19 @@ def _message_store(
         forum_at=forum_at,
         entered_by=user,
     )
-    stored = play.inputs_submit_locked(  # the caller's lock and transaction
+    stored = inputs.inputs_submit_locked(  # the caller's lock and transaction
         game=game,
         seat=seat,
-        items=inputs,
+        items=parsed_items,
         forum_at=forum_at,
         message=message,
         entered_by=user,
         replay=replay,
         seen=seen,
         dry_run=dry_run,
-        context=message_context(seat, forum_at, text, refusals, inputs),
+        context=message_context(seat, forum_at, text, refusals, parsed_items),
     )
-    items = [Item(item, v.accepted, v.reason, v.cost) for item, (_, v) in zip(inputs, stored, strict=True)]
+    items = [Item(item, v.accepted, v.reason, v.cost) for item, (_, v) in zip(parsed_items, stored, strict=True)]
     return message, items, refusals
 
 
@@ -492,8 +492,8 @@ def pm_confirm(
 def input_store(
     *, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, user=None, once=None, seen=None
 ):
-    """One input in the scenario vocabulary, stored through the play services (`seen`: see play.inputs_submit)."""
-    return play.input_submit(
+    """One input in the scenario vocabulary, stored through the play services (`seen`: see inputs.inputs_submit)."""
+    return inputs.input_submit(
         game=game, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=user, once=once, seen=seen
     )
 

@@ -1,7 +1,7 @@
 """Issue 29: players enter their own actions, discard orders and votes on their private page (/p/<token>/act/).
 
 Nothing new decides anything here: a player's submission goes through the same services as the 天神's console —
-a structured form through `play.inputs_submit` (its preview is that write rolled back, `verdicts.DryRun`), free text
+a structured form through `inputs.inputs_submit` (its preview is that write rolled back, `verdicts.DryRun`), free text
 through `intake.pm_preview` / `intake.pm_confirm` (the parser, candidates as buttons). The forum time is the server's
 time of the confirm (T3, D3 cutoffs measured from the announced end, as for a PM). The confirm takes the game lock,
 spends the one-time token (`once`), checks that the link is still the seat's own (a rotation or a substitution ends
@@ -26,7 +26,7 @@ from moderator.game.state import NIGHT
 from moderator.game.validate import ONCE_PER_PHASE
 from moderator.models import AuditLog, Game, Input, Phase, Seat, SelfEntry
 from moderator.rules import views
-from moderator.services import intake, play, verdicts
+from moderator.services import inputs, intake, play, verdicts
 from moderator.services.once import Once, spend
 
 FORM, ORDER, VOTE, TEXT = "form", "order", "vote", "text"
@@ -270,7 +270,7 @@ def _own(preview: Preview, seat: Seat) -> Preview:
 
 def _structured(game: Game, seat: Seat, sub: Submission, now: datetime, replay=None) -> Preview:
     try:
-        play.inputs_submit(game=game, seat=seat, items=sub.items, forum_at=now, replay=replay, dry_run=True)
+        inputs.inputs_submit(game=game, seat=seat, items=sub.items, forum_at=now, replay=replay, dry_run=True)
     except verdicts.DryRun as done:
         outcome = done.outcome
     else:  # pragma: no cover - a dry run always raises
@@ -366,7 +366,7 @@ def confirm(
             raise Changed(shown)
         if not shown.confirmable:
             raise Refused("这次提交没有一项会被接受:什么都没有保存。请按预览里的原因修改后重新预览。")
-        stored = play.inputs_submit(game=game, seat=seat, items=sub.items, forum_at=now, seen=shown.digest)
+        stored = inputs.inputs_submit(game=game, seat=seat, items=sub.items, forum_at=now, seen=shown.digest)
         recs, message = [rec for rec, _ in stored], None
     entry = SelfEntry.objects.create(
         game=game,

@@ -63,13 +63,13 @@ def test_a_stale_preview_stores_nothing_and_shows_the_new_verdict(game, client):
     confirm stores nothing and shows what it would do now (refused, AP4)."""
     from django.utils import timezone
 
-    from moderator.services import play
+    from moderator.services import inputs
 
     a = seat(game, "甲")
     html = preview(
         client, a, "form", {"a-use": "普通攻击", "a-card": "杀手", "a-target": "乙", "a-manifesto": MANIFESTO}
     )
-    play.action_submit(
+    inputs.action_submit(
         game=game,
         seat=a,
         payload={"card": "杀手", "use": "一击必杀", "target": "丙", "manifesto": MANIFESTO},
