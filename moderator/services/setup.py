@@ -82,7 +82,7 @@ def _check_name(name: str) -> None:
 
 
 def _clean_names(player_names: Sequence[str]) -> list[str]:
-    """The seats' forum IDs, checked in one pass each (60,000 names took 49 s when every name was counted)."""
+    """The seats' forum IDs, each checked once (one pass over the names for duplicates and look-alikes)."""
     names = [n.strip() for n in player_names if n.strip()]
     if len(names) > SEATS_MAX:
         raise SetupError(f"一局最多 {SEATS_MAX} 名玩家(标准局 7 人),现在填了 {len(names)} 个论坛ID")
