@@ -6,11 +6,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from moderator import rules
-from moderator.console import dryrun
 from moderator.models import Message, Phase
 from moderator.parser.thread import split_posts
 from moderator.rules.scenario import DEFAULT_MANIFESTO
 from moderator.services import inputs, intake, play
+from moderator.services import preview as dryrun
 from tests.browser import console_kit
 from tests.browser.test_gm_flow import shot
 from tests.intake.conftest import TABLE, corpus, day_one, table

@@ -1,14 +1,14 @@
-"""Issue 14: the dawn/dusk dry-run reads word for word like the post the close will draft, and stores nothing."""
+"""The dawn/dusk dry-run reads word for word like the post the close will draft, and stores nothing."""
 
 from datetime import timedelta
 
 import pytest
 from django.template.loader import render_to_string
 
-from moderator.console import dryrun
 from moderator.models import Announcement, Phase
 from moderator.rules.scenario import DEFAULT_MANIFESTO
 from moderator.services import inputs, play
+from moderator.services import preview as dryrun
 
 pytestmark = pytest.mark.django_db
 
