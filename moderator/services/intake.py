@@ -259,22 +259,29 @@ def message_context(seat: Seat, forum_at: datetime, text: str, refusals: list[di
     return context + [f"宣言:{' '.join((i.get('manifesto') or '').split())}" for i in inputs if i.get("use") in ATTACKS]
 
 
+@dataclass(frozen=True)
+class Pasted:
+    """One message as pasted: who sent it, its words and forum time, how to read it (a vote post; edited on the
+    forum, D3) and what was chosen in its preview — a player among a refusal's candidates (`choices`, refusal index →
+    name), an edited 杀人宣言 (`manifestos`, the attack's position → the text to publish) — and who chose ("天神", or
+    "玩家" on his own page)."""
+
+    seat: Seat
+    text: str
+    forum_at: datetime
+    vote_post: bool = False
+    edited: bool = False
+    choices: dict[int, str] = field(default_factory=dict)
+    manifestos: dict[int, str] = field(default_factory=dict)
+    chooser: str = "天神"
+
+
 def parse_message(
-    *,
-    game: Game,
-    seat: Seat,
-    text: str,
-    vote_post: bool = False,
-    edited: bool = False,
-    state: rules.GameState | None = None,
-    choices: dict[int, str] | None = None,
-    replay: play.Replay | None = None,
-    manifestos: dict[int, str] | None = None,
-    chooser: str = "天神",
+    game: Game, pasted: Pasted, *, state: rules.GameState | None = None, replay: play.Replay | None = None
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState]:
     """What the parser reads in the message, against the sender's hand now (`state`, or a replay), with the
-    天神's choices among a refusal's candidates (`choices`, choices_apply). A caller that has replayed the game
-    passes its `replay` (its state, open phase and names: no query here)."""
+    choices made in its preview (choices_apply, manifestos_apply). A caller that has replayed the game passes its
+    `replay` (its state, open phase and names: no query here)."""
     if replay is not None:
         phase = next((p for p in reversed(replay.phases) if p.status == Phase.Status.OPEN), None)
         if phase is None:
@@ -284,21 +291,22 @@ def parse_message(
         phase = play.open_phase(game)
         state = state if state is not None else play.game_replay(game).state
         names = list(game.seats.order_by("number").values_list("player_name", flat=True))
-    if vote_post:
-        result = parse_vote(text, sender=seat.player_name, players=names)
+    sender = pasted.seat.player_name
+    if pasted.vote_post:
+        result = parse_vote(pasted.text, sender=sender, players=names)
     else:
-        hand = list(state.seat(seat.player_name).names)
-        result = parse_pm(text, sender=seat.player_name, players=names, hand=hand, phase=phase.kind)
+        hand = list(state.seat(sender).names)
+        result = parse_pm(pasted.text, sender=sender, players=names, hand=hand, phase=phase.kind)
     data = result.to_json()
-    inputs = data["inputs"]
-    if vote_post and edited:  # D3: the forum shows the vote post as edited ("本帖最后由 … 编辑")
-        inputs = edited_inputs(inputs)
+    items = data["inputs"]
+    if pasted.vote_post and pasted.edited:  # D3: the forum shows the vote post as edited ("本帖最后由 … 编辑")
+        items = edited_inputs(items)
     refusals = data["refusals"]
-    if choices:
-        inputs, refusals = choices_apply(inputs, refusals, choices, chooser)
-    if not vote_post:
-        inputs = manifestos_apply(inputs, manifestos)
-    return inputs, refusals, phase, state
+    if pasted.choices:
+        items, refusals = choices_apply(items, refusals, pasted.choices, pasted.chooser)
+    if not pasted.vote_post:
+        items = manifestos_apply(items, pasted.manifestos)
+    return items, refusals, phase, state
 
 
 def pm_preview(
@@ -320,34 +328,13 @@ def pm_preview(
     back — its own verdicts, and every other input whose verdict it would change (T3 target changes, AP4 shortfalls,
     N-kill counts). `replay`: the game as the caller just replayed it under its lock (read only here; the
     out-of-order preview replays for itself)."""
+    pasted = Pasted(seat, text, forum_at, vote_post, False, dict(choices or {}), dict(manifestos or {}), chooser)
     replay = replay or play.game_replay(game)
-    items, refusals, phase, state = parse_message(
-        game=game,
-        seat=seat,
-        text=text,
-        vote_post=vote_post,
-        state=replay.state,
-        choices=choices,
-        manifestos=manifestos,
-        chooser=chooser,
-    )
+    items, refusals, phase, state = parse_message(game, pasted, state=replay.state)
     play.check_forum_time(phase, forum_at)
     preview = MessagePreview(seat, phase, forum_at, text, refusals=refusals)
     if verdicts.later_inputs(replay, phase, forum_at):
-        outcome = rolled_back(
-            lambda: (
-                _message_store(
-                    game=play.game_lock(game),
-                    seat=seat,
-                    text=text,
-                    forum_at=forum_at,
-                    vote_post=vote_post,
-                    choices=choices,
-                    manifestos=manifestos,
-                    chooser=chooser,
-                ).outcome
-            )
-        )
+        outcome = rolled_back(lambda: _message_store(play.game_lock(game), pasted).outcome)
     else:
         at = play._minutes(phase, forum_at)
         engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in items]
@@ -384,50 +371,29 @@ class StoredMessage:
 
 
 def _message_store(
-    *,
-    game: Game,
-    seat: Seat,
-    text: str,
-    forum_at: datetime,
-    user=None,
-    vote_post: bool = False,
-    edited: bool = False,
-    seen: str | None = None,
-    choices: dict[int, str] | None = None,
-    manifestos: dict[int, str] | None = None,
-    replay: play.Replay | None = None,
-    chooser: str = "天神",
+    game: Game, pasted: Pasted, *, user=None, seen: str | None = None, replay: play.Replay | None = None
 ) -> StoredMessage:
     """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its preview)."""
     replay = replay or play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
-    parsed_items, refusals, _, _ = parse_message(
-        game=game,
-        seat=seat,
-        text=text,
-        vote_post=vote_post,
-        edited=edited,
-        choices=choices,
-        replay=replay,
-        manifestos=manifestos,
-        chooser=chooser,
-    )
-    parsed = {"inputs": parsed_items, "refusals": refusals}
-    if manifesto_edits(parsed_items):  # the raw text stays as it was; the record says the 宣言 published was edited
-        parsed["manifesto_edits"] = manifesto_edits(parsed_items)
+    items, refusals, _, _ = parse_message(game, pasted, replay=replay)
+    parsed = {"inputs": items, "refusals": refusals}
+    if manifesto_edits(items):  # the raw text stays as it was; the record says the 宣言 published was edited
+        parsed["manifesto_edits"] = manifesto_edits(items)
+    seat, forum_at = pasted.seat, pasted.forum_at
     message = Message.objects.create(
         game=game,
         seat=seat,
         sender_name=seat.player_name,
-        text=text,
+        text=pasted.text,
         parsed=parsed,
         forum_at=forum_at,
         entered_by=user,
     )
-    context = message_context(seat, forum_at, text, refusals, parsed_items)
-    entry = inputs.Entry(seat, parsed_items, forum_at, message=message, entered_by=user, context=context)
+    context = message_context(seat, forum_at, pasted.text, refusals, items)
+    entry = inputs.Entry(seat, items, forum_at, message=message, entered_by=user, context=context)
     written = inputs.write_locked(game, entry, seen=seen, replay=replay)  # the caller's lock and transaction
-    items = [Item(item, v.accepted, v.reason, v.cost) for item, v in zip(parsed_items, written.verdicts, strict=True)]
-    return StoredMessage(message, items, refusals, written.outcome)
+    judged = [Item(item, v.accepted, v.reason, v.cost) for item, v in zip(items, written.verdicts, strict=True)]
+    return StoredMessage(message, judged, refusals, written.outcome)
 
 
 @transaction.atomic
@@ -458,20 +424,8 @@ def pm_confirm(
     `audit_detail`: more for the log row (a player's own page: how it came)."""
     game = play.game_lock(game)
     spend(game, once, "录入消息")
-    stored = _message_store(
-        game=game,
-        seat=seat,
-        text=text,
-        forum_at=forum_at,
-        user=user,
-        vote_post=vote_post,
-        edited=edited,
-        seen=seen,
-        choices=choices,
-        manifestos=manifestos,
-        replay=replay,
-        chooser=chooser,
-    )
+    pasted = Pasted(seat, text, forum_at, vote_post, edited, dict(choices or {}), dict(manifestos or {}), chooser)
+    stored = _message_store(game, pasted, user=user, seen=seen, replay=replay)
     message, refusals = stored.message, stored.refusals
     edits = message.parsed.get("manifesto_edits", [])
     detail = {
