@@ -61,10 +61,6 @@ class Written:
     replay: Replay
 
     @property
-    def pairs(self) -> list[tuple[Input, Verdict]]:
-        return list(zip(self.inputs, self.verdicts, strict=True))
-
-    @property
     def first(self) -> tuple[Input, Verdict]:
         """The one input of a one-item entry, with its verdict."""
         return self.inputs[0], self.verdicts[0]
