@@ -8,18 +8,20 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import yaml
-from django.db import transaction
 from django.utils import timezone
 
 from moderator.game.state import Verdict
 from moderator.models import Game, Message, Phase, Seat
 from moderator.rules import codec
 from moderator.rules.scenario import Scenario, ScenarioError, Step, load, messages, mismatches, verdict_problems
-from moderator.services import play, setup
+from moderator.services import inputs, play, setup
+from moderator.services.preview import rolled_back
 
 
 @dataclass
-class Outcome:
+class FileRun:
+    """One scenario file run: its path, its name, and what did not go as it says (nothing: it passed)."""
+
     path: str
     name: str
     problems: list[str] = field(default_factory=list)
@@ -27,10 +29,6 @@ class Outcome:
     @property
     def passed(self) -> bool:
         return not self.problems
-
-
-class _Rollback(Exception):
-    pass
 
 
 def collect(paths: list[str]) -> list[Path]:
@@ -44,21 +42,18 @@ def collect(paths: list[str]) -> list[Path]:
     return files
 
 
-def run_file(path: Path) -> Outcome:
+def run_file(path: Path) -> FileRun:
+    """Play one scenario file; it leaves nothing behind (played, then rolled back)."""
     try:
         scenario = load(yaml.safe_load(path.read_text(encoding="utf-8")))
     except (OSError, yaml.YAMLError, ScenarioError, TypeError, ValueError) as exc:
-        return Outcome(str(path), path.stem, [f"invalid scenario: {exc}"])
-    outcome = Outcome(str(path), scenario.name)
+        return FileRun(str(path), path.stem, [f"invalid scenario: {exc}"])
+    run = FileRun(str(path), scenario.name)
     try:
-        with transaction.atomic():
-            outcome.problems = play_scenario(scenario)
-            raise _Rollback  # a scenario leaves nothing behind
-    except _Rollback:
-        pass
+        run.problems = rolled_back(lambda: play_scenario(scenario))
     except Exception as exc:  # a crash is reported as a failure of this file, never of the run
-        outcome.problems = [f"internal error: {type(exc).__name__}: {exc}"]
-    return outcome
+        run.problems = [f"internal error: {type(exc).__name__}: {exc}"]
+    return run
 
 
 def play_scenario(scenario: Scenario, *, start_at: datetime | None = None) -> list[str]:
@@ -112,9 +107,7 @@ def _enter(game: Game, phase: Phase, steps: list[Step], seats: dict[str, Seat]) 
         message = Message.objects.create(game=game, seat=seat, sender_name=seat.player_name, text="", forum_at=forum_at)
     items = [codec.from_engine(step.inp) for step in steps]
     try:
-        verdicts = [
-            v for _, v in play.inputs_submit(game=game, seat=seat, items=items, forum_at=forum_at, message=message)
-        ]
+        verdicts = inputs.write(game, inputs.Entry(seat, items, forum_at, message)).verdicts
     except play.PlayError as exc:
         verdicts = [Verdict.refuse(str(exc))] * len(steps)
     return [problem for step, v in zip(steps, verdicts, strict=True) for problem in verdict_problems(step, v)]

@@ -18,14 +18,25 @@ from django.views.decorators.http import require_POST
 from moderator import rules
 from moderator.console import forms
 from moderator.console.draw import draw_context
-from moderator.console.dryrun import close_preview, end_preview
 from moderator.console.sentences import audit_sentence
 from moderator.console.why import dry_run_why
-from moderator.models import AuditLog, Game, Message, Phase
+from moderator.models import Game, Message, Phase
 from moderator.rules import codec, views
 from moderator.selectors import closed_phases_of, open_phase_of, seat_names
-from moderator.services import announce, clock, corrections, explain, intake, play, revote, setup, transfer, verdicts
+from moderator.services import (
+    announce,
+    clock,
+    corrections,
+    explain,
+    intake,
+    play,
+    revote,
+    setup,
+    transfer,
+    verdicts,
+)
 from moderator.services.once import AlreadyMade, Once
+from moderator.services.preview import close_preview, end_preview
 from moderator.web.access import gm_game
 from moderator.web.forms import ActionForm
 from moderator.web.inputs import input_row, phase_rows, seat_holders
@@ -204,12 +215,12 @@ def action_form(request, game_id: int):
     if request.method == "POST" and form.is_valid():
         seat = _seat(game, form.cleaned_data["seat"])
         try:
-            rec, verdict = intake.input_store(
+            rec, verdict = intake.action_entry(
                 game=game,
                 seat=seat,
                 item=form.item(),
                 forum_at=form.cleaned_data["forum_at"],
-                user=request.user,
+                actor=request.user,
                 once=Once.from_post(request.POST),
                 seen=request.POST.get("seen", ""),
             )
@@ -219,9 +230,6 @@ def action_form(request, game_id: int):
         except play.PlayError as exc:
             form.add_error(None, str(exc))
         else:
-            AuditLog.objects.create(
-                game=game, actor=request.user, action="录入特权", detail={"seat": seat.player_name, **form.item()}
-            )  # the detail is the item: the audit page shows it as a sentence
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_dashboard", game_id=game.pk)
     context = {"game": game, "form": form, "title": "录入特权(表单)", "ripple": ripple}
@@ -263,14 +271,14 @@ def vote_intake(request, game_id: int):
         seat = _seat(game, data["seat"])
         target = _seat(game, vote["target"]) if vote["target"] else None  # D3: an edited post, original unknown
         try:
-            rec, verdict = play.vote_submit(
+            rec, verdict = intake.vote_entry(
                 game=game,
                 seat=seat,
                 target=target,
                 change=vote["change"],
                 edited=vote["edited"],
                 forum_at=data["forum_at"],
-                entered_by=request.user,
+                actor=request.user,
                 once=Once.from_post(request.POST),
                 seen=request.POST.get("seen", ""),
             )
@@ -285,12 +293,6 @@ def vote_intake(request, game_id: int):
         except play.PlayError as exc:
             form.add_error(None, str(exc))
         else:
-            AuditLog.objects.create(
-                game=game,
-                actor=request.user,
-                action="录入投票",
-                detail={"seat": seat.player_name, "target": target.player_name if target else "", "post": data["post"]},
-            )
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_votes", game_id=game.pk)
     phase = open_phase_of(game)
@@ -590,16 +592,12 @@ def start(request, game_id: int):
                 status=200,
             )
         try:
-            setup.game_start(game=game, at=form.cleaned_data["at"], once=Once.from_post(request.POST))
+            setup.game_start(
+                game=game, at=form.cleaned_data["at"], once=Once.from_post(request.POST), actor=request.user
+            )
         except (setup.SetupError, play.PlayError) as exc:
             form.add_error(None, str(exc))
         else:
-            AuditLog.objects.create(
-                game=game,
-                actor=request.user,
-                action="开始游戏",
-                detail={"at": str(form.cleaned_data["at"]), **({"closed_at_once": closing} if closing else {})},
-            )
             return redirect("console_dashboard", game_id=game.pk)
     return render(request, "console/form.html", {"game": game, "form": form, "title": "发布《游戏者名单》,第1夜开始"})
 

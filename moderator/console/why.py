@@ -8,9 +8,9 @@ from django.http import Http404
 from django.shortcuts import render
 
 from moderator import rules
-from moderator.console.dryrun import close_preview
 from moderator.models import Game, Phase
 from moderator.services import explain
+from moderator.services.preview import close_preview
 from moderator.web.access import gm_game
 
 

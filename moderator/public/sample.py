@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from moderator.models import Game, Input, Phase, Seat
 from moderator.rules.scenario import DEFAULT_MANIFESTO
-from moderator.services import intake, play, setup
+from moderator.services import inputs, intake, play, setup
 
 SCRIPT = '<script>alert("x")</script>'
 IMG = '"><img src=x onerror=alert(1)>'
@@ -48,11 +48,11 @@ class Sample:
 
 
 def _act(s: Sample, by: str, at: datetime, **payload):
-    return play.action_submit(game=s.game, seat=s.seats[by], payload=payload, forum_at=at)
+    return inputs.action_submit(game=s.game, seat=s.seats[by], payload=payload, forum_at=at)
 
 
 def _vote(s: Sample, by: str, target: str, at: datetime, change: bool = False):
-    return play.vote_submit(game=s.game, seat=s.seats[by], target=s.seats[target], change=change, forum_at=at)
+    return inputs.vote_submit(game=s.game, seat=s.seats[by], target=s.seats[target], change=change, forum_at=at)
 
 
 def _close(s: Sample, phase: Phase) -> Phase:
@@ -83,9 +83,9 @@ def night_1(s: Sample, phase: Phase) -> None:
     _act(s, "庚", t + timedelta(hours=2), use="立场", side="杀手", mode="共赢")
     _act(s, "庚", t + timedelta(hours=5), card="防弹衣/狼毒", use="防弹衣")
     new_order = ["巫医", "庶民", "诅咒/庇佑", "绝杀/特赦", "禁锢/反狙击"]
-    play.order_submit(game=s.game, seat=s.seats[SCRIPT], order=new_order, forum_at=t + timedelta(hours=6))
+    inputs.order_submit(game=s.game, seat=s.seats[SCRIPT], order=new_order, forum_at=t + timedelta(hours=6))
     bad_order = ["庶民", "诅咒/庇佑", "禁锢/反狙击", "保镖", "庶民"]  # refused: a commoner 底牌 (O2)
-    play.order_submit(game=s.game, seat=s.seats[IMG], order=bad_order, forum_at=t + timedelta(hours=6))
+    inputs.order_submit(game=s.game, seat=s.seats[IMG], order=bad_order, forum_at=t + timedelta(hours=6))
 
 
 def day_1(s: Sample, phase: Phase) -> None:

@@ -1,15 +1,7 @@
 """Services: verbs on nouns, keyword-only; they lock rows, load state, call the pure rules and save results."""
 
-from moderator.services.play import (
-    PlayError,
-    action_submit,
-    current_order,
-    default_orders_assign,
-    game_replay,
-    order_submit,
-    phase_close,
-    vote_submit,
-)
+from moderator.services.inputs import action_submit, current_order, order_submit, vote_submit
+from moderator.services.play import PlayError, default_orders_assign, game_replay, phase_close
 from moderator.services.setup import (
     SetupError,
     deal_pm,

@@ -1,4 +1,4 @@
-"""Bulk intake (issue 14): a whole vote thread or a batch of PMs in one paste.
+"""Bulk intake: a whole vote thread or a batch of PMs in one paste.
 
 `bulk_preview` reads every post (moderator.parser.thread splits the paste) and says what each would do — vote,
 change, privilege, order, pass or nothing, with the engine's verdict — judging the posts one after another in forum
@@ -19,13 +19,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
-from moderator.models import AuditLog, Game, Message, Phase, Seat
+from moderator.models import Game, Message, Phase, Seat
 from moderator.parser import parse_pm, parse_vote
 from moderator.parser.text import normalise_word
 from moderator.parser.thread import Post
 from moderator.rules import codec
-from moderator.services import intake, play, verdicts
+from moderator.services import audit, intake, play, verdicts
 from moderator.services.once import Once, spend
+from moderator.services.preview import rolled_back
 
 KIND_LABELS = {codec.ACTION: "特权", codec.VOTE: "投票", codec.ORDER: "丢牌顺序", codec.PASS: "空过"}
 
@@ -74,7 +75,7 @@ class BulkPreview:
     rows: list[Row]
     later: int = 0  # inputs already entered that some post is earlier than (judged in forum order, T3)
     changes: list[verdicts.VerdictChange] = field(default_factory=list)  # other inputs whose verdict would change
-    digest: str = ""  # verdicts.Outcome.digest of what this preview shows
+    digest: str = ""  # verdicts.EntryOutcome.digest of what this preview shows
 
     @property
     def kept(self) -> list[Row]:
@@ -156,7 +157,7 @@ def bulk_preview(
     replay = play.game_replay(game)
     kept = _forum_order(rows)
     if any(verdicts.later_inputs(replay, phase, r.at) for r in kept):
-        return _dry_run(game, phase, rows, vote_post)
+        return _stored_preview(game, phase, rows, vote_post)
     state = replay.state
     names = list(game.seats.order_by("number").values_list("player_name", flat=True))
     for row in kept:
@@ -174,7 +175,7 @@ def bulk_preview(
         row.refusals = data["refusals"]
     preview = BulkPreview(phase, rows)
     lines = [(row, row.refusals, row.items) for row in kept]
-    preview.digest = verdicts.Outcome([i for r in kept for i in r.items], **_shown(lines)).digest
+    preview.digest = verdicts.EntryOutcome([i for r in kept for i in r.items], **_shown(lines)).digest
     return preview
 
 
@@ -194,33 +195,24 @@ def _shown(rows: list[tuple[Row, list[dict], list[intake.Item]]]) -> _Shown:
     return {"context": context, "what": [i.sentence for _, _, items in rows for i in items]}
 
 
-class _BulkDryRun(verdicts.DryRun):
-    def __init__(self, outcome: verdicts.Outcome, stored: list):
-        super().__init__(outcome)
-        self.stored = stored
-
-
-def _dry_run(game: Game, phase: Phase, rows: list[Row], vote_post: bool) -> BulkPreview:
+def _stored_preview(game: Game, phase: Phase, rows: list[Row], vote_post: bool) -> BulkPreview:
     """The kept posts stored as the confirm stores them, then rolled back: each post's verdicts, the changes."""
     kept = _forum_order(rows)
-    try:
-        with transaction.atomic():
-            bulk_confirm(game=game, posts=[r.post for r in kept], vote_post=vote_post, dry_run=True)
-    except _BulkDryRun as done:
-        by_post = {id(row.post): (message, items) for row, message, items in done.stored}
-        for row in kept:
-            message, row.items = by_post[id(row.post)]
-            row.refusals = message.parsed["refusals"]
-        preview = BulkPreview(phase, rows, later=done.outcome.later, changes=done.outcome.changes)
-        preview.digest = done.outcome.digest
-        return preview
-    raise AssertionError("a dry run always raises")  # pragma: no cover
+    done = rolled_back(lambda: bulk_confirm(game=game, posts=[r.post for r in kept], vote_post=vote_post))
+    by_post = {id(row.post): (message, items) for row, message, items in done.stored}
+    for row in kept:
+        message, row.items = by_post[id(row.post)]
+        row.refusals = message.parsed["refusals"]
+    preview = BulkPreview(phase, rows, later=done.outcome.later, changes=done.outcome.changes)
+    preview.digest = done.outcome.digest
+    return preview
 
 
 @dataclass
 class BulkResult:
     stored: list[tuple[Row, Message, list[intake.Item]]]
     skipped: list[Row]
+    outcome: verdicts.EntryOutcome  # what the batch did, as its preview shows it (and the digest `seen` is checked on)
 
     @property
     def accepted(self) -> int:
@@ -240,17 +232,16 @@ def bulk_confirm(
     user=None,
     once: Once | None = None,
     seen: str | None = None,
-    dry_run: bool = False,
 ) -> BulkResult:
     """Store every kept post as its own message, in forum order, under one game lock; one token for the whole batch.
     The skips are decided again under the lock, so a post stored meanwhile is skipped, never stored twice. `seen`
     (the preview's digest, or "" when none was shown) refuses a batch whose outcome differs from what the 天神 saw,
-    as play.inputs_submit does for one message; `dry_run` stores nothing and raises with the outcome."""
+    as inputs.write does for one message. Its preview is this write, rolled back (`bulk_preview`)."""
     game = play.game_lock(game)
     spend(game, once, "批量录入")
     phase = play.open_phase(game)
     rows = rows_triage(game=game, phase=phase, posts=posts)
-    before = play.game_replay(game) if seen is not None or dry_run else None
+    before = play.game_replay(game)
     stored = []
     for row in _forum_order(rows):
         message, items, _ = intake.pm_confirm(
@@ -263,29 +254,22 @@ def bulk_confirm(
             edited=row.post.edited,
         )
         stored.append((row, message, items))
-    if before is not None:
-        outcome = _outcome(game, phase, before, stored)
-        if dry_run:
-            raise _BulkDryRun(outcome, stored)
-        verdicts.check_seen(outcome, seen)
-    result = BulkResult(stored, [r for r in rows if not r.kept])
-    AuditLog.objects.create(
-        game=game,
-        actor=user,
-        action="批量录入",
-        detail={"messages": [m.pk for _, m, _ in stored], "skipped": [[r.post.author, r.skip] for r in result.skipped]},
-    )
+    outcome = _outcome(game, phase, before, stored)
+    verdicts.check_seen(outcome, seen)
+    result = BulkResult(stored, [r for r in rows if not r.kept], outcome)
+    detail = {"messages": [m.pk for _, m, _ in stored], "skipped": [[r.post.author, r.skip] for r in result.skipped]}
+    audit.record(game, user, "批量录入", detail)
     return result
 
 
-def _outcome(game: Game, phase: Phase, before: play.Replay, stored: list) -> verdicts.Outcome:
+def _outcome(game: Game, phase: Phase, before: play.Replay, stored: list) -> verdicts.EntryOutcome:
     """The batch's verdicts, and the inputs entered before it whose verdict it changed (only an out-of-order post
     can change one: a later input never changes an earlier one's verdict)."""
     judged = [i for _, _, items in stored for i in items]
     shown = _shown([(row, message.parsed["refusals"], items) for row, message, items in stored])
     later = max((verdicts.later_inputs(before, phase, row.at) for row, _, _ in stored), default=0)
     if not later:
-        return verdicts.Outcome(judged, **shown)
+        return verdicts.EntryOutcome(judged, **shown)
     after = play.game_replay(game)
     changes = verdicts.verdict_changes(before, after, phase.pk)
-    return verdicts.Outcome(judged, changes, later, **shown)
+    return verdicts.EntryOutcome(judged, changes, later, **shown)

@@ -1,4 +1,4 @@
-"""Corrections after a close (issue 6): change the stored inputs of a closed phase, re-resolve from the corrected
+"""Corrections after a close: change the stored inputs of a closed phase, re-resolve from the corrected
 phase by replaying, show what changes (losses, deaths, tallies, announcements), and apply only on confirmation.
 
 Results are compared by seat, never by the name its holder has now (a substitute, S5, is the same seat). Only the
@@ -14,12 +14,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
-from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
+from moderator.models import Announcement, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
-from moderator.services import play, verdicts
+from moderator.services import audit, inputs, play, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.intake import open_input
 from moderator.services.once import Once, spend
+from moderator.services.preview import rolled_back
 
 COMPARED = ("lost", "saved", "executed", "tally", "died", "window", "silence", "winner")
 LABELS = {
@@ -124,10 +125,6 @@ class Diffs(list):
         return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
-class _Preview(Exception):
-    pass
-
-
 def _apply_edit(game: Game, edit: dict) -> tuple[Phase, Input]:
     """Append the edit to the log (a void row, or a new input of a closed phase); returns the phase it touches and
     the input."""
@@ -146,7 +143,7 @@ def _apply_edit(game: Game, edit: dict) -> tuple[Phase, Input]:
         if phase.status != Phase.Status.CLOSED:
             raise play.PlayError(f"{phase.label}还没有结束:进行中时段的输入请用录入页面")
         seat = game.seats.get(pk=edit["seat_id"])
-        rec = play.input_add(game=game, phase=phase, seat=seat, item=edit["item"], forum_at=edit["forum_at"])
+        (rec,) = inputs.store(game, phase, inputs.Entry(seat, [edit["item"]], edit["forum_at"]))
         return phase, rec
     raise play.PlayError(f"不认识的更正操作:{edit['op']}")
 
@@ -333,7 +330,7 @@ def _rewrite(game: Game, diffs: Diffs, replay: play.Replay, at: datetime) -> Non
 
 
 def _supersede(diff: PhaseDiff, olds: list[Announcement], made: list[Announcement], now) -> None:
-    """Medium 3: a redraft whose text is the same as the draft it would replace is dropped (the draft stands, posted
+    """A redraft whose text is the same as the draft it would replace is dropped (the draft stands, posted
     or not); a changed one is marked (更正后) and the old one 〔已更正〕; an old draft the close no longer writes (a
     window notice, a final summary) is marked 〔已更正〕. Each change is listed in `diff.drafts`."""
     unmatched = {a.pk: a for a in olds}
@@ -358,18 +355,15 @@ def _supersede(diff: PhaseDiff, olds: list[Announcement], made: list[Announcemen
 
 def correction_preview(*, game: Game, edits: list[dict], at: datetime | None = None) -> Diffs:
     """What the correction would change, phase by phase (the open one included), and to the game; nothing is kept."""
-    diffs = Diffs()
-    after: dict[int, list[str]] = {}
-    try:
-        with transaction.atomic():
-            game = play.game_lock(game)
-            diffs, replay, _ = _plan(game, edits)
-            _rewrite(game, diffs, replay, at or timezone.now())
-            after = {d.phase.pk: _trace_lines(game, d.phase) for d in diffs if d.any}
-            raise _Preview
-    except _Preview:
-        pass
-    _trace_changes(game, diffs, after)
+
+    def corrected() -> tuple[Game, Diffs, dict[int, list[str]]]:
+        locked = play.game_lock(game)
+        diffs, replay, _ = _plan(locked, edits)
+        _rewrite(locked, diffs, replay, at or timezone.now())
+        return locked, diffs, {d.phase.pk: _trace_lines(locked, d.phase) for d in diffs if d.any}
+
+    locked, diffs, after = rolled_back(corrected)
+    _trace_changes(locked, diffs, after)
     return diffs
 
 
@@ -424,11 +418,11 @@ def correction_apply(
         "phases": [d.phase.label for d in diffs],
         "game": [list(g) for g in diffs.game],
     }
-    AuditLog.objects.create(game=game, actor=user, action="更正", detail=detail)
+    audit.record(game, user, "更正", detail)
     return diffs
 
 
-# --- a void of the open phase, previewed (bug: a void silently turned another vote into an accepted one) -----------
+# --- a void of the open phase, previewed: a void may change another input's verdict -------------------------------
 
 
 @dataclass
@@ -446,14 +440,13 @@ def void_preview(*, game: Game, pk: int) -> VoidPreview:
     before = play.game_replay(game)
     names, seat_of = before.names, seat_numbers_ever(game)
     preview = VoidPreview(rec, codec.describe(rec.kind, rec.payload, names))
-    try:
-        with transaction.atomic():
-            play.game_lock(game)
-            InputVoid.objects.create(input=rec, reason="预览")
-            after = play.game_replay(game)
-            raise _Preview
-    except _Preview:
-        pass
+
+    def voided() -> play.Replay:
+        play.game_lock(game)
+        InputVoid.objects.create(input=rec, reason="预览")
+        return play.game_replay(game)
+
+    after = rolled_back(voided)
     changes = verdicts.verdict_changes(before, after, rec.phase_id, skip=frozenset({rec.pk}))
     preview.verdicts = [(c.who, c.what, c.before, c.after) for c in changes]
     old_close = play.result_json(rules.close_phase(before.state)[1])

@@ -1,5 +1,6 @@
-"""The 天神's intake: a pasted PM or vote post → the parser's reading → the engine's verdict (a dry run on the
-current state, nothing stored) → on confirmation the raw message and its inputs are stored and replayed."""
+"""The 天神's intake: a pasted PM or vote post → the parser's reading → the engine's verdict (on the current state,
+nothing stored) → on confirmation the raw message and its inputs are stored and replayed; the console's action and
+vote forms, and voiding an input of the open phase. Each verb writes its audit row in its own transaction."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from django.db import transaction
 
 from moderator import rules
 from moderator.game.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
-from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
+from moderator.models import Game, Input, InputVoid, Message, Phase, Seat
 from moderator.parser import parse_pm, parse_vote, sender_words
 from moderator.rules import codec
-from moderator.services import play, verdicts
+from moderator.services import audit, inputs, play, verdicts
 from moderator.services.once import Once, spend
+from moderator.services.preview import rolled_back
 
 
 @dataclass
@@ -81,9 +83,9 @@ def describe(item: dict) -> str:
     """An item as a sentence, marked when the 天神 chose its player among a refusal's candidates."""
     text = codec.describe_item(item)
     if item.get("pronoun") and item.get("target"):
-        text += f"(“{item['pronoun']}”按上文读作{item['target']},请核对)"  # issue 23: the one player named
+        text += f"(“{item['pronoun']}”按上文读作{item['target']},请核对)"
     if item.get("inferred_use") and item.get("use"):
-        # issue 23: 刚才的王五改给赵六 with no privilege written, the hand's only privilege that names a player
+        # 刚才的王五改给赵六 with no privilege written: the hand's only privilege that names a player
         text += f"(没写是哪个特权:手里能指定目标的只有{item['use']},按{item['use']}读,请核对)"
     if item.get("correction"):  # 治疗张三,哦不对,治疗李四: the words the correction replaced
         text += f"(更正:前面写的“{item['correction']}”不算,按更正后的读,请核对)"
@@ -99,7 +101,10 @@ def _player_of(item: dict) -> str | None:
 
 
 @dataclass
-class Preview:
+class MessagePreview:
+    """What a pasted message would store: the parser's reading, each input's verdict, the refusals, and what it
+    changes of the inputs already entered."""
+
     seat: Seat
     phase: Phase
     forum_at: datetime
@@ -108,7 +113,7 @@ class Preview:
     refusals: list[dict] = field(default_factory=list)
     later: int = 0  # inputs of the phase already entered with a later forum time (judged in forum order, T3)
     changes: list[verdicts.VerdictChange] = field(default_factory=list)  # other inputs whose verdict would change
-    digest: str = ""  # verdicts.Outcome.digest: the confirm stores only what this preview showed
+    digest: str = ""  # verdicts.EntryOutcome.digest: the confirm stores only what this preview showed
 
     @property
     def cost(self) -> int:
@@ -134,12 +139,12 @@ class Preview:
             start = self.text.find(edited) if edited else -1
             if edited and start >= 0:
                 published.append([start, start + len(edited)])
-        # Each character takes the strongest kind of the spans over it, counted in one sweep (a span filled
-        # character by character, once per span, was quadratic on 20,000 characters of many refusals).
+        # Each character takes the strongest kind of the spans over it, counted in one sweep: linear in the text
+        # whatever the number of spans (a PM box holds 20,000 characters).
         opened = [[0] * (n + 1) for _ in range(4)]
         for kind, spans in (
             (3, [i.data.get("span") for i in self.items]),
-            (2, published),  # the words that will be published as a 杀人宣言 (issue 23)
+            (2, published),  # the words that will be published as a 杀人宣言
             (1, [r.get("span") for r in self.refusals]),
         ):
             for span in spans:
@@ -169,11 +174,11 @@ UNPLACED = 10**9  # an input without a span (none today) keeps its place at the 
 def choices_apply(
     inputs: list[dict], refusals: list[dict], choices: dict[int, str], chooser: str = "天神"
 ) -> tuple[list[dict], list[dict]]:
-    """The 天神's one-click choices (issue 15): refusal k → candidate name. Each turns that refusal into the input the
+    """The 天神's one-click choices: refusal k → candidate name. Each turns that refusal into the input the
     parser says it would give with that player, marked `chosen`, in the message's order; the refusal stays in the
     record with its `choice`. The raw text is never rewritten. A choice that cannot be applied is refused, naming
     why: never a silent guess. `chooser`: who clicked — "玩家" on his own page is recorded (`chosen_by`) and shown
-    as 玩家选定; the 天神's choices stay as they always were (天神选定)."""
+    as 玩家选定; the 天神's are shown as 天神选定."""
     inputs, refusals = list(inputs), [dict(r) for r in refusals]
     for k, name in sorted(choices.items()):
         if not 0 <= k < len(refusals):
@@ -188,7 +193,7 @@ def choices_apply(
                 "请用表单录入,或请玩家说明。"
             )
         partial = refusal["input"]
-        # a privilege's target, or the vote's player (投大白兔 → 投小白兔, issue 23)
+        # a privilege's target, or the vote's player (投大白兔 → 投小白兔)
         key = "target" if "use" in partial else ("change" if "change" in partial else "for")
         item = {**partial, key: name, "chosen": True}
         if chooser != "天神":
@@ -210,7 +215,7 @@ def manifesto_clean(text: str) -> str:
 
 
 def manifestos_apply(inputs: list[dict], edits: dict[int, str] | None) -> list[dict]:
-    """The 天神's (or the player's) edits of the 杀人宣言 the parser took (issue 23): attack at `span[0]` → the text to
+    """The 天神's (or the player's) edits of the 杀人宣言 the parser took: attack at `span[0]` → the text to
     publish. The raw message is never rewritten: the item carries the edited text, marked `manifesto_edited`, with
     what the parser had taken (`manifesto_parsed`) kept beside it in the message's record. An edit equal to what the
     parser took changes nothing; an edit of something that is not an attack of this message is refused."""
@@ -249,27 +254,34 @@ def manifesto_edits(inputs: list[dict]) -> list[dict]:
 
 def message_context(seat: Seat, forum_at: datetime, text: str, refusals: list[dict], inputs: list[dict]) -> list[str]:
     """verdicts.message_context, and every 杀人宣言 that will be published: a confirm whose manifesto was edited after
-    the preview is not what the preview showed (issue 23)."""
+    the preview is not what the preview showed."""
     context = verdicts.message_context(seat.player_name, forum_at, text, refusals)
     return context + [f"宣言:{' '.join((i.get('manifesto') or '').split())}" for i in inputs if i.get("use") in ATTACKS]
 
 
+@dataclass(frozen=True)
+class Pasted:
+    """One message as pasted: who sent it, its words and forum time, how to read it (a vote post; edited on the
+    forum, D3) and what was chosen in its preview — a player among a refusal's candidates (`choices`, refusal index →
+    name), an edited 杀人宣言 (`manifestos`, the attack's position → the text to publish) — and who chose ("天神", or
+    "玩家" on his own page)."""
+
+    seat: Seat
+    text: str
+    forum_at: datetime
+    vote_post: bool = False
+    edited: bool = False
+    choices: dict[int, str] = field(default_factory=dict)
+    manifestos: dict[int, str] = field(default_factory=dict)
+    chooser: str = "天神"
+
+
 def parse_message(
-    *,
-    game: Game,
-    seat: Seat,
-    text: str,
-    vote_post: bool = False,
-    edited: bool = False,
-    state: rules.GameState | None = None,
-    choices: dict[int, str] | None = None,
-    replay: play.Replay | None = None,
-    manifestos: dict[int, str] | None = None,
-    chooser: str = "天神",
+    game: Game, pasted: Pasted, *, state: rules.GameState | None = None, replay: play.Replay | None = None
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState]:
     """What the parser reads in the message, against the sender's hand now (`state`, or a replay), with the
-    天神's choices among a refusal's candidates (`choices`, choices_apply). A caller that has replayed the game
-    passes its `replay` (its state, open phase and names: no query here)."""
+    choices made in its preview (choices_apply, manifestos_apply). A caller that has replayed the game passes its
+    `replay` (its state, open phase and names: no query here)."""
     if replay is not None:
         phase = next((p for p in reversed(replay.phases) if p.status == Phase.Status.OPEN), None)
         if phase is None:
@@ -279,21 +291,22 @@ def parse_message(
         phase = play.open_phase(game)
         state = state if state is not None else play.game_replay(game).state
         names = list(game.seats.order_by("number").values_list("player_name", flat=True))
-    if vote_post:
-        result = parse_vote(text, sender=seat.player_name, players=names)
+    sender = pasted.seat.player_name
+    if pasted.vote_post:
+        result = parse_vote(pasted.text, sender=sender, players=names)
     else:
-        hand = list(state.seat(seat.player_name).names)
-        result = parse_pm(text, sender=seat.player_name, players=names, hand=hand, phase=phase.kind)
+        hand = list(state.seat(sender).names)
+        result = parse_pm(pasted.text, sender=sender, players=names, hand=hand, phase=phase.kind)
     data = result.to_json()
-    inputs = data["inputs"]
-    if vote_post and edited:  # D3: the forum shows the vote post as edited ("本帖最后由 … 编辑")
-        inputs = edited_inputs(inputs)
+    items = data["inputs"]
+    if pasted.vote_post and pasted.edited:  # D3: the forum shows the vote post as edited ("本帖最后由 … 编辑")
+        items = edited_inputs(items)
     refusals = data["refusals"]
-    if choices:
-        inputs, refusals = choices_apply(inputs, refusals, choices, chooser)
-    if not vote_post:
-        inputs = manifestos_apply(inputs, manifestos)
-    return inputs, refusals, phase, state
+    if pasted.choices:
+        items, refusals = choices_apply(items, refusals, pasted.choices, pasted.chooser)
+    if not pasted.vote_post:
+        items = manifestos_apply(items, pasted.manifestos)
+    return items, refusals, phase, state
 
 
 def pm_preview(
@@ -307,50 +320,28 @@ def pm_preview(
     manifestos: dict[int, str] | None = None,
     replay: play.Replay | None = None,
     chooser: str = "天神",
-) -> Preview:
+) -> MessagePreview:
     """What the parser understood and what each input would cost or why it would be refused — stores nothing.
 
-    A message sent after every input already entered is judged on the state now (a pure dry run). One sent earlier
-    than some of them (entered out of forum order) is judged as the confirm will judge it: the phase replayed in
-    forum order with it, inside a transaction that is rolled back — its own verdicts, and every other input whose
-    verdict it would change (T3 target changes, AP4 shortfalls, N-kill counts). `replay`: the game as the caller just
-    replayed it under its lock (read only here; the out-of-order dry run replays for itself)."""
+    A message sent after every input already entered is judged on the state now (the engine alone). One sent earlier
+    than some of them (entered out of forum order) is judged as the confirm will judge it: the confirm's write, rolled
+    back — its own verdicts, and every other input whose verdict it would change (T3 target changes, AP4 shortfalls,
+    N-kill counts). `replay`: the game as the caller just replayed it under its lock (read only here; the
+    out-of-order preview replays for itself)."""
+    pasted = Pasted(seat, text, forum_at, vote_post, False, dict(choices or {}), dict(manifestos or {}), chooser)
     replay = replay or play.game_replay(game)
-    inputs, refusals, phase, state = parse_message(
-        game=game,
-        seat=seat,
-        text=text,
-        vote_post=vote_post,
-        state=replay.state,
-        choices=choices,
-        manifestos=manifestos,
-        chooser=chooser,
-    )
+    items, refusals, phase, state = parse_message(game, pasted, state=replay.state)
     play.check_forum_time(phase, forum_at)
-    preview = Preview(seat, phase, forum_at, text, refusals=refusals)
+    preview = MessagePreview(seat, phase, forum_at, text, refusals=refusals)
     if verdicts.later_inputs(replay, phase, forum_at):
-        try:
-            with transaction.atomic():
-                _message_store(
-                    game=play.game_lock(game),
-                    seat=seat,
-                    text=text,
-                    forum_at=forum_at,
-                    vote_post=vote_post,
-                    choices=choices,
-                    manifestos=manifestos,
-                    dry_run=True,
-                    chooser=chooser,
-                )
-        except verdicts.DryRun as done:
-            outcome = done.outcome
+        outcome = rolled_back(lambda: _message_store(play.game_lock(game), pasted).outcome)
     else:
         at = play._minutes(phase, forum_at)
-        engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in inputs]
+        engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in items]
         judged = rules.submit_message(state, engine_inputs)[1]  # N-kill: the message is judged as one
-        context = message_context(seat, forum_at, text, refusals, inputs)
-        outcome = verdicts.Outcome(judged, what=verdicts.sentences(inputs, replay.names), context=context)
-    preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, outcome.verdicts, strict=True)]
+        context = message_context(seat, forum_at, text, refusals, items)
+        outcome = verdicts.EntryOutcome(judged, what=verdicts.sentences(items, replay.names), context=context)
+    preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(items, outcome.verdicts, strict=True)]
     preview.later, preview.changes, preview.digest = outcome.later, outcome.changes, outcome.digest
     mark_sender_words(preview.items, game, seat)
     return preview
@@ -358,7 +349,7 @@ def pm_preview(
 
 def mark_sender_words(items: list[Item], game: Game, seat: Seat) -> None:
     """A 杀人宣言 is published word for word: each attack whose 宣言 names the sender (their name, or a part of it
-    the name book resolves to them) carries those words, and its sentence warns before confirm (PARSER.md)."""
+    the name book resolves to them) carries those words, and its sentence warns before confirm (docs/parser.md)."""
     attacks = [item for item in items if item.attack and item.data.get("manifesto")]
     if not attacks:  # most messages carry no 宣言: no query for the name book
         return
@@ -368,61 +359,41 @@ def mark_sender_words(items: list[Item], game: Game, seat: Seat) -> None:
         item.sender_words = tuple(words)
 
 
+@dataclass(frozen=True)
+class StoredMessage:
+    """A message stored with its inputs: the raw message, each input's verdict, the refusals, and the write's
+    outcome (what the 天神 confirmed, and its digest)."""
+
+    message: Message
+    items: list[Item]
+    refusals: list[dict]
+    outcome: verdicts.EntryOutcome
+
+
 def _message_store(
-    *,
-    game: Game,
-    seat: Seat,
-    text: str,
-    forum_at: datetime,
-    user=None,
-    vote_post: bool = False,
-    edited: bool = False,
-    seen: str | None = None,
-    choices: dict[int, str] | None = None,
-    manifestos: dict[int, str] | None = None,
-    dry_run: bool = False,
-    replay: play.Replay | None = None,
-    chooser: str = "天神",
-) -> tuple[Message, list[Item], list[dict]]:
-    """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its dry run)."""
+    game: Game, pasted: Pasted, *, user=None, seen: str | None = None, replay: play.Replay | None = None
+) -> StoredMessage:
+    """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its preview)."""
     replay = replay or play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
-    inputs, refusals, _, _ = parse_message(
-        game=game,
-        seat=seat,
-        text=text,
-        vote_post=vote_post,
-        edited=edited,
-        choices=choices,
-        replay=replay,
-        manifestos=manifestos,
-        chooser=chooser,
-    )
-    parsed = {"inputs": inputs, "refusals": refusals}
-    if manifesto_edits(inputs):  # the raw text stays as it was; the record says the 宣言 published was edited
-        parsed["manifesto_edits"] = manifesto_edits(inputs)
+    items, refusals, _, _ = parse_message(game, pasted, replay=replay)
+    parsed = {"inputs": items, "refusals": refusals}
+    if manifesto_edits(items):  # the raw text stays as it was; the record says the 宣言 published was edited
+        parsed["manifesto_edits"] = manifesto_edits(items)
+    seat, forum_at = pasted.seat, pasted.forum_at
     message = Message.objects.create(
         game=game,
         seat=seat,
         sender_name=seat.player_name,
-        text=text,
+        text=pasted.text,
         parsed=parsed,
         forum_at=forum_at,
         entered_by=user,
     )
-    stored = play.inputs_submit_locked(  # the caller's lock and transaction
-        game=game,
-        seat=seat,
-        items=inputs,
-        forum_at=forum_at,
-        message=message,
-        entered_by=user,
-        replay=replay,
-        seen=seen,
-        dry_run=dry_run,
-        context=message_context(seat, forum_at, text, refusals, inputs),
-    )
-    items = [Item(item, v.accepted, v.reason, v.cost) for item, (_, v) in zip(inputs, stored, strict=True)]
-    return message, items, refusals
+    context = message_context(seat, forum_at, pasted.text, refusals, items)
+    entry = inputs.Entry(seat, items, forum_at, message=message, entered_by=user, context=context)
+    written = inputs.write_locked(game, entry, seen=seen, replay=replay)  # the caller's lock and transaction
+    judged = [Item(item, v.accepted, v.reason, v.cost) for item, v in zip(items, written.verdicts, strict=True)]
+    return StoredMessage(message, judged, refusals, written.outcome)
 
 
 @transaction.atomic
@@ -440,7 +411,7 @@ def pm_confirm(
     choices: dict[int, str] | None = None,
     manifestos: dict[int, str] | None = None,
     replay: play.Replay | None = None,
-    audit: dict | None = None,
+    audit_detail: dict | None = None,
     chooser: str = "天神",
 ) -> tuple[Message, list[Item], list[dict]]:
     """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
@@ -450,52 +421,61 @@ def pm_confirm(
     `manifestos`: the 杀人宣言 as edited in the preview (manifestos_apply): published as edited, the raw text kept, the
     edit in the message's record and the audit; part of the digest, so an edit after the preview stores nothing.
     `replay`: the game replayed by the caller under this same lock, with nothing written since (else one is made);
-    `audit`: more for the log row (a player's own page: how it came)."""
+    `audit_detail`: more for the log row (a player's own page: how it came)."""
     game = play.game_lock(game)
     spend(game, once, "录入消息")
-    message, items, refusals = _message_store(
-        game=game,
-        seat=seat,
-        text=text,
-        forum_at=forum_at,
-        user=user,
-        vote_post=vote_post,
-        edited=edited,
-        seen=seen,
-        choices=choices,
-        manifestos=manifestos,
-        replay=replay,
-        chooser=chooser,
-    )
+    pasted = Pasted(seat, text, forum_at, vote_post, edited, dict(choices or {}), dict(manifestos or {}), chooser)
+    stored = _message_store(game, pasted, user=user, seen=seen, replay=replay)
+    message, refusals = stored.message, stored.refusals
     edits = message.parsed.get("manifesto_edits", [])
-    AuditLog.objects.create(
-        game=game,
-        actor=user,
-        action="录入消息",
-        detail={
-            "message": message.pk,
-            "sender": seat.player_name,
-            "inputs": message.parsed["inputs"],
-            "refusals": refusals,
-            "chosen": [
-                {"text": r["text"], "choice": r["choice"], **({"by": r["chosen_by"]} if r.get("chosen_by") else {})}
-                for r in refusals
-                if r.get("choice")
-            ],
-            **({"manifesto_edits": edits} if edits else {}),
-            **(audit or {}),
-        },
-    )
-    return message, items, refusals
+    detail = {
+        "message": message.pk,
+        "sender": seat.player_name,
+        "inputs": message.parsed["inputs"],
+        "refusals": refusals,
+        "chosen": [
+            {"text": r["text"], "choice": r["choice"], **({"by": r["chosen_by"]} if r.get("chosen_by") else {})}
+            for r in refusals
+            if r.get("choice")
+        ],
+        **({"manifesto_edits": edits} if edits else {}),
+        **(audit_detail or {}),
+    }
+    audit.record(game, user, "录入消息", detail)
+    return message, stored.items, refusals
 
 
-def input_store(
-    *, game: Game, seat: Seat, item: dict, forum_at: datetime, message=None, user=None, once=None, seen=None
+@transaction.atomic
+def action_entry(*, game: Game, seat: Seat, item: dict, forum_at: datetime, actor=None, once=None, seen=None):
+    """The console's action form: one input in the scenario vocabulary (`seen`: see inputs.write), entered by
+    `actor` and written to the audit log (the detail is the item: the audit page shows it as a sentence)."""
+    entry = inputs.Entry(seat, [item], forum_at, entered_by=actor)
+    rec, verdict = inputs.write(game, entry, once=once, seen=seen).first
+    audit.record(game, actor, "录入特权", {"seat": seat.player_name, **item})
+    return rec, verdict
+
+
+@transaction.atomic
+def vote_entry(
+    *,
+    game: Game,
+    seat: Seat,
+    target: Seat | None,
+    change: bool,
+    edited: bool,
+    forum_at: datetime,
+    actor=None,
+    once=None,
+    seen=None,
 ):
-    """One input in the scenario vocabulary, stored through the play services (`seen`: see play.inputs_submit)."""
-    return play.input_submit(
-        game=game, seat=seat, item=item, forum_at=forum_at, message=message, entered_by=user, once=once, seen=seen
-    )
+    """The console's vote form: one vote post (D1–D3, inputs.vote_item), entered by `actor` and written to the audit
+    log with the kind of post (original, change, edited)."""
+    entry = inputs.Entry(seat, [inputs.vote_item(target, change=change, edited=edited)], forum_at, entered_by=actor)
+    rec, verdict = inputs.write(game, entry, once=once, seen=seen).first
+    post = "change" if change else "edited" if edited else "original"
+    detail = {"seat": seat.player_name, "target": target.player_name if target else "", "post": post}
+    audit.record(game, actor, "录入投票", detail)
+    return rec, verdict
 
 
 def open_input(game: Game, pk: int) -> Input:
@@ -518,4 +498,4 @@ def input_void(*, game: Game, pk: int, user=None, reason: str = "", once: Once |
     rec = open_input(game, pk)
     InputVoid.objects.create(input=rec, by=user, reason=reason)
     play.replay_save(play.game_replay(game))
-    AuditLog.objects.create(game=game, actor=user, action="作废输入", detail={"id": pk, "reason": reason})
+    audit.record(game, user, "作废输入", {"id": pk, "reason": reason})

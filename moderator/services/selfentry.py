@@ -1,7 +1,7 @@
-"""Issue 29: players enter their own actions, discard orders and votes on their private page (/p/<token>/act/).
+"""Players enter their own actions, discard orders and votes on their private page (/p/<token>/act/).
 
 Nothing new decides anything here: a player's submission goes through the same services as the 天神's console —
-a structured form through `play.inputs_submit` (its preview is that write rolled back, `verdicts.DryRun`), free text
+a structured form through `inputs.write` (its preview is that write rolled back, `preview.rolled_back`), free text
 through `intake.pm_preview` / `intake.pm_confirm` (the parser, candidates as buttons). The forum time is the server's
 time of the confirm (T3, D3 cutoffs measured from the announced end, as for a PM). The confirm takes the game lock,
 spends the one-time token (`once`), checks that the link is still the seat's own (a rotation or a substitution ends
@@ -24,10 +24,11 @@ from django.utils import timezone
 from moderator import rules
 from moderator.game.state import NIGHT
 from moderator.game.validate import ONCE_PER_PHASE
-from moderator.models import AuditLog, Game, Input, Phase, Seat, SelfEntry
+from moderator.models import Game, Input, Phase, Seat, SelfEntry
 from moderator.rules import views
-from moderator.services import intake, play, verdicts
+from moderator.services import audit, inputs, intake, play, verdicts
 from moderator.services.once import Once, spend
+from moderator.services.preview import rolled_back
 
 FORM, ORDER, VOTE, TEXT = "form", "order", "vote", "text"
 KIND_LABELS = {FORM: "特权表单", ORDER: "丢牌顺序", VOTE: "投票", TEXT: "自由文字"}
@@ -40,7 +41,7 @@ class Refused(play.PlayError):
 class Changed(play.PlayError):
     """The confirm would not store what the preview showed: nothing stored; `preview` is what it would do now."""
 
-    def __init__(self, preview: Preview):
+    def __init__(self, preview: SubmissionPreview):
         super().__init__(
             "结果和你看到的预览不同了(这期间有别的输入,或时间到了新的限制):什么都没有保存。请看新的预览后再确认。"
         )
@@ -73,7 +74,7 @@ class Submission:
 
 
 @dataclass
-class Preview:
+class SubmissionPreview:
     """What the confirm would store, as the console's preview shows it."""
 
     submission: Submission
@@ -82,8 +83,8 @@ class Preview:
     changes: list[verdicts.VerdictChange] = field(default_factory=list)
     later: int = 0
     seen: str = ""  # what the confirm compares: the verdicts shown, not the minute they were shown in
-    digest: str = ""  # the services' own digest of this outcome (verdicts.Outcome.digest), checked by the write
-    text_preview: intake.Preview | None = None
+    digest: str = ""  # the services' own digest of this outcome (verdicts.EntryOutcome.digest), checked by the write
+    text_preview: intake.MessagePreview | None = None
     repeats: list[dict] = field(default_factory=list)  # a second use of a privilege already used this phase (T3)
 
     @property
@@ -260,7 +261,7 @@ def repeats(state: rules.GameState, name: str, items: list[intake.Item]) -> list
     return out
 
 
-def _own(preview: Preview, seat: Seat) -> Preview:
+def _own(preview: SubmissionPreview, seat: Seat) -> SubmissionPreview:
     """A player sees only his own inputs: an entry that would change another seat's verdict (inputs entered with a
     forum time later than now, out of order) is for the 天神 to enter, never shown here."""
     if any(c.who != seat.player_name for c in preview.changes):
@@ -268,23 +269,20 @@ def _own(preview: Preview, seat: Seat) -> Preview:
     return preview
 
 
-def _structured(game: Game, seat: Seat, sub: Submission, now: datetime, replay=None) -> Preview:
-    try:
-        play.inputs_submit(game=game, seat=seat, items=sub.items, forum_at=now, replay=replay, dry_run=True)
-    except verdicts.DryRun as done:
-        outcome = done.outcome
-    else:  # pragma: no cover - a dry run always raises
-        raise AssertionError("dry run stored")
+def _structured(game: Game, seat: Seat, sub: Submission, now: datetime) -> SubmissionPreview:
+    outcome = rolled_back(lambda: inputs.write(game, inputs.Entry(seat, sub.items, now)).outcome)
     items = [
         intake.Item(item, v.accepted, v.reason, v.cost) for item, v in zip(sub.items, outcome.verdicts, strict=True)
     ]
     intake.mark_sender_words(items, game, seat)
-    preview = Preview(sub, items, changes=outcome.changes, later=outcome.later, digest=outcome.digest)
+    preview = SubmissionPreview(sub, items, changes=outcome.changes, later=outcome.later, digest=outcome.digest)
     preview.seen = _seen(items, [], outcome.changes, "")
     return _own(preview, seat)
 
 
-def _text(game: Game, seat: Seat, sub: Submission, now: datetime, replay: play.Replay | None = None) -> Preview:
+def _text(
+    game: Game, seat: Seat, sub: Submission, now: datetime, replay: play.Replay | None = None
+) -> SubmissionPreview:
     pv = intake.pm_preview(
         game=game,
         seat=seat,
@@ -295,7 +293,7 @@ def _text(game: Game, seat: Seat, sub: Submission, now: datetime, replay: play.R
         replay=replay,
         chooser="玩家",  # the player's own click among the candidates (由玩家选定), not the 天神's
     )
-    preview = Preview(
+    preview = SubmissionPreview(
         sub, pv.items, refusals=pv.refusals, changes=pv.changes, later=pv.later, digest=pv.digest, text_preview=pv
     )
     preview.seen = _seen(pv.items, pv.refusals, pv.changes, sub.text)
@@ -315,7 +313,7 @@ def _check(game: Game, seat: Seat, sub: Submission, now: datetime) -> play.Repla
 
 
 @transaction.atomic
-def preview(*, seat: Seat, token: str, sub: Submission, now: datetime | None = None) -> Preview:
+def preview(*, seat: Seat, token: str, sub: Submission, now: datetime | None = None) -> SubmissionPreview:
     """What the confirm would store now: the console's preview (cost, verdict, the reason for a refusal, what it
     changes). Stores nothing (a structured preview is the write rolled back)."""
     now = now or timezone.now()
@@ -330,7 +328,7 @@ def preview(*, seat: Seat, token: str, sub: Submission, now: datetime | None = N
 @transaction.atomic
 def confirm(
     *, seat: Seat, token: str, sub: Submission, seen: str, once: Once | None, now: datetime | None = None
-) -> tuple[SelfEntry, Preview]:
+) -> tuple[SelfEntry, SubmissionPreview]:
     """Store the submission exactly as its preview showed it, at the server's time of the confirm, or nothing:
     a repeated or stale confirm (`once`), a link no longer the seat's own, a player who may no longer act, or an
     outcome that differs from the preview (`Changed`, carrying the new preview) stores nothing."""
@@ -355,7 +353,10 @@ def confirm(
             choices=sub.choices,
             manifestos=sub.manifestos,
             replay=replay,
-            audit={"via": "私人页面", "link": link_mark(token)},  # entered by the player from his page, not the 天神
+            audit_detail={
+                "via": "私人页面",
+                "link": link_mark(token),
+            },  # entered by the player from his page, not the 天神
             chooser="玩家",
         )
         recs = list(message.inputs.order_by("seq"))
@@ -366,8 +367,7 @@ def confirm(
             raise Changed(shown)
         if not shown.confirmable:
             raise Refused("这次提交没有一项会被接受:什么都没有保存。请按预览里的原因修改后重新预览。")
-        stored = play.inputs_submit(game=game, seat=seat, items=sub.items, forum_at=now, seen=shown.digest)
-        recs, message = [rec for rec, _ in stored], None
+        recs, message = inputs.write(game, inputs.Entry(seat, sub.items, now), seen=shown.digest).inputs, None
     entry = SelfEntry.objects.create(
         game=game,
         phase=recs[0].phase if recs else play.open_phase(game),
@@ -379,21 +379,17 @@ def confirm(
         message=message,
     )
     entry.inputs.set(recs)
-    AuditLog.objects.create(
-        game=game,
-        actor=None,
-        action="玩家自行提交",
-        detail={
-            "seat": seat.number,
-            "sender": seat.player_name,
-            "link": entry.link,
-            "via": sub.kind,
-            "inputs": [i.data for i in shown.items],
-            "ids": [r.pk for r in recs],
-            "message": message.pk if message else None,
-            "raw": sub.raw,
-        },
-    )
+    detail = {
+        "seat": seat.number,
+        "sender": seat.player_name,
+        "link": entry.link,
+        "via": sub.kind,
+        "inputs": [i.data for i in shown.items],
+        "ids": [r.pk for r in recs],
+        "message": message.pk if message else None,
+        "raw": sub.raw,
+    }
+    audit.record(game, None, "玩家自行提交", detail)
     return entry, shown
 
 
@@ -404,5 +400,5 @@ def setting_change(*, game: Game, on: bool, actor=None, once: Once | None = None
     spend(game, once, "玩家自行提交设置")
     game.self_entry = on
     game.save(update_fields=["self_entry"])
-    AuditLog.objects.create(game=game, actor=actor, action="玩家自行提交设置", detail={"on": on})
+    audit.record(game, actor, "玩家自行提交设置", {"on": on})
     return game

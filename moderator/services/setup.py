@@ -17,6 +17,7 @@ from typing import cast
 from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from cards.catalogue import (
     CAMP_KILLER,
@@ -28,8 +29,11 @@ from cards.catalogue import (
     standard_deck,
 )
 from cards.dealing import DealError, check_hands, deal
-from moderator.models import AuditLog, Game, Phase, Seat, SeatHolder
+from moderator.models import Game, Phase, Seat, SeatHolder
 from moderator.parser.text import to_simplified
+from moderator.services import audit
+from moderator.services.preview import rolled_back
+from moderator.services.seats import seat_token_rotate
 
 
 class SetupError(ValueError):
@@ -38,7 +42,7 @@ class SetupError(ValueError):
 
 SEED_BITS = 128
 NAME_MAX = cast(int, Seat._meta.get_field("player_name").max_length)  # a CharField: its max_length is set
-# Limits no real game reaches (issue 22.4): S1's table seats 7 and the standard deck deals at most 7 hands of 5; a
+# Limits no real game reaches: S1's table seats 7 and the standard deck deals at most 7 hands of 5; a
 # forum game of 30 would already be unplayable. Beyond them a request is refused in a sentence before any work.
 SEATS_MAX = 30
 
@@ -79,7 +83,7 @@ def _check_name(name: str) -> None:
 
 
 def _clean_names(player_names: Sequence[str]) -> list[str]:
-    """The seats' forum IDs, checked in one pass each (60,000 names took 49 s when every name was counted)."""
+    """The seats' forum IDs, each checked once (one pass over the names for duplicates and look-alikes)."""
     names = [n.strip() for n in player_names if n.strip()]
     if len(names) > SEATS_MAX:
         raise SetupError(f"一局最多 {SEATS_MAX} 名玩家(标准局 7 人),现在填了 {len(names)} 个论坛ID")
@@ -113,7 +117,7 @@ def table_check(
     hand_size: int,
     mid_game: bool = False,
 ) -> None:
-    """What the new-game form checks, for a table that arrives whole (an import, issue 22): the forum IDs (count,
+    """What the new-game form checks, for a table that arrives whole (an import): the forum IDs (count,
     invisible characters, length, duplicates and look-alikes), S1 camps entered by hand, S3 hands (of a table taken
     over mid-way — hands in discard order — only what no loss can undo: cards.dealing.check_hands)."""
     if [n.strip() for n in names if n.strip()] != list(names):
@@ -193,7 +197,7 @@ def game_create(
         deal_seed=deal_seed,
         order_seed=_seed() if order_seed is None else order_seed,
         phase_seconds=phase_seconds or settings.PHASE_SECONDS,
-        self_entry=self_entry,  # issue 29: players enter their own inputs on their private page
+        self_entry=self_entry,  # players enter their own inputs on their private page
     )
     if gm is not None:
         game.gms.add(gm)
@@ -213,8 +217,10 @@ def _default_camps(n: int, seed: int) -> list[str]:
 
 
 @transaction.atomic
-def game_start(*, game: Game, at: datetime, once=None) -> Phase:
-    """T1: night 1 starts when the player list is posted; the phase lasts the game's phase length."""
+def game_start(*, game: Game, at: datetime, once=None, actor=None) -> Phase:
+    """T1: night 1 starts when the player list is posted; the phase lasts the game's phase length. `actor`: the 天神
+    who posted it from the console, written to the audit log with the phases the start closes at once (a table a
+    scenario, a command or a benchmark starts has no audit row)."""
     from moderator.services.once import spend
 
     game = Game.objects.select_for_update().get(pk=game.pk)
@@ -225,6 +231,9 @@ def game_start(*, game: Game, at: datetime, once=None) -> Phase:
     game.save(update_fields=["status", "started_at"])
     for seat in game.seats.all():
         SeatHolder.objects.create(seat=seat, player_name=seat.player_name, since=at, reason="开局")
+    if actor is not None:
+        closing = start_closes_at_once(game, at, timezone.now())
+        audit.record(game, actor, "开始游戏", {"at": str(at), **({"closed_at_once": closing} if closing else {})})
     return Phase.objects.create(
         game=game,
         kind=game.start_kind,
@@ -288,7 +297,6 @@ def seat_substitute(
     is extended by 12 hours (交替期) — the extension is logged like any other. The replaced player's private link
     stops working (a new one is made); the handover PM (with the new link), the public notice and, on an open day, a
     vote post with the new name and deadline are drafted."""
-    from moderator.public.services import seat_token_rotate
     from moderator.services import announce, clock, play
     from moderator.services.once import spend
 
@@ -311,7 +319,7 @@ def seat_substitute(
     seat.save(update_fields=["player_name"])
     holder = SeatHolder.objects.create(seat=seat, player_name=player_name, since=at, reason="替补")
     detail = {"seat": seat.number, "new": player_name, "old": old}
-    AuditLog.objects.create(game=seat.game, actor=actor, action="替补", detail=detail)
+    audit.record(seat.game, actor, "替补", detail)
     seat.token = seat_token_rotate(seat=seat, actor=actor).token  # the replaced player's link must not show the hand
     if seat.game.phases.exists():
         play.snapshots_rebuild(seat.game)  # the stored states name the seat's holder: write them with the new name
@@ -352,41 +360,33 @@ def _left(left: timedelta) -> str:
     return f"{minutes // 60} 小时 {minutes % 60} 分"
 
 
-class _Rollback(Exception):
-    def __init__(self, preview: SubstitutionPreview):
-        super().__init__("preview")
-        self.preview = preview
-
-
 def substitute_preview(*, seat: Seat, player_name: str, at: datetime, link_base: str = "") -> SubstitutionPreview:
     """The substitution itself, rolled back (nothing is stored, no link changes): what the 天神 sees before the
     confirm. The handover PM's new private link is not shown: the confirm makes a different one."""
     from moderator.models import Announcement
 
-    try:
-        with transaction.atomic():
-            last = Announcement.objects.filter(game=seat.game).order_by("-id").values_list("id", flat=True).first()
-            phase = seat.game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
-            old = seat.player_name
-            seat_substitute(seat=seat, player_name=player_name, at=at, link_base=link_base)
-            fresh = Seat.objects.get(pk=seat.pk)
-            preview = SubstitutionPreview(fresh.number, old, fresh.player_name)
-            if phase is not None:
-                after = Phase.objects.get(pk=phase.pk)
-                preview.phase, preview.ends_before, preview.ends_after = phase.label, phase.ends_at, after.ends_at
-                if phase.paused_remaining is not None and after.paused_remaining is not None:
-                    preview.paused = (_left(phase.paused_remaining), _left(after.paused_remaining))
-            made = Announcement.objects.filter(game=seat.game, id__gt=last or 0).order_by("id")
-            preview.drafts = [(a.title, a.text.replace(fresh.token, "〔确认后生成的新链接〕")) for a in made]
-            raise _Rollback(preview)
-    except _Rollback as done:
-        return done.preview
+    def substituted() -> SubstitutionPreview:
+        last = Announcement.objects.filter(game=seat.game).order_by("-id").values_list("id", flat=True).first()
+        phase = seat.game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+        old = seat.player_name
+        seat_substitute(seat=seat, player_name=player_name, at=at, link_base=link_base)
+        fresh = Seat.objects.get(pk=seat.pk)
+        preview = SubstitutionPreview(fresh.number, old, fresh.player_name)
+        if phase is not None:
+            after = Phase.objects.get(pk=phase.pk)
+            preview.phase, preview.ends_before, preview.ends_after = phase.label, phase.ends_at, after.ends_at
+            if phase.paused_remaining is not None and after.paused_remaining is not None:
+                preview.paused = (_left(phase.paused_remaining), _left(after.paused_remaining))
+        made = Announcement.objects.filter(game=seat.game, id__gt=last or 0).order_by("id")
+        preview.drafts = [(a.title, a.text.replace(fresh.token, "〔确认后生成的新链接〕")) for a in made]
+        return preview
+
+    return rolled_back(substituted)
 
 
 @transaction.atomic
 def seat_link_rotate(*, game: Game, seat_id: int, actor=None, once=None) -> Seat:
     """A new private link for one seat (the old one stops working at once), from the console."""
-    from moderator.public.services import seat_token_rotate
     from moderator.services import play
     from moderator.services.once import spend
 

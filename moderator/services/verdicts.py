@@ -2,9 +2,9 @@
 
 An input entered out of forum order replays its phase and may change the verdicts of inputs entered before it (an AP
 shortfall moves, a T3 change becomes a new submission, an N-kill count changes). Nothing may change a verdict the
-天神 did not see: a preview shows an `Outcome` (the new inputs' verdicts, every other verdict that changes, as
+天神 did not see: a preview shows an `EntryOutcome` (the new inputs' verdicts, every other verdict that changes, as
 sentences) and its `digest`; the write compares (`check_seen`) and stores nothing (`NotAsSeen`) if they differ. A
-dry run (`DryRun`) is the write itself, rolled back: the preview is the confirm.
+preview that must store to know is the write itself, rolled back (services.preview.rolled_back).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class VerdictChange:
 
 
 @dataclass
-class Outcome:
+class EntryOutcome:
     """What storing one message's inputs does: their own verdicts, the other inputs of the phase whose verdicts
     change (an entry out of forum order, T3), and how many inputs already entered are later in forum time."""
 
@@ -69,9 +69,8 @@ class Outcome:
     changes: list[VerdictChange] = field(default_factory=list)
     later: int = 0
     what: list[str] = field(default_factory=list)  # the new inputs as sentences (what is stored, not just how judged)
-    context: list[str] = field(
-        default_factory=list
-    )  # whose message, when, its words, what was not read (message_context)
+    # whose message, when, its words, what was not read (message_context)
+    context: list[str] = field(default_factory=list)
 
     @property
     def digest(self) -> str:
@@ -98,7 +97,7 @@ class NotAsSeen(PlayError):
     """The write would not do what the 天神 saw (other verdicts change, or the preview is out of date): nothing is
     stored; `outcome` says what it would do now."""
 
-    def __init__(self, outcome: Outcome):
+    def __init__(self, outcome: EntryOutcome):
         super().__init__(
             "这条输入会改变本时段其他输入的结果,请看过差异后再确认。"
             if outcome.changes
@@ -108,7 +107,7 @@ class NotAsSeen(PlayError):
 
 
 def sentences(items: list[dict], names: dict[int, str]) -> list[str]:
-    """Items as the sentences their stored inputs will read (through the codec, as `inputs_submit` describes them)."""
+    """Items as the sentences their stored inputs will read (through the codec, as `inputs.write` describes them)."""
     seat_of = {name: number for number, name in names.items()}
     try:
         return [codec.describe(*codec.encode(item, seat_of), names) for item in items]
@@ -116,21 +115,13 @@ def sentences(items: list[dict], names: dict[int, str]) -> list[str]:
         return [codec.describe_item(item) for item in items]
 
 
-def check_seen(outcome: Outcome, seen: str | None) -> None:
+def check_seen(outcome: EntryOutcome, seen: str | None) -> None:
     """Refuse a write the 天神 did not see: `seen` is the digest of the preview shown (it must match), "" when no
     preview was shown (then no other input's verdict may change), None when nobody is watching (nothing checked)."""
     if seen is None:
         return
     if (outcome.digest != seen) if seen else bool(outcome.changes):
         raise NotAsSeen(outcome)
-
-
-class DryRun(Exception):
-    """Raised by a dry-run write to roll it back; carries what the write would have done."""
-
-    def __init__(self, outcome: Outcome):
-        super().__init__("dry run")
-        self.outcome = outcome
 
 
 def verdict_changes(before: Replay, after: Replay, phase_id: int, *, skip: frozenset[int] = frozenset()):

@@ -1,12 +1,12 @@
-"""`{% close_preview game as dryrun %}`: the open phase's dawn/dusk post as it would read now (console/dryrun.py)."""
+"""`{% close_preview game as dryrun %}`: the open phase's dawn/dusk post as it would read now (services/preview.py)."""
 
 from django import template
 
-from moderator.console import dryrun
+from moderator.services import preview
 
 register = template.Library()
 
 
 @register.simple_tag
 def close_preview(game):
-    return dryrun.close_preview(game) if game is not None else None
+    return preview.close_preview(game) if game is not None else None

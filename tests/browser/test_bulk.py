@@ -6,11 +6,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from moderator import rules
-from moderator.console import dryrun
 from moderator.models import Message, Phase
 from moderator.parser.thread import split_posts
 from moderator.rules.scenario import DEFAULT_MANIFESTO
-from moderator.services import intake, play
+from moderator.services import inputs, intake, play
+from moderator.services import preview as dryrun
 from tests.browser import console_kit
 from tests.browser.test_gm_flow import shot
 from tests.intake.conftest import TABLE, corpus, day_one, table
@@ -67,7 +67,7 @@ def test_the_dawn_dry_run_reads_as_a_preview(page):
     night = game.phases.get(status=Phase.Status.OPEN)
     attack = {"card": "杀手", "use": "普通攻击", "target": "李元芳", "manifesto": DEFAULT_MANIFESTO}
     seat = game.seats.get(player_name="狄如燕")
-    play.action_submit(game=game, seat=seat, payload=attack, forum_at=night.starts_at + timezone.timedelta(hours=3))
+    inputs.action_submit(game=game, seat=seat, payload=attack, forum_at=night.starts_at + timezone.timedelta(hours=3))
     html = render_to_string("console/_dryrun.html", {"game": game, "dryrun": dryrun.dawn_preview(game)})
     page.set_content(render_to_string("base.html").replace("<main></main>", f"<main>{html}</main>"))
     assert "这只是预览" in page.inner_text(".dryrun-mark")

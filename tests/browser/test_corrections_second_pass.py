@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import Announcement, Game, Input, Phase
-from moderator.services import clock, play, setup
+from moderator.services import clock, inputs, play, setup
 from tests.browser.console_kit import MANIFESTO, end_phase, flash, local, login, seat, table_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,7 +33,7 @@ def _game(user, players, name="更正测试局") -> Game:
 
 def _act(game, who: str, **payload) -> Input:
     phase = game.phases.get(status=Phase.Status.OPEN)
-    rec, _ = play.action_submit(game=game, seat=seat(game, who), payload=payload, forum_at=phase.starts_at)
+    rec, _ = inputs.action_submit(game=game, seat=seat(game, who), payload=payload, forum_at=phase.starts_at)
     return rec
 
 
@@ -104,7 +104,7 @@ def test_a_correction_lists_what_it_changes_in_the_open_phase_t3_t5(page, django
     game = _game(user, OPEN, name="进行中更正局")
     night1 = game.phases.get()
     day1 = end_phase(game)
-    ding, _ = play.vote_submit(
+    ding, _ = inputs.vote_submit(
         game=game, seat=seat(game, "丁"), target=seat(game, "丙"), change=False, forum_at=day1.starts_at
     )
     assert ding.verdict.accepted
@@ -350,7 +350,7 @@ def test_t5_does_not_wait_for_a_player_whose_only_card_is_pending_execution(page
     game = _game(user, OPEN, name="待处决局")
     day = end_phase(game)
     for voter in ("甲", "乙", "丙", "戊"):
-        play.vote_submit(
+        inputs.vote_submit(
             game=game, seat=seat(game, voter), target=seat(game, "丁"), change=False, forum_at=day.starts_at
         )
     end_phase(game)

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import Game, Input
-from moderator.services import clock, play, setup
+from moderator.services import clock, inputs, play, setup
 from moderator.services.seats import seat_token_rotate
 from tests.browser.console_kit import MANIFESTO
 
@@ -121,7 +121,7 @@ def test_a_last_card_pending_execution_and_an_order_window_on_a_phone_d8_o3(brow
         start=("day", 1),
     )
     for name in ("甲", "乙", "丙"):
-        play.input_submit(game=game, seat=_seat(game, name), item={"for": "丁"}, forum_at=_at(game))
+        inputs.write(game, inputs.Entry(_seat(game, name), [{"for": "丁"}], _at(game)))
     clock.phase_end_early(game=game, force=True)  # day 1: 丁 executed, his only card pending until dawn (D6, D8)
     state = play.game_replay(game).state
     assert state.seat("丁").alive and not state.seat("丁").hand and "丁" in state.pending_executions
@@ -137,7 +137,7 @@ def test_a_last_card_pending_execution_and_an_order_window_on_a_phone_d8_o3(brow
     assert "今晚的行动" not in tab.inner_text("main")
 
     attack = {"use": "普通攻击", "card": "杀手", "target": "乙", "manifesto": MANIFESTO}
-    play.input_submit(game=game, seat=_seat(game, "甲"), item=attack, forum_at=_at(game))
+    inputs.write(game, inputs.Entry(_seat(game, "甲"), [attack], _at(game)))
     clock.phase_end_early(game=game, force=True)  # night 2: 丁 dies, 乙 loses a 庶民: 2 of 8 lost, a window (O3)
     assert play.game_replay(game).state.orders_open
     tab.goto(f"/p/{_seat(game, '乙').token}/act/")

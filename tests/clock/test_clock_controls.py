@@ -9,7 +9,7 @@ from clockkit import assert_closed_once, running_game
 from django.contrib.auth import get_user_model
 
 from moderator.models import AuditLog, Game, Phase
-from moderator.services import clock, play, setup
+from moderator.services import clock, inputs, setup
 from moderator.services.play import PlayError
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def _log(phase: Phase, action: str) -> AuditLog:
 def _vote(phase: Phase, voters: list[str], target: str = "狄仁杰") -> None:
     game = phase.game
     for name in voters:
-        play.vote_submit(
+        inputs.vote_submit(
             game=game,
             seat=game.seats.get(player_name=name),
             target=game.seats.get(player_name=target),
@@ -95,7 +95,7 @@ def test_at_night_a_player_without_an_accepted_action_is_still_waited_for_T5():
     phase = running_game(ends_in=3600)
     game = phase.game
     assert len(clock.not_acted(game)) == 7
-    play.action_submit(
+    inputs.action_submit(
         game=game,
         seat=game.seats.get(player_name="虎敬晖"),  # the 自选 seat: S4 stance, night 1
         payload={"use": "立场", "side": "杀手", "mode": "共赢"},

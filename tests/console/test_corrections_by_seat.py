@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 
 from moderator.models import Announcement, Phase
-from moderator.services import corrections, play, setup
+from moderator.services import corrections, inputs, play, setup
 
 pytestmark = pytest.mark.django_db
 MANIFESTO = "天下大势,分久必合,合久必分。" * 8
@@ -14,16 +14,16 @@ MANIFESTO = "天下大势,分久必合,合久必分。" * 8
 def test_a_correction_sees_no_change_where_only_the_seats_holder_changed_s5(game):
     night1 = game.phases.get(status=Phase.Status.OPEN)
     at = night1.starts_at + timedelta(hours=1)
-    play.action_submit(
+    inputs.action_submit(
         game=game, seat=game.seats.get(player_name="乙"), payload={"use": "束魂", "target": "乙"}, forum_at=at
     )
-    play.action_submit(
+    inputs.action_submit(
         game=game,
         seat=game.seats.get(player_name="甲"),
         payload={"use": "普通攻击", "target": "乙", "manifesto": MANIFESTO},
         forum_at=at,
     )
-    passed, _ = play.input_submit(game=game, seat=game.seats.get(player_name="丙"), item={"pass": True}, forum_at=at)
+    passed, _ = inputs.write(game, inputs.Entry(game.seats.get(player_name="丙"), [{"pass": True}], at)).first
     assert play.phase_close(phase=night1, now=night1.ends_at)
     night1.refresh_from_db()
     assert night1.result["saved"] == ["乙"]
@@ -37,7 +37,7 @@ def test_a_correction_sees_no_change_where_only_the_seats_holder_changed_s5(game
 def test_a_correction_that_changes_nothing_writes_no_post(game):
     night1 = game.phases.get(status=Phase.Status.OPEN)
     at = night1.starts_at + timedelta(hours=1)
-    passed, _ = play.input_submit(game=game, seat=game.seats.get(player_name="丙"), item={"pass": True}, forum_at=at)
+    passed, _ = inputs.write(game, inputs.Entry(game.seats.get(player_name="丙"), [{"pass": True}], at)).first
     assert play.phase_close(phase=night1, now=night1.ends_at)
     before = Announcement.objects.count()
     assert corrections.correction_apply(game=game, edits=[{"op": "void", "id": passed.pk}]) == []

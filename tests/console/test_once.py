@@ -114,7 +114,7 @@ def test_every_service_at_once_on_one_game_queues_on_the_game_row_and_never_dead
     """The one lock order (play.game_lock): inputs, a void, a correction, clock controls, a substitution, the
     close and the pages' replay, all released at the same moment, twice over."""
     seats = {s.player_name: s for s in game.seats.all()}
-    first = intake.input_store(
+    first = intake.action_entry(
         game=game,
         seat=seats["甲"],
         item={"use": "普通攻击", "card": "杀手", "target": "乙", "manifesto": MANIFESTO},
@@ -123,8 +123,8 @@ def test_every_service_at_once_on_one_game_queues_on_the_game_row_and_never_dead
     night1 = game.phases.get(status=Phase.Status.OPEN)
     at = _at(game, 2)
     jobs = [
-        lambda: intake.input_store(game=game, seat=seats["乙"], item={"use": "束魂", "target": "乙"}, forum_at=at),
-        lambda: intake.input_store(game=game, seat=seats["丙"], item={"use": "治疗", "target": "乙"}, forum_at=at),
+        lambda: intake.action_entry(game=game, seat=seats["乙"], item={"use": "束魂", "target": "乙"}, forum_at=at),
+        lambda: intake.action_entry(game=game, seat=seats["丙"], item={"use": "治疗", "target": "乙"}, forum_at=at),
         lambda: intake.pm_confirm(game=game, seat=seats["丁"], text="诅咒 甲", forum_at=at),
         lambda: intake.input_void(game=game, pk=first.pk, reason="录错了"),
         lambda: clock.phase_extend(game=game, by=timedelta(hours=1)),
@@ -147,7 +147,7 @@ def test_every_service_at_once_on_one_game_queues_on_the_game_row_and_never_dead
     jobs = [
         lambda: play.phase_close(phase=night1),
         lambda: play.phase_close(phase=night1),
-        lambda: intake.input_store(game=game, seat=seats["甲"], item={"use": "保镖"}, forum_at=at),
+        lambda: intake.action_entry(game=game, seat=seats["甲"], item={"use": "保镖"}, forum_at=at),
         lambda: clock.sweep(),
     ]
     results = _together(len(jobs), lambda i: jobs[i]())

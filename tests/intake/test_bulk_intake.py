@@ -1,4 +1,4 @@
-"""Issue 14: a whole vote thread or a batch of PMs in one paste — one preview, inline fixes, one confirm."""
+"""A whole vote thread or a batch of PMs in one paste — one preview, inline fixes, one confirm."""
 
 from datetime import timedelta
 
@@ -147,7 +147,7 @@ SECOND_POSTS = """=== 李元芳 2024-03-05 10:00
 
 
 def test_a_separate_second_vote_post_in_a_thread_is_the_change_as_one_by_one_d3(day):
-    """Issue 23, D3: "再想想,我投李朗" after a vote is the one change, in a pasted thread as in the single paste; a
+    """D3: "再想想,我投李朗" after a vote is the one change, in a pasted thread as in the single paste; a
     third post is refused (the change is used), and one in the last hour is refused (too late)."""
     preview = bulk.bulk_preview(game=day, posts=split_posts(SECOND_POSTS, authors=PLAYERS), vote_post=True)
     said = {(r.post.author, r.post.at.strftime("%H:%M")): r.actions for r in preview.rows}

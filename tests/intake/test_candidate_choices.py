@@ -1,4 +1,4 @@
-"""Issue 15: a refusal's candidates are one-click choices. A choice turns that refusal into the input the parser says
+"""A refusal's candidates are one-click choices. A choice turns that refusal into the input the parser says
 it would give, marked 天神选定; the raw text is never rewritten; the choice is kept in the message's record and the
 audit log; nothing is chosen without a click, and a choice that cannot be applied says why."""
 

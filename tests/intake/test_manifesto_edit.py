@@ -1,4 +1,4 @@
-"""Issue 23: the 天神 trims the 杀人宣言 before confirming. The preview shows the exact text that will be published
+"""The 天神 trims the 杀人宣言 before confirming. The preview shows the exact text that will be published
 and its count (N-kill); the confirm stores the edited text, the raw PM stays as it was, the edit is in the message's
 record and the audit; a confirm whose edit differs from the preview stores nothing; the dawn draft publishes the
 edited text."""

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from moderator.models import Input, Message
 from moderator.parser.thread import Post
-from moderator.services import bulk, intake, play, setup, verdicts
+from moderator.services import bulk, inputs, intake, play, setup, verdicts
 from tests.browser.console_kit import TABLE
 from tests.tokens import signed
 
@@ -121,7 +121,7 @@ def test_the_vote_form_asks_before_an_earlier_post_changes_a_vote_verdict(client
     assert play.phase_close(phase=night, now=night.ends_at)
     day = game.phases.get(status="open")
     yi, bing = seat(game, "乙"), seat(game, "丙")
-    play.vote_submit(game=game, seat=yi, target=bing, change=True, forum_at=day.starts_at + timedelta(hours=3))
+    inputs.vote_submit(game=game, seat=yi, target=bing, change=True, forum_at=day.starts_at + timedelta(hours=3))
     local = timezone.localtime(day.starts_at + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
     form = {"seat": yi.pk, "forum_at": local, "post": "original", "target": seat(game, "丁").pk}
     page = client.post(f"/gm/{game.pk}/votes/", {**form, **signed(client, "console_votes", game)}).content.decode()

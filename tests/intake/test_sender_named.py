@@ -1,5 +1,5 @@
 """A 杀人宣言 is published word for word: when what would be published names the sender (their name, or a part of
-it the name book resolves to them), the preview says so before confirm — on the console's PM page (PARSER.md)."""
+it the name book resolves to them), the preview says so before confirm — on the console's PM page (docs/parser.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14: splitting a pasted thread into posts (moderator.parser.thread, pure) — the corpus of real-looking pastes."""
+"""Splitting a pasted thread into posts (moderator.parser.thread, pure) — the corpus of real-looking pastes."""
 
 from datetime import datetime
 
@@ -85,7 +85,7 @@ def test_it_never_raises_on_any_paste(text):
 
 
 def test_it_reads_the_seed_forums_phpwind_page_with_the_time_under_each_post():
-    """Issue 24.5: PHPWind as the seed forum shows it — the profile block above each post, "Posted: … | N 楼" under
+    """PHPWind as the seed forum shows it — the profile block above each post, "Posted: … | N 楼" under
     it. Every author is the poster (never "Posted"), every time is the post's own, the quote is kept in [quote], the
     "[ 此贴被X在…重新编辑 ]" line marks the post edited (D3)."""
     posts = split_posts(read("phpwind_posted_day1.txt"), authors=PLAYERS)

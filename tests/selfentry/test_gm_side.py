@@ -1,4 +1,4 @@
-"""Issue 29, the 天神's side: the setting (creation, dashboard), self-entered inputs shown as the player's own (who,
+"""Self-entry, the 天神's side: the setting (creation, dashboard), self-entered inputs shown as the player's own (who,
 when, from which link), voided and corrected as any other, the reminders, and the pages that say how the game is
 played."""
 

@@ -18,7 +18,7 @@ from selfentry_kit import MANIFESTO, act_url, confirm_data, preview, seat
 from moderator.game.state import evolve
 from moderator.models import Announcement, AuditLog, Input
 from moderator.rules import views
-from moderator.services import clock, play, posts, selfentry, setup
+from moderator.services import clock, inputs, play, posts, selfentry, setup
 from moderator.services.play import PlayError
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def _now(game):
 
 
 def _pass(game, name):
-    play.input_submit(game=game, seat=seat(game, name), item={"pass": True}, forum_at=_now(game))
+    inputs.write(game, inputs.Entry(seat(game, name), [{"pass": True}], _now(game)))
 
 
 # --- O1, T5: night-1 orders missing ----------------------------------------------------------------------------------
@@ -41,7 +41,7 @@ def test_night_one_orders_missing_are_named_reminded_and_an_early_end_asks_first
     game.save(update_fields=["hands_are_orders"])
     for name in ("甲", "乙", "丙", "丁"):
         _pass(game, name)  # everyone has "acted": only the orders are missing
-    play.order_submit(
+    inputs.order_submit(
         game=game, seat=seat(game, "甲"), order=["庶民", "庶民", "狙击手", "保镖", "杀手"], forum_at=_now(game)
     )
     state = play.game_replay(game).state
@@ -153,7 +153,7 @@ def test_the_execution_preview_names_the_card_a_player_pardoned_once_would_lose_
     game = setup.table_create(name="处决预览", players=table, start=("day", 1))
     setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
     for name in ("甲", "丙", "丁"):
-        play.input_submit(game=game, seat=seat(game, name), item={"for": "乙"}, forum_at=_now(game))
+        inputs.write(game, inputs.Entry(seat(game, name), [{"for": "乙"}], _now(game)))
     state = play.game_replay(game).state
     assert views.executions_preview(state) == [{"name": "乙", "card": "束魂"}]  # pending until the night (N12)
     once = state.with_seat(evolve(state.seat("乙"), pardoned_once=True))  # cannot be pardoned again: lost at once
@@ -185,10 +185,10 @@ def test_a_self_chosen_players_day_death_is_posted_with_his_stance_v5(client):
     game = setup.table_create(name="自选之死", players=table)
     setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
     stance = {"use": "立场", "side": "杀手", "mode": "共赢"}
-    play.input_submit(game=game, seat=seat(game, "戊"), item=stance, forum_at=_now(game))
+    inputs.write(game, inputs.Entry(seat(game, "戊"), [stance], _now(game)))
     clock.phase_end_early(game=game, force=True)  # night 1
     for name in ("甲", "乙", "丙", "丁"):
-        play.input_submit(game=game, seat=seat(game, name), item={"for": "戊"}, forum_at=_now(game))
+        inputs.write(game, inputs.Entry(seat(game, name), [{"for": "戊"}], _now(game)))
     clock.phase_end_early(game=game, force=True)  # day 1: 戊 executed, his last card pending (D6, D8)
     clock.phase_end_early(game=game, force=True)  # night 2: no pardon, his death announced at dawn, a day death
     dawn = Announcement.objects.filter(game=game, kind="dawn").latest("id").text
@@ -202,7 +202,7 @@ def test_a_self_chosen_players_day_death_is_posted_with_his_stance_v5(client):
 
 def test_inputs_sent_before_a_substitution_stay_under_the_player_who_sent_them_s5(game, gm_client):
     b = seat(game, "乙")
-    play.input_submit(game=game, seat=b, item={"use": "束魂", "target": "丙"}, forum_at=_now(game))
+    inputs.write(game, inputs.Entry(b, [{"use": "束魂", "target": "丙"}], _now(game)))
     clock.phase_end_early(game=game, force=True)
     setup.seat_substitute(seat=b, player_name="小乙", at=timezone.now())
     page = gm_client.get(reverse("console_correction", args=[game.pk])).content.decode()
@@ -238,10 +238,10 @@ def test_an_order_window_pm_of_a_self_entry_game_points_to_the_page_and_its_link
     game.save(update_fields=["self_entry"])
     setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
     for name in ("甲", "乙", "丙"):
-        play.input_submit(game=game, seat=seat(game, name), item={"for": "丁"}, forum_at=_now(game))
+        inputs.write(game, inputs.Entry(seat(game, name), [{"for": "丁"}], _now(game)))
     clock.phase_end_early(game=game, force=True)
     attack = {"use": "普通攻击", "card": "杀手", "target": "乙", "manifesto": MANIFESTO}
-    play.input_submit(game=game, seat=seat(game, "甲"), item=attack, forum_at=_now(game))
+    inputs.write(game, inputs.Entry(seat(game, "甲"), [attack], _now(game)))
     clock.phase_end_early(game=game, force=True)  # 2 of 8 cards lost: the 1/3 window (O3)
     pm = Announcement.objects.get(game=game, kind="private", recipient="乙")
     assert "在自己的私人页面(天神发给你的私人链接)提交新的丢牌顺序" in pm.text and "短消息" not in pm.text

@@ -1,4 +1,4 @@
-"""Issue 29: players act from their own private page (/p/<token>/act/) through the same services as the console."""
+"""Players act from their own private page (/p/<token>/act/) through the same services as the console."""
 
 from __future__ import annotations
 
@@ -63,13 +63,13 @@ def test_a_stale_preview_stores_nothing_and_shows_the_new_verdict(game, client):
     confirm stores nothing and shows what it would do now (refused, AP4)."""
     from django.utils import timezone
 
-    from moderator.services import play
+    from moderator.services import inputs
 
     a = seat(game, "甲")
     html = preview(
         client, a, "form", {"a-use": "普通攻击", "a-card": "杀手", "a-target": "乙", "a-manifesto": MANIFESTO}
     )
-    play.action_submit(
+    inputs.action_submit(
         game=game,
         seat=a,
         payload={"card": "杀手", "use": "一击必杀", "target": "丙", "manifesto": MANIFESTO},
@@ -193,7 +193,7 @@ def test_a_dead_player_sees_why_he_cannot_act_and_his_post_stores_nothing(client
 
 
 def test_an_unclear_name_is_refused_naming_the_candidates_and_a_click_chooses_one(game, client):
-    """PARSER.md: 'A或B' is never guessed; the player's own click on a candidate previews that input, the confirm
+    """docs/parser.md: 'A或B' is never guessed; the player's own click on a candidate previews that input, the confirm
     stores it marked as chosen, and the raw text is kept as written."""
     b = seat(game, "乙")
     html = preview(client, b, "text", {"t-text": "束魂乙或丙"})
@@ -298,7 +298,7 @@ def test_only_get_and_post_and_a_wrong_token_is_the_silent_404(game, client):
 
 
 def test_free_text_shows_the_exact_manifesto_to_publish_and_the_player_can_trim_it_nkill(game, client):
-    """Issue 23: the player sees the 杀人宣言 word for word before confirming (a line to the 天神 after it would be
+    """The player sees the 杀人宣言 word for word before confirming (a line to the 天神 after it would be
     published), trims it in the preview, and the confirm stores the trimmed text; the raw text is kept."""
     a = seat(game, "甲")
     secret = "另:我白天说的身份其实是假的"  # no action word in it: the parser cannot tell it from the 宣言
@@ -323,7 +323,7 @@ def test_free_text_shows_the_exact_manifesto_to_publish_and_the_player_can_trim_
 
 
 def test_the_page_warns_before_confirm_when_the_manifesto_names_the_player_himself(game, client):
-    """What would be published names the sender: the preview says so before it can be confirmed (PARSER.md)."""
+    """What would be published names the sender: the preview says so before it can be confirmed (docs/parser.md)."""
     a = seat(game, "甲")
     html = preview(client, a, "text", {"t-text": f"今晚用杀手普通攻击乙。杀人宣言:{MANIFESTO}我甲今晚就在这里。"})
     assert "注意:要公布的杀人宣言里有发送者自己的名字“甲”" in html

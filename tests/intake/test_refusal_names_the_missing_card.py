@@ -1,4 +1,4 @@
-"""Issue 23: a privilege the hand lacks is refused for that reason — "狙击乙" from a hand with an untransformed
+"""A privilege the hand lacks is refused for that reason — "狙击乙" from a hand with an untransformed
 阿米巴 and no 狙击手 says first that no card grants 普通狙击, not only that the 阿米巴 has not transformed (M1)."""
 
 from __future__ import annotations

@@ -1,27 +1,51 @@
-"""The night's and the day's dry-run (issue 14): the dawn or dusk post as it would read if the open phase closed now.
+"""Previews: what a write would do, shown before the 天神 (or a player) confirms it.
 
-A selector: it replays the game, closes the open phase on the pure engine (nothing is stored), and renders the
-public post through the same renderer and context as the real close (announce.public_post), so what the 天神 reads
-here is word for word what the close would draft — who would lose what (by type, A1), saves, deaths, windows.
-`{% load dryrun %}{% close_preview game as dryrun %}` puts it on a page (templates/console/_dryrun.html).
+One mechanism for every preview that must store to know: `rolled_back(write)` runs the write itself inside a
+savepoint, keeps what it returned and rolls everything back — the preview is the confirm, not a copy of it (a PM or a
+bulk paste entered out of forum order, a player's form, a substitution, a correction, a void). A preview the pure
+engine can answer stores nothing at all: the open phase's dawn or dusk post as it would read if the phase closed now
+(`close_preview`, `end_preview`), through the same renderer and context as the real close (announce.public_post), so
+what the 天神 reads is word for word what the close would draft.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from typing import TypeVar
 
+from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
 from moderator.models import Game, Phase
 from moderator.services import announce, play, verdicts
 
+T = TypeVar("T")
+
+
+class _RolledBack(Exception):
+    """Leaves the savepoint of `rolled_back` (never seen outside it)."""
+
+
+def rolled_back(write: Callable[[], T]) -> T:
+    """What `write` returns, with nothing it wrote kept: run inside a savepoint (a transaction of its own outside
+    one) that is rolled back. An error of the write is raised as is (nothing kept either)."""
+    done: list[T] = []
+    try:
+        with transaction.atomic():
+            done.append(write())
+            raise _RolledBack
+    except _RolledBack:
+        pass
+    return done[0]
+
 
 def _open(game: Game, kind: str) -> Phase | None:
     return game.phases.filter(status=Phase.Status.OPEN, kind=kind).order_by("-starts_at").first()
 
 
-def _preview(game: Game, phase: Phase, ends_at=None, state: rules.GameState | None = None) -> dict | None:
+def _close_post(game: Game, phase: Phase, ends_at=None, state: rules.GameState | None = None) -> dict | None:
     """`ends_at`: when the phase would end (its deadline, or now for an early end, T5): the next phase starts then.
     `state`: the game now, when the caller has replayed it already (a page replays once)."""
     state = state if state is not None else play.game_replay(game).state
@@ -61,23 +85,23 @@ def _preview(game: Game, phase: Phase, ends_at=None, state: rules.GameState | No
 def dawn_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
     """A2: the dawn post if the open night closed now; None when no night is open."""
     phase = _open(game, Phase.Kind.NIGHT)
-    return _preview(game, phase, state=state) if phase else None
+    return _close_post(game, phase, state=state) if phase else None
 
 
 def dusk_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
     """A3: the dusk post (tally, executions, 圣人 and 绝杀 losses, deaths) if the open day closed now."""
     phase = _open(game, Phase.Kind.DAY)
-    return _preview(game, phase, state=state) if phase else None
+    return _close_post(game, phase, state=state) if phase else None
 
 
 def close_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
     """Whichever of the two the open phase has (`state`: the caller's replay of the game now, if it has one)."""
     phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
-    return _preview(game, phase, state=state) if phase else None
+    return _close_post(game, phase, state=state) if phase else None
 
 
 def end_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
     """T5: the post the open phase would draft if the 天神 ended it now (the next phase then starts now), with the
     digest of that close, which the end-early confirmation carries (clock.phase_end_early(seen=…))."""
     phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
-    return _preview(game, phase, ends_at=timezone.now(), state=state) if phase else None
+    return _close_post(game, phase, ends_at=timezone.now(), state=state) if phase else None

@@ -1,6 +1,6 @@
-"""Issue 23, what the 天神 sees of two shapes the previous pass refused:
+"""What the 天神 sees of two shapes the parser reads with a candidate or a guess to check:
 
-- 投大白兔 (a vote for an unknown name one character off a player's): refused with the candidate, and now the candidate
+- 投大白兔 (a vote for an unknown name one character off a player's): refused with the candidate, and the candidate
   is a one-click button on the vote-post page, whose click previews that vote marked 天神选定 (D1, D3);
 - 刚才的王五改给赵六 (a change of target in words, no privilege written): read when the sender's hand has one privilege
   that names a player, and the preview says it was inferred (T3)."""
