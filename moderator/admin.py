@@ -10,6 +10,7 @@ from django.contrib import admin
 
 from moderator.models import Announcement, AuditLog, Game, Input, Message, Phase, Seat, SeatHolder
 from moderator.rules import codec
+from moderator.services import audit
 
 
 class ReadOnly:
@@ -57,9 +58,7 @@ class GameAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change) -> None:
         if change and "name" in form.changed_data:
             old = Game.objects.values_list("name", flat=True).get(pk=obj.pk)
-            AuditLog.objects.create(
-                game=obj, actor=request.user, action="后台修改", detail={"field": "name", "old": old, "new": obj.name}
-            )
+            audit.record(obj, request.user, "后台修改", {"field": "name", "old": old, "new": obj.name})
         super().save_model(request, obj, form, change)
 
     def save_related(self, request, form, formsets, change) -> None:
@@ -68,9 +67,7 @@ class GameAdmin(admin.ModelAdmin):
         super().save_related(request, form, formsets, change)
         new = sorted(game.gms.values_list("username", flat=True))
         if change and old != new:
-            AuditLog.objects.create(
-                game=game, actor=request.user, action="后台修改", detail={"field": "gms", "old": old, "new": new}
-            )
+            audit.record(game, request.user, "后台修改", {"field": "gms", "old": old, "new": new})
 
 
 @admin.register(Seat)
