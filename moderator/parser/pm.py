@@ -11,6 +11,7 @@ from cards import catalogue as cat
 
 from . import aliases as al
 from . import orders, votes
+from .account import gap_notes
 from .actions import Clause, Group, Outcome, Resolver, build
 from .lexer import Token, lex, meaningful
 from .names import NameBook
@@ -127,13 +128,13 @@ def parse(
     full = raw if isinstance(raw, str) else ""
     cut = clip(full, max_chars)
     raw = full[:cut]
-    inputs, refusals = _parse(
+    inputs, refusals, notes = _parse(
         raw, sender=sender, players=players, hand=hand, phase=phase, hand_size=hand_size, votes_only=votes_only
     )
-    inputs, refusals = _bounded(full, inputs, refusals)
+    inputs, refusals, notes = _bounded(full, inputs, refusals, notes)
     if cut < len(full):
         refusals = (*refusals, _too_long(full, cut))
-    return inputs, refusals
+    return inputs, refusals, notes
 
 
 # The most inputs and refusals one message gives (a real one has a handful): beyond them the rest of the message is
@@ -149,13 +150,13 @@ def short(words: str, limit: int = QUOTE_MAX) -> str:
     return words if len(words) <= limit else words[: limit - 1] + "…"
 
 
-def _bounded(raw: str, inputs: tuple, refusals: tuple) -> tuple[tuple, tuple]:
-    for r in refusals:
+def _bounded(raw: str, inputs: tuple, refusals: tuple, notes: tuple) -> tuple[tuple, tuple, tuple]:
+    for r in (*refusals, *notes):
         r["text"] = short(r["text"])
         if len(r["reason"]) > 4 * QUOTE_MAX:
             r["reason"] = r["reason"][: 2 * QUOTE_MAX] + "…" + r["reason"][-2 * QUOTE_MAX :]
     if len(inputs) + len(refusals) <= MAX_ITEMS:
-        return inputs, refusals
+        return inputs, refusals, _fewer_notes(notes)
     items = sorted(
         [(i.get("span", [len(raw)])[0], 0, k, i) for k, i in enumerate(inputs)]
         + [(r.get("span", [len(raw)])[0], 1, k, r) for k, r in enumerate(refusals)],
@@ -175,7 +176,22 @@ def _bounded(raw: str, inputs: tuple, refusals: tuple) -> tuple[tuple, tuple]:
     return (
         tuple(x[3] for x in kept if x[1] == 0),
         (*(x[3] for x in kept if x[1] == 1), more),
+        _fewer_notes(tuple(n for n in notes if n["span"][0] < at)),  # the rest is the refusal's
     )
+
+
+def _fewer_notes(notes: tuple) -> tuple:
+    """At most MAX_ITEMS notes: the words of the others are one last note, saying how many it stands for."""
+    if len(notes) <= MAX_ITEMS:
+        return notes
+    rest = notes[MAX_ITEMS - 1 :]
+    span = [rest[0]["span"][0], max(n["span"][1] for n in rest)]
+    last = {
+        "text": rest[0]["text"],
+        "reason": f"从这里起还有{len(rest)}处没有当作指令的文字(闲聊、猜测、引用等),不再逐一说明:请天神自己看",
+        "span": span,
+    }
+    return (*notes[: MAX_ITEMS - 1], last)
 
 
 def _parse(
@@ -210,6 +226,7 @@ def _parse(
     if not m.inputs and not m.refusals and m.notes:
         for start, end, reason in m.notes:  # say why the one thing the message seemed to ask was not taken
             m.refuse(start, end, reason)
+        m.notes.clear()
     if not m.inputs and not m.refusals:
         shown = raw.strip() if isinstance(raw, str) else ""
         shown = shown if len(shown) <= 80 else shown[:80] + "…"
@@ -226,7 +243,25 @@ def _parse(
     for d in refusals:
         if isinstance(d.get("input"), dict):
             d["input"].pop("_mf_spans", None)
-    return inputs, refusals
+    return inputs, refusals, _notes(m, inputs, refusals)
+
+
+def _notes(m: Message, inputs: tuple, refusals: tuple) -> tuple:
+    """Each clause read as not an instruction, with its reason, and a note for every other part of the text that
+    no input, 杀人宣言 or refusal holds (PARSER.md: nothing dropped), in the order written."""
+    notes = []
+    for start, end, reason in sorted(set(m.notes)):
+        span = m.text.raw_span(start, end)
+        if span:
+            notes.append({"text": m.text.fragment(start, end), "reason": reason, "span": span})
+    covered = [
+        *(i["span"] for i in inputs if i.get("span")),
+        *(s for i in inputs for s in i.get("manifesto_spans", ())),
+        *(r["span"] for r in refusals if r.get("span")),
+        *(n["span"] for n in notes),
+    ]
+    notes.extend(gap_notes(m.text, m.book, covered, [i["span"] for i in inputs if i.get("span")]))
+    return tuple(sorted(notes, key=lambda n: n["span"][0]))
 
 
 def _with_span(text: Text, item: dict) -> dict:
@@ -479,6 +514,7 @@ def _corrections(m: Message) -> None:
                 m.inputs.remove(old)
                 before.remove(old)
                 d["correction"] = m.text.fragment(*old[1]["_span"])
+                m.notes.append((*old[1]["_span"], f"“{d['correction']}”被后面的更正取代,没有录入"))
             elif len(same) > 1:
                 for p, e in same:
                     m.inputs.remove((p, e))
@@ -1182,6 +1218,13 @@ def _clause(
             again = g.repeat > 1 or again_ends <= g.start + 1
             for d in o.inputs:
                 if not again and _same_input(m, d):
+                    m.notes.append(
+                        (
+                            g.start,
+                            g.end,
+                            f"“{short(m.text.fragment(g.start, g.end), 60)}”和前面写的是同一条指令,只算一次",
+                        )
+                    )
                     continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once (issue 23)
                 if g is st.inferred:
                     d["inferred_use"] = (

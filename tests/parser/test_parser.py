@@ -38,16 +38,17 @@ def night(text: str, hand=SNIPER_HAND, players=PLAYERS, sender="月下独酌") -
 # ------------------------------------------------------------------------------------------------ the API
 
 
-def test_the_result_is_a_frozen_dataclass_whose_json_has_the_parser_md_keys_plus_span_and_candidates():
+def test_the_result_is_a_frozen_dataclass_whose_json_has_the_parser_md_keys_plus_span_candidates_and_notes():
     result = parse_pm("狙击 小明", sender="张三", players=PLAYERS, hand=SNIPER_HAND)
     assert isinstance(result, ParseResult)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.inputs = ()  # type: ignore[misc]
     data = result.to_json()
-    assert set(data) == {"inputs", "refusals"}
+    assert set(data) == {"inputs", "refusals", "notes"}
     assert all(
         {"text", "reason"} <= set(r) <= {"text", "reason", "span", "candidates", "input"} for r in data["refusals"]
     )
+    assert all({"text", "reason", "span"} <= set(n) <= {"text", "reason", "span", "with_input"} for n in data["notes"])
     json.dumps(data, ensure_ascii=False)
 
 
