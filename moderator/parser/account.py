@@ -13,7 +13,8 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from .lexer import lex
 from .names import NameBook
@@ -161,19 +162,29 @@ def _what(norm: str, kinds: set[str]) -> str:
 class Part:
     """Characters [start, end) of the text, all of one kind: "input" (the words an input was read from),
     "manifesto" (a 杀人宣言 to publish; `index` is its attack's), "refusal", "note" — `index` says which of them
-    — or "unread" (words nothing accounts for: the parser never leaves any) and "blank" (a text of no word)."""
+    and `entry` is it (or what the caller passed for it, `items`) — or "unread" (words nothing accounts for: the
+    parser never leaves any) and "blank" (a text of no word)."""
 
     start: int
     end: int
     kind: str
     index: int
     text: str
+    entry: Any = field(default=None, compare=False)
 
 
-def account(text: str, *, inputs: Sequence[dict], refusals: Sequence[dict], notes: Sequence[dict]) -> list[Part]:
+def account(
+    text: str,
+    *,
+    inputs: Sequence[dict],
+    refusals: Sequence[dict],
+    notes: Sequence[dict],
+    items: Sequence[Any] | None = None,
+) -> list[Part]:
     """The text cut into parts in the order written, each character in exactly one. Where spans overlap the
     stronger kind wins (KINDS), then the earlier entry; blank characters go with the part before them (the first
-    part's with the one after)."""
+    part's with the one after), and a note marked "with_input" with the input beside it. `items`: what each part of
+    an input carries as its `entry` (the preview's item of each input, in the same order), else the input."""
     n = len(text)
     if n == 0:
         return []
@@ -231,4 +242,10 @@ def account(text: str, *, inputs: Sequence[dict], refusals: Sequence[dict], note
             parts[-1][1] = run[1]
         else:
             parts.append(run)
-    return [Part(a, b, names[kind] if kind >= 0 else "blank", k, text[a:b]) for a, b, kind, k in parts]
+    carried: tuple[Sequence[Any], ...] = (items if items is not None else inputs,) * 2 + (refusals, notes)
+    return [
+        Part(a, b, names[kind], k, text[a:b], carried[kind][k] if kind < 4 else None)
+        if kind >= 0
+        else Part(a, b, "blank", -1, text[a:b])
+        for a, b, kind, k in parts
+    ]
