@@ -1,4 +1,5 @@
-"""The PM parser: what a player wrote to the GM (or posted as a vote) → the inputs of SCENARIOS.md (PARSER.md).
+"""The PM parser: what a player wrote to the GM (or posted as a vote) → the inputs of docs/scenarios.md
+(docs/parser.md).
 
 Pure Python, no Django. Public API:
 
@@ -11,7 +12,7 @@ The parser says what a message *means*; whether it is allowed now (AP, timing, l
 engine's verdict. It never raises on any text: what it cannot read is a refusal with a reason in Chinese. It reads
 at most MAX_CHARS characters of a message (20,000, the console's limit for a PM) and refuses the rest, saying so;
 `max_chars=None` reads any length (in linear time: the benchmark's check). Every word is accounted for: what gives
-no input and no refusal is a note that says what the parser took it for (PARSER.md, "nothing dropped").
+no input and no refusal is a note that says what the parser took it for (docs/parser.md, "nothing dropped").
 """
 
 from __future__ import annotations
@@ -42,14 +43,15 @@ class ParseResult:
     notes: tuple[dict, ...] = ()
 
     def to_json(self) -> dict:
-        """The PARSER.md object, and the project's additions: each input and refusal may carry "span": [start, end],
-        the characters of the text as passed to parse_pm that it was read from; a refusal may carry "candidates", the
-        players it could mean (a pronoun, an ambiguous or misspelt name, "A或B"), and then "input", the input
-        choosing one of them gives, its player left null ({"card": …, "use": …, "target": null}), so the 天神 can
-        choose with one click (a vote post's: {"for": null} or {"change": null}); {"pass": true} is a pass.
+        """The parser's output object (docs/parser.md), with its additions: each input and refusal may carry "span":
+        [start, end], the characters of the text as passed to parse_pm that it was read from; a refusal may carry
+        "candidates", the players it could mean (a pronoun, an ambiguous or misspelt name, "A或B"), and then "input",
+        the input choosing one of them gives, its player left null ({"card": …, "use": …, "target": null}), so the
+        天神 can choose with one click (a vote post's: {"for": null} or {"change": null}); {"pass": true} is a pass.
         "notes": every other part of the text with a word in it, {"text", "reason", "span"}, the reason saying what
-        it was taken for (a greeting, a guess, a quote, a signature…) and that it is no instruction: with the inputs'
-        spans and 宣言 ("manifesto_spans") and the refusals' they hold every word (`account`).
+        it was taken for (a greeting, a guess, a quote, a signature…) and that it is no instruction ("with_input": a
+        few words of an input's own clause, shown with it): with the inputs' spans and 宣言 ("manifesto_spans") and
+        the refusals' they hold every word (`account`).
         An input may carry "pronoun" (the 他 read as the one player the message names) or "inferred_use" (a change of
         target with no privilege written, read as the hand's only privilege that names a player): the preview says
         so, for the 天神 to check."""

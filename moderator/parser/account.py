@@ -1,4 +1,4 @@
-"""Every word of a message accounted for (PARSER.md, "nothing dropped"): each character of the text is part of an
+"""Every word of a message accounted for (docs/parser.md, "nothing dropped"): each character of the text is part of an
 input, of the 杀人宣言 an attack publishes, of a refusal, or of a note that says in words what the parser took it
 for (a greeting, a guess, a quote, a signature, talk that names players…) and that it gave no input.
 
@@ -39,7 +39,8 @@ MAX_SAID = 60
 _QUIET = frozenset({"GAP", "STOP", "PUNCT", "SEP", "SELF", "FILL", "REPEAT"})
 _CLAUSE_ENDS = frozenset(",,、;;。\n")
 _ENDS = frozenset("\n。!?;\uff01\uff1f\uff1b")  # a note is one sentence or line
-_TRIM = " \t\r\n\u3000,.;!?~:、。…\uff0c\uff1b\uff01\uff1f\uff5e\uff1a"  # not part of a note's words (brackets and quote marks are)
+# Not part of a note's words (brackets and quote marks are).
+_TRIM = " \t\r\n\u3000,.;!?~:、。…\uff0c\uff1b\uff01\uff1f\uff5e\uff1a"
 
 
 def blank(words: str) -> bool:

@@ -1,4 +1,4 @@
-"""Every word of a message is accounted for (PARSER.md, "nothing dropped"): cut into the parts the preview shows,
+"""Every word of a message is accounted for (docs/parser.md, "nothing dropped"): cut into the parts the preview shows,
 each character of the text is in exactly one part — an input, the 杀人宣言 an attack publishes, a refusal or a note
 whose reason says in words what the parser took it for — on generated messages and on random text."""
 

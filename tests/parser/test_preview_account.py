@@ -1,6 +1,6 @@
 """The console's PM preview accounts for every part of the message (templates/console/_pm_account.html): an input
 with its sentence and cost, and beside it the greeting, the guess and the PS it did not take as instructions, each
-with its reason in words — also when the message holds an input (a note used to show only when there was none)."""
+with its reason in words — also when the message holds an input."""
 
 from __future__ import annotations
 
