@@ -129,7 +129,7 @@ def _reason(text: Text, book: NameBook, a: int, b: int) -> tuple[str, bool]:
     reason = f"“{said}”{what},没有当作指令"
     if mentioned:
         words = "、".join(f"“{w}”" for w in mentioned[:5]) + ("等" if len(mentioned) > 5 else "")
-        reason += f";这里提到了{words},但没有读出要做的事:如果是指令,请写清楚(或由天神用表单录入)"
+        reason += f";这里提到了{words},但没有读出要做的事:如果这是要做的事,请写清楚"
     quiet = kinds <= _QUIET and len(norm.strip(_TRIM)) <= 8 and what == "是闲聊或说明"
     return reason, quiet
 
