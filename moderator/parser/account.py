@@ -25,11 +25,15 @@ KINDS = ("input", "manifesto", "refusal", "note")  # the stronger first: a chara
 # The words that make a part worth a reason of its own: an action word, a card, a position or a player.
 _MENTIONS = frozenset({"USE", "CARD", "POS", "NAME", "SEAT", "VOTE", "CHANGE", "SELFVOTE", "ORDER", "BOTTOM"})
 _SIGNED = re.compile(
-    r"\s*(?:p\.?\s?s\.?|pps|备注|附言|补充|@?天神|@?gm\b|谢谢|多谢|感谢|辛苦|麻烦|拜托|thanks|thx|——|—|--|~~|by\s)",
+    r"\s*(?:p\.?\s?s\.?|pps|备注|附言|补充|@?天神|@?gm(?![a-z])|谢谢|多谢|感谢|辛苦|麻烦|拜托|thanks|thx|——|—|--|~~|by\s)",
     re.I,
 )
+_WHO = r"(?:天神|gm|大家|各位)\s*(?:大人)?"
+# A greeting and nothing else: 天神晚上好~, hi 天神, 大家好, 在吗?
 _GREETING = re.compile(
-    r"\s*(?:天神|gm|大家|各位)?\s*(?:你好|您好|好|早上好|晚上好|晚安|早安|在吗|hi|hello|嗨|哈喽)", re.I
+    rf"\s*(?:{_WHO}\s*,?\s*)?(?:你好|您好|好|早上好|下午好|晚上好|晚安|早安|在吗|hi|hello|嗨|哈喽)"
+    rf"(?:\s*,?\s*{_WHO})?[\W_]*",
+    re.I,
 )
 _CORRECTED = re.compile(r"\s*(?:哦|噢|喔|啊|呃|额)?[\s,]*(?:不对|说错了|打错了|写错了|搞错了|更正|纠正|订正|修正|改正)")
 _TAGS = re.compile(r"(?:\s*\[[^\]\n]{0,40}\]\s*)+")
@@ -138,7 +142,7 @@ def _what(norm: str, kinds: set[str]) -> str:
     """What a run that gave no input reads as, in words."""
     if _BRACKETS.get(norm[:1]) == norm[-1:]:
         return "是括号里的旁白"
-    if _GREETING.match(norm) and len(norm) <= 12:
+    if _GREETING.fullmatch(norm):
         return "是问候"
     if _SIGNED.match(norm):
         return "是附言、签名或写给天神的话"
