@@ -1,15 +1,18 @@
-"""The PM parser: what a player wrote to the GM (or posted as a vote) → the inputs of SCENARIOS.md (PARSER.md).
+"""The PM parser: what a player wrote to the GM (or posted as a vote) → the inputs of docs/scenarios.md
+(docs/parser.md).
 
 Pure Python, no Django. Public API:
 
     parse_pm(text, *, sender, players, hand, phase="night", hand_size=5, max_chars=MAX_CHARS) -> ParseResult
     parse_vote(text, *, sender, players, max_chars=MAX_CHARS) -> ParseResult
-    ParseResult(inputs, refusals).to_json() -> {"inputs": [...], "refusals": [{"text": ..., "reason": ...}]}
+    ParseResult(inputs, refusals, notes).to_json() -> {"inputs": [...], "refusals": [...], "notes": [...]}
+    account(text, inputs=..., refusals=..., notes=...) -> [Part]: every character of the text in one part
 
 The parser says what a message *means*; whether it is allowed now (AP, timing, limits, B3's 底牌, O2) is the rules
 engine's verdict. It never raises on any text: what it cannot read is a refusal with a reason in Chinese. It reads
-at most MAX_CHARS characters of a message (20,000, the console's limit for a PM) and refuses the rest, saying so
-(issue 22); `max_chars=None` reads any length (in linear time: the benchmark's check).
+at most MAX_CHARS characters of a message (20,000, the console's limit for a PM) and refuses the rest, saying so;
+`max_chars=None` reads any length (in linear time: the benchmark's check). Every word is accounted for: what gives
+no input and no refusal is a note that says what the parser took it for (docs/parser.md, "nothing dropped").
 """
 
 from __future__ import annotations
@@ -20,34 +23,42 @@ from dataclasses import dataclass
 from cards import catalogue
 
 from . import pm
+from .account import Part, account
 from .lexer import lex
 from .names import NameBook
 from .pm import MAX_CHARS
 from .text import prepare
 
-__all__ = ["MAX_CHARS", "ParseResult", "parse_pm", "parse_vote", "sender_words"]
+__all__ = ["MAX_CHARS", "ParseResult", "Part", "account", "parse_pm", "parse_vote", "sender_words"]
 
 PHASES = ("night", "day")
 REFUSAL_KEYS = ("text", "reason", "span", "candidates", "input")
+NOTE_KEYS = ("text", "reason", "span", "with_input")
 
 
 @dataclass(frozen=True)
 class ParseResult:
     inputs: tuple[dict, ...]
     refusals: tuple[dict, ...]
+    notes: tuple[dict, ...] = ()
 
     def to_json(self) -> dict:
-        """The PARSER.md object. Additions (issue 15): each input and refusal may carry "span": [start, end], the
-        characters of the text as passed to parse_pm that it was read from; a refusal may carry "candidates", the
-        players it could mean (a pronoun, an ambiguous or misspelt name, "A或B"), and then "input", the input
-        choosing one of them gives, its player left null ({"card": …, "use": …, "target": null}), so the 天神 can
-        choose with one click (a vote post's: {"for": null} or {"change": null}, issue 23); {"pass": true} is a pass.
+        """The parser's output object (docs/parser.md), with its additions: each input and refusal may carry "span":
+        [start, end], the characters of the text as passed to parse_pm that it was read from; a refusal may carry
+        "candidates", the players it could mean (a pronoun, an ambiguous or misspelt name, "A或B"), and then "input",
+        the input choosing one of them gives, its player left null ({"card": …, "use": …, "target": null}), so the
+        天神 can choose with one click (a vote post's: {"for": null} or {"change": null}); {"pass": true} is a pass.
+        "notes": every other part of the text with a word in it, {"text", "reason", "span"}, the reason saying what
+        it was taken for (a greeting, a guess, a quote, a signature…) and that it is no instruction ("with_input": a
+        few words of an input's own clause, shown with it): with the inputs' spans and 宣言 ("manifesto_spans") and
+        the refusals' they hold every word (`account`).
         An input may carry "pronoun" (the 他 read as the one player the message names) or "inferred_use" (a change of
         target with no privilege written, read as the hand's only privilege that names a player): the preview says
         so, for the 天神 to check."""
         return {
             "inputs": [dict(item) for item in self.inputs],
             "refusals": [{k: _copy(v) for k, v in r.items() if k in REFUSAL_KEYS} for r in self.refusals],
+            "notes": [{k: _copy(v) for k, v in n.items() if k in NOTE_KEYS} for n in self.notes],
         }
 
 
@@ -75,15 +86,15 @@ def parse_pm(
     """
     if phase not in PHASES:
         raise ValueError(f"phase must be one of {PHASES}, not {phase!r}")
-    inputs, refusals = pm.parse(
+    inputs, refusals, notes = pm.parse(
         text, sender=sender, players=players, hand=hand, phase=phase, hand_size=hand_size, max_chars=max_chars
     )
-    return ParseResult(inputs, refusals)
+    return ParseResult(inputs, refusals, notes)
 
 
 def parse_vote(text: str, *, sender: str, players: Sequence[str], max_chars: int | None = MAX_CHARS) -> ParseResult:
     """Read a vote post (D1, D3): {"for": X}, {"change": X}, or a refusal (conditional, ambiguous, unknown name)."""
-    inputs, refusals = pm.parse(
+    inputs, refusals, notes = pm.parse(
         text,
         sender=sender,
         players=players,
@@ -93,7 +104,7 @@ def parse_vote(text: str, *, sender: str, players: Sequence[str], max_chars: int
         votes_only=True,
         max_chars=max_chars,
     )
-    return ParseResult(inputs, refusals)
+    return ParseResult(inputs, refusals, notes)
 
 
 def sender_words(text: str, *, sender: str, players: Sequence[str], max_chars: int | None = MAX_CHARS) -> list[str]:

@@ -1,4 +1,4 @@
-"""Privileges: from the tokens of one clause to SCENARIOS.md action inputs (card, use, target, position, into).
+"""Privileges: from the tokens of one clause to docs/scenarios.md action inputs (card, use, target, position, into).
 
 A privilege word opens a group; names, positions and a card word around it fill the group. The card is the one in
 the sender's hand that grants the privilege (an 阿米巴 when no natural card does: the engine checks its form).
@@ -34,7 +34,7 @@ class Group:
     into: Token | None = None
     repeat: int = 1  # 诅咒张三两次
     end: int = 0
-    alt: bool = False  # "狙击赵六或孙八", "禁锢王五还是孙八": one of several, never guessed (issue 15)
+    alt: bool = False  # "狙击赵六或孙八", "禁锢王五还是孙八": one of several, never guessed
     counted: bool = False  # opened by a count of stabs ("两刀赵六")
 
 
@@ -58,8 +58,8 @@ def _family(use: str) -> frozenset[str]:
 
 class _Announces:
     """Whether the count at k ("两刀") is followed by a colon or ends the clause: it announces what follows. The
-    tokens after each place are summed up once, from the back, so a clause of many counts is read in linear time
-    (issue 22)."""
+    tokens after each place are summed up once, from the back, so a clause of many counts is read in linear
+    time."""
 
     def __init__(self, tokens: list[Token]):
         n = len(tokens)
@@ -122,7 +122,7 @@ def build(tokens: list[Token]) -> Clause:
             else:
                 pend_card = t.value
                 # "王五这个杀手太明显了,明天票他": a card word after a name, or after 这个/是/的, is a noun about
-                # someone, never the verb of an attack (issue 23)
+                # someone, never the verb of an attack
                 card_noun = bool(pend_targets) or bool(
                     before is not None
                     and (
@@ -149,7 +149,7 @@ def build(tokens: list[Token]) -> Clause:
         elif t.kind == "REPEAT" and t.text.endswith("刀") and cur is None:
             announces = announces or _Announces(tokens)
             if announces(k):
-                continue  # "今晚两刀:杀王五,杀赵六": a count of the attacks written next, not two attacks (issue 23)
+                continue  # "今晚两刀:杀王五,杀赵六": a count of the attacks written next, not two attacks
             cur = Group("普通攻击", t.start, weak=True, verb_end=t.end, end=t.end, repeat=t.value, counted=True)
             groups.append(cur)
             cur.targets, pend_targets = pend_targets, []
@@ -161,7 +161,7 @@ def build(tokens: list[Token]) -> Clause:
             change_at = t.start
         elif t.kind == "CANCEL":
             cancel = True
-    # A card named after a player ("王五肯定是狼人") says who someone is, never what to do (issue 15).
+    # A card named after a player ("王五肯定是狼人") says who someone is, never what to do.
     cards = [t.value for t in tokens if t.kind == "CARD"] if not groups and not pend_targets else []
     return Clause(groups, pend_targets, cards, change_at, cancel, pend_pos)
 
@@ -174,7 +174,10 @@ def _split(reason: str | tuple[str, list[str]]) -> tuple[str, list[str]]:
 
 
 @dataclass
-class Outcome:
+class GroupReading:
+    """What one privilege word and the words around it read as: inputs, or refusals with their reasons. Whether an
+    input is allowed now is the rules engine's verdict, not this."""
+
     inputs: list[dict]  # each with "_span": (start, end) in the normalised text
     # reasons, or (reason, candidates), or (reason, candidates, the input a chosen candidate would give, its player
     # left as None); the caller adds the fragment
@@ -195,7 +198,7 @@ class Resolver:
 
     def candidates_before(self, pos: int) -> list[str]:
         """The players named before `pos`, the most recent first (whom a 他 may mean), the sender left out."""
-        if self._latest is None:  # each player's latest mentions, sorted once (linear in the message, issue 22)
+        if self._latest is None:  # each player's latest mentions, sorted once (linear in the message)
             self._latest = {}
             for p, n in sorted(self.mentions):
                 if n != self.book.sender:
@@ -241,7 +244,7 @@ class Resolver:
         if g.weak and use in al.ATTACK_USES and card == cat.SNIPER:
             use = "普通狙击"
         if g.weak and use in al.ATTACK_USES and g.pos is not None and card is None and cat.SNIPER in self.hand:
-            use = "普通狙击"  # 打王五从后往前数第三张: only a sniper's shot has a position (issue 23)
+            use = "普通狙击"  # 打王五从后往前数第三张: only a sniper's shot has a position
         if g.weak and use in al.SAVE_USES:
             by_card = {cat.BINDER: "束魂", cat.HEALER: "治疗", cat.DOOM_PARDON: "特赦"}
             if card in by_card:
@@ -269,8 +272,8 @@ class Resolver:
         return self.book.resolve(t.text)
 
     # ---- one group
-    def outcome(self, g: Group, change_at: int | None) -> Outcome:
-        out = Outcome([], [])
+    def read_group(self, g: Group, change_at: int | None) -> GroupReading:
+        out = GroupReading([], [])
         use, why = self.use_for(g)
         if use is None:
             out.refusals.append(why)
@@ -298,10 +301,10 @@ class Resolver:
                 and g.into.value == cat.AMOEBA
                 and after in ("后", "後", "过", "過", "了")
             ):
-                return out  # "变形后的阿米巴": talk about the card, not an order (issue 23)
+                return out  # "变形后的阿米巴": talk about the card, not an order
             return self._transform(g, base, out)
         if g.counted and not any(t.kind != "GAP" or self.looks_like_name(t, self.resolve_target(t)) for t in targets):
-            return out  # "补一刀": a count of stabs with nobody named is talk, not an order (issue 23)
+            return out  # "补一刀": a count of stabs with nobody named is talk, not an order
         unsure = self._unsure(g, base, base_change)
         pronoun = next((t for t in targets if t.kind == "PRON"), None)
         if pronoun is not None and use not in al.SELF_USES:
@@ -318,7 +321,7 @@ class Resolver:
                 and not aimed_badly
             ):
                 # "王五昨天一直针对我,很可疑。今晚禁锢他。": the only player the message names; the preview says
-                # whom the pronoun was read as (issue 23)
+                # whom the pronoun was read as
                 item = dict(base, target=who[0], pronoun=said)
                 item["_span"] = (min(g.start, pronoun.start), max(g.end, pronoun.end))
                 if use == "瞄准狙击" and g.pos is not None:  # (not aimed_badly: it has a position)
@@ -395,7 +398,7 @@ class Resolver:
 
     def _unsure(self, g: Group, base: dict, change: bool):
         """A refusal about whom the privilege is for: with its candidates, it also carries the input that choosing
-        one of them gives (the 天神's one-click choice, issue 15) — unless the group could not give one input
+        one of them gives (the 天神's one-click choice) — unless the group could not give one input
         (repeated, or an aimed shot without a valid position)."""
         partial: dict | None = dict(base, target=None)
         if base["use"] == "瞄准狙击":
@@ -440,7 +443,7 @@ class Resolver:
             return f"位置{'倒数' if n < 0 else ''}第{abs(n)}张超出了手牌数:每人最多{self.hand_size}张牌"
         return None
 
-    def _transform(self, g: Group, base: dict, out: Outcome) -> Outcome:
+    def _transform(self, g: Group, base: dict, out: GroupReading) -> GroupReading:
         if g.into is None:
             out.refusals.append("变形要写明变成哪种牌:" + "、".join(cat.AMOEBA_FORMS))
             return out

@@ -1,4 +1,5 @@
-"""How players write privileges, cards and the other words the parser knows (PARSER.md, SCENARIOS.md vocabulary).
+"""How players write privileges, cards and the other words the parser knows (docs/parser.md, the vocabulary of
+docs/scenarios.md).
 
 Every table is keyed by the *normalised* spelling (简体, NFKC, casefold — see `text.normalise_word`), so 繁體 and
 full-width input meet the same entries. Canonical values are the names of `cards.catalogue`.
@@ -169,7 +170,7 @@ TARGET_CHANGE_WORDS = (
 )
 CANCEL_WORDS = ("取消", "撤销", "撤回")
 
-# ---------------------------------------------------------------- what makes a clause not an order (issue 15) -----
+# ---------------------------------------------------------------- what makes a clause not an order -----
 # A privilege or vote word is an input only when the sender orders it: not negated, not someone else's act, not a
 # report, a guess or a past event. These words mark the clause they stand in.
 NEGATION_WORDS = tuple(

@@ -18,9 +18,9 @@ SEPARATORS = frozenset("\n。.;!?,、~…")
 PUNCTUATION = frozenset(" \t\r:()[]【】《》〈〉\"'“”‘’「」『』-—_*#/|<>=+→⇒·•")
 
 # A number never starts inside a run of digits, and is matched possessively (Chinese numerals: at most four): a run
-# of n digits is read once, not once per digit (a position pattern tried at each of them was quadratic: 第 and 5,000 digits took 30 s).
+# of n digits is read once, not once per digit (a position pattern tried at each of them would be quadratic).
 NUM = r"(?<!\d)(\d++|[零〇一二两三四五六七八九十]{1,4}+)"
-# Not a position: 第一夜, 第3天, 第二轮 (issue 15). Spaces only, never a line break, inside a position.
+# Not a position: 第一夜, 第3天, 第二轮. Spaces only, never a line break, inside a position.
 _NOT_CARD = r"(?![\d零〇一二两三四五六七八九十]|[ \t]*[天夜晚日轮次楼名局回人届])"
 _UNIT = r"[ \t]*(?:张|位|个|顺位)?[ \t]*(?:牌)?"
 _FROM_BACK = (
@@ -39,7 +39,7 @@ _POSITION = [
 _BACK_AFTER = re.compile(
     r"[ \t,]*(?:从[ \t]*(?:最)?(?:后|后面|后边|后头|尾|末尾)[ \t]*(?:往前|向前|开始)?[ \t]*数(?:起)?|倒着数|倒过来数)"
 )
-# A position whose direction is written in words before the number (issue 23): 从后往前数第三张, 从最后数起第2张,
+# A position whose direction is written in words before the number: 从后往前数第三张, 从最后数起第2张,
 # 倒过来第二张, 末尾第二张, 正数第2张. The words are classified by `_direction`; words that do not say which end
 # (从右数第二张) give a position the parser refuses rather than guesses.
 _DIR_CHARS = "从由自最后面边头尾巴末底下上右左往向前开始起数着过来倒正顺的部端一1张"
@@ -109,7 +109,7 @@ def chinese_number(s: str) -> int | None:
 class Token:
     kind: str  # NAME SEAT USE CARD POS REPEAT SELF MODE SIDE STANCE VOTE CHANGE SELFVOTE COND REASON CANCEL
     #            MANIFESTO ORDER BOTTOM FILL STOP SEP PUNCT GAP
-    #            NEG AFTERNEG PRON OTHER REPORT OPINION HEDGE PAST PASSIVE QUESTION ALT PASS (issue 15)
+    #            NEG AFTERNEG PRON OTHER REPORT OPINION HEDGE PAST PASSIVE QUESTION ALT PASS
     start: int
     end: int
     value: Any = None
@@ -172,7 +172,7 @@ def _build_vocab() -> dict[str, list[tuple[str, str, Any]]]:
 
 VOCAB = _build_vocab()
 # The words starting with each character, longest first, as one pattern: the first that matches is the word the
-# loop over VOCAB[c] would take, found in one call (issue 22).
+# loop over VOCAB[c] would take, found in one call.
 VOCAB_AT = {c: re.compile("|".join(re.escape(key) for key, _, _ in words)) for c, words in VOCAB.items()}
 VOCAB_ENTRY = {key: (kind, value) for words in VOCAB.values() for key, kind, value in words}
 
@@ -181,7 +181,7 @@ def _is_word(c: str) -> bool:
     return c.isascii() and c.isalnum()
 
 
-# Where any pattern of _regex_at can match at all: one test in C at each place instead of a dozen (issue 22).
+# Where any pattern of _regex_at can match at all: one test in C at each place instead of a dozen.
 _ANY_PATTERN = re.compile(
     "|".join(
         f"(?:{p.pattern})" for p in (*(p for p, _ in _POSITION), _DIR_POS, _LABEL, _LAST, _FIRST, _REPEAT, _SEAT, _TIME)
@@ -296,7 +296,7 @@ def lex(norm: str, start: int, end: int, book: NameBook) -> list[Token]:
             i = best.end
             continue
         if out and out[-1].kind == "GAP" and out[-1].end == i:
-            out[-1].end = i + 1  # its text is set below: one copy, not one per character (issue 22)
+            out[-1].end = i + 1  # its text is set below: one copy, not one per character
         else:
             out.append(Token("GAP", i, i + 1, None, c))
         i += 1

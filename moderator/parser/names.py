@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .text import normalise_word
 
-FUZZY_THRESHOLD = 0.7  # 月下独酒 → 月下独酌 (0.75); 大白兔 is not 小白兔 (0.67): refused with candidates (issue 23)
+FUZZY_THRESHOLD = 0.7  # 月下独酒 → 月下独酌 (0.75); 大白兔 is not 小白兔 (0.67): refused with candidates
 FUZZY_MARGIN = 0.2
 
 
@@ -97,7 +97,7 @@ class NameBook:
     # ------------------------------------------------------------------ a fragment that should be one name
     def resolve(self, fragment: str) -> Resolution:
         """Which player a fragment names; each fragment is looked up once (a post may repeat it thousands of
-        times: issue 22)."""
+        times)."""
         found = self._resolved.get(fragment)
         if found is None:
             found = self._resolved[fragment] = self._resolve(fragment)
@@ -131,7 +131,7 @@ class NameBook:
         return Resolution(None, "none", tuple(close))
 
     def refusal(self, fragment: str, res: Resolution) -> str:
-        """Why a fragment is not a player, in the words of PARSER.md."""
+        """Why a fragment is not a player, as the parser's refusals say it (docs/parser.md)."""
         shown = fragment.strip()
         if res.how == "ambiguous" and res.candidates:
             return f"“{shown}”可能是好几个玩家:{'、'.join(res.candidates)};请写得更完整,或由天神确认"

@@ -1,7 +1,7 @@
-"""Discard orders (丢牌顺序, RULES.md O1–O3): from the player's list to the full order of the hand.
+"""Discard orders (丢牌顺序, docs/rules.md O1–O3): from the player's list to the full order of the hand.
 
 The seed's own example — 「我按下列先后顺序丢牌(排在前面的先丢):诅咒/庇佑、禁锢/反狙击手、束魂、杀手」 — names the
-privilege cards only; commoners then go first (PARSER.md). A 庶民 named fewer times than held brings the others
+privilege cards only; commoners then go first (docs/parser.md). A 庶民 named fewer times than held brings the others
 next to it. "底牌是X" / "X做底牌" puts X last. "其余随意" puts the unnamed cards there, in their current order.
 Whether the 底牌 is a privilege card (O2) is the engine's verdict, not the parser's.
 """
@@ -35,7 +35,7 @@ _SKIP = sorted(
     key=len,
     reverse=True,
 )
-# The first of _CARDS / _SKIP written at a place, in one call rather than a loop over them (issue 22)
+# The first of _CARDS / _SKIP written at a place, in one call rather than a loop over them
 _CARD_AT = re.compile("|".join(map(re.escape, _CARDS)))
 _SKIP_AT = re.compile("|".join(map(re.escape, _SKIP)))
 _BOTTOM_WORDS = ("做", "当", "作为", "作", "为", "放", "是", "当做", "当作")  # _BOTTOM_AFTER's words
@@ -55,13 +55,13 @@ COMMENT = re.compile(r"[(\[【]([^()\[\]【】\n]{3,})[)\]】]")
 
 def _comment(found: re.Match) -> str:
     """A comment in brackets after a card ("杀手(最后一张杀手当底牌)") names no card of the order: it only says, at
-    most, that the card before it is the 底牌 (issue 23)."""
+    most, that the card before it is the 底牌."""
     return "(底)" if "底" in found.group(1) else " "
 
 
 def _bottom_before(norm: str, i: int) -> bool:
     """_BOTTOM_AFTER.search(norm[:i]) ("杀手做底牌"), looking back over the spaces before i only, not the whole text
-    before it (issue 22)."""
+    before it."""
     k = i
     while k > 0 and norm[k - 1].isspace():
         k -= 1

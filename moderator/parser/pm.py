@@ -11,7 +11,8 @@ from cards import catalogue as cat
 
 from . import aliases as al
 from . import orders, votes
-from .actions import Clause, Group, Outcome, Resolver, build
+from .account import gap_notes
+from .actions import Clause, Group, GroupReading, Resolver, build
 from .lexer import Token, lex, meaningful
 from .names import NameBook
 from .stance import CARD_ONLY, Stance
@@ -48,7 +49,7 @@ class Message:
     refusals: list[tuple[int, dict]] = field(default_factory=list)
     # 杀人宣言: (position of its marker, text, weak marker, end, start of its text) in the normalised text
     manifestos: list[tuple[int, str, bool, int, int]] = field(default_factory=list)
-    notes: list[tuple[int, int, str]] = field(default_factory=list)  # clauses read as not an order (issue 15)
+    notes: list[tuple[int, int, str]] = field(default_factory=list)  # clauses read as not an order
     unsure_attacks: list[tuple[int, dict]] = field(default_factory=list)  # attacks refused for an unclear target
     cut_lines: list[tuple[int, int]] = field(default_factory=list)  # lines a 杀人宣言 stopped before (action words)
     _lexed: dict[tuple[int, int], list[Token]] = field(default_factory=dict)
@@ -82,13 +83,13 @@ class Message:
         return list(self.lexed(span))
 
     def lexed(self, span: tuple[int, int]) -> list[Token]:
-        """The tokens of norm[a:b]: each line is lexed once, however many readers look at it (issue 22)."""
+        """The tokens of norm[a:b]: each line is lexed once, however many readers look at it."""
         if span not in self._lexed:
             self._lexed[span] = lex(self.text.norm, span[0], span[1], self.book)
         return self._lexed[span]
 
 
-# The most characters of one message the parser reads (issue 22): the console takes a PM of at most 20,000
+# The most characters of one message the parser reads: the console takes a PM of at most 20,000
 # characters, a real one is under 2,000. Beyond it the first MAX_CHARS (up to the last line break in them) are read
 # and the rest is refused, shown to the 天神, never read: a reader of any text stays well under a second.
 MAX_CHARS = 20_000
@@ -127,19 +128,19 @@ def parse(
     full = raw if isinstance(raw, str) else ""
     cut = clip(full, max_chars)
     raw = full[:cut]
-    inputs, refusals = _parse(
+    inputs, refusals, notes = _parse(
         raw, sender=sender, players=players, hand=hand, phase=phase, hand_size=hand_size, votes_only=votes_only
     )
-    inputs, refusals = _bounded(full, inputs, refusals)
+    inputs, refusals, notes = _bounded(full, inputs, refusals, notes)
     if cut < len(full):
         refusals = (*refusals, _too_long(full, cut))
-    return inputs, refusals
+    return inputs, refusals, notes
 
 
 # The most inputs and refusals one message gives (a real one has a handful): beyond them the rest of the message is
 # one refusal with its span. Each refusal quotes at most QUOTE_MAX characters (its span marks all its words): 20,000
-# characters of one clause refused 400 times were 8 MB of reasons for the preview to render (issue 22's bound, for
-# the page as well as the parser).
+# characters of one clause refused 400 times would otherwise be 8 MB of reasons for the preview to render (a bound
+# for the page as well as the parser).
 MAX_ITEMS = 60
 QUOTE_MAX = 120
 
@@ -149,13 +150,13 @@ def short(words: str, limit: int = QUOTE_MAX) -> str:
     return words if len(words) <= limit else words[: limit - 1] + "…"
 
 
-def _bounded(raw: str, inputs: tuple, refusals: tuple) -> tuple[tuple, tuple]:
-    for r in refusals:
+def _bounded(raw: str, inputs: tuple, refusals: tuple, notes: tuple) -> tuple[tuple, tuple, tuple]:
+    for r in (*refusals, *notes):
         r["text"] = short(r["text"])
         if len(r["reason"]) > 4 * QUOTE_MAX:
             r["reason"] = r["reason"][: 2 * QUOTE_MAX] + "…" + r["reason"][-2 * QUOTE_MAX :]
     if len(inputs) + len(refusals) <= MAX_ITEMS:
-        return inputs, refusals
+        return inputs, refusals, _fewer_notes(notes)
     items = sorted(
         [(i.get("span", [len(raw)])[0], 0, k, i) for k, i in enumerate(inputs)]
         + [(r.get("span", [len(raw)])[0], 1, k, r) for k, r in enumerate(refusals)],
@@ -175,7 +176,22 @@ def _bounded(raw: str, inputs: tuple, refusals: tuple) -> tuple[tuple, tuple]:
     return (
         tuple(x[3] for x in kept if x[1] == 0),
         (*(x[3] for x in kept if x[1] == 1), more),
+        _fewer_notes(tuple(n for n in notes if n["span"][0] < at)),  # the rest is the refusal's
     )
+
+
+def _fewer_notes(notes: tuple) -> tuple:
+    """At most MAX_ITEMS notes: the words of the others are one last note, saying how many it stands for."""
+    if len(notes) <= MAX_ITEMS:
+        return notes
+    rest = notes[MAX_ITEMS - 1 :]
+    span = [rest[0]["span"][0], max(n["span"][1] for n in rest)]
+    last = {
+        "text": rest[0]["text"],
+        "reason": f"从这里起还有{len(rest)}处没有当作指令的文字(闲聊、猜测、引用等),不再逐一说明:请天神自己看",
+        "span": span,
+    }
+    return (*notes[: MAX_ITEMS - 1], last)
 
 
 def _parse(
@@ -197,7 +213,7 @@ def _parse(
         if not _votes(m):
             _bare_vote(m)
     elif phase == "day" and _votes(m):
-        _actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own (issue 15)
+        _actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own
     else:
         _manifestos(m)
         _ordinals(m)
@@ -210,6 +226,7 @@ def _parse(
     if not m.inputs and not m.refusals and m.notes:
         for start, end, reason in m.notes:  # say why the one thing the message seemed to ask was not taken
             m.refuse(start, end, reason)
+        m.notes.clear()
     if not m.inputs and not m.refusals:
         shown = raw.strip() if isinstance(raw, str) else ""
         shown = shown if len(shown) <= 80 else shown[:80] + "…"
@@ -226,11 +243,29 @@ def _parse(
     for d in refusals:
         if isinstance(d.get("input"), dict):
             d["input"].pop("_mf_spans", None)
-    return inputs, refusals
+    return inputs, refusals, _notes(m, inputs, refusals)
+
+
+def _notes(m: Message, inputs: tuple, refusals: tuple) -> tuple:
+    """Each clause read as not an instruction, with its reason, and a note for every other part of the text that
+    no input, 杀人宣言 or refusal holds (docs/parser.md: nothing dropped), in the order written."""
+    notes = []
+    for start, end, reason in sorted(set(m.notes)):
+        span = m.text.raw_span(start, end)
+        if span:
+            notes.append({"text": m.text.fragment(start, end), "reason": reason, "span": span})
+    covered = [
+        *(i["span"] for i in inputs if i.get("span")),
+        *(s for i in inputs for s in i.get("manifesto_spans", ())),
+        *(r["span"] for r in refusals if r.get("span")),
+        *(n["span"] for n in notes),
+    ]
+    notes.extend(gap_notes(m.text, m.book, covered, [i["span"] for i in inputs if i.get("span")]))
+    return tuple(sorted(notes, key=lambda n: n["span"][0]))
 
 
 def _with_span(text: Text, item: dict) -> dict:
-    """The input with its evidence as [start, end] in the text the player wrote (issue 15)."""
+    """The input with its evidence as [start, end] in the text the player wrote."""
     norm_span = item.pop("_span", None)
     span = text.raw_span(*norm_span) if norm_span else None
     if span:
@@ -265,7 +300,7 @@ def _starts_command(tokens: list[Token]) -> bool:
     return bool(kinds & {"NAME", "SEAT", "SELF"}) or kinds <= {"USE", "CARD", "POS"}
 
 
-# Where a 杀人宣言 ends (issue 23): at a sentence or line that starts with a word to the 天神 (PS, 天神:, 谢谢, 辛苦),
+# Where a 杀人宣言 ends: at a sentence or line that starts with a word to the 天神 (PS, 天神:, 谢谢, 辛苦),
 # a reason (理由:), a position (正数第2张) or a discard order. What follows is never published.
 MANIFESTO_END = re.compile(
     r"(?:p\.?\s?s\.?|pps|备注|附言|补充|另外|顺便|对了|@?天神\s*(?:大人)?\s*[,:~!]|@天神|@?gm\b|"
@@ -316,7 +351,7 @@ def _ends_manifesto(m: Message, i: int) -> bool:
 
 def _repeats_attack(m: Message, i: int, attacked: set[str]) -> bool:
     """A line of the 杀人宣言 that names an attack on a player the message already attacks ("杀了赵六大家就安全了"):
-    quoted text, not an input (issue 23)."""
+    quoted text, not an input."""
     groups = build(meaningful(m.tokens(i))).groups
     names = _attacked(m.tokens(i))
     return bool(groups) and all(g.use in al.ATTACK_USES for g in groups) and bool(names) and names <= attacked
@@ -344,7 +379,7 @@ def _action_word(t: Token) -> bool:
 
 def _cut_by_action(m: Message, j: int, attacked: set[str]) -> bool:
     """A line after a 杀人宣言's first that holds a privilege other than an attack, a card or a position ("我猜孙八今晚
-    会禁锢我") is not published (PARSER.md: such a clause is never absorbed); it is shown after reading (_unread)."""
+    会禁锢我") is not published (docs/parser.md: such a clause is never absorbed); it is shown after reading (_unread)."""
     span = m.live[j]
     if span is None or _repeats_attack(m, j, attacked):
         return False
@@ -356,7 +391,7 @@ def _cut_by_action(m: Message, j: int, attacked: set[str]) -> bool:
 
 def _manifestos(m: Message) -> None:
     i = 0
-    attacked_before: set[str] = set()  # the players attacked in the lines above (one pass: issue 22)
+    attacked_before: set[str] = set()  # the players attacked in the lines above (one pass)
     while i < len(m.live):
         toks = m.tokens(i)
         marker = next((t for t in toks if t.kind == "MANIFESTO"), None)
@@ -444,7 +479,7 @@ def _unread(m: Message) -> None:
 
 # ------------------------------------------------------------------------------------------------ self-corrections
 # "治疗张三,哦不对,治疗李四", "禁锢王五……更正:禁锢赵六": the words after the marker replace the input of the same
-# privilege written before it (PARSER.md, rulings). Where it is not clear which one, both are refused, named.
+# privilege written before it (docs/parser.md, rulings). Where it is not clear which one, both are refused, named.
 CORRECTION = re.compile(
     r"(?:^|(?<=[\s,。.!?;~…、:]))(?:哦|噢|喔|啊|呃|额)?[ \t,]*"
     r"(?:不对不对|不对|说错了|打错了|写错了|搞错了|更正|纠正|订正|修正|改正)[ \t]*[,:!。.~…]*"
@@ -479,6 +514,7 @@ def _corrections(m: Message) -> None:
                 m.inputs.remove(old)
                 before.remove(old)
                 d["correction"] = m.text.fragment(*old[1]["_span"])
+                m.notes.append((*old[1]["_span"], f"“{d['correction']}”被后面的更正取代,没有录入"))
             elif len(same) > 1:
                 for p, e in same:
                     m.inputs.remove((p, e))
@@ -499,7 +535,7 @@ def _card_words(tokens: list[Token]) -> bool:
 
 def _without_comments(m: Message, toks: list[Token]) -> list[Token]:
     """The tokens of a line of a discard order, a comment in brackets after a card left out ("杀手(最后一张杀手当底牌)":
-    a 底牌 mark at most, issue 23)."""
+    a 底牌 mark at most)."""
     if not toks:
         return toks
     a, b = toks[0].start, toks[-1].end
@@ -542,7 +578,7 @@ def _ordinal_pairs(m: Message, toks: list[Token]) -> list[tuple[int, str, bool]]
 
 
 def _ordinals(m: Message) -> None:
-    """An order written as ordinals (PARSER.md: "第一张…,第二张…", "1号…2号…"): the cards in the ordinals' sequence,
+    """An order written as ordinals (docs/parser.md: "第一张…,第二张…", "1号…2号…"): the cards in the ordinals' sequence,
     a 底牌 named among them last; on one line or one pair a line."""
     i = 0
     while i < len(m.live):
@@ -580,7 +616,7 @@ def _orders(m: Message) -> None:
 
     def cards_of(j: int) -> tuple[list[Token], bool]:
         """The meaningful tokens of line j without its comments, and whether they are all card words: once a line,
-        though each line is looked at again as one of the next lines of the few above it (issue 22)."""
+        though each line is looked at again as one of the next lines of the few above it."""
         span = m.live[j]
         if span is None:
             return [], False
@@ -620,7 +656,7 @@ def _orders(m: Message) -> None:
         a, b = line
         nxt = m.live[i + 1] if i + 1 < len(m.live) else None
         if key is None and bottom_line and nxt is not None and any(t.kind == "ORDER" for t in m.tokens(i + 1)):
-            bottom_first = line  # "底牌:杀手\n丢牌顺序:…": the 底牌 named apart, before the order (PARSER.md)
+            bottom_first = line  # "底牌:杀手\n丢牌顺序:…": the 底牌 named apart, before the order (docs/parser.md)
             m.live[i] = None
             i += 1
             continue
@@ -725,7 +761,7 @@ class _State:
     reasons: bool = False  # a vote post's 理由: the rest is not read (D1)
     passes: list[tuple[int, int]] = field(default_factory=list)  # 今晚空过
     last_group: Group | None = None  # the privilege written last, whatever became of it (改给B refers to it)
-    inferred: Group | None = None  # a change of target whose privilege was taken from the hand (issue 23)
+    inferred: Group | None = None  # a change of target whose privilege was taken from the hand
 
 
 def _targeted_uses(m: Message) -> list[tuple[str, str | None]]:
@@ -783,7 +819,7 @@ _ASIDE_BLOCKERS = frozenset({"USE", "CARD", "POS", "ORDER", "MANIFESTO", "VOTE",
 def _asides(m: Message, tokens: list[Token]) -> list[Token]:
     """The tokens without those of an aside in brackets ("(她白天一直带节奏)", "(可以吗?)") that holds a pronoun, a
     question or an opinion and no action word: it never blocks the clause it stands in, and a pronoun in it is no
-    target (PARSER.md). Innermost brackets of one line, found in one pass."""
+    target (docs/parser.md). Innermost brackets of one line, found in one pass."""
     drop: set[int] = set()
     opened: int | None = None
     for k, t in enumerate(tokens):
@@ -808,7 +844,7 @@ def _actions(m: Message, after_vote: bool = False) -> None:
     for i in range(len(m.live)):
         span = m.live[i]
         if st.attack is not None and span and _MANIFESTO_STOP.match(m.text.norm, span[0], span[1]):
-            _close_manifesto(m, st)  # a line "p.s. 天神辛苦" ends the free text after an attack (issue 23)
+            _close_manifesto(m, st)  # a line "p.s. 天神辛苦" ends the free text after an attack
         for sentence_start, clause_tokens in _merged_clauses(_asides(m, m.tokens(i))):
             if sentence_start:
                 st.reported = st.condition = False
@@ -879,7 +915,7 @@ def _verb_after_use(toks: list[Token]) -> list[Token]:
     return out
 
 
-_JOIN_OR_LABEL = al.JOIN_WORDS | {"对象", "目标", "target"}  # "狙击,对象:王五": a labelled target (PARSER.md)
+_JOIN_OR_LABEL = al.JOIN_WORDS | {"对象", "目标", "target"}  # "狙击,对象:王五": a labelled target (docs/parser.md)
 _JOINERS = frozenset({"NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT", "PUNCT"})
 _SENTENCE_ENDS = frozenset("\n。.;!?")
 
@@ -887,7 +923,7 @@ _SENTENCE_ENDS = frozenset("\n。.;!?")
 def _merged_clauses(tokens: list[Token]) -> list[tuple[bool, list[Token]]]:
     """Clauses as (starts a sentence, tokens). "诅咒张三、李四", "瞄准狙击:李四,倒数第2张": a clause of names or
     positions only joins the privilege before it across , or 、 — never across a sentence end, and never when it says
-    anything else ("禁锢赵六,赵六别怪我", "治疗王五。孙八晚安": issue 15)."""
+    anything else ("禁锢赵六,赵六别怪我", "治疗王五。孙八晚安")."""
     out: list[tuple[bool, list[Token]]] = []
     cur: list[Token] = []
     seps, cur_seps = "\n", "\n"  # the separators before the clause being read
@@ -953,7 +989,7 @@ _QUIET_NOTES = frozenset({"negation", "other", "report", "guess", "past", "ident
 @dataclass
 class _ClauseFacts:
     """What _blocked asks of a whole clause, computed once, so that a clause of many privileges is read in linear
-    time (issue 22)."""
+    time."""
 
     starts: list[int]
     question: bool
@@ -978,7 +1014,7 @@ def _blocked(
     facts: _ClauseFacts,
     change_at: int | None = None,
 ) -> str | None:
-    """Why the privilege word of group g is not the sender's order (issue 15), or None when it is."""
+    """Why the privilege word of group g is not the sender's order, or None when it is."""
     if st.reported:
         return "report"
     pre = toks[bisect.bisect_left(facts.starts, prev_end) : bisect.bisect_left(facts.starts, g.start)]
@@ -1017,13 +1053,13 @@ def _blocked(
     return None
 
 
-# "诅咒王五 ok?", "束魂张三,可以吗?": the action, then asking the 天神 whether it is fine: an instruction (PARSER.md)
+# "诅咒王五 ok?", "束魂张三,可以吗?": the action, then asking the 天神 whether it is fine: an instruction (docs/parser.md)
 _ASKS_OK = re.compile(
     r"[ \t~,]*(?:ok|okay|好吗|好不好|行吗|行不行|可以吗|可以不|可以么|没问题吧|对吧)[ \t~]*[?!]*[ \t~]*$", re.I
 )
 
 
-# "最后一张牌了", "只剩最后一张": how many cards are left, chatter — not a position without its shot (issue 23)
+# "最后一张牌了", "只剩最后一张": how many cards are left, chatter — not a position without its shot
 _LEFT_AFTER = re.compile(r"[ \t]*牌?[ \t]*(?:了|啦|喽|咯|囉|罗)")
 _LEFT_BEFORE = re.compile(r"(?:剩|剩下|只有|还有|就剩)[ \t]*$")
 
@@ -1065,7 +1101,7 @@ _AGAIN = ("再", "又", "还要", "另外再", "第二次", "第2次", "多")
 
 def _again_ends(norm: str, start: int, end: int) -> int:
     """Where the first word saying "again" written in norm[start:end] ends (end + 2 when there is none): a group at g
-    repeats an input when it ends by g + 1. Found once a clause, not once a privilege (issue 22)."""
+    repeats an input when it ends by g + 1. Found once a clause, not once a privilege."""
     ends = [k + len(w) for w in _AGAIN if (k := norm.find(w, start, end)) >= 0]
     return min(ends, default=end + 2)
 
@@ -1100,10 +1136,10 @@ def _clause(
         return
     in_manifesto = st.attack is not None
     if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
-        _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言 (issue 23)
+        _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言
         in_manifesto = False
     if in_manifesto and any(_action_word(t) for t in mean):
-        _close_manifesto(m, st)  # a clause with an action word after the attack: read, never absorbed (PARSER.md)
+        _close_manifesto(m, st)  # a clause with an action word after the attack: read, never absorbed (docs/parser.md)
         in_manifesto = False
         m.cut_lines.append((start, end))
     if in_manifesto and not _starts_command(toks):
@@ -1132,7 +1168,7 @@ def _clause(
         m.refuse(start, end, "不能取消已用的特权(行动点数不退);要换目标请写“束魂改为 某某”")
         return
     if not clause.groups and clause.change_at is not None and clause.names_only and not in_manifesto and not quiet:
-        # "那个庇佑不给王五了,改给赵六", "刚才的王五改给赵六": a change of target in words (T3, issue 23)
+        # "那个庇佑不给王五了,改给赵六", "刚才的王五改给赵六": a change of target in words (T3)
         last = st.last_group
         if last is None:
             uses = _targeted_uses(m)
@@ -1157,14 +1193,14 @@ def _clause(
             st.inferred = g
     if clause.groups:
         st.last_group = clause.groups[-1]
-        results: list[tuple[Group, Outcome | str]] = []
+        results: list[tuple[Group, GroupReading | str]] = []
         prev_end = start
         facts = _ClauseFacts.of(toks)
         for g in clause.groups:
             why = _blocked(m, st, toks, g, prev_end, end, facts, clause.change_at)
-            results.append((g, why if why else resolver.outcome(g, clause.change_at)))
+            results.append((g, why if why else resolver.read_group(g, clause.change_at)))
             prev_end = g.end
-        taken = [(g, o) for g, o in results if isinstance(o, Outcome)]
+        taken = [(g, o) for g, o in results if isinstance(o, GroupReading)]
         if in_manifesto and not any(o.inputs or o.near_miss for _, o in taken):
             st.mf_start = start if st.mf_start is None else st.mf_start
             st.mf_end = end
@@ -1182,7 +1218,14 @@ def _clause(
             again = g.repeat > 1 or again_ends <= g.start + 1
             for d in o.inputs:
                 if not again and _same_input(m, d):
-                    continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once (issue 23)
+                    m.notes.append(
+                        (
+                            g.start,
+                            g.end,
+                            f"“{short(m.text.fragment(g.start, g.end), 60)}”和前面写的是同一条指令,只算一次",
+                        )
+                    )
+                    continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once
                 if g is st.inferred:
                     d["inferred_use"] = (
                         True  # 刚才的王五改给赵六: the privilege is the hand's only one; the preview says so
@@ -1216,7 +1259,7 @@ def _clause(
             m.refuse(start, end, CARD_ONLY)
         return
     if clause.stray_pos is not None and not _cards_left(m.text.norm, start, clause.stray_pos):
-        # "倒数第二张": explained only when the message says nothing else (issue 23)
+        # "倒数第二张": explained only when the message says nothing else
         why = "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)"
         if any(c in m.text.norm[start:end] for c in "瞄打狙射"):
             m.refuse(start, end, why)  # "瞄他倒数第三张" beside other inputs: an instruction, never dropped

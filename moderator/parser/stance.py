@@ -1,4 +1,4 @@
-"""The self-chosen player's night-1 choice (RULES.md S4): side 杀手|狼人 and mode 共赢|独赢 (一山不容二虎 = 独赢).
+"""The self-chosen player's night-1 choice (docs/rules.md S4): side 杀手|狼人 and mode 共赢|独赢 (一山不容二虎 = 独赢).
 
 The choice may be spread over clauses ("我选杀手。一山不容二虎。"); it is gathered over the whole message and
 becomes one input {"use": "立场", "side": …, "mode": …} (no card), or one refusal saying what is missing.

@@ -19,7 +19,7 @@ import opencc
 
 
 class _T2S:
-    """OpenCC's t2s (opencc-python-reimplemented), the same output in one pass over the text (issue 22).
+    """OpenCC's t2s (opencc-python-reimplemented), the same output in one pass over the text.
 
     The library converts each run between its separators by taking, again and again, the longest phrase found
     anywhere in the run (the leftmost of equal length) and recursing on the text left and right of it: quadratic
@@ -199,7 +199,7 @@ def prepare(raw: str) -> Text:
             chars.append(n)
             origin.append(i)
     norm = "".join(chars)
-    blocks = _quote_blocks(norm)  # nested [quote]s in one pass (issue 22)
+    blocks = _quote_blocks(norm)  # nested [quote]s in one pass
     if blocks:
         drop = {i for a, b in blocks for i in range(a, b)}
         norm = "".join(c for i, c in enumerate(norm) if i not in drop)
@@ -219,14 +219,14 @@ def prepare(raw: str) -> Text:
     return Text(raw=raw, norm=norm, origin=tuple(origin), kept=frozenset(origin))
 
 
-# Quoted words (issue 15): 「…」 『…』 “…” "…" ‘…’ within one line.
+# Quoted words: 「…」 『…』 “…” "…" ‘…’ within one line.
 QUOTED = re.compile(r"「[^」\n]*」|『[^』\n]*』|“[^”\n]*”|\"[^\"\n]*\"|‘[^’\n]*’")
 _CLOSING = {"「": "」", "『": "』", "“": "”", '"': '"', "‘": "’"}
 _OPENING = re.compile("[" + "".join(_CLOSING) + "]")
 
 
 def quoted(norm: str) -> list[tuple[int, int]]:
-    """The spans QUOTED.finditer(norm) gives, in linear time (issue 22): the pattern looks for the closing mark to
+    """The spans QUOTED.finditer(norm) gives, in linear time: the pattern looks for the closing mark to
     the end of the line from every opening one, so a line of 10,000 “ takes 50 million steps. Here an opening mark
     with no closing one before the end of its line rules out every later one of its kind on that line."""
     out: list[tuple[int, int]] = []

@@ -1,4 +1,4 @@
-"""Splitting a pasted forum thread or PM batch into posts (issue 14). Pure Python, no Django.
+"""Splitting a pasted forum thread or PM batch into posts. Pure Python, no Django.
 
     split_posts(text, *, authors=()) -> list[Post]
 
@@ -32,7 +32,7 @@ __all__ = ["Post", "html_to_text", "split_posts"]
 
 DATE = r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?\s+(\d{1,2})\s*[:：]\s*(\d{2})(?:\s*[:：]\s*\d{2})?"
 # Possessive (*+) where giving characters back can never help the rest match, so that a line of 100,000 spaces or
-# = is refused in one pass, not in N² or N³ steps (issue 22): a header's author never starts with "=", the floor
+# = is refused in one pass, not in N² or N³ steps: a header's author never starts with "=", the floor
 # words never end before 发/时.
 PLAIN_HEADER = re.compile(rf"^\s*={{3,}}+\s*(?P<author>.+?)\s+{DATE}\s*=*\s*$")
 FLOOR = r"(?:楼主|沙发|板凳|地板|地下室|藤椅|\d+\s*(?:#|楼|F)|#\d+|只看该作者|倒序浏览|电梯直达|\||\s)*+"

@@ -1,4 +1,4 @@
-"""Vote posts (RULES.md D1, D3): {"for": X} for an original vote, {"change": X} for a change post.
+"""Vote posts (docs/rules.md D1, D3): {"for": X} for an original vote, {"change": X} for a change post.
 
 The vote is the name right after a vote word (投 / 投给 / 票投 / 改投 / 改票 …); the rest of the post is the reason and
 is not read for names. A conditional vote (如果…就投…, 若…则…, 投A或B) and a post that points at two players are
@@ -27,7 +27,7 @@ _STRONG_CHANGE = frozenset(
         *("change vote to", "change my vote to", "change vote", "revote"),
     )
 )
-# "unvote 王五, vote 赵六": the name after unvote is the old vote; unvote makes the post a change (issue 23)
+# "unvote 王五, vote 赵六": the name after unvote is the old vote; unvote makes the post a change
 UNVOTE = frozenset({"unvote", "un-vote"})
 
 
@@ -49,7 +49,7 @@ _NOT_OWN = frozenset({"OTHER", "REPORT", "OPINION", "NEG", "PASSIVE", "HEDGE", "
 
 class _Owners:
     """Whether each vote word of a sentence is the sender's own vote: not "赵六投王五", "楼上说投孙八", "大家投…"
-    (issue 15). One pass over the sentence, so a post of any length is read in linear time (issue 22)."""
+    . One pass over the sentence, so a post of any length is read in linear time."""
 
     def __init__(self, sentence: list[Token], sender: str):
         n = len(sentence)
@@ -100,7 +100,7 @@ def _sentences(tokens: list[Token]) -> list[list[Token]]:
 def _targets_after(sentence: list[Token], words: list[int]) -> dict[int, list[Token]]:
     """The target tokens right after each vote word (a second one means 'A或B' / 'A和B'). Read from the last vote
     word back: a vote word whose scan reaches the next vote word with nothing found takes that word's answer, so a
-    post of a thousand 投 is read in linear time (issue 22)."""
+    post of a thousand 投 is read in linear time."""
     out: dict[int, list[Token]] = {}
     marks = set(words)
     for k in sorted(words, reverse=True):
@@ -230,7 +230,7 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
         return result
     if unresolved:
         span, why = unresolved[0]
-        if isinstance(why, tuple):  # 投大白兔: the 天神's one-click choice of 小白兔 gives this vote (issue 23)
+        if isinstance(why, tuple):  # 投大白兔: the 天神's one-click choice of 小白兔 gives this vote
             reason, candidates = why
             result.refusals.append((span, (reason, candidates, {"change": None} if change else {"for": None})))
         else:
@@ -276,7 +276,7 @@ def _resolve(t: Token, book: NameBook) -> Resolution:
 
 def _why(t: Token, r: Resolution, book: NameBook, display) -> str | tuple[str, list[str]]:
     """Why a name after a vote word is no player, with the players it may mean (the same rules and candidates as
-    the PM reader: 投大白兔 is no vote for 小白兔, issue 23)."""
+    the PM reader: 投大白兔 is no vote for 小白兔)."""
     if t.kind == "SEAT":
         return f"没有{t.value}号玩家;座位是1到{len(book.players)}号"
     why = book.refusal(display(t.start, t.end) or t.text, r)

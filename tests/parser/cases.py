@@ -1,8 +1,9 @@
 """The parser's message tables (golden.yaml, corpus.yaml) and how one case is judged; shared by the tests and
 `python -m bench.parser`.
 
-An input is right when it is one of the case's expected inputs (the `span` key aside, PARSER.md keys only); the
-bench counts every other input as a wrong input: a silent misreading that costs a player AP or a card (issue 15).
+An input is right when it is one of the case's expected inputs (the `span` key aside: the output keys of
+docs/parser.md only); the bench counts every other input as a wrong input: a silent misreading that costs a player
+AP or a card.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ EXTRA_KEYS = ("span", "candidates", "input", "manifesto_spans", "pronoun", "infe
 @dataclass(frozen=True)
 class Case:
     id: str
-    kind: str  # the issue-15 class, or "golden"
+    kind: str  # the class of corpus.yaml (chat, negation, quote, …), or "golden"
     text: str
     sender: str
     players: list[str]
@@ -62,7 +63,7 @@ def all_cases() -> list[Case]:
 
 
 def bare(item: dict) -> dict:
-    """An input without the keys that are additions to PARSER.md (span)."""
+    """An input without the keys the project added to the output (span)."""
     return {k: v for k, v in item.items() if k not in EXTRA_KEYS}
 
 

@@ -1,4 +1,4 @@
-"""A refusal about whom a privilege is for carries the input choosing a candidate would give (issue 15: the 天神's
+"""A refusal about whom a privilege is for carries the input choosing a candidate would give (the 天神's
 one-click choice); the raw text is never rewritten, and nothing is chosen by the parser."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the 天神 reads is what is stored (issue 23): every input the parser reads from the message tables, written
+"""What the 天神 reads is what is stored: every input the parser reads from the message tables, written
 back as the sentence the intake preview shows (`codec.describe_item`), and parsed again from that sentence, gives
 the same input. A hostile text is read in linear time: the operations counted at several sizes, never timed; a message
 longer than the parser's bound (MAX_CHARS) is read up to it, the rest refused."""
@@ -50,7 +50,7 @@ def test_a_hostile_text_eight_times_as_long_costs_about_eight_times_the_operatio
 @pytest.mark.parametrize("read", ["pm", "vote"])
 def test_a_message_longer_than_the_bound_is_read_up_to_it_and_the_rest_refused_with_its_span(read):
     """What is written in the first MAX_CHARS characters is read; what follows is shown to the 天神 as not read,
-    with its span, however long it is (issue 22): 100 KB costs no more than 20 KB."""
+    with its span, however long it is: 100 KB costs no more than 20 KB."""
     head = "投王五\n" if read == "vote" else "诅咒王五\n"
     text = head + "闲聊" * 9_000 + "\n" + "投赵六 诅咒赵六" + "啊" * 80_000
     if read == "vote":

@@ -1,5 +1,6 @@
-"""Golden messages (golden.yaml) and the issue-15 corpus (corpus.yaml): each is read exactly as a GM expects
-(PARSER.md), every input carries the span of the words it was read from, and no case produces a wrong input."""
+"""Golden messages (golden.yaml) and the corpus of chatter and hard shapes (corpus.yaml): each is read exactly as a
+GM expects (docs/parser.md), every input carries the span of the words it was read from, and no case produces a
+wrong input."""
 
 from __future__ import annotations
 

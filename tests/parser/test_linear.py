@@ -1,4 +1,4 @@
-"""The one-pass readers written for issue 22 find what the patterns they replace find: quoted words (`QUOTED`) and
+"""The one-pass readers find what the patterns they replace find: quoted words (`QUOTED`) and
 a 底牌 word before a card (`_BOTTOM_AFTER`), on random text made of the characters that matter to them."""
 
 from __future__ import annotations

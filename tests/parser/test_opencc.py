@@ -1,4 +1,4 @@
-"""The parser's one-pass 繁→简 conversion gives what OpenCC's t2s (opencc-python-reimplemented) gives (issue 22): on
+"""The parser's one-pass 繁→简 conversion gives what OpenCC's t2s (opencc-python-reimplemented) gives: on
 every message of the corpus, on text dense with the library's phrases, and on long text, where the library itself
 is slow."""
 
@@ -17,7 +17,7 @@ LIBRARY = OpenCC("t2s")
 
 
 def library_to_simplified(s: str) -> str:
-    """The parser's conversion before issue 22: the library, character by character when a phrase changes the
+    """The library's own conversion: character by character when a phrase changes the
     length."""
     out = LIBRARY.convert(s)
     if len(out) == len(s):

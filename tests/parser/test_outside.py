@@ -1,5 +1,5 @@
-"""Messages written by people outside the parser's authors (outside/set1.yaml, outside/set2.yaml: a copy of the
-contract's corpus, PARSER.md), each run through `manage.py parse_pm --players … --hand …` exactly as the corpus's own
+"""Messages written by people outside the parser's authors (outside/set1.yaml, outside/set2.yaml: the contract's
+corpus, docs/parser.md), each run through `manage.py parse_pm --players … --hand …` exactly as the corpus's own
 runner does, and compared with the inputs the contract gives them: as a multiset, without the 杀人宣言's exact span
 or the pronoun note; an explicit pass is dropped on both sides; `refused: true` wants a refusal; `or_refused_naming`
 also accepts no input and a refusal naming that one candidate."""

@@ -1,4 +1,5 @@
-"""The PM parser's API, name matching, normalisation and properties (PARSER.md; RULES.md O1, O2, B3, D3, S4)."""
+"""The PM parser's API, name matching, normalisation and properties (docs/parser.md; docs/rules.md O1, O2, B3,
+D3, S4)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def bare(data: dict) -> dict:
-    """The PARSER.md object without the additions of issue 15 (span, candidates)."""
+    """The parser's output object without its additions (span, candidates)."""
     return {
         "inputs": [{k: v for k, v in i.items() if k != "span"} for i in data["inputs"]],
         "refusals": [{k: v for k, v in r.items() if k in ("text", "reason")} for r in data["refusals"]],
@@ -38,16 +39,17 @@ def night(text: str, hand=SNIPER_HAND, players=PLAYERS, sender="月下独酌") -
 # ------------------------------------------------------------------------------------------------ the API
 
 
-def test_the_result_is_a_frozen_dataclass_whose_json_has_the_parser_md_keys_plus_span_and_candidates():
+def test_the_result_is_a_frozen_dataclass_whose_json_has_the_parser_md_keys_plus_span_candidates_and_notes():
     result = parse_pm("狙击 小明", sender="张三", players=PLAYERS, hand=SNIPER_HAND)
     assert isinstance(result, ParseResult)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.inputs = ()  # type: ignore[misc]
     data = result.to_json()
-    assert set(data) == {"inputs", "refusals"}
+    assert set(data) == {"inputs", "refusals", "notes"}
     assert all(
         {"text", "reason"} <= set(r) <= {"text", "reason", "span", "candidates", "input"} for r in data["refusals"]
     )
+    assert all({"text", "reason", "span"} <= set(n) <= {"text", "reason", "span", "with_input"} for n in data["notes"])
     json.dumps(data, ensure_ascii=False)
 
 
@@ -271,7 +273,7 @@ def test_an_order_listing_the_whole_hand_comes_back_exactly_o1(order, sep):
     assert data["inputs"] == [{"order": list(order)}]
 
 
-# ------------------------------------------------------------------------------------------------ issue 15: chatter
+# ------------------------------------------------------------------------------------------------ chatter
 
 TABLE = ["王五", "赵六", "钱七", "孙八", "周九", "月下独酌", "狗狗静电"]
 HANDS = {

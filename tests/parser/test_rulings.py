@@ -1,4 +1,4 @@
-"""The rulings on shapes players write (PARSER.md, "Rulings on shapes players write"): each shape read as the
+"""The rulings on shapes players write (docs/parser.md, "Rulings on shapes players write"): each shape read as the
 contract says, or refused naming what was not read — never a different input."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 23 shapes the corpus checks only for their inputs: here what else the 天神 sees — no spurious "没读懂" note
+"""Shapes the corpus checks only for their inputs: here what else the 天神 sees — no spurious "没读懂" note
 beside an order read correctly, and a vote for an unknown name refused with its candidates (never guessed)."""
 
 from __future__ import annotations

@@ -1,0 +1,256 @@
+"""Every word of a message accounted for (docs/parser.md, "nothing dropped"): each character of the text is part of an
+input, of the 杀人宣言 an attack publishes, of a refusal, or of a note that says in words what the parser took it
+for (a greeting, a guess, a quote, a signature, talk that names players…) and that it gave no input.
+
+`gap_notes` gives the notes of what no input, 宣言, refusal or note of the reading covers; `account` cuts the text
+into parts, each of one kind, for the preview to show in the order they were written.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .lexer import lex
+from .names import NameBook
+from .text import Text
+
+KINDS = ("input", "manifesto", "refusal", "note")  # the stronger first: a character takes the first that covers it
+
+# The words that make a part worth a reason of its own: an action word, a card, a position or a player.
+_MENTIONS = frozenset({"USE", "CARD", "POS", "NAME", "SEAT", "VOTE", "CHANGE", "SELFVOTE", "ORDER", "BOTTOM"})
+_SIGNED = re.compile(
+    r"\s*(?:p\.?\s?s\.?|pps|备注|附言|补充|@?天神|@?gm(?![a-z])|谢谢|多谢|感谢|辛苦|麻烦|拜托|thanks|thx|——|—|--|~~|by\s)",
+    re.I,
+)
+_WHO = r"(?:天神|gm|大家|各位)\s*(?:大人)?"
+# A greeting and nothing else: 天神晚上好~, hi 天神, 大家好, 在吗?
+_GREETING = re.compile(
+    rf"\s*(?:{_WHO}\s*,?\s*)?(?:你好|您好|好|早上好|下午好|晚上好|晚安|早安|在吗|hi|hello|嗨|哈喽)"
+    rf"(?:\s*,?\s*{_WHO})?[\W_]*",
+    re.I,
+)
+_CORRECTED = re.compile(r"\s*(?:哦|噢|喔|啊|呃|额)?[\s,]*(?:不对|说错了|打错了|写错了|搞错了|更正|纠正|订正|修正|改正)")
+_TAGS = re.compile(r"(?:\s*\[[^\]\n]{0,40}\]\s*)+")
+_QUOTE_MARKS = frozenset('「」『』“”"‘’')
+_BRACKETS = {"(": ")", "\uff08": "\uff09", "[": "]", "【": "】"}
+MAX_SAID = 60
+_QUIET = frozenset({"GAP", "STOP", "PUNCT", "SEP", "SELF", "FILL", "REPEAT"})
+_CLAUSE_ENDS = frozenset(",,、;;。\n")
+_ENDS = frozenset("\n。!?;\uff01\uff1f\uff1b")  # a note is one sentence or line
+# Not part of a note's words (brackets and quote marks are).
+_TRIM = " \t\r\n\u3000,.;!?~:、。…\uff0c\uff1b\uff01\uff1f\uff5e\uff1a"
+
+
+def blank(words: str) -> bool:
+    """Nothing but spaces, punctuation, symbols (emoji) and control characters: no word to account for."""
+    return all(unicodedata.category(c)[0] in "ZPSC" for c in words)
+
+
+def _said(words: str) -> str:
+    words = " ".join(words.split())
+    return words if len(words) <= MAX_SAID else words[: MAX_SAID - 1] + "…"
+
+
+def gap_notes(
+    text: Text, book: NameBook, covered: Sequence[Sequence[int]], inputs: Sequence[Sequence[int]] = ()
+) -> list[dict]:
+    """A note for each run of the text (as written, `text.raw`) that no span in `covered` holds and that has a word
+    in it: {"text", "reason", "span"}, one a sentence or line. Runs of blank characters need none (the preview shows
+    them with the part before them). A few words of an input's own clause that say nothing more ("今晚给", "一下",
+    beside the input's span in `inputs`) and BBCode tags are marked "with_input": the preview shows them with the
+    input beside them, if any. Linear: each run is lexed once."""
+    n = len(text.raw)
+    spans = sorted((max(0, s[0]), min(n, s[1])) for s in covered if s and s[0] < s[1])
+    edges = {s[0] for s in inputs if s} | {s[1] for s in inputs if s}
+    notes: list[dict] = []
+    at = 0
+    for a, b in [*spans, (n, n)]:
+        if a > at:
+            notes.extend(_run_notes(text, book, at, a, edges))
+        at = max(at, b)
+    return notes
+
+
+def _run_notes(text: Text, book: NameBook, a: int, b: int, edges: set[int]) -> list[dict]:
+    """The notes of raw[a:b], one a sentence or line: quoted or removed text (a [quote] block, a > line) apart
+    from the words read."""
+    out: list[dict] = []
+    start = a
+    for k in range(a, b + 1):
+        cut = k == b or (k > start and (k in text.kept) != (k - 1 in text.kept))
+        if not cut and k > start and k - 1 in text.kept and text.raw[k - 1] in _ENDS:
+            cut = True  # a sentence or a line ends before k
+        if not cut:
+            continue
+        words = text.raw[start:k]
+        core = words.strip(_TRIM)
+        if not blank(words):
+            lead = len(words) - len(words.lstrip(_TRIM))
+            note: dict = {"text": _said(core), "span": [start + lead, k - len(words) + len(words.rstrip(_TRIM))]}
+            if start not in text.kept and _TAGS.fullmatch(words):
+                note.update(reason=f"“{note['text']}”是论坛的排版代码,不影响读法", with_input=True)
+            elif start not in text.kept:
+                note["reason"] = _removed(words)
+            else:
+                note["reason"], quiet = _reason(text, book, start, k)
+                tail = words[len(words.rstrip(_TRIM)) :]
+                after = start in edges and not _CLAUSE_ENDS.intersection(words[:lead])  # 治疗李四|一下
+                before = k in edges and not _CLAUSE_ENDS.intersection(tail)  # 今晚给|自己治疗
+                if quiet and (after or before) and not _CLAUSE_ENDS.intersection(core):
+                    note.update(reason=f"“{note['text']}”是这条指令里的其他字,不改变读法", with_input=True)
+            out.append(note)
+        start = k
+    return out
+
+
+def _removed(words: str) -> str:
+    """Text the parser never reads: a [quote] block, a line starting with > or 引用, an image."""
+    return f"“{_said(words.strip(_TRIM))}”是引用的文字(别人的话或前面的帖子)或附件,不读,没有当作指令"
+
+
+def _reason(text: Text, book: NameBook, a: int, b: int) -> tuple[str, bool]:
+    """What raw[a:b] is, in a sentence, and whether it is quiet: a few words with no action word, card, position,
+    name or anything else the parser reads as meaning."""
+    na, nb = bisect.bisect_left(text.origin, a), bisect.bisect_left(text.origin, b)
+    norm = text.norm[na:nb]
+    said = _said(text.raw[a:b].strip(_TRIM))
+    if not norm.strip() or (blank(norm) and any(c in _QUOTE_MARKS for c in text.raw[a:b])):
+        return f"“{said}”是引号里引用的话,没有当作指令", False
+    tokens = lex(text.norm, na, nb, book)
+    kinds = {t.kind for t in tokens}
+    mentioned = list(
+        dict.fromkeys(
+            text.raw[text.origin[t.start] : text.origin[t.end - 1] + 1] for t in tokens if t.kind in _MENTIONS
+        )
+    )
+    what = _what(norm.strip(_TRIM), kinds)
+    reason = f"“{said}”{what},没有当作指令"
+    if mentioned:
+        words = "、".join(f"“{w}”" for w in mentioned[:5]) + ("等" if len(mentioned) > 5 else "")
+        reason += f";这里提到了{words},但没有读出要做的事:如果这是要做的事,请写清楚"
+    quiet = kinds <= _QUIET and len(norm.strip(_TRIM)) <= 8 and what == "是闲聊或说明"
+    return reason, quiet
+
+
+def _what(norm: str, kinds: set[str]) -> str:
+    """What a run that gave no input reads as, in words."""
+    if _BRACKETS.get(norm[:1]) == norm[-1:]:
+        return "是括号里的旁白"
+    if _GREETING.fullmatch(norm):
+        return "是问候"
+    if _SIGNED.match(norm):
+        return "是附言、签名或写给天神的话"
+    if _CORRECTED.match(norm):
+        return "是更正的话"
+    if "REASON" in kinds:
+        return "是理由"
+    if "REPORT" in kinds or "OTHER" in kinds:
+        return "是转述或说别人的事"
+    if "COND" in kinds:
+        return "是假设"
+    if "QUESTION" in kinds or norm.endswith("?"):
+        return "是问句"
+    if kinds & {"OPINION", "HEDGE"}:
+        return "是猜测或闲聊"
+    if "MANIFESTO" in kinds and len(norm) <= 8:
+        return "是杀人宣言的标记"
+    return "是闲聊或说明"
+
+
+@dataclass(frozen=True)
+class Part:
+    """Characters [start, end) of the text, all of one kind: "input" (the words an input was read from),
+    "manifesto" (a 杀人宣言 to publish; `index` is its attack's), "refusal", "note" — `index` says which of them
+    and `entry` is it (or what the caller passed for it, `items`) — or "unread" (words nothing accounts for: the
+    parser never leaves any) and "blank" (a text of no word)."""
+
+    start: int
+    end: int
+    kind: str
+    index: int
+    text: str
+    entry: Any = field(default=None, compare=False)
+
+
+def account(
+    text: str,
+    *,
+    inputs: Sequence[dict],
+    refusals: Sequence[dict],
+    notes: Sequence[dict],
+    items: Sequence[Any] | None = None,
+) -> list[Part]:
+    """The text cut into parts in the order written, each character in exactly one. Where spans overlap the
+    stronger kind wins (KINDS), then the earlier entry; blank characters go with the part before them (the first
+    part's with the one after), and a note marked "with_input" with the input beside it. `items`: what each part of
+    an input carries as its `entry` (the preview's item of each input, in the same order), else the input."""
+    n = len(text)
+    if n == 0:
+        return []
+    spans: list[tuple[int, int, int, int]] = []  # (start, end, kind, index)
+    for k, item in enumerate(inputs):
+        spans.extend((s[0], s[1], 0, k) for s in [item.get("span")] if s)
+        spans.extend((s[0], s[1], 1, k) for s in item.get("manifesto_spans") or ())
+    for kind, entries in ((2, refusals), (3, notes)):
+        spans.extend((e["span"][0], e["span"][1], kind, k) for k, e in enumerate(entries) if e.get("span"))
+    spans = [(max(0, a), min(n, b), kind, k) for a, b, kind, k in spans if max(0, a) < min(n, b)]
+    bounds = sorted({0, n, *(a for a, *_ in spans), *(b for _, b, *_ in spans)})
+    opens: dict[int, list[tuple[int, int]]] = {}
+    closes: dict[int, list[tuple[int, int]]] = {}
+    for a, b, kind, k in spans:
+        opens.setdefault(a, []).append((kind, k))
+        closes.setdefault(b, []).append((kind, k))
+    live: dict[tuple[int, int], int] = {}
+    runs: list[list] = []  # [start, end, kind, index]
+    for a, b in itertools.pairwise(bounds):
+        for key in closes.get(a, ()):
+            live[key] -= 1
+            if not live[key]:
+                del live[key]
+        for key in opens.get(a, ()):
+            live[key] = live.get(key, 0) + 1
+        kind, k = min(live) if live else (4, -1)
+        if runs and runs[-1][2:] == [kind, k] and runs[-1][1] == a:
+            runs[-1][1] = b
+        else:
+            runs.append([a, b, kind, k])
+    names = (*KINDS, "unread")
+
+    def soft(run: list) -> bool:  # blank characters nothing holds
+        return run[2] == 4 and blank(text[run[0] : run[1]])
+
+    parts: list[list] = []
+    for i, run in enumerate(runs):
+        kind = run[2]
+        if kind == 3 and notes[run[3]].get("with_input"):  # a few words of an input's clause: with the input
+            after = next((r for r in runs[i + 1 :] if not soft(r)), None)
+            if after is not None and after[2] == 0:
+                kind = -1  # before the input: it takes them below
+            elif parts and parts[-1][2] == 0:
+                parts[-1][1] = run[1]
+                continue
+        elif soft(run):
+            if parts:
+                parts[-1][1] = run[1]
+                continue
+            kind = -1  # blank words before the first part: it takes them below
+        run = [run[0], run[1], kind, run[3] if kind >= 0 else -1]
+        if parts and parts[-1][2] == -1 and kind != -1:
+            run[0] = parts.pop()[0]
+        if parts and parts[-1][2:] == run[2:]:
+            parts[-1][1] = run[1]
+        else:
+            parts.append(run)
+    carried: tuple[Sequence[Any], ...] = (items if items is not None else inputs,) * 2 + (refusals, notes)
+    return [
+        Part(a, b, names[kind], k, text[a:b], carried[kind][k] if kind < 4 else None)
+        if kind >= 0
+        else Part(a, b, "blank", -1, text[a:b])
+        for a, b, kind, k in parts
+    ]

@@ -1,0 +1,186 @@
+"""Every word of a message is accounted for (docs/parser.md, "nothing dropped"): cut into the parts the preview shows,
+each character of the text is in exactly one part — an input, the 杀人宣言 an attack publishes, a refusal or a note
+whose reason says in words what the parser took it for — on generated messages and on random text."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from moderator.parser import account, parse_pm, parse_vote
+from moderator.parser.account import KINDS, blank
+from tests.parser import generator
+
+PLAYERS = generator.PLAYERS
+SENDER = generator.SENDER
+HAND = generator.NIGHT_HAND
+SHOOTER = generator.SHOOTER_HAND
+
+
+def parts_of(text: str, data: dict):
+    return account(text, inputs=data["inputs"], refusals=data["refusals"], notes=data["notes"])
+
+
+def assert_accounted(text: str, data: dict) -> list:
+    """Each character in exactly one part, the parts in the order written, each of a kind the preview shows, each
+    note and refusal with a reason in words."""
+    parts = parts_of(text, data)
+    if not text:
+        assert parts == []
+        return parts
+    assert parts[0].start == 0 and parts[-1].end == len(text), (text, parts)
+    for before, after in itertools.pairwise(parts):
+        assert before.end == after.start, (text, parts)
+    assert "".join(p.text for p in parts) == text
+    for p in parts:
+        assert p.start < p.end and p.text == text[p.start : p.end]
+        if p.kind == "blank":
+            assert len(parts) == 1 and blank(text), (text, parts)  # a text of no word at all
+            continue
+        assert p.kind in KINDS, (text, p, data)  # never "unread": every word is an input, a refusal or a note
+        entry = (data["inputs"] if p.kind in ("input", "manifesto") else data[p.kind + "s"])[p.index]
+        if p.kind in ("refusal", "note"):
+            reason = entry["reason"]
+            assert reason and "{" not in reason and "_" not in reason, (text, entry)
+    return parts
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_every_character_of_a_generated_message_is_in_exactly_one_part_the_preview_shows(seed):
+    message = generator.generate(random.Random(seed))
+    data = parse_pm(message.text, sender=SENDER, players=PLAYERS, hand=message.hand, phase=message.phase).to_json()
+    assert_accounted(message.text, data)
+
+
+WORDS = [
+    *PLAYERS,
+    "束魂",
+    "诅咒",
+    "庇佑",
+    "禁锢",
+    "治疗",
+    "狙击",
+    "瞄准狙击",
+    "杀",
+    "攻击",
+    "宣言:",
+    "倒数第2张",
+    "第三张",
+    "投",
+    "改投",
+    "我觉得",
+    "如果",
+    "说:",
+    "他",
+    "吗",
+    "不",
+    "天神好",
+    "谢谢",
+    "PS:",
+    "—— ",
+    "哦不对,",
+    "丢牌顺序:",
+    "庶民",
+    "巫医",
+    "(",
+    ")",
+    "“",
+    "”",
+    "[quote]",
+    "[/quote]",
+    "> ",
+    "[b]",
+    "😀",
+    ",",
+    "。",
+    "\n",
+    " ",
+    "?",
+    "～",
+    "ａ",
+    "1",
+    "的",
+    "了",
+]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    st.lists(st.sampled_from(WORDS), max_size=30),
+    st.sampled_from(["night", "day"]),
+    st.sampled_from([HAND, SHOOTER]),
+)
+def test_every_character_of_random_words_is_in_exactly_one_part_the_preview_shows(words, phase, hand):
+    text = "".join(words)
+    assert_accounted(text, parse_pm(text, sender=SENDER, players=PLAYERS, hand=hand, phase=phase).to_json())
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.text(max_size=60))
+def test_every_character_of_any_text_is_in_exactly_one_part_of_a_pm_and_of_a_vote_post(text):
+    assert_accounted(text, parse_pm(text, sender=SENDER, players=PLAYERS, hand=HAND).to_json())
+    assert_accounted(text, parse_vote(text, sender=SENDER, players=PLAYERS).to_json())
+
+
+def shown(text: str, hand=HAND, phase: str = "night") -> list[tuple[str, str, str]]:
+    """(kind, the words, what the preview says of them) for each part."""
+    data = parse_pm(text, sender=SENDER, players=PLAYERS, hand=hand, phase=phase).to_json()
+    out = []
+    for p in assert_accounted(text, data):
+        entry = (data["inputs"] if p.kind in ("input", "manifesto") else data[p.kind + "s"])[p.index]
+        out.append((p.kind, p.text.strip(), entry.get("reason", "")))
+    return out
+
+
+def test_a_guess_beside_an_input_is_a_note_and_the_input_is_read():
+    parts = shown("束魂张三。我觉得王五是杀手吧")
+    assert parts[0][:2] == ("input", "束魂张三。")
+    kind, words, reason = parts[1]
+    assert (kind, words) == ("note", "我觉得王五是杀手吧")
+    assert "猜测或闲聊" in reason and "“王五”" in reason  # the player it names is named in the reason
+
+
+@pytest.mark.parametrize(
+    "text,words,said",
+    [
+        ("天神晚上好~\n诅咒张三", "天神晚上好~", "问候"),
+        ("hi 天神\n诅咒张三", "hi 天神", "问候"),
+        ("诅咒张三。好像王五是杀手", "好像王五是杀手", "猜测或闲聊"),  # 好 here is no greeting
+        ("诅咒张三\nGM辛苦了!", "GM辛苦了!", "写给天神"),
+        ("诅咒张三\nPS:天神辛苦了", "PS:天神辛苦了", "附言、签名或写给天神的话"),
+        ("诅咒张三(她白天一直带节奏)", "(她白天一直带节奏)", "括号里的旁白"),
+        ("[quote]狙击李四[/quote]\n诅咒张三", "[quote]狙击李四[/quote]", "引用的文字"),
+        ("王五说:禁锢赵六。诅咒张三", "王五说:禁锢赵六。", "转述"),
+        ("诅咒张三\n天神,我的行动点还够吗?", "天神,我的行动点还够吗?", "写给天神"),
+        ("治疗张三,哦不对,治疗李四", "治疗张三,", "被后面的更正取代"),
+    ],
+)
+def test_a_part_beside_an_input_is_shown_with_what_it_was_taken_for(text, words, said):
+    parts = shown(text)
+    assert any(kind == "input" for kind, _, _ in parts), parts
+    assert any(kind == "note" and w == words and said in reason for kind, w, reason in parts), parts
+
+
+def test_a_signature_after_a_manifesto_is_a_note_and_the_manifesto_its_own_part():
+    text = f"杀王五。宣言:长夜漫漫,今晚轮到你了\n—— {SENDER} 留"
+    parts = shown(text, hand=SHOOTER)
+    assert [k for k, _, _ in parts] == ["input", "note", "manifesto", "note"], parts
+    assert parts[2][1] == "长夜漫漫,今晚轮到你了"
+    assert parts[3][1] == f"—— {SENDER} 留" and "签名" in parts[3][2] and f"“{SENDER}”" in parts[3][2]
+
+
+def test_a_few_words_of_an_input_s_own_clause_are_shown_with_the_input():
+    assert shown("今晚给自己治疗一下") == [("input", "今晚给自己治疗一下", "")]
+
+
+def test_the_notes_of_a_long_message_are_bounded_and_still_hold_every_word():
+    text = "。".join(f"我觉得{PLAYERS[k % 7]}是杀手" for k in range(400)) + "。诅咒张三"
+    data = parse_pm(text, sender=SENDER, players=PLAYERS, hand=HAND).to_json()
+    assert len(data["notes"]) <= 60
+    assert_accounted(text, data)
+    assert [i["use"] for i in data["inputs"]] == ["诅咒"]
