@@ -13,7 +13,7 @@ from django.db import transaction
 from moderator import rules
 from moderator.game.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 from moderator.models import Game, Input, InputVoid, Message, Phase, Seat
-from moderator.parser import parse_pm, parse_vote, sender_words
+from moderator.parser import Part, account, parse_pm, parse_vote, sender_words
 from moderator.rules import codec
 from moderator.services import audit, inputs, play, verdicts
 from moderator.services.once import Once, spend
@@ -114,6 +114,16 @@ class MessagePreview:
     later: int = 0  # inputs of the phase already entered with a later forum time (judged in forum order, T3)
     changes: list[verdicts.VerdictChange] = field(default_factory=list)  # other inputs whose verdict would change
     digest: str = ""  # verdicts.EntryOutcome.digest: the confirm stores only what this preview showed
+    notes: list[dict] = field(default_factory=list)  # the parser's notes: each other part of the text, with its reason
+
+    @property
+    def account(self) -> list[Part]:
+        """Every part of the message in the order written, each character in one (docs/parser.md, "every word
+        accounted for"): an input (its part carries the Item: sentence, cost, verdict), its 杀人宣言, a refusal or
+        a note, each with its reason."""
+        return account(
+            self.text, inputs=[i.data for i in self.items], refusals=self.refusals, notes=self.notes, items=self.items
+        )
 
     @property
     def cost(self) -> int:
@@ -278,10 +288,11 @@ class Pasted:
 
 def parse_message(
     game: Game, pasted: Pasted, *, state: rules.GameState | None = None, replay: play.Replay | None = None
-) -> tuple[list[dict], list[dict], Phase, rules.GameState]:
+) -> tuple[list[dict], list[dict], Phase, rules.GameState, list[dict]]:
     """What the parser reads in the message, against the sender's hand now (`state`, or a replay), with the
-    choices made in its preview (choices_apply, manifestos_apply). A caller that has replayed the game passes its
-    `replay` (its state, open phase and names: no query here)."""
+    choices made in its preview (choices_apply, manifestos_apply), and the parser's notes (each other part of the
+    text, with its reason). A caller that has replayed the game passes its `replay` (its state, open phase and
+    names: no query here)."""
     if replay is not None:
         phase = next((p for p in reversed(replay.phases) if p.status == Phase.Status.OPEN), None)
         if phase is None:
@@ -306,7 +317,7 @@ def parse_message(
         items, refusals = choices_apply(items, refusals, pasted.choices, pasted.chooser)
     if not pasted.vote_post:
         items = manifestos_apply(items, pasted.manifestos)
-    return items, refusals, phase, state
+    return items, refusals, phase, state, data["notes"]
 
 
 def pm_preview(
@@ -330,9 +341,9 @@ def pm_preview(
     out-of-order preview replays for itself)."""
     pasted = Pasted(seat, text, forum_at, vote_post, False, dict(choices or {}), dict(manifestos or {}), chooser)
     replay = replay or play.game_replay(game)
-    items, refusals, phase, state = parse_message(game, pasted, state=replay.state)
+    items, refusals, phase, state, notes = parse_message(game, pasted, state=replay.state)
     play.check_forum_time(phase, forum_at)
-    preview = MessagePreview(seat, phase, forum_at, text, refusals=refusals)
+    preview = MessagePreview(seat, phase, forum_at, text, refusals=refusals, notes=notes)
     if verdicts.later_inputs(replay, phase, forum_at):
         outcome = rolled_back(lambda: _message_store(play.game_lock(game), pasted).outcome)
     else:
@@ -375,7 +386,7 @@ def _message_store(
 ) -> StoredMessage:
     """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its preview)."""
     replay = replay or play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
-    items, refusals, _, _ = parse_message(game, pasted, replay=replay)
+    items, refusals, _, _, _ = parse_message(game, pasted, replay=replay)
     parsed = {"inputs": items, "refusals": refusals}
     if manifesto_edits(items):  # the raw text stays as it was; the record says the 宣言 published was edited
         parsed["manifesto_edits"] = manifesto_edits(items)
