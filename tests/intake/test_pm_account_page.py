@@ -1,6 +1,6 @@
 """The console's PM page accounts for every part of the pasted message: a message with an input AND a greeting, a
 guess and a PS shows the input with its sentence and cost and each other part with what the parser took it for
-(templates/console/_pm_account.html) — the notes are shown whatever else the message holds."""
+(templates/web/_pm_account.html) — the notes are shown whatever else the message holds."""
 
 from __future__ import annotations
 

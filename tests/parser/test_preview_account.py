@@ -1,4 +1,4 @@
-"""The console's PM preview accounts for every part of the message (templates/console/_pm_account.html): an input
+"""The console's PM preview accounts for every part of the message (templates/web/_pm_account.html): an input
 with its sentence and cost, and beside it the greeting, the guess and the PS it did not take as instructions, each
 with its reason in words — also when the message holds an input."""
 
@@ -30,7 +30,7 @@ def shown(text: str, player: str = "狄仁杰") -> tuple[list, str]:
     parts = account(
         text, inputs=[i.data for i in preview.items], refusals=preview.refusals, notes=notes, items=preview.items
     )
-    return parts, render_to_string("console/_pm_account.html", {"parts": parts})
+    return parts, render_to_string("web/_pm_account.html", {"parts": parts})
 
 
 def rows(page: str) -> list[str]:

@@ -329,3 +329,19 @@ def test_the_page_warns_before_confirm_when_the_manifesto_names_the_player_himse
     assert "注意:要公布的杀人宣言里有发送者自己的名字“甲”" in html
     html = preview(client, a, "text", {"t-text": f"今晚用杀手普通攻击乙。杀人宣言:{MANIFESTO}"})
     assert "注意:要公布的杀人宣言里有发送者自己的名字" not in html
+
+
+def test_the_players_text_preview_accounts_for_every_part_and_speaks_to_the_player(game, client):
+    """Every word accounted for on the player's own page too: beside the input, the greeting and the guess naming a
+    player are listed with what they were taken for, in the order written."""
+    a = seat(game, "甲")
+    html = preview(client, a, "text", {"t-text": "天神晚上好~\n我觉得丙是杀手吧\n普通攻击乙。杀人宣言:" + MANIFESTO})
+    block = html.split('<ol id="account"', 1)[1].split("</ol>", 1)[0]
+    rows = [" ".join(re.sub(r"<[^>]+>", "", row).split()) for row in re.findall(r"<li[^>]*>(.*?)</li>", block, re.S)]
+    assert len(rows) == 5, rows
+    assert "是问候,没有当作指令" in rows[0]
+    assert "猜测或闲聊" in rows[1] and "丙" in rows[1]
+    assert "输入:普通攻击(杀手) → 乙" in rows[2] and "将被接受" in rows[2]
+    assert "杀人宣言的标记" in rows[3]
+    assert rows[4].startswith(MANIFESTO[:10]) and "杀人宣言:随“普通攻击(杀手) → 乙”原样公布" in rows[4]
+    assert "天神自己看" not in html
