@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import uuid
 from datetime import timedelta
 
 import pytest
 import requests
-from clockkit import database_url, sessions_ended
+from clockkit import activity, database_url, raw_connection, sessions_ended, wait_for
 from django.utils import timezone
 
 from bench.forms import form_data
@@ -51,6 +52,7 @@ def web(tmp_path):
     name = f"webfault-{uuid.uuid4().hex[:8]}"
     env = {**os.environ, "DATABASE_URL": database_url(), "PGAPPNAME": name, "CLOCK_CELERY": "false"}
     server = WebServer(tmp_path / "gunicorn.log", env)
+    server.app_name = name  # its sessions in pg_stat_activity
     server.start()
     yield server
     server.stop()
@@ -143,3 +145,40 @@ def test_a_confirm_whose_phase_closed_while_the_server_was_down_is_refused_and_s
     again = confirm(web, browser, game, data)
     assert "页面已过期" in again.text and not Message.objects.exists()
     assert not AuditLog.objects.filter(action="录入消息").exists()
+
+
+def test_a_confirm_in_flight_when_the_server_is_killed_stores_nothing_and_the_next_one_stores_it_once(web, game):
+    """The confirm waits on the game's lock (held here) inside its transaction when the server is SIGKILLed: its
+    transaction never commits. The 天神 presses 确认保存 again on the restarted server: stored once; a third press
+    changes nothing."""
+    browser = signed_in(web)
+    _, data = previewed(web, browser, game)
+    answers: list = []
+    with raw_connection() as holder:
+        holder.execute("SELECT id FROM moderator_game WHERE id = %s FOR UPDATE", [game.pk])
+        sending = threading.Thread(target=lambda: answers.append(_try(lambda: confirm(web, browser, game, data))))
+        sending.start()
+        waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND wait_event_type = 'Lock'"
+        assert wait_for(lambda: activity(waiting, [web.app_name])[0], 30), web.output()
+        web.kill()
+        sending.join(30)
+        holder.rollback()  # the dead server's transaction gets the lock, then finds its client gone
+    assert isinstance(answers[0], requests.ConnectionError)  # the 天神 saw no answer
+    idle = "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND state <> 'idle'"
+    assert wait_for(lambda: not activity(idle, [web.app_name])[0], 30)
+    assert not Message.objects.exists() and not UsedToken.objects.filter(action="录入消息").exists()
+
+    web.start()
+    answer = confirm(web, browser, game, data)
+    assert "已保存 乙 的消息:2 项被接受,0 项被拒绝,1 处没有读懂" in answer.text, answer.text[-3000:]
+    again = confirm(web, browser, game, data)
+    assert "这个表单已经提交过了" in again.text, again.text[-3000:]
+    assert Message.objects.count() == 1 and Input.objects.count() == 2
+    assert play.game_replay(game).state.seat("乙").ap == 0
+
+
+def _try(call):
+    try:
+        return call()
+    except Exception as exc:  # what the browser got: an answer, or none
+        return exc
