@@ -38,7 +38,7 @@ from pathlib import Path
 
 from bench import local_settings
 from moderator.cpu import cpu_seconds
-from tests.servers import PostgresServer, RedisServer, postgres_binaries
+from tests.servers import PostgresServer, RedisServer, postgres_unavailable
 
 FAULTS = ("stopped", "worker", "postgres")
 AHEAD = 15  # worker fault: the deadline this far ahead, inside the ETA window (60 s), so every close is armed
@@ -55,8 +55,8 @@ def main(argv: list[str] | None = None) -> None:
     faults = [f.strip() for f in args.fault.split(",") if f.strip()]
     if unknown := set(faults) - set(FAULTS):
         parser.error(f"unknown fault: {', '.join(sorted(unknown))}")
-    if postgres_binaries() is None:
-        sys.exit("PostgreSQL's server programs (initdb, postgres) are needed: apt-get install postgresql")
+    if reason := postgres_unavailable():
+        sys.exit(reason)
 
     with tempfile.TemporaryDirectory(prefix="bench-recovery-") as tmp:
         pg = PostgresServer(dbname="direnjie_recovery")

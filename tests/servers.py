@@ -100,6 +100,20 @@ def postgres_binaries() -> Path | None:
     return None
 
 
+def postgres_unavailable() -> str | None:
+    """Why a PostgreSQL cluster of our own cannot be started here, or None when it can."""
+    if postgres_binaries() is None:
+        return "需要 PostgreSQL 的服务器程序 initdb/postgres(测试自己 initdb 一个集群):apt-get install postgresql"
+    if os.geteuid() == 0:
+        import pwd
+
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return "以 root 运行时需要 postgres 账户来运行 PostgreSQL(它拒绝以 root 运行):apt-get install postgresql"
+    return None
+
+
 class PostgresServer:
     """A PostgreSQL cluster of a test's (or a benchmark's) own: `initdb` into a new temporary directory, the postmaster
     on 127.0.0.1 and a free port, trust authentication, its socket in that directory — never the PostgreSQL at

@@ -40,7 +40,7 @@ from moderator.models import AuditLog, Game, Input, Message, Phase, UsedToken
 from moderator.services import intake
 from moderator.services.clock import db_now
 from moderator.services.once import Once, new_token
-from tests.servers import PostgresServer, postgres_binaries
+from tests.servers import PostgresServer, postgres_unavailable
 
 pytestmark = [pytest.mark.faults, pytest.mark.redis]
 
@@ -100,8 +100,8 @@ def forget_connection() -> None:
 @pytest.fixture
 def own_postgres(django_db_blocker):
     """A migrated PostgreSQL cluster of this test's own, this process's connection on it; destroyed afterwards."""
-    if postgres_binaries() is None:
-        pytest.skip("需要 PostgreSQL 的服务器程序 initdb/postgres(测试自己 initdb 一个集群):apt-get install postgresql")
+    if reason := postgres_unavailable():
+        pytest.skip(reason)
     server = PostgresServer()
     try:
         server.init()
