@@ -119,6 +119,11 @@ def _database_url() -> str:
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
+def database_url() -> str:
+    """The test database as a URL, for a process a test starts (a worker, a web server)."""
+    return _database_url()
+
+
 def purge() -> None:
     """Forget what earlier runs left in the broker: their queues and this database's claim keys."""
     import redis
@@ -132,10 +137,12 @@ def purge() -> None:
 # Celery's INFO lines about a task: "Task moderator.tasks.close_phase[<id>] received" / "… succeeded in 0.04s: True"
 # and, when the broker connection is lost under it, "Task …[<id>] … cannot be acknowledged after a connection loss …"
 # (cancelled: settings.CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS), or a sweep past its expiry,
-# "Discarding revoked task: moderator.tasks.sweep_phases[<id>]": finished, unless received again.
+# "Discarding revoked task: moderator.tasks.sweep_phases[<id>]": finished, unless received again; and one that raised
+# ("Task …[<id>] raised unexpected: OperationalError(…)": its database was away), finished too, its result "raised".
 TASK_LINE = re.compile(
     r"(?:Task |Discarding revoked task: )moderator\.tasks\.(\w+)\[([0-9a-f-]+)\]"
-    r"(?:(?P<received> received)|(?: succeeded in \S+s: (?P<result>.*)$)|(?P<cancelled>.*cannot be acknowledged)|$)",
+    r"(?:(?P<received> received)|(?: succeeded in \S+s: (?P<result>.*)$)|(?P<cancelled>.*cannot be acknowledged)"
+    r"|(?P<raised> raised unexpected: )|$)",
     re.M,
 )
 
@@ -183,7 +190,13 @@ class Worker:
             task, task_id = line.group(1), line.group(2)
             if task == name:
                 ended = (
-                    line["result"] if line["result"] is not None else "cancelled" if line["cancelled"] else "discarded"
+                    line["result"]
+                    if line["result"] is not None
+                    else "cancelled"
+                    if line["cancelled"]
+                    else "raised"
+                    if line["raised"]
+                    else "discarded"
                 )
                 seen[task_id] = None if line["received"] else ended
         return seen
