@@ -149,7 +149,7 @@ def due_games(n: int) -> list[Phase]:
     phases = list(Phase.objects.filter(game_id__in=ids).select_related("game").order_by("pk"))
     for phase in phases:
         seat = phase.game.seats.get(number=1)  # the killer's seat (DEFAULT_CAMPS[0]), who holds the 杀手 card
-        intake.input_store(game=phase.game, seat=seat, item=KILLER_ATTACK, forum_at=now - timedelta(minutes=30))
+        intake.action_entry(game=phase.game, seat=seat, item=KILLER_ATTACK, forum_at=now - timedelta(minutes=30))
     return phases
 
 
@@ -265,12 +265,6 @@ def sweep_after_recovery(worker: Worker) -> str:
     raise AssertionError(f"no sweep ran whole after the restart:\n{worker.output()}")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="moderator/tasks.py close_phases keeps the fan-out claims (CLOCK_FAN_OUT_TTL_SECONDS, 30 s) of phases "
-    "whose closes failed on the database: after it is back no sweep fans them out until the claims lapse "
-    "(bench.clock_recovery: ≈ 30 s at 2,000). Fix: release the claims of the phases a close task did not close.",
-)
 def test_the_first_sweep_after_the_database_is_back_fans_out_every_phase_a_failed_close_left_open(
     own_postgres, workers, monkeypatch
 ):
