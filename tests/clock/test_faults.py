@@ -14,6 +14,7 @@ from clockkit import (
     close_stuck_before_commit,
     closed,
     publish_batch,
+    publish_sweep,
     raw_connection,
     redis_up,
     running_game,
@@ -51,6 +52,38 @@ def test_a_redis_restart_during_a_close_does_not_stop_the_clock(celery_worker, r
     worker.sweep_cycle(beat=True, timeout=60)
     assert_closed_once(phase)
     assert_closed_once(later)
+
+
+def test_a_redis_restart_during_a_sweep_does_not_stop_the_clock(celery_worker, redis_restored):
+    """A sweep finds thirty overdue phases (the clock was away): it closes the first ones inline and fans the rest
+    out. Its first inline close waits on a lock before its COMMIT while Redis restarts (empty) under the sweep: the
+    fan-out's messages and claims are gone with it. The worker lives, the next sweeps find what is still open, and
+    every phase is closed exactly once; a phase due after the restart closes too. The sweeps are published here as
+    beat would send them (one at a time, so the test knows which sweep holds the close)."""
+    phases = [running_game(ends_in=-1, seed=100 + i) for i in range(30)]
+    with raw_connection() as holder:
+        holder.execute("LOCK TABLE moderator_announcement IN EXCLUSIVE MODE")
+        worker = celery_worker(beat=False, concurrency=1)
+        sweep = publish_sweep()
+        stuck = wait_for(close_stuck_before_commit, 30)
+        assert stuck, worker.output()
+        assert worker.tasks("sweep_phases") == {sweep: None}  # the close held is the sweep's own, inline
+        redis_restored.stop()
+        assert wait_for(lambda: not redis_up(), 10)
+        holder.rollback()  # the sweep goes on (or is cancelled) while the broker is away
+    redis_restored.start()  # the same port, empty: the fanned-out closes it held are lost
+    assert worker.proc.poll() is None, worker.output()
+    for _ in range(5):  # sweeps as beat would send them, until the backlog is gone (each settles what it finds)
+        worker.sweep_cycle(beat=False, timeout=90)
+        if all(closed(p) for p in phases):
+            break
+    assert [status(p) for p in phases] == ["closed"] * len(phases), worker.output()
+    later = running_game(ends_in=-1, seed=200)  # fell due after the restart: the next sweep closes it
+    worker.sweep_cycle(beat=False, timeout=90)
+    assert closed(later), worker.output()
+    assert "Unrecoverable error" not in worker.output()
+    for phase in [*phases, later]:
+        assert_closed_once(phase)
 
 
 def test_a_worker_sigkilled_mid_batch_leaves_every_phase_to_the_next_worker_closed_once(celery_worker):
