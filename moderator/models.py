@@ -147,7 +147,7 @@ class Message(models.Model):
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True, verbose_name="发送者座位")
     sender_name = models.CharField("发送者", max_length=60)
     text = models.TextField("原文")
-    parsed = models.JSONField("解析结果", default=dict, blank=True)  # what the parser read at entry (PARSER.md)
+    parsed = models.JSONField("解析结果", default=dict, blank=True)  # what the parser read at entry (docs/parser.md)
     forum_at = models.DateTimeField("论坛时间")
     entered_at = models.DateTimeField("录入时间", auto_now_add=True)
     entered_by = models.ForeignKey(

@@ -27,7 +27,7 @@ from moderator.settings import *  # noqa: E402, F403
 
 DEMO_ACCOUNT = True  # tests/commands loads the demo game
 
-# One process (the live server is a thread of it): its memory cache sees every version change (issue 25.4).
+# One process (the live server is a thread of it): its memory cache sees every version change.
 PAGES_REVALIDATE_SECONDS = 30
 
 # The tests' own accounts get a fast hash: Django's default (PBKDF2, a million rounds) costs ≈ 0.3 s of CPU for every

@@ -4,7 +4,7 @@ kind of an input; a new kind is one entry here.
 
 Also the state codec: a `GameState` to JSON and back, for the snapshot stored after each closed phase.
 
-Items use the SCENARIOS.md / PARSER.md vocabulary, with players by name:
+Items use the docs/scenarios.md / docs/parser.md vocabulary, with players by name:
     action  {"use": "束魂", "card": "束魂", "target": "阿飞", "position": -2, "into": …, "manifesto": …, "change": true}
     vote    {"for": "阿飞"} (an original vote) or {"change": "阿飞"} (a change post), "edited": true (D3)
     order   {"order": ["庶民", …, "束魂"]}, "source": "random" and "seed" for an order drawn by O1

@@ -51,7 +51,7 @@ VOTE_KEYS = {"by", "for", "change", "at", "edited", "expect_error"}
 ORDER_KEYS = {"by", "order", "at", "expect_error"}
 EXPECT_KEYS = {"ap", "cards", "hand", "lost", "dead", "saved", "executed", "tally", "winner", "window", "silence"}
 WINNERS = {"平民", "杀手", "狼人", "自选", "平局", None}
-# SCENARIOS.md (`manifesto`): an attack row without one gets exactly 100 characters, not counting whitespace (N-kill)
+# docs/scenarios.md (`manifesto`): an attack row without one gets exactly 100 characters, not counting whitespace (N-kill)
 DEFAULT_MANIFESTO = "月黑风高夜,杀人放火天。" * 8 + "天神代写"
 
 
@@ -323,7 +323,7 @@ def mismatches(plan: PhasePlan, state: GameState, result: CloseResult) -> list[s
 
 
 def in_forum_order(steps: tuple[Step, ...]) -> list[Step]:
-    """SCENARIOS.md: a phase's inputs in forum-time order, equal times in the order listed."""
+    """docs/scenarios.md: a phase's inputs in forum-time order, equal times in the order listed."""
     return sorted(steps, key=lambda s: s.inp.at)
 
 

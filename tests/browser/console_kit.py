@@ -1,4 +1,4 @@
-"""Helpers of the console's browser tests (issue 13): sign in, a started game, and the forms a 天神 fills in."""
+"""Helpers of the console's browser tests: sign in, a started game, and the forms a 天神 fills in."""
 
 from __future__ import annotations
 

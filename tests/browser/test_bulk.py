@@ -1,4 +1,4 @@
-"""Issue 14 in a real headless Chromium: a 天神 pastes a 30-post vote thread, the preview appears while pasting
+"""In a real headless Chromium: a 天神 pastes a 30-post vote thread, the preview appears while pasting
 (htmx, no page load), one click stores it; the tally equals entering the posts one by one. Also the dawn dry-run."""
 
 import pytest
@@ -76,7 +76,7 @@ def test_the_dawn_dry_run_reads_as_a_preview(page):
 
 
 def test_previews_while_typing_never_queue_up_the_latest_wins(page, django_user_model):
-    """Issue 22.5: the live preview fires 0.5 s after typing stops; a preview still on its way when the 天神 types
+    """The live preview fires 0.5 s after typing stops; a preview still on its way when the 天神 types
     again is cancelled (hx-sync: one in flight, the latest wins), so previews never queue up and an old one never
     overwrites a newer one."""
     game = table()
@@ -106,7 +106,7 @@ def test_previews_while_typing_never_queue_up_the_latest_wins(page, django_user_
 def test_a_phpwind_thread_of_the_seed_forum_in_bulk_reads_every_author_and_an_edited_post_counts_for_its_editor(
     page, django_user_model
 ):
-    """Issues 24.5 and 24.4 (D3): the seed forum's PHPWind page ("Posted: … | N 楼" under each post) is read in bulk —
+    """D3: the seed forum's PHPWind page ("Posted: … | N 楼" under each post) is read in bulk —
     every row is the poster's own (never "Posted"), with its own time; 张环's post, shown edited, counts for 张环:
     the text after the edit is not the original vote, and the original cannot be known."""
     game = table()

@@ -1,4 +1,4 @@
-"""Issue 13, the console's bugs, each in a real headless Chromium: what the 天神 entered is what counts."""
+"""The console's bugs, each in a real headless Chromium: what the 天神 entered is what counts."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_an_edited_post_whose_original_is_unknown_counts_for_the_editor_d3(page,
 
 
 def test_a_separate_second_vote_post_is_the_one_change_then_no_more_d3(page, django_user_model):
-    """D3 (issue 23): "再想想,我投乙" as a separate later post is the change while a change is allowed; a third
+    """D3: "再想想,我投乙" as a separate later post is the change while a change is allowed; a third
     post is refused because the one change is used; the same target again is no change and keeps the right."""
     game = _day(page, django_user_model)
     assert "已接受" in vote(page, game, "甲", "丁")

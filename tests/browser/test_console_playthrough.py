@@ -1,11 +1,11 @@
-"""Issue 13: a seven-player game played through the console in Chromium, from creation to a winner, as a new 天神
-plays it. Every privilege of RULES.md N1–N14 and M (and the S4 stance, a pass, the 保镖) is used at least once; a
+"""A seven-player game played through the console in Chromium, from creation to a winner, as a new 天神
+plays it. Every privilege of docs/rules.md N1–N14 and M (and the S4 stance, a pass, the 保镖) is used at least once; a
 vote change, an edited vote post, a substitution, a correction, early ends with their confirmation, an O3 order
 change, bulk paste, and export/import are all on the way. After every phase the public page and every private page
 are checked against what A1–A5 allow, and the posts say what the rules make public.
 
 The table (typed on the creation form, so nothing depends on a seed) and the plan were played first through the pure
-engine; the outcome the test checks is what RULES.md gives: the civilians win at the end of night 5.
+engine; the outcome the test checks is what docs/rules.md gives: the civilians win at the end of night 5.
 
 A phase's PMs come as the 天神 copies them from the forum's inbox, one batch pasted whole (bulk paste, one preview
 row per PM, one confirm); night 1's two attacks and day 1's vote post and 庇佑 go one PM at a time through the
@@ -189,7 +189,7 @@ def _pm(page, game, who: str, text: str, refused: int = 0, vote_post: bool = Fal
 
 
 def _pms(page, game, label: str, pms: list[tuple[str, str]]) -> None:
-    """A batch of PMs pasted whole (bulk intake, issue 14), as a 天神 copies them from the forum's inbox: one row per
+    """A batch of PMs pasted whole (bulk intake), as a 天神 copies them from the forum's inbox: one row per
     PM with what it does, one confirm; every PM is stored as its own message, judged in the order pasted (T3), so
     the result equals entering them one by one. Every PM reads at least one input and none is refused (what _pm
     checks of one PM). Each body names its phase: the phases follow each other within a minute, and the same
@@ -560,7 +560,7 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     page.goto("/gm/")
     assert "七人局" in page.inner_text("#games")
 
-    # A correction of the last phase that changes the winner (issue 24): 狄如燕's night-5 狙击 on 曾泰 was entered by
+    # A correction of the last phase that changes the winner: 狄如燕's night-5 狙击 on 曾泰 was entered by
     # mistake. Without it 曾泰 (co-winning with the killer, S4) lives: nobody has won. The preview says so; the
     # confirm re-opens the game at day 5 with its clock, and the public page no longer names a winner.
     page.goto(f"/gm/{game.pk}/correction/")

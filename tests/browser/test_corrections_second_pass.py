@@ -1,4 +1,4 @@
-"""Issue 24, in a real headless Chromium on the correction page a 天神 uses: a correction shows everything it changes —
+"""In a real headless Chromium, on the correction page a 天神 uses: a correction shows everything it changes —
 the game's end (High 1), every verdict, tally and draft of every phase, the open one included (High 2) — and
 re-drafts only the drafts whose text changed (Medium 3). What the page showed is what is stored."""
 

@@ -1,4 +1,4 @@
-"""Issue 6, end to end in a real headless Chromium: a 天神 creates a game, pastes night-1 PMs, closes the night, copies
+"""End to end in a real headless Chromium: a 天神 creates a game, pastes night-1 PMs, closes the night, copies
 the dawn post, enters votes, closes the day, corrects a night-1 input and re-resolves."""
 
 import os
@@ -49,7 +49,7 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
     page.fill("#id_name", "浏览器测试局")
     page.fill("#id_players", "\n".join(PLAYERS))
     page.fill("#id_seed", "2014")
-    page.check("#id_replay")  # a typed seed is for tests and replays only (issue 16.2)
+    page.check("#id_replay")  # a typed seed is for tests and replays only
     page.click("button[type=submit]")
     page.wait_for_selector("text=《游戏者名单》帖")
     shot(page, "setup")
@@ -60,7 +60,7 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
     page.click("button[type=submit]")
     page.wait_for_selector("text=第1夜")
 
-    # Seed 2014 fixes the table, so every outcome below is one known outcome (issue 18: no either/or checks).
+    # Seed 2014 fixes the table, so every outcome below is one known outcome (no either/or checks).
     killer, victim, binder = (game.seats.get(player_name=n) for n in ("李元芳", "曾泰", "狄如燕"))
     assert killer.camp == "杀手" and "束魂" in binder.dealt_hand and "保镖" not in victim.dealt_hand
     # The victim's discard order puts a 庶民 first (O1), so the one attack takes a 庶民 (A1: announced by type).

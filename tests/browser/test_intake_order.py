@@ -1,5 +1,5 @@
 """The PM intake page in Chromium: a PM entered out of forum order is previewed as the confirm will judge it (T3,
-AP4), and an unclear name's candidates are one-click choices (issue 15)."""
+AP4), and an unclear name's candidates are one-click choices."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_an_earlier_pm_is_previewed_in_forum_order_and_the_confirm_stores_what_w
     assert stored_verdicts(game) == {"禁锢(禁锢/反狙击) → 丁": "接受(−2 点)", "束魂 → 丙": shown_after}
 
 
-def test_a_candidate_of_an_unclear_name_is_one_click_and_the_confirm_stores_that_input_issue_15(
+def test_a_candidate_of_an_unclear_name_is_one_click_and_the_confirm_stores_that_input(
     page, django_user_model
 ):
     """ "今晚杀他" after two names: the refusal's candidates are buttons; a click previews the attack on the chosen

@@ -1,4 +1,4 @@
-"""Issue 23 in Chromium: a PM whose 杀人宣言 runs on into a line that leaks a secret. The preview shows the exact text
+"""In Chromium: a PM whose 杀人宣言 runs on into a line that leaks a secret. The preview shows the exact text
 that will be published; the 天神 trims it in the preview, sees the new count, and confirms; a confirm after a further
 edit that was not previewed stores nothing; the dawn draft and the public page publish the trimmed text only."""
 

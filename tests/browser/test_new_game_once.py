@@ -1,4 +1,4 @@
-"""Issue 22.7 in Chromium: the new-game form sent four times — one after the other (a reload, a double click) or all at
+"""In Chromium: the new-game form sent four times — one after the other (a reload, a double click) or all at
 once (PostgreSQL: SQLite's shared in-memory test database refuses concurrent writers with "table is locked") — makes
 one game and says so."""
 

@@ -1,4 +1,4 @@
-"""The management commands a 天神 or a CI runs: parse_pm (PARSER.md), scenario (SCENARIOS.md), demo."""
+"""The management commands a 天神 or a CI runs: parse_pm (docs/parser.md), scenario (docs/scenarios.md), demo."""
 
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Issue 14: `make run` is quiet, and SIGTERM stops the phase scheduler with the web server (none left running)."""
+"""`make run` is quiet, and SIGTERM stops the phase scheduler with the web server (none left running)."""
 
 import os
 import re

@@ -1,4 +1,4 @@
-"""Issue 6: the 天神's console — intake with preview, refusals, votes, voids, corrections, drafts, audit, export."""
+"""The 天神's console — intake with preview, refusals, votes, voids, corrections, drafts, audit, export."""
 
 import re
 from datetime import timedelta
@@ -271,7 +271,7 @@ def test_a_substitute_takes_a_seat_and_the_phase_gets_twelve_more_hours(gm_clien
 
 
 def test_the_preview_marks_the_words_each_input_was_read_from(gm_client, game):
-    """Issue 15: the 天神 sees the evidence of each input in the pasted message."""
+    """The 天神 sees the evidence of each input in the pasted message."""
     page = _pm(gm_client, game, "乙", "大家好。今晚束魂乙,谢谢").content.decode()
     evidence = page.split('id="evidence"')[1].split("</pre>")[0]
     marked = re.findall(r'<mark class="input">(.*?)</mark>', evidence)
@@ -300,7 +300,7 @@ def test_the_substitution_preview_of_a_paused_game_says_the_time_left_t4(gm_clie
 
 
 def test_the_preview_shows_the_manifesto_that_will_be_published_and_nothing_after_it(gm_client, game):
-    """Issue 23: a PS to the 天神 after the 杀人宣言 (a secret) is never part of it: the preview shows the manifesto
+    """A PS to the 天神 after the 杀人宣言 (a secret) is never part of it: the preview shows the manifesto
     word for word and marks its words in the pasted text; the confirmed input stores exactly that."""
     text = "今晚用杀手攻击乙。杀人宣言:你的死期到了\nPS 天神:我的保镖在第四张,千万别说出去"
     page = _pm(gm_client, game, "甲", text).content.decode()
@@ -313,7 +313,7 @@ def test_the_preview_shows_the_manifesto_that_will_be_published_and_nothing_afte
 
 
 def test_the_gm_trims_the_manifesto_in_the_preview_and_a_new_paste_drops_the_trim(gm_client, game):
-    """Issue 23: the box under the attack holds the 宣言 to publish; a trim is previewed word for word; the boxes
+    """The box under the attack holds the 宣言 to publish; a trim is previewed word for word; the boxes
     belong to the text they were shown for — a new paste previewed with the old boxes is read afresh."""
     text = f"今晚用杀手攻击乙。杀人宣言:{MANIFESTO}\n另:我白天说的身份其实是假的"  # no action word: taken
     page = _pm(gm_client, game, "甲", text).content.decode()
@@ -331,7 +331,7 @@ def test_the_gm_trims_the_manifesto_in_the_preview_and_a_new_paste_drops_the_tri
 
 
 def test_the_preview_says_whom_a_pronoun_was_read_as_when_one_player_is_named(gm_client, game):
-    """Issue 23: 他 with one player named in the message is read as that player, and the preview says so."""
+    """他 with one player named in the message is read as that player, and the preview says so."""
     page = _pm(gm_client, game, "甲", "乙很可疑,今晚用杀手攻击他").content.decode()
     assert "普通攻击(杀手) → 乙(“他”按上文读作乙,请核对)" in page
     assert "将被拒绝:杀人宣言不够" in page  # N-kill: the engine judges the read input as usual

@@ -1,4 +1,4 @@
-"""Issue 13, bug 3: a correction compares results seat by seat — a substitute (S5) is the same seat, not a change."""
+"""A correction compares results seat by seat — a substitute (S5) is the same seat, not a change."""
 
 from datetime import timedelta
 

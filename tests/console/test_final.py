@@ -1,4 +1,4 @@
-"""Issue 13: at the end of the game every camp and hand is public (V1–V4), and a final summary is drafted."""
+"""At the end of the game every camp and hand is public (V1–V4), and a final summary is drafted."""
 
 from dataclasses import replace
 

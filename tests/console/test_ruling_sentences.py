@@ -1,4 +1,4 @@
-"""Issue 28: the console says what each ruling decides — a refused 变形 names the pending form and when it completes
+"""The console says what each ruling decides — a refused 变形 names the pending form and when it completes
 (M2), a refused pardon says which of the three reasons holds and that it costs nothing (N12), a message whose
 manifestos cover only some of its attacks says why the rest are refused (N-kill). The 天神 reads these sentences in
 the PM preview; confirming stores the refusals with their reasons and spends no AP."""

@@ -43,7 +43,7 @@ CODES = {
 # English a 天神 reads on purpose: the forum's words and the site's own.
 ENGLISH = {"BBCode", "PM", "AP", "ID", "JSON", "HTML", "Atom", "UTC", "PHPWind", "Discuz", "YYYY", "MM", "DD", "HH"}
 ENGLISH |= {"tianshen"}  # the 天神's own user name
-# Not words: a RULES.md clause id (a verdict cites its rule: N12, S5, N-kill; a sub-clause: AP3 a), a link, a BBCode
+# Not words: a docs/rules.md clause id (a verdict cites its rule: N12, S5, N-kill; a sub-clause: AP3 a), a link, a BBCode
 # tag to copy.
 NOT_WORDS = re.compile(
     r"\b(?:[A-Z]{1,2}[0-9]+(?: [a-c]\b)?|N-kill)\b|https?://\S+|\[/?(?:b|i|u|quote|color|size|list|\*)(?:=[^\]]*)?\]"

@@ -1,6 +1,6 @@
 """The console's PM box takes up to 20,000 characters (its form's limit): whatever they are, the preview answers
 with what was read and what was not, and a longer paste is refused by the form with the limit named — never an error
-page (DEVELOPERS.md: nothing ever 500s; every reader of player text is bounded)."""
+page (nothing ever 500s; every reader of player text is bounded)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14: follow a game without reloading — the Atom feed of its public posts, and the new-phase notice."""
+"""Follow a game without reloading — the Atom feed of its public posts, and the new-phase notice."""
 
 import re
 

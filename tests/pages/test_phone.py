@@ -1,4 +1,4 @@
-"""Issue 14: the private and the public page on a 390-pixel-wide phone — no zooming, no sideways scrolling; the
+"""The private and the public page on a 390-pixel-wide phone — no zooming, no sideways scrolling; the
 countdown and the AP ledger readable (16 px or more). Real headless Chromium at an iPhone-sized viewport."""
 
 import pytest

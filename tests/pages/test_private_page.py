@@ -1,4 +1,4 @@
-"""A seat's private page (issue 7.1): camp, hand in discard order with the 底牌, AP and the full ledger (AP6), this
+"""A seat's private page: camp, hand in discard order with the 底牌, AP and the full ledger (AP6), this
 phase's inputs and their verdicts, the 阿米巴 (M1–M3), once-per-game uses (N11, N12, N14), the order window (O1, O3),
 the countdown; never cached, never referred; a wrong token is a 404 that says nothing."""
 

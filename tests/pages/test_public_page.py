@@ -1,4 +1,4 @@
-"""The public game page (issue 7.2): phase and countdown, the living with card counts, the dead (V5), the live
+"""The public game page: phase and countdown, the living with card counts, the dead (V5), the live
 weighted tally (D1, D2, without N13), the public announcements (A2, A3, never A5's private drafts), the chart."""
 
 from __future__ import annotations

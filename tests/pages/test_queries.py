@@ -1,4 +1,4 @@
-"""Query counts per page (issue 7.4): bounded whatever the length of the game, one once the page is cached."""
+"""Query counts per page: bounded whatever the length of the game, one once the page is cached."""
 
 from __future__ import annotations
 

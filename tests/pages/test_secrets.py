@@ -1,4 +1,4 @@
-"""Security (issue 7.3): a player's link shows only that seat; every public page and every error page of a played
+"""Security: a player's link shows only that seat; every public page and every error page of a played
 game is scanned for hidden information (living players' cards, night deaths' camps — V5, AP — AP6, who used what,
 N13 modifiers, tokens); hostile player names render inert; every form carries a CSRF token."""
 
@@ -181,7 +181,7 @@ def test_a_post_without_the_csrf_token_is_refused(db):
     assert strict.post(reverse("logout")).status_code == 403
 
 
-# Sign-in throttling: tests/security/test_login.py (django-axes, issue 16.3).
+# Sign-in throttling: tests/security/test_login.py (django-axes).
 
 
 @pytest.mark.parametrize(

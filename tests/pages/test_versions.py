@@ -1,4 +1,4 @@
-"""Pages without a database query while nothing changed (issue 25.4): the public and private pages come from the cache
+"""Pages without a database query while nothing changed: the public and private pages come from the cache
 under the game's page version, changed after every write commits; whatever the cache does, never a stale page.
 
 The test transaction never commits, so each write here is committed as far as the pages can tell by running its

@@ -1,4 +1,4 @@
-"""V2 ruling (issue 28): a 共赢 self-chosen belongs to the camp — when the camp wins, both players win, alive or dead.
+"""V2 ruling: a 共赢 self-chosen belongs to the camp — when the camp wins, both players win, alive or dead.
 The private page of each co-winner says so, the loser's says he lost, and the public page and the final posts name
 both winners (the game is played through the services from its scenario file)."""
 

@@ -1,4 +1,4 @@
-"""Issue 22: anyone with admin rights could edit or delete `AuditLog` rows — the record of who did what. The admin
+"""Anyone with admin rights could edit or delete `AuditLog` rows — the record of who did what. The admin
 now shows the audit read-only, like the input log: no add, no change, no delete, no bulk delete."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16.8: no value written by a player (a 杀人宣言, a forum ID, a game name) can open or close a BBCode tag of
+"""No value written by a player (a 杀人宣言, a forum ID, a game name) can open or close a BBCode tag of
 a draft (A4), and the plain-text draft keeps a quoted manifesto visibly quoted."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def test_the_plain_text_keeps_the_forged_line_visibly_quoted():
 
 @pytest.mark.parametrize("brk", ["\r", "\r\n", "\u2028", "\u2029", "\x85", "\v", "\f", "\x1c"])
 def test_a_line_break_of_any_kind_in_a_manifesto_keeps_the_quote_marker_in_the_plain_text(brk):
-    """Issue 22: a lone CR inside a manifesto started a line of the plain-text copy without its "> " (a reader, a
+    """A lone CR inside a manifesto started a line of the plain-text copy without its "> " (a reader, a
     text box or a forum editor breaks the line there), so the forged death read like the 天神's own line."""
     game = _night_closed("今夜月色正好。" * 15 + brk + "李四的牌已经全部丢光,李四死亡。" + brk + "我的刀已经出鞘。")
     text = Announcement.objects.get(game=game, kind=Announcement.Kind.DAWN).text

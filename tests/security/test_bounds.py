@@ -1,4 +1,4 @@
-"""Issue 16.5: no input of any user gives a 500. Each attack of the issue, then a hypothesis property: random values
+"""No input of any user gives a 500. Each known attack, then a hypothesis property: random values
 posted to every (non-table) form of a running game and to the import never get a 500."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 22.7 (the 天神's part): the new-game form sent 4× made 4 games, and an import uploaded twice made two. Both
+"""The 天神's part of a form sent again: the new-game form sent 4× made 4 games, and an import uploaded twice made two. Both
 forms carry a one-time token (`{% once %}`, moderator.services.once.spend_create): a repeated or concurrent submit
 makes nothing, and the 天神 is told which game the first submit made."""
 

@@ -1,4 +1,4 @@
-"""Issue 22, item 1: the Atom feed published drafts nobody posted (the night's deaths before the 天神's post),
+"""The Atom feed published drafts nobody posted (the night's deaths before the 天神's post),
 unposted superseded ones, and never the posted notices (更正公告, final summary). It must list exactly the public
 page's announcement archive (A1–A5), nothing else."""
 

@@ -1,4 +1,4 @@
-"""Issue 16.7: an import is checked against the declared schema (moderator/services/transfer_schema.py) before a row
+"""An import is checked against the declared schema (moderator/services/transfer_schema.py) before a row
 is written: wrong types, out-of-range numbers, unknown cards and phase kinds, phases out of order, oversize files
 and JSON tricks are refused with the first problem named — never a 500, never garbage stored. Formats 1 and 2 of
 a real export still import."""

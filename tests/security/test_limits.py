@@ -1,4 +1,4 @@
-"""Issue 22.4 and the import's table checks: limits a real game never reaches (seats, inputs, import size, names on
+"""The import's table checks, and limits a real game never reaches (seats, inputs, import size, names on
 the new-game form) are refused in a Chinese sentence before any work; an import passes the same S1/S3 and name
 checks as the new-game form (7 killers, two 杀手 in one hand, look-alike, bidi and zero-width names)."""
 

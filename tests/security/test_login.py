@@ -1,4 +1,4 @@
-"""Issue 16.3: the 天神's sign-in under attack (django-axes, moderator/public/auth.py). Five failures from one
+"""The 天神's sign-in under attack (django-axes, moderator/public/auth.py). Five failures from one
 address cool that address off for 15 minutes, whatever the spelling of the name; a stranger's guesses never lock out
 the 天神 signing in from elsewhere; the admin's sign-in counts the same; a concurrent burst gets no more tries than
 a patient guesser; X-Forwarded-For is believed only from a trusted proxy."""
@@ -130,7 +130,7 @@ def test_a_concurrent_burst_gets_no_more_tries_than_the_limit():
 
 
 def test_a_success_on_another_account_never_clears_the_attacked_accounts_count(client, gm):
-    """Issue 22.3: 4 wrong passwords for the 天神 + 1 right sign-in to the attacker's own account, repeated. Locked by
+    """4 wrong passwords for the 天神 + 1 right sign-in to the attacker's own account, repeated. Locked by
     address alone with reset on success, this gave ≈ 155,000 guesses a day; per account and address the 天神's
     count keeps growing and the fifth wrong password locks the name."""
     get_user_model().objects.create_user("attacker", password="attacker-pw")

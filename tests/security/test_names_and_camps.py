@@ -1,4 +1,4 @@
-"""Issue 16, "Also": look-alike player names in one game are refused (NFKC, case, 繁→简), so are invisible
+"""Look-alike player names in one game are refused (NFKC, case, 繁→简), so are invisible
 (zero-width, bidi) characters; camps entered by hand must keep S1."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16.7: a phase that cannot be closed (here: a corrupt entry counter) is tried three times by the
+"""A phase that cannot be closed (here: a corrupt entry counter) is tried three times by the
 sweeper, then quarantined — no sweep retries it forever — and the 天神's dashboard says so and why."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16.2: secrets do not follow from seeds. The attack: a player knows their own camp and hand (their private
+"""Secrets do not follow from seeds. The attack: a player knows their own camp and hand (their private
 page) and tries seeds until one deals exactly that; the seed then gives every camp and every hand. Seeds are 128
 bits from the OS's CSPRNG, hidden until the end; a typed seed is refused unless the game is a test or a replay."""
 
@@ -53,7 +53,7 @@ def test_a_drawn_seed_has_128_bits_and_the_attack_finds_nothing():
     assert _table(game) not in _recover(me.camp, me.dealt_hand, 2100)
 
 
-def test_a_seed_of_the_width_of_the_issue_does_not_overflow_the_column():
+def test_a_seed_of_128_bits_does_not_overflow_the_column():
     big = str(2**128 - 1)
     game = setup.game_create(name="大种子", player_names=PLAYERS, camp_seed=big, deal_seed=big, order_seed=big)
     game.refresh_from_db()

@@ -1,4 +1,4 @@
-"""Issue 16.4: safe settings by default. DEBUG is off unless asked for; without DEBUG a SECRET_KEY is required;
+"""Safe settings by default. DEBUG is off unless asked for; without DEBUG a SECRET_KEY is required;
 `check --deploy` is clean under the production environment of the README; error pages hide the broker's password;
 every page carries a Content-Security-Policy; the demo GM (published password) exists only under `make run`."""
 

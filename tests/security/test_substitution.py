@@ -1,4 +1,4 @@
-"""Issue 16.1: after a substitution the replaced player's private link is dead (S5: the seat, its hand and its AP
+"""After a substitution the replaced player's private link is dead (S5: the seat, its hand and its AP
 now belong to the substitute, who gets a link of their own)."""
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ class Command(BaseCommand):
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         data = result.to_json()
-        if not spans:  # exactly the PARSER.md object
+        if not spans:  # exactly the docs/parser.md object
             data = {
                 "inputs": [
                     {k: v for k, v in i.items() if k not in ("span", "manifesto_spans", "correction")}
