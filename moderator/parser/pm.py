@@ -949,13 +949,28 @@ def _merged_clauses(tokens: list[Token]) -> list[tuple[bool, list[Token]]]:
             )
             if aimed is not None:  # "狙Kiki,打她从后往前数第2张": where the shot lands, not a new attack
                 out[-1] = (out[-1][0], out[-1][1] + aimed)
-            elif joins:
+            elif joins or (out and all(c in ",、" for c in cur_seps) and _its_card(out[-1][1], cur)):
                 out[-1] = (out[-1][0], out[-1][1] + cur)
             else:
                 out.append((any(c in _SENTENCE_ENDS for c in cur_seps), cur))
             cur = []
         seps += tok.text
     return out
+
+
+def _its_card(before: list[Token], cur: list[Token]) -> bool:
+    """A clause that only names the card of the privilege written just before it ("束魂王五,用束魂牌"): part of
+    that privilege's words, not a card written alone."""
+    uses = [t for t in before if t.kind == "USE"]
+    cards = [t for t in cur if t.kind == "CARD"]
+    return (
+        bool(uses)
+        and len(cards) == 1
+        and cards[0].value in al.CARDS_OF_USE.get(uses[-1].value, ())
+        and all(
+            t is cards[0] or t.kind == "PUNCT" or (t.kind == "STOP" and t.text in ("用", "使用", "是")) for t in cur
+        )
+    )
 
 
 _SNIPES = frozenset({"普通狙击", "瞄准狙击"})

@@ -199,6 +199,7 @@ KILLER = ["庶民", "杀手", "束魂", "诅咒/庇佑", "阿米巴"]
         ("束魂牌束魂王五", HAND, "night"),
         ("用诅咒/庇佑牌诅咒王五", HAND, "night"),
         ("诅咒王五用诅咒牌", HAND, "night"),  # … and after the player
+        ("束魂王五,用束魂牌", HAND, "night"),  # … or in a clause of its own
         ("用巫医救王五", HAND, "night"),
         ("用防弹衣牌穿防弹衣", SHOOTER, "night"),
         ("狙击手瞄准狙击王五第3张", SHOOTER, "night"),
@@ -258,3 +259,8 @@ def test_the_span_of_an_input_covers_its_card_phrase_and_a_leading_filler_goes_w
     assert data["notes"] == [
         {"text": "今晚", "span": [0, 2], "reason": "“今晚”是这条指令里的其他字,不改变读法", "with_input": True}
     ]
+
+
+def test_a_card_after_an_input_that_does_not_grant_its_privilege_is_refused_not_joined():
+    parts = shown("束魂王五,用诅咒牌")
+    assert [(kind, words) for kind, words, _ in parts] == [("input", "束魂王五,"), ("refusal", "用诅咒牌")]
