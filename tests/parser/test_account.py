@@ -214,6 +214,8 @@ KILLER = ["庶民", "杀手", "束魂", "诅咒/庇佑", "阿米巴"]
         ("杀手,共赢", SHOOTER, "night"),  # a bare side with the stance's mode
         ("改投王五", HAND, "day"),
         ("投票:王五", HAND, "day"),
+        ("投王五一票", HAND, "day"),  # a vote word after the player
+        ("投给王五这一票", HAND, "day"),
     ],
 )
 def test_every_word_an_input_was_read_from_is_that_input_s_part(text, hand, phase):
