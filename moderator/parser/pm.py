@@ -762,6 +762,9 @@ class _State:
     passes: list[tuple[int, int]] = field(default_factory=list)  # 今晚空过
     last_group: Group | None = None  # the privilege written last, whatever became of it (改给B refers to it)
     inferred: Group | None = None  # a change of target whose privilege was taken from the hand
+    # a clause that only names a player ("王五,束魂他"), refused unless the next clause's pronoun is read as him:
+    # (its refusal, the player)
+    named: tuple[tuple[int, dict], str] | None = None
 
 
 def _targeted_uses(m: Message) -> list[tuple[str, str | None]]:
@@ -1149,6 +1152,7 @@ def _clause(
     mean = meaningful(toks)
     if not mean:
         return
+    named, st.named = st.named, None  # (only the clause right after the name may take it)
     in_manifesto = st.attack is not None
     if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
         _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言
@@ -1245,6 +1249,11 @@ def _clause(
                     d["inferred_use"] = (
                         True  # 刚才的王五改给赵六: the privilege is the hand's only one; the preview says so
                     )
+                if named is not None and not sentence_start and d.get("pronoun") and d.get("target") == named[1]:
+                    # "王五,束魂他": the name before is whom the pronoun means — the input's words, not a refusal
+                    m.refusals.remove(named[0])
+                    d["_span"] = (named[0][0], d["_span"][1])
+                    st.named = None
                 m.add(g.start, g.end, d)
             for reason in o.refusals:
                 m.refuse(start, end, reason)
@@ -1268,6 +1277,7 @@ def _clause(
             m.refuse(start, end, resolver.name_problem(real[0], r))
         else:
             m.refuse(start, end, f"只写了“{r.name}”,没写对他用什么特权(如“束魂 {r.name}”)")
+            st.named = (m.refusals[-1], r.name) if len(real) == 1 else None
         return
     if clause.card_only:
         if not st.stance.card_words(clause.card_only, start, end):

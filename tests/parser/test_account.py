@@ -212,6 +212,7 @@ KILLER = ["庶民", "杀手", "束魂", "诅咒/庇佑", "阿米巴"]
         ("诅咒张三两次", HAND, "night"),  # a count after the player
         ("刀张三一击必杀", KILLER, "night"),  # a second privilege word that names the first
         ("杀手,共赢", SHOOTER, "night"),  # a bare side with the stance's mode
+        ("王五,束魂他", HAND, "night"),  # the name the pronoun right after it is read as
         ("改投王五", HAND, "day"),
         ("投票:王五", HAND, "day"),
         ("投王五一票", HAND, "day"),  # a vote word after the player
@@ -266,3 +267,9 @@ def test_the_span_of_an_input_covers_its_card_phrase_and_a_leading_filler_goes_w
 def test_a_card_after_an_input_that_does_not_grant_its_privilege_is_refused_not_joined():
     parts = shown("束魂王五,用诅咒牌")
     assert [(kind, words) for kind, words, _ in parts] == [("input", "束魂王五,"), ("refusal", "用诅咒牌")]
+
+
+def test_a_name_alone_is_refused_when_the_pronoun_after_it_is_not_read_as_him():
+    parts = shown("王五,束魂他 李四")
+    assert [kind for kind, _, _ in parts] == ["refusal", "refusal"] and "只写了“王五”" in parts[0][2]
+    assert [kind for kind, _, _ in shown("王五。束魂他")] == ["refusal", "input"]  # another sentence: not joined
