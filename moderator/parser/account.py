@@ -218,8 +218,10 @@ def account(
 ) -> list[Part]:
     """The text cut into parts in the order written, each character in exactly one. Where spans overlap the
     stronger kind wins (KINDS), then the earlier entry; blank characters go with the part before them (the first
-    part's with the one after), and a note marked "with_input" with the input beside it. `items`: what each part of
-    an input carries as its `entry` (the preview's item of each input, in the same order), else the input."""
+    part's with the one after), and a note marked "with_input" with the input beside it: the one before it when no
+    clause end stands between them and one stands before the next ("把王五禁锢了。治疗孙八"), else the next. `items`:
+    what each part of an input carries as its `entry` (the preview's item of each input, in the same order), else the
+    input."""
     n = len(text)
     if n == 0:
         return []
