@@ -993,7 +993,7 @@ def _aim(before: list[Token], cur: list[Token]) -> list[Token] | None:
         ok = (
             t.kind in ("POS", "PRON", "PUNCT")
             or (t.kind == "USE" and t.text in _AIM_VERBS)
-            or (t.kind == "STOP" and t.text in ("的", "就"))
+            or (t.kind == "STOP" and t.text in ("的", "就", "他的", "她的"))
         )
         if not ok:
             return None
