@@ -43,6 +43,7 @@ MAX_SAID = 60
 _QUIET = frozenset({"GAP", "STOP", "PUNCT", "SEP", "SELF", "FILL", "REPEAT"})
 _CLAUSE_ENDS = frozenset(",,、;;。\n")
 _ENDS = frozenset("\n。!?;\uff01\uff1f\uff1b")  # a note is one sentence or line
+_BREAKS = _CLAUSE_ENDS | _ENDS
 # Not part of a note's words (brackets and quote marks are).
 _TRIM = " \t\r\n\u3000,.;!?~:、。…\uff0c\uff1b\uff01\uff1f\uff5e\uff1a"
 
@@ -79,11 +80,13 @@ def gap_notes(
 
 def _run_notes(text: Text, book: NameBook, a: int, b: int, edges: set[int]) -> list[dict]:
     """The notes of raw[a:b], one a sentence or line: quoted or removed text (a [quote] block, a > line) apart
-    from the words read."""
+    from the words read. A few quiet words that end an input's clause or start the next one ("把王五禁锢了,用巫医救
+    赵六": "了" and "用") are notes of their own, to go with their input."""
     out: list[dict] = []
     start = a
+    cuts = _own_clause_cuts(text, book, a, b, edges)
     for k in range(a, b + 1):
-        cut = k == b or (k > start and (k in text.kept) != (k - 1 in text.kept))
+        cut = k == b or (k > start and (k in text.kept) != (k - 1 in text.kept)) or (k > start and k in cuts)
         if not cut and k > start and k - 1 in text.kept and text.raw[k - 1] in _ENDS:
             cut = True  # a sentence or a line ends before k
         if not cut:
@@ -107,6 +110,33 @@ def _run_notes(text: Text, book: NameBook, a: int, b: int, edges: set[int]) -> l
             out.append(note)
         start = k
     return out
+
+
+_HEAD = 12  # the most characters of a few words of an input's clause cut from a run
+_LEADS_IN = _CLAUSE_ENDS | frozenset(":\uff1a)\uff09]】")  # "更正:今晚|用束魂牌束魂赵六"
+
+
+def _own_clause_cuts(text: Text, book: NameBook, a: int, b: int, edges: set[int]) -> set[int]:
+    """Where raw[a:b] is cut after the first clause end (or before a bracket) when the run starts at an input's
+    end, and after the last clause end, colon or bracket when it ends at an input's start, if the words so cut off
+    are a few quiet ones (an input's own): "把王五禁锢了(她白天一直带节奏)", "更正:今晚用束魂牌束魂赵六"."""
+    cuts: set[int] = set()
+    raw = text.raw
+    if a in edges:
+        p = next((k for k in range(a, min(b, a + _HEAD)) if raw[k] in _CLAUSE_ENDS or raw[k] in _BRACKETS), None)
+        at = p if p is not None and raw[p] in _BRACKETS else (p + 1 if p is not None else None)
+        if p is not None and at is not None and p > a and _quiet(text, book, a, p):
+            cuts.add(at)
+    if b in edges:
+        q = next((k for k in range(b - 1, max(a, b - _HEAD) - 1, -1) if raw[k] in _LEADS_IN), None)
+        if q is not None and q + 1 < b and _quiet(text, book, q + 1, b):
+            cuts.add(q + 1)
+    return cuts
+
+
+def _quiet(text: Text, book: NameBook, a: int, b: int) -> bool:
+    words = text.raw[a:b]
+    return all(k in text.kept for k in range(a, b)) and not blank(words) and _reason(text, book, a, b)[1]
 
 
 def _removed(words: str) -> str:
@@ -188,8 +218,10 @@ def account(
 ) -> list[Part]:
     """The text cut into parts in the order written, each character in exactly one. Where spans overlap the
     stronger kind wins (KINDS), then the earlier entry; blank characters go with the part before them (the first
-    part's with the one after), and a note marked "with_input" with the input beside it. `items`: what each part of
-    an input carries as its `entry` (the preview's item of each input, in the same order), else the input."""
+    part's with the one after), and a note marked "with_input" with the input beside it: the one before it when no
+    clause end stands between them and one stands before the next ("把王五禁锢了。治疗孙八"), else the next. `items`:
+    what each part of an input carries as its `entry` (the preview's item of each input, in the same order), else the
+    input."""
     n = len(text)
     if n == 0:
         return []
@@ -226,20 +258,27 @@ def account(
         return run[2] == 4 and blank(text[run[0] : run[1]])
 
     parts: list[list] = []
+    said_end = 0  # where the words of the last part end (blank characters after them aside)
     for i, run in enumerate(runs):
         kind = run[2]
         if kind == 3 and notes[run[3]].get("with_input"):  # a few words of an input's clause: with the input
             after = next((r for r in runs[i + 1 :] if not soft(r)), None)
-            if after is not None and after[2] == 0:
-                kind = -1  # before the input: it takes them below
-            elif parts and parts[-1][2] == 0:
-                parts[-1][1] = run[1]
+            next_input = after is not None and after[2] == 0
+            # the input they touch, no clause end between ("把王五禁锢了。治疗孙八": 了 is the first's), else the next
+            joined = bool(parts) and parts[-1][2] == 0 and not _BREAKS.intersection(text[said_end : run[0]])
+            if next_input and joined and after is not None:
+                joined = bool(_BREAKS.intersection(text[run[1] : after[0]]))
+            if joined or (not next_input and parts and parts[-1][2] == 0):
+                parts[-1][1] = said_end = run[1]
                 continue
+            if next_input:
+                kind = -1  # before the input: it takes them below
         elif soft(run):
             if parts:
                 parts[-1][1] = run[1]
                 continue
             kind = -1  # blank words before the first part: it takes them below
+        said_end = run[1]
         run = [run[0], run[1], kind, run[3] if kind >= 0 else -1]
         if parts and parts[-1][2] == -1 and kind != -1:
             run[0] = parts.pop()[0]

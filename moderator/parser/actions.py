@@ -18,6 +18,7 @@ from .names import NameBook, Resolution, similarity
 from .text import normalise_word
 
 TARGET_KINDS = ("NAME", "SEAT", "SELF", "GAP", "PRON")
+_USING = frozenset({"用", "使用"})  # "用杀手牌攻击王五": part of the card phrase
 MAX_REPEAT = 10
 
 
@@ -36,6 +37,24 @@ class Group:
     end: int = 0
     alt: bool = False  # "狙击赵六或孙八", "禁锢王五还是孙八": one of several, never guessed
     counted: bool = False  # opened by a count of stabs ("两刀赵六")
+    # The words the group was read from beyond its verb and targets, so that an input's span holds every one of
+    # them (docs/parser.md, "nothing dropped"): `lo`, the start of a card phrase ("用杀手牌"), a position or a change
+    # word written before the verb; `past`, a 刚才 before it (it names what a change of target changes); `hi`, the
+    # end of a card or count written after the targets ("诅咒王五用诅咒牌", "诅咒张三两次").
+    lo: int | None = None
+    past: int | None = None
+    hi: int = 0
+
+    def first(self, change_at: int | None = None) -> int:
+        """Where the words the group was read from start."""
+        lo = self.start if self.lo is None else min(self.start, self.lo)
+        if self.past is not None and change_at is not None and change_at >= self.verb_end:
+            lo = min(lo, self.past)  # "刚才的束魂改给王五"
+        return lo
+
+    def last(self) -> int:
+        """Where the words the group was read from end (its targets aside)."""
+        return max(self.end, self.hi)
 
 
 @dataclass
@@ -84,6 +103,9 @@ def build(tokens: list[Token]) -> Clause:
     pend_targets: list[Token] = []
     pend_card: str | None = None
     pend_pos: Token | None = None
+    pend_card_at = -1  # where the pending card's phrase starts ("用杀手牌": at 用)
+    pend_change: int | None = None  # a change word before any privilege ("更换束魂目标为王五")
+    pend_past: int | None = None  # a 刚才 before the next privilege
     card_noun = False
     change_at = None
     cancel = False
@@ -105,9 +127,17 @@ def build(tokens: list[Token]) -> Clause:
                 cur.end = cur.verb_end = t.end  # 束魂救张三, 一击必杀杀张三
                 continue
             if cur and cur.weak and t.value in _family(cur.use) and t.value != cur.use:
-                cur.use, cur.weak, cur.end = t.value, False, t.end  # 刀张三一击必杀
+                cur.use, cur.weak, cur.end, cur.hi = t.value, False, t.end, t.end  # 刀张三一击必杀
                 continue
             cur = Group(t.value, t.start, weak=t.weak, hint=t.hint, card=pend_card, verb_end=t.end, end=t.end)
+            used = before is not None and before.kind == "STOP" and before.text in _USING  # "用巫医救王五"
+            cur.lo = min(
+                before.start if used and before is not None else t.start,
+                pend_card_at if pend_card is not None else t.start,
+                pend_pos.start if pend_pos is not None else t.start,
+                pend_change if pend_change is not None else t.start,
+            )
+            cur.past, pend_past, pend_change = pend_past, None, None
             pend_card = None
             groups.append(cur)
             if pend_targets and len(groups) == 1:
@@ -118,9 +148,11 @@ def build(tokens: list[Token]) -> Clause:
             if cur and cur.use == "变形" and cur.into is None:
                 cur.into, cur.end = t, t.end
             elif cur and cur.card is None and t.value in (*al.CARDS_OF_USE.get(cur.use, ()), cat.AMOEBA):
-                cur.card = t.value
+                cur.card, cur.hi = t.value, max(cur.hi, t.end)
             else:
                 pend_card = t.value
+                used = before is not None and before.kind == "STOP" and before.text in _USING
+                pend_card_at = before.start if used and before is not None else t.start
                 # "王五这个杀手太明显了,明天票他": a card word after a name, or after 这个/是/的, is a noun about
                 # someone, never the verb of an attack
                 card_noun = bool(pend_targets) or bool(
@@ -133,6 +165,7 @@ def build(tokens: list[Token]) -> Clause:
         elif t.kind in TARGET_KINDS:
             if cur is None and pend_card in al.DEFAULT_USE and pend_card != cat.AMOEBA and not card_noun:
                 cur = Group(al.DEFAULT_USE[pend_card], t.start, card=pend_card, verb_end=t.start)
+                cur.lo = pend_card_at
                 groups.append(cur)
                 pend_card = None
                 cur.targets, pend_targets = pend_targets, []
@@ -154,11 +187,17 @@ def build(tokens: list[Token]) -> Clause:
             groups.append(cur)
             cur.targets, pend_targets = pend_targets, []
         elif t.kind == "REPEAT" and cur:
-            cur.repeat, cur.end = t.value, t.end
+            cur.repeat, cur.end, cur.hi = t.value, t.end, max(cur.hi, t.end)
         elif t.kind in ("COND", "ALT") and cur and cur.targets:
             cur.alt = True
         elif t.kind == "CHANGE":
             change_at = t.start
+            if cur is None:
+                pend_change = t.start
+            else:
+                cur.hi = max(cur.hi, t.end)  # "诅咒李四,改成…": the change word makes it a change
+        elif t.kind == "PAST":
+            pend_past = t.start
         elif t.kind == "CANCEL":
             cancel = True
     # A card named after a player ("王五肯定是狼人") says who someone is, never what to do.
@@ -323,7 +362,7 @@ class Resolver:
                 # "王五昨天一直针对我,很可疑。今晚禁锢他。": the only player the message names; the preview says
                 # whom the pronoun was read as
                 item = dict(base, target=who[0], pronoun=said)
-                item["_span"] = (min(g.start, pronoun.start), max(g.end, pronoun.end))
+                item["_span"] = (min(g.first(change_at), pronoun.start), max(g.last(), pronoun.end))
                 if use == "瞄准狙击" and g.pos is not None:  # (not aimed_badly: it has a position)
                     item["position"] = g.pos.value
                 if base_change:
@@ -350,7 +389,7 @@ class Resolver:
             if any(r.name != self.book.sender for r in others):
                 out.refusals.append(f"{use}只能对自己使用,不用写目标")
                 return out
-            out.inputs.append(base | ({"change": True} if base_change else {}) | {"_span": (g.start, g.end)})
+            out.inputs.append(base | ({"change": True} if base_change else {}) | {"_span": (g.first(), g.last())})
             return out
         resolved: list[tuple[Token, Resolution]] = []
         for t in targets:
@@ -384,7 +423,12 @@ class Resolver:
             return out
         for t, r in good:
             item = dict(base, target=r.name)
-            item["_span"] = (min(g.start, t.start), max(g.verb_end, t.end, g.pos.end if g.pos is not None else 0))
+            # (a card or count written after the targets goes with the last one's span)
+            hi = g.hi if t is good[-1][0] else 0
+            item["_span"] = (
+                min(g.first(change_at), t.start),
+                max(g.verb_end, t.end, g.pos.end if g.pos is not None else 0, hi),
+            )
             if use == "瞄准狙击" and g.pos is not None:  # (its position was checked above)
                 item["position"] = g.pos.value
             if base_change:
@@ -459,5 +503,5 @@ class Resolver:
         if base["card"] != cat.AMOEBA:
             out.refusals.append("你手里没有阿米巴牌,不能变形")
             return out
-        out.inputs.append({"card": cat.AMOEBA, "use": "变形", "into": forms[0], "_span": (g.start, g.end)})
+        out.inputs.append({"card": cat.AMOEBA, "use": "变形", "into": forms[0], "_span": (g.first(), g.last())})
         return out

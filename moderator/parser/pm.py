@@ -762,6 +762,9 @@ class _State:
     passes: list[tuple[int, int]] = field(default_factory=list)  # 今晚空过
     last_group: Group | None = None  # the privilege written last, whatever became of it (改给B refers to it)
     inferred: Group | None = None  # a change of target whose privilege was taken from the hand
+    # a clause that only names a player ("王五,束魂他"), refused unless the next clause's pronoun is read as him:
+    # (its refusal, the player)
+    named: tuple[tuple[int, dict], str] | None = None
 
 
 def _targeted_uses(m: Message) -> list[tuple[str, str | None]]:
@@ -949,13 +952,28 @@ def _merged_clauses(tokens: list[Token]) -> list[tuple[bool, list[Token]]]:
             )
             if aimed is not None:  # "狙Kiki,打她从后往前数第2张": where the shot lands, not a new attack
                 out[-1] = (out[-1][0], out[-1][1] + aimed)
-            elif joins:
+            elif joins or (out and all(c in ",、" for c in cur_seps) and _its_card(out[-1][1], cur)):
                 out[-1] = (out[-1][0], out[-1][1] + cur)
             else:
                 out.append((any(c in _SENTENCE_ENDS for c in cur_seps), cur))
             cur = []
         seps += tok.text
     return out
+
+
+def _its_card(before: list[Token], cur: list[Token]) -> bool:
+    """A clause that only names the card of the privilege written just before it ("束魂王五,用束魂牌"): part of
+    that privilege's words, not a card written alone."""
+    uses = [t for t in before if t.kind == "USE"]
+    cards = [t for t in cur if t.kind == "CARD"]
+    return (
+        bool(uses)
+        and len(cards) == 1
+        and cards[0].value in al.CARDS_OF_USE.get(uses[-1].value, ())
+        and all(
+            t is cards[0] or t.kind == "PUNCT" or (t.kind == "STOP" and t.text in ("用", "使用", "是")) for t in cur
+        )
+    )
 
 
 _SNIPES = frozenset({"普通狙击", "瞄准狙击"})
@@ -975,7 +993,7 @@ def _aim(before: list[Token], cur: list[Token]) -> list[Token] | None:
         ok = (
             t.kind in ("POS", "PRON", "PUNCT")
             or (t.kind == "USE" and t.text in _AIM_VERBS)
-            or (t.kind == "STOP" and t.text in ("的", "就"))
+            or (t.kind == "STOP" and t.text in ("的", "就", "他的", "她的"))
         )
         if not ok:
             return None
@@ -1134,6 +1152,7 @@ def _clause(
     mean = meaningful(toks)
     if not mean:
         return
+    named, st.named = st.named, None  # (only the clause right after the name may take it)
     in_manifesto = st.attack is not None
     if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
         _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言
@@ -1230,6 +1249,11 @@ def _clause(
                     d["inferred_use"] = (
                         True  # 刚才的王五改给赵六: the privilege is the hand's only one; the preview says so
                     )
+                if named is not None and not sentence_start and d.get("pronoun") and d.get("target") == named[1]:
+                    # "王五,束魂他": the name before is whom the pronoun means — the input's words, not a refusal
+                    m.refusals.remove(named[0])
+                    d["_span"] = (named[0][0], d["_span"][1])
+                    st.named = None
                 m.add(g.start, g.end, d)
             for reason in o.refusals:
                 m.refuse(start, end, reason)
@@ -1253,6 +1277,7 @@ def _clause(
             m.refuse(start, end, resolver.name_problem(real[0], r))
         else:
             m.refuse(start, end, f"只写了“{r.name}”,没写对他用什么特权(如“束魂 {r.name}”)")
+            st.named = (m.refusals[-1], r.name) if len(real) == 1 else None
         return
     if clause.card_only:
         if not st.stance.card_words(clause.card_only, start, end):

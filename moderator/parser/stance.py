@@ -45,13 +45,17 @@ class Stance:
         return all(c in SIDES for c in cards)
 
     def verdict(self) -> tuple[dict | None, list[tuple[int, int, str]]]:
-        """(the 立场 input, refusals as (start, end, reason))."""
+        """(the 立场 input, refusals as (start, end, reason)); `span` then holds every word the input is read from."""
         if self.span is None:
             clauses = dict.fromkeys((a, b) for a, b, _ in self.side_words)  # "杀手 杀手 …": one clause, one refusal
             return None, [(a, b, CARD_ONLY) for a, b in clauses]
         sides = list(dict.fromkeys(self.sides)) or list(dict.fromkeys(s for _, _, s in self.side_words))
         modes = list(dict.fromkeys(self.modes))
         start, end = self.span
+        if not self.sides and self.side_words:  # "杀手,共赢": the side is read from the bare 杀手, its words too
+            start = min(start, *(a for a, _, _ in self.side_words))
+            end = max(end, *(b for _, b, _ in self.side_words))
+            self.span = (start, end)
         if len(sides) != 1:
             why = "写了两边" if sides else "没写站哪一边"
             return None, [(start, end, f"立场{why}:只能选杀手或狼人一边(S4),如“立场:杀手,共赢”")]

@@ -7,6 +7,7 @@ refused: D3 says the GM asks again. 自投 / 投自己 is a vote for the sender.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from moderator.parser import aliases as al
@@ -132,10 +133,25 @@ def _targets_after(sentence: list[Token], words: list[int]) -> dict[int, list[To
     return out
 
 
+_TAIL_FILL = frozenset({"一", "这", "这一", "的", "我的"})
+
+
+def _tail_end(sentence: list[Token], k: int) -> int:
+    """Where the words of a vote for the name at sentence[k] end: after a vote word that follows it ("投王五一票",
+    "投给王五这一票", "投王五的票"), else at the name."""
+    for t in sentence[k + 1 : k + 4]:
+        if t.kind == "VOTE" and t.text.endswith("票"):
+            return t.end
+        if not ((t.kind == "PUNCT" and t.text.isspace()) or (t.kind in ("GAP", "STOP") and t.text in _TAIL_FILL)):
+            break
+    return sentence[k].end
+
+
 def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
     """display(start, end) gives the player's own text of a norm span."""
     result = VoteParse([], [], False)
     chosen: list[tuple[str, Token, int]] = []  # (name, its token, where the vote's words start)
+    tails: dict[int, int] = {}  # where the words of a vote end, past its name ("投王五一票"), by the name's start
     change = False
     conditional: list[tuple[int, int]] = []
     unresolved: list[tuple[tuple[int, int], str | tuple[str, list[str]]]] = []
@@ -179,6 +195,7 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
             change = True
         first_change = next((i for i, t in enumerate(sentence) if t.kind == "CHANGE"), None)
         targets_after = _targets_after(sentence, words)
+        starts = [t.start for t in sentence]
         for k in words:
             t = sentence[k]
             if t.kind == "SELFVOTE":
@@ -201,6 +218,7 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
                 return result
             if names:
                 chosen.append((names[0][0], names[0][1], t.start))
+                tails[names[0][1].start] = _tail_end(sentence, bisect.bisect_left(starts, names[0][1].start))
         waiting = span if not chosen and not unresolved else None
     if conditional:
         for span in conditional:
@@ -226,7 +244,7 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
         return result
     if targets:
         result.inputs.append({"change": targets[0]} if change else {"for": targets[0]})
-        result.spans.append((min(c[2] for c in chosen), max(c[1].end for c in chosen)))
+        result.spans.append((min(c[2] for c in chosen), max(tails.get(c[1].start, c[1].end) for c in chosen)))
         return result
     if unresolved:
         span, why = unresolved[0]

@@ -6,14 +6,15 @@ Each message holds one to three inputs (every privilege that names a player or n
 greetings, strategy talk naming players, reported speech, hypotheticals, [quote] blocks, `>` lines, bracketed asides
 with pronouns, PS lines, signatures, notes and questions to the 天神, self-corrections, reasons after votes, 繁體,
 full-width letters and digits, IME typos, emoji and BBCode. The property: the parser reads exactly the known inputs,
-or refuses naming the words it did not read — never a different input."""
+or refuses naming the words it did not read — never a different input; and the words each input it read is written
+in (`said`: its card phrase, privilege, player, position) are that input's part of the preview, never a note."""
 
 from __future__ import annotations
 
 import json
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from moderator.parser import parse_pm
 
@@ -33,6 +34,9 @@ class Generated:
     inputs: list[dict]
     kinds: list[str]  # the fillers used
     manifesto: str | None = None  # the 杀人宣言 the attack publishes, word for word
+    # [start, end) of the words each input is written in (its card phrase, privilege, player, position), in the
+    # order of `inputs`: what the preview must show as that input's part (docs/parser.md, "nothing dropped")
+    said: list[tuple[int, int]] = field(default_factory=list)
 
 
 def key(item: dict) -> str:
@@ -43,25 +47,34 @@ def key(item: dict) -> str:
 def _night_input(rnd: random.Random, hand: list[str], used: set[str]) -> tuple[str, dict] | None:
     x = rnd.choice(OTHERS)
     choices: list[tuple[str, dict]] = []
+    # (the card named before or after the privilege — 用束魂牌…, 狙击手狙击…, …用诅咒牌 — is part of its words)
     if "束魂" in hand:
-        choices.append(
-            (rnd.choice(["束魂{x}", "束魂 {x}", "今晚束魂{x}", "用束魂牌束魂{x}"]), {"use": "束魂", "card": "束魂"})
-        )
+        spellings = ["束魂{x}", "束魂 {x}", "今晚束魂{x}", "用束魂牌束魂{x}", "今晚用束魂牌束魂{x}", "束魂牌束魂{x}"]
+        choices.append((rnd.choice(spellings), {"use": "束魂", "card": "束魂"}))
     if "诅咒/庇佑" in hand:
-        choices.append((rnd.choice(["诅咒{x}", "诅咒 {x}"]), {"use": "诅咒", "card": "诅咒/庇佑"}))
-        choices.append((rnd.choice(["庇佑{x}", "给{x}庇佑"]), {"use": "庇佑", "card": "诅咒/庇佑"}))
-    if "禁锢/反狙击" in hand:
-        choices.append((rnd.choice(["禁锢{x}", "禁锢 {x}", "把{x}禁锢了"]), {"use": "禁锢", "card": "禁锢/反狙击"}))
-    if "巫医" in hand:
-        choices.append((rnd.choice(["治疗{x}", "治疗 {x}", "用巫医救{x}"]), {"use": "治疗", "card": "巫医"}))
-    if "狙击手" in hand:
-        choices.append((rnd.choice(["狙击{x}", "普通狙击 {x}"]), {"use": "普通狙击", "card": "狙击手"}))
-        n = rnd.randint(1, 4)
+        spellings = ["诅咒{x}", "诅咒 {x}", "用诅咒/庇佑牌诅咒{x}", "诅咒{x}用诅咒牌"]
+        choices.append((rnd.choice(spellings), {"use": "诅咒", "card": "诅咒/庇佑"}))
         choices.append(
-            (f"瞄准狙击{{x}}倒数第{n}张", {"use": "瞄准狙击", "card": "狙击手", "position": -n}),
+            (rnd.choice(["庇佑{x}", "给{x}庇佑", "用诅咒/庇佑牌庇佑{x}"]), {"use": "庇佑", "card": "诅咒/庇佑"})
         )
+    if "禁锢/反狙击" in hand:
+        spellings = ["禁锢{x}", "禁锢 {x}", "把{x}禁锢了", "用禁锢牌禁锢{x}"]
+        choices.append((rnd.choice(spellings), {"use": "禁锢", "card": "禁锢/反狙击"}))
+    if "巫医" in hand:
+        spellings = ["治疗{x}", "治疗 {x}", "用巫医救{x}", "巫医治疗{x}", "今晚用巫医牌治疗{x}"]
+        choices.append((rnd.choice(spellings), {"use": "治疗", "card": "巫医"}))
+    if "杀手" in hand:
+        spellings = ["用杀手普通攻击{x}", "今晚用杀手牌攻击{x}", "杀手牌杀{x}"]
+        choices.append((rnd.choice(spellings), {"use": "普通攻击", "card": "杀手"}))
+    if "狙击手" in hand:
+        spellings = ["狙击{x}", "普通狙击 {x}", "用狙击手牌狙击{x}", "狙击手狙击{x}"]
+        choices.append((rnd.choice(spellings), {"use": "普通狙击", "card": "狙击手"}))
+        n = rnd.randint(1, 4)
+        spellings = [f"瞄准狙击{{x}}倒数第{n}张", f"倒数第{n}张 瞄准狙击{{x}}", f"瞄准狙击{{x}},倒数第{n}张"]
+        choices.append((rnd.choice(spellings), {"use": "瞄准狙击", "card": "狙击手", "position": -n}))
     if "防弹衣/狼毒" in hand:
-        choices.append(("穿防弹衣", {"use": "防弹衣", "card": "防弹衣/狼毒", "notarget": True}))
+        spellings = ["穿防弹衣", "用防弹衣牌穿防弹衣"]
+        choices.append((rnd.choice(spellings), {"use": "防弹衣", "card": "防弹衣/狼毒", "notarget": True}))
     choices = [c for c in choices if c[1]["use"] not in used]
     if not choices:
         return None
@@ -148,12 +161,14 @@ def generate(rnd: random.Random) -> Generated:
     hand = rnd.choice([NIGHT_HAND, SHOOTER_HAND])
     clauses: list[str] = []
     inputs: list[dict] = []
+    where: list[tuple[int, int, int]] = []  # (clause, start, end) of each input's words in its clause
     manifesto: str | None = None
     if shape == "night":
         used: set[str] = set()
         for _ in range(rnd.randint(1, 3)):
             got = _night_input(rnd, hand, used)
             if got:
+                where.append((len(clauses), 0, len(got[0])))
                 clauses.append(got[0])
                 inputs.append(got[1])
     elif shape == "correction":
@@ -162,26 +177,32 @@ def generate(rnd: random.Random) -> Generated:
         text, item = got
         if "target" in item:
             wrong = rnd.choice([p for p in OTHERS if p != item["target"]])
-            clauses.append(text.replace(item["target"], wrong) + rnd.choice([",哦不对,", "。更正:"]) + text)
+            first = text.replace(item["target"], wrong) + rnd.choice([",哦不对,", "。更正:"])
+            clauses.append(first + text)
+            where.append((0, len(first), len(first) + len(text)))
             kinds.append("self-correction")
         else:
             clauses.append(text)
+            where.append((0, 0, len(text)))
         inputs.append(item)
     elif shape == "order":
         text, item = _order(rnd, hand)
         clauses.append(text)
+        where.append((0, 0, len(text)))
         inputs.append(item)
     elif shape == "attack":
         hand = SHOOTER_HAND
         x = rnd.choice(OTHERS)
         manifesto = "长夜漫漫,烛火将尽,今夜轮到你了"
         clauses.append(f"杀{x}。宣言:{manifesto}")
+        where.append((0, 0, 1 + len(x)))
         inputs.append({"use": "普通攻击", "card": "杀手", "target": x})
     elif shape in ("vote", "change"):
         phase = "day"
         x = rnd.choice(OTHERS)
         word = "投" if shape == "vote" else "改投"
         clauses.append(rnd.choice([f"{word}{x}", f"{word} {x}", f"{word}票:{x}" if shape == "vote" else f"改投{x}"]))
+        where.append((0, 0, len(clauses[-1])))
         inputs.append({"for": x} if shape == "vote" else {"change": x})
         if rnd.random() < 0.5:
             y = rnd.choice([p for p in OTHERS if p != x])
@@ -189,12 +210,18 @@ def generate(rnd: random.Random) -> Generated:
             kinds.append("reason")
     else:
         clauses.append(rnd.choice(["今晚不行动", "今晚空过", "pass"]))
+        where.append((0, 0, len(clauses[-1])))
         inputs.append({"pass": True})
-    body = rnd.choice([",", "\n", "。"]).join(clauses)
+    joint = rnd.choice([",", "\n", "。"])
+    body = joint.join(clauses)
+    starts = [sum(len(c) + len(joint) for c in clauses[:k]) for k in range(len(clauses))]
     if rnd.random() < 0.6:
         k = rnd.choice(BEFORE)
         kinds.append(k)
-        body = _before(rnd, k) + ("\n" if k not in ("gtline",) else "") + body
+        before = _before(rnd, k) + ("\n" if k not in ("gtline",) else "")
+        body = before + body
+        starts = [at + len(before) for at in starts]
+    said = [(starts[c] + a, starts[c] + b) for c, a, b in where]  # (every change below keeps each length)
     if rnd.random() < 0.6:
         k = rnd.choice(AFTER)
         kinds.append(k)
@@ -214,7 +241,7 @@ def generate(rnd: random.Random) -> Generated:
         body = body.translate(FULL)
     if manifesto is not None and ("traditional" in kinds or "full-width" in kinds or "typo" in kinds):
         manifesto = None  # published as written: its converted words are not compared
-    return Generated(body, hand, phase, inputs, kinds, manifesto)
+    return Generated(body, hand, phase, inputs, kinds, manifesto, said)
 
 
 @dataclass

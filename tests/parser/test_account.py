@@ -184,3 +184,92 @@ def test_the_notes_of_a_long_message_are_bounded_and_still_hold_every_word():
     assert len(data["notes"]) <= 60
     assert_accounted(text, data)
     assert [i["use"] for i in data["inputs"]] == ["诅咒"]
+
+
+KILLER = ["庶民", "杀手", "束魂", "诅咒/庇佑", "阿米巴"]
+
+
+@pytest.mark.parametrize(
+    "text,hand,phase",
+    [
+        ("今晚用杀手普通攻击王五。", KILLER, "night"),  # the card phrase before the privilege
+        ("用杀手牌杀王五", KILLER, "night"),
+        ("杀手王五", KILLER, "night"),  # a card alone is its privilege
+        ("今晚用束魂牌束魂王五", HAND, "night"),
+        ("束魂牌束魂王五", HAND, "night"),
+        ("用诅咒/庇佑牌诅咒王五", HAND, "night"),
+        ("诅咒王五用诅咒牌", HAND, "night"),  # … and after the player
+        ("束魂王五,用束魂牌", HAND, "night"),  # … or in a clause of its own
+        ("用巫医救王五", HAND, "night"),
+        ("用防弹衣牌穿防弹衣", SHOOTER, "night"),
+        ("狙击手瞄准狙击王五第3张", SHOOTER, "night"),
+        ("倒数第2张 瞄准狙击王五", SHOOTER, "night"),  # a position before the privilege
+        ("瞄准狙击 位置:倒数第2张 对象:王五", SHOOTER, "night"),  # labels
+        ("阿米巴变形成巫医", KILLER, "night"),
+        ("用阿米巴牌变身巫医", KILLER, "night"),
+        ("更换束魂目标为王五", HAND, "night"),  # a change word before the privilege
+        ("刚才的束魂改给王五", HAND, "night"),
+        ("诅咒张三两次", HAND, "night"),  # a count after the player
+        ("刀张三一击必杀", KILLER, "night"),  # a second privilege word that names the first
+        ("杀手,共赢", SHOOTER, "night"),  # a bare side with the stance's mode
+        ("王五,束魂他", HAND, "night"),  # the name the pronoun right after it is read as
+        ("改投王五", HAND, "day"),
+        ("投票:王五", HAND, "day"),
+        ("投王五一票", HAND, "day"),  # a vote word after the player
+        ("投给王五这一票", HAND, "day"),
+    ],
+)
+def test_every_word_an_input_was_read_from_is_that_input_s_part(text, hand, phase):
+    """The card phrase, position, change word, count or label an input was read from is part of that input as the
+    preview shows it, never a note saying nothing was read ("今晚用杀手": “这里提到了杀手,但没有读出要做的事”)."""
+    assert shown(text, hand=hand, phase=phase) == [("input", text, "")]
+
+
+@pytest.mark.parametrize(
+    "text,inputs",
+    [
+        ("把王五禁锢了。治疗孙八", ["把王五禁锢了。", "治疗孙八"]),  # 了 is the first input's, not the second's
+        ("把赵六禁锢了,用巫医救赵六", ["把赵六禁锢了,", "用巫医救赵六"]),
+        ("诅咒李四 今晚束魂王五", ["诅咒李四", "今晚束魂王五"]),
+        ("禁锢赵六\n今晚束魂王五", ["禁锢赵六", "今晚束魂王五"]),
+    ],
+)
+def test_the_few_words_between_two_inputs_go_with_the_input_of_their_clause(text, inputs):
+    assert shown(text) == [("input", words, "") for words in inputs]
+
+
+def test_a_correction_is_read_with_its_card_phrase_and_the_marker_is_a_note():
+    parts = shown("用巫医救李四。更正:用巫医救王五")
+    assert [(kind, words) for kind, words, _ in parts] == [
+        ("note", "用巫医救李四。"),
+        ("note", "更正:"),
+        ("input", "用巫医救王五"),
+    ]
+    assert "被后面的更正取代" in parts[0][2] and "更正的话" in parts[1][2]
+
+
+def test_a_bracketed_aside_after_an_input_is_its_own_note():
+    parts = shown("把孙八禁锢了(她白天一直带节奏)")
+    assert parts[0][:2] == ("input", "把孙八禁锢了")
+    assert parts[1][:2] == ("note", "(她白天一直带节奏)") and "括号里的旁白" in parts[1][2]
+
+
+def test_the_span_of_an_input_covers_its_card_phrase_and_a_leading_filler_goes_with_it():
+    data = parse_pm(
+        "今晚用杀手普通攻击乙。", sender="甲", players=["甲", "乙", "丙"], hand=["杀手", "束魂", "庶民"]
+    ).to_json()
+    assert data["inputs"] == [{"card": "杀手", "use": "普通攻击", "target": "乙", "span": [2, 10]}]
+    assert data["notes"] == [
+        {"text": "今晚", "span": [0, 2], "reason": "“今晚”是这条指令里的其他字,不改变读法", "with_input": True}
+    ]
+
+
+def test_a_card_after_an_input_that_does_not_grant_its_privilege_is_refused_not_joined():
+    parts = shown("束魂王五,用诅咒牌")
+    assert [(kind, words) for kind, words, _ in parts] == [("input", "束魂王五,"), ("refusal", "用诅咒牌")]
+
+
+def test_a_name_alone_is_refused_when_the_pronoun_after_it_is_not_read_as_him():
+    parts = shown("王五,束魂他 李四")
+    assert [kind for kind, _, _ in parts] == ["refusal", "refusal"] and "只写了“王五”" in parts[0][2]
+    assert [kind for kind, _, _ in shown("王五。束魂他")] == ["refusal", "input"]  # another sentence: not joined

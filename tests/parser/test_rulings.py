@@ -44,6 +44,16 @@ def test_an_aim_after_a_comma_is_never_absorbed_into_the_manifesto():
 
 
 @pytest.mark.parametrize(
+    "text,position",
+    [("瞄准狙击王五,打他的第二张牌", 2), ("狙王五,打她的倒数第二张", -2), ("狙王五,打她从后往前数第2张", -2)],
+)
+def test_where_the_snipe_lands_after_a_comma_is_its_position(text, position):
+    got = read(text)
+    assert plain(got) == [{"card": "狙击手", "use": "瞄准狙击", "target": "王五", "position": position}]
+    assert got["inputs"][0]["span"] == [0, len(text)] and not got["refusals"]
+
+
+@pytest.mark.parametrize(
     "text,use,target,dropped",
     [
         ("治疗张三,哦不对,治疗李四", "治疗", "李四", "治疗张三"),
