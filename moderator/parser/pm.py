@@ -1191,7 +1191,7 @@ def _clause(
         last = st.last_group
         if last is None:
             uses = _targeted_uses(m)
-            if len(uses) != 1:
+            if len(uses) != 1 or uses[0][1] is None:  # an 阿米巴's privilege is its form's: never taken from it
                 m.refuse(start, end, _no_privilege_reason(uses))
                 return
             (use, card), inferred = uses[0], True

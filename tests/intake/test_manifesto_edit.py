@@ -31,7 +31,7 @@ def preview(game, manifestos=None, text=PM):
 def test_the_parser_took_the_secret_line_and_the_preview_shows_it_before_anything_is_stored(game):
     [item] = preview(game).items
     assert SECRET in item.data["manifesto"]  # what the 天神 must be able to trim: the preview shows it word for word
-    assert item.key == PM.index("攻击") and item.attack  # its box is "manifesto-<where the attack was written>"
+    assert item.key == PM.index("用杀手攻击") and item.attack  # its box is "manifesto-<where the attack was written>"
     assert Message.objects.count() == 0
 
 

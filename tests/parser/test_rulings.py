@@ -164,3 +164,12 @@ def test_a_clause_with_an_action_word_after_an_attack_is_not_absorbed():
     got = read("杀李四。宣言:长夜漫漫,今夜轮到你了\n我猜孙八今晚会禁锢我。")
     assert plain(got)[0]["manifesto"] == "长夜漫漫,今夜轮到你了"
     assert [r["text"] for r in got["refusals"]] == ["我猜孙八今晚会禁锢我。"]
+
+
+@pytest.mark.parametrize("text", ["改自己", "刚才的王五改给赵六"])
+def test_a_change_of_target_with_only_an_amoeba_in_hand_is_refused_never_read_as_a_privilege_named_amoeba(text):
+    """An 阿米巴's privilege is its form's, which the parser does not know: a change that names no privilege is
+    refused naming what it could be — never an input whose privilege is "阿米巴" (M1–M4)."""
+    result = read(text, hand=["阿米巴"])
+    assert result["inputs"] == []
+    assert "阿米巴变形后的特权" in result["refusals"][0]["reason"]
