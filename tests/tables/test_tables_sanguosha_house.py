@@ -441,6 +441,27 @@ def test_the_create_form_ticks_the_seeds_rules_and_names_last_games_first_out(cl
     )
 
 
+@pytest.mark.django_db
+def test_the_create_form_offers_rebirth_in_both_modes_and_asks_for_generals_in_the_electronic_one(client, tables_urls):
+    """转世规则 turns the unused generals of one's kingdom: the electronic mode plays it with 挑选武将; ticked without
+    them, the form says so instead of making a table that quietly plays without it."""
+    from tables.models import Table
+
+    page = client.get("/tables/").content.decode()
+    assert "三国杀:转世" in page and "三国杀实体牌:转世" not in page
+    base = {"kind": "sanguosha", "mode": "digital", "players": "甲,乙,丙,丁,戊", "sgs_rebirth": "on"}
+    bad = client.post("/tables/", base)
+    assert bad.status_code == 400 and "电子牌的转世要按武将的国籍转世" in bad.content.decode()
+    assert not Table.objects.exists()
+    assert client.post("/tables/", {**base, "sgs_generals": "on"}).status_code == 200
+    table = Table.objects.get()
+    assert (
+        table.options["rebirth"]
+        and table.options["generals"]
+        and "本桌规则:转世" in " ".join(e["text"] for e in table.load().log)
+    )
+
+
 def test_electronic_ghosts_luohan_absorbs_a_sha_xuanwu_swaps_a_card_zhuyou_redraws_a_hand():
     """暗魂 in the electronic mode: 罗汉 (a dead loyalist) absorbs one damage of a [杀] about to hit the possessed
     player, who discards a card; 玄武 (a dead rebel) swaps a drawn card with one of the possessed player's; 祝由 (a
