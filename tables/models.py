@@ -137,3 +137,19 @@ class TableAction(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.action.get('type')}"
+
+
+class SpentToken(models.Model):
+    """A table form's one-time token once it has been used (tables/once.py): the same form sent again finds it here
+    and changes nothing.  The create form's tokens are the tables' ``create_token`` instead."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="spent_tokens", verbose_name="牌桌")
+    nonce = models.CharField("令牌", max_length=64, unique=True)
+    created = models.DateTimeField("时间", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "已用表单令牌"
+        verbose_name_plural = "已用表单令牌"
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.nonce[:8]}…"

@@ -16,7 +16,7 @@ from tables.rules import direnjie_cards as dj
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tables_urls")]
 
 FIVE = ["阿甲", "阿乙", "阿丙", "阿丁", "阿戊"]
-CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+CSRF = re.compile(r'name="(?:csrfmiddlewaretoken|once)" value="[^"]*"')  # new on every render: no state in them
 
 
 def private_url(table: Table, seat: int) -> str:
