@@ -623,6 +623,3 @@ _HANDLERS = {
     "discard": _do_discard,
     "sacrifice": _do_sacrifice,
 }
-
-
-from .sanguosha_view import forms, score, view, winner  # noqa: E402, F401

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.rules import sanguosha as sgs
+from tables.rules import GAMES
+
+sgs = GAMES["sanguosha"]  # its rules and its view, as the site uses them
 
 
 def _roles(s: Any) -> tuple[int, int, list[int]]:

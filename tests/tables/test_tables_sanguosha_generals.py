@@ -7,11 +7,12 @@ import random
 
 import pytest
 
-from tables.rules import MODES
-from tables.rules import sanguosha as sgs
+from tables.rules import GAMES, MODES
 from tables.rules import sanguosha_generals as generals
 from tables.rules import sanguosha_table as sgt
 from tables.rules import sanguosha_view as sgv
+
+sgs = GAMES["sanguosha"]  # its rules and its view, as the site uses them
 
 NAMES = ["甲", "乙", "丙", "丁", "戊"]
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tables.rules import RuleError
-from tables.rules import sanguosha as sgs
+from tables.rules import GAMES, RuleError
 from tables.rules import sanguosha_house as house
 from tables.rules import sanguosha_table as sgt
 from tables.rules.sanguosha_generals import GENERALS
 from tables.rules.tracker import HOST
+
+sgs = GAMES["sanguosha"]  # its rules and its view, as the site uses them
 
 NAMES = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬", "癸"]
 
