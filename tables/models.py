@@ -18,7 +18,7 @@ from tables.rules import GAMES, MODES, game
 def _same_token(secret: str, given: object) -> bool:
     """Constant-time comparison of a URL token with a stored one; any text a browser sends (``é``, ``²``, ``１``) is a
     plain mismatch.  ``secrets.compare_digest`` raises TypeError on non-ASCII *str*, so both sides are compared as
-    UTF-8 bytes (issue 22, item 6: those were anonymous 500s)."""
+    UTF-8 bytes (not an anonymous 500)."""
     return secrets.compare_digest(secret.encode(), str(given).encode("utf-8", "surrogatepass"))
 
 

@@ -226,7 +226,7 @@ def draw(s: State, seat: int) -> str:
 
 def to_submit(s: State) -> None:
     """Step 3.  With the killer expansion a player with no possible clue is asked too (「没有可组成的线索」), so that the
-    killer's decline looks exactly like having none: same wait, same public line (issue 27)."""
+    killer's decline looks exactly like having none: same wait, same public line."""
     seat = s.current
     if possible_clue(s.hands[seat], seat == s.killer) or s.options.get("killer"):
         s.phase = "submit"

@@ -14,7 +14,7 @@ MISSION_POINTS = {0: 0, 1: 1, 2: 3, 3: 6}
 
 def thinks_killer(s: Any, seat: int) -> bool:
     """Is ``seat`` the killer as far as its own page goes?  Digital: dealt A.  Physical: it claimed A itself (another
-    seat's claim, even the last one, must not change this seat's page: issue 27)."""
+    seat's claim, even the last one, must not change this seat's page)."""
     claims = getattr(s, "claims", None)
     return seat in claims if claims else seat == s.killer
 

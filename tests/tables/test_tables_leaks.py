@@ -1,4 +1,4 @@
-"""Issue 27 (and 22 item 2): no identity leaks through any page another seat, the host or the spectator can load, nor
+"""No identity leaks through any page another seat, the host or the spectator can load, nor
 through the live updates (``/v/``).  Each test loads every such page before and after the secret event."""
 
 from __future__ import annotations

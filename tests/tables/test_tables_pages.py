@@ -1,4 +1,4 @@
-"""Pages of issue 16/17: secrets never cached or shown early, the host's tools, live pages, and no input ever 500s."""
+"""The table pages: secrets never cached or shown early, the host's tools, live pages, and no input ever 500s."""
 
 from __future__ import annotations
 

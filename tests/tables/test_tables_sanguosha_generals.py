@@ -1,4 +1,4 @@
-"""Issue 27: 三国杀 — generals show kingdom, gender and skill text; the electronic mode is named for what it is (基本牌练习)
+"""三国杀 — generals show kingdom, gender and skill text; the electronic mode is named for what it is (基本牌练习)
 and offers [闪] and [桃] only with the card in hand."""
 
 from __future__ import annotations
