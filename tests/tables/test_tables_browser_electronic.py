@@ -146,6 +146,7 @@ def _check(page, table, state, milestone, seat, spec, values):
         assert f"{names[loyal]} 的罗汉暗魂附体 {names[target]}" in spectator(page, table)
         page.goto(private_url(table, target))
         assert "罗汉附体:你弃掉了" in page.inner_text("main")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # a player's page mid-game fits too
     elif milestone == "sacrifice":
         assert spec["label"] == "献祭一张手牌(转世)"
         assert f"{names[loyal]}:已出局,收到献祭 1/3 张" in spectator(page, table)
