@@ -1,4 +1,5 @@
-"""Fuzzed whole games at the table trackers: `python -m bench.tables_fuzz [--seeds 300] [--kinds ...] [--modes ...]`
+"""Fuzzed whole games at the table trackers: `python -m bench.tables_fuzz [--seeds 300] [--kinds ...] [--modes ...]
+[--every-option]`
 (300 seeds: 40 minutes or more on 2 vCPU, printed before it starts; `--quick`: one seed).
 
 Every game × mode, seeds 0..N-1: a table of a random size (from the seed) is played to its end through the real
@@ -54,8 +55,15 @@ def _options(kind: str, n: int, rng: random.Random) -> dict[str, Any]:
     return _sanguosha_options(n, rng)
 
 
+EVERY_OPTION = False  # --every-option: 三国杀 with every house rule on (rule 2: 暗魂 and 最后一滴血 in turn)
+
+
 def _sanguosha_options(n: int, rng: random.Random) -> dict[str, Any]:
     """三国杀's house rules (seed 002): each on with a fair chance, 暗魂 or 最后一滴血 as the seed's rule 2."""
+    if EVERY_OPTION:
+        rule2 = rng.choice(["ghosts", "last_blood"])
+        return {"seat_lot": True, "countdown": True, "rebirth": True, "generals": True, rule2: True,
+                "protected": NAMES[rng.randrange(n)]}  # fmt: skip
     options: dict[str, Any] = {}
     for key in ("seat_lot", "countdown", "rebirth", "generals"):
         if rng.random() < 0.6:
@@ -229,7 +237,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kinds", nargs="*", default=list(KINDS), choices=KINDS)
     parser.add_argument("--modes", nargs="*", default=list(MODES), choices=MODES)
     parser.add_argument("--quick", action="store_true", help="one seed: checks that it works (under a minute)")
+    parser.add_argument("--every-option", action="store_true", help="三国杀 with every house rule on")
     args = parser.parse_args(argv)
+    global EVERY_OPTION
+    EVERY_OPTION = args.every_option
     if args.quick:
         args.seeds = 1
     share = len(args.kinds) * len(args.modes) / (len(KINDS) * len(MODES))

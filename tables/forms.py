@@ -84,7 +84,8 @@ class CreateTableForm(forms.Form):
         initial=True,
     )
     sgs_rebirth = forms.BooleanField(
-        label="三国杀实体牌:转世(出局的玩家收献祭,满 4 张〔4–5 人 3 张〕转世为同国籍武将)", required=False
+        label="三国杀:转世(出局的玩家收献祭,满 4 张〔4–5 人 3 张〕转世为同国籍武将;电子牌要同时挑选武将)",
+        required=False,
     )
     warrant = forms.BooleanField(label="暗火线:加入搜查令(新手用)", required=False)
     first = forms.IntegerField(label="暗火线:起始玩家座位号(从 0 数,可留空)", required=False, min_value=0, max_value=7)
@@ -173,4 +174,7 @@ class CreateTableForm(forms.Form):
         names = data.get("players") or []
         if protected and data.get("kind") == "sanguosha" and names and protected not in names:
             self.add_error("sgs_protected", f"要写玩家名单里的一个名字(收到「{protected}」),或者留空。")
+        digital = (data.get("mode") or "digital") == "digital"
+        if data.get("kind") == "sanguosha" and digital and data.get("sgs_rebirth") and not data.get("sgs_generals"):
+            self.add_error("sgs_rebirth", "电子牌的转世要按武将的国籍转世:请同时勾选「挑选武将」,或者不勾转世。")
         return data

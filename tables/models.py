@@ -18,7 +18,7 @@ from tables.rules import GAMES, MODES, game
 def _same_token(secret: str, given: object) -> bool:
     """Constant-time comparison of a URL token with a stored one; any text a browser sends (``é``, ``²``, ``１``) is a
     plain mismatch.  ``secrets.compare_digest`` raises TypeError on non-ASCII *str*, so both sides are compared as
-    UTF-8 bytes (issue 22, item 6: those were anonymous 500s)."""
+    UTF-8 bytes (not an anonymous 500)."""
     return secrets.compare_digest(secret.encode(), str(given).encode("utf-8", "surrogatepass"))
 
 
@@ -137,3 +137,19 @@ class TableAction(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.action.get('type')}"
+
+
+class SpentToken(models.Model):
+    """A table form's one-time token once it has been used (tables/once.py): the same form sent again finds it here
+    and changes nothing.  The create form's tokens are the tables' ``create_token`` instead."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="spent_tokens", verbose_name="牌桌")
+    nonce = models.CharField("令牌", max_length=64, unique=True)
+    created = models.DateTimeField("时间", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "已用表单令牌"
+        verbose_name_plural = "已用表单令牌"
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.nonce[:8]}…"

@@ -3,8 +3,11 @@
 Every write locks the table row, bumps ``Table.version`` (the pages poll it to refresh themselves) and keeps the
 stored state equal to a replay of the log.
 
-Two rules keep the records trustworthy (issues 22 and 27):
+Three rules keep the records trustworthy:
 
+* A form carries a one-time token signed by the server (tables/once.py); its nonce is spent here under the row lock
+  (``spend``): the same form sent again (a double click, a resend, a second tab) is refused (``RepeatedForm``) and
+  changes nothing, even a record that moves no version.
 * A form carries the version it was made on (``expected``): a repeated, concurrent or stale submit finds another
   version and changes nothing (``StaleForm``, with a sentence saying so).  Two seats recording the same hit: the
   second is refused.
@@ -23,7 +26,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
-from tables.models import Table, TableAction
+from tables.models import SpentToken, Table, TableAction
 from tables.rules import RuleError, game
 from tables.rules.direnjie_cards_sheet import next_mark
 from tables.rules.sanguosha_house import draw_seats
@@ -33,8 +36,31 @@ SEED_BITS = 128
 STALE = "局面已经变化(有人刚记录了,或这个表单提交了两次):这次提交没有生效。请看最新局面,需要的话再记录一次。"
 
 
+ALREADY = "这个表单已经提交过了(重复点击或重新发送):没有重复执行,什么都没有改动。请看最新局面。"
+
+
 class StaleForm(RuleError):
     """The form was made on another version of the table: nothing was changed."""
+
+
+class RepeatedForm(RuleError):
+    """The form's one-time token was spent already (tables/once.py): nothing was changed."""
+
+
+def spent(once: str | None) -> bool:
+    """Whether this one-time token was used already (a page's early answer; ``spend`` decides under the lock)."""
+    return bool(once) and SpentToken.objects.filter(nonce=once).exists()
+
+
+def spend(table: Table, once: str | None) -> None:
+    """Refuse a form whose one-time token was used, else mark it used.  The caller holds the table's row lock, so the
+    same token sent twice at once waits here for the first, then finds it; a refused record rolls the mark back with
+    everything else, and the form may be sent again."""
+    if once is None:
+        return
+    if SpentToken.objects.filter(nonce=once).exists():
+        raise RepeatedForm(ALREADY)
+    SpentToken.objects.create(table=table, nonce=once)
 
 
 def _check_version(table: Table, expected: int) -> None:
@@ -115,15 +141,18 @@ def _private_actions(table: Table) -> frozenset[str]:
 
 
 def act(
-    table_id: int, seat: int | None, action: dict[str, Any], expected: int | None = None
+    table_id: int, seat: int | None, action: dict[str, Any], expected: int | None = None, once: str | None = None
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Apply ``action`` for ``seat`` (None = the host) under a row lock; append it to the log.
 
     ``expected`` is the version the form was made on (the views always pass it; None only for code that applies
-    actions itself, such as a replay); another version raises StaleForm.  RuleError leaves everything unchanged.
+    actions itself, such as a replay); another version raises StaleForm.  ``once`` is the form's one-time token (the
+    pages' posts; None for code that applies actions itself): spent already, RepeatedForm.  RuleError leaves
+    everything unchanged.
     """
     with transaction.atomic():
         table = _locked(table_id)
+        spend(table, once)
         if expected is not None:
             _check_version(table, expected)
         action = {**action, "player": HOST if seat is None else seat}
@@ -138,12 +167,15 @@ def act(
     return state, events
 
 
-def undo_last(table_id: int, reason: str = "", expected: int | None = None) -> TableAction | None:
+def undo_last(
+    table_id: int, reason: str = "", expected: int | None = None, once: str | None = None
+) -> TableAction | None:
     """The host takes back the current game's last public record (kept in the log, marked undone with the reason and
     what it was).  Private records (a killer's claim) are skipped: the host cannot see them, and undoing one would
     show that it existed; their maker withdraws them."""
     with transaction.atomic():
         table = _locked(table_id)
+        spend(table, once)
         if expected is not None:
             _check_version(table, expected)
         entry = last_undoable(table)
@@ -202,10 +234,11 @@ def series_over(table: Table) -> bool:
     return bool(target) and max(totals(table).values()) >= target
 
 
-def next_game(table_id: int, expected: int | None = None) -> Table:
+def next_game(table_id: int, expected: int | None = None, once: str | None = None) -> Table:
     """The host starts the next game of the series once the current one is over (the 三国杀 lord may rotate)."""
     with transaction.atomic():
         table = _locked(table_id)
+        spend(table, once)
         if expected is not None:
             _check_version(table, expected)
         state = table.load()
@@ -234,10 +267,11 @@ def _first_out(state: Any) -> int | None:
     return int(kills[0][1]) if kills else None
 
 
-def reset_link(table_id: int, seat: int, expected: int | None = None) -> Table:
+def reset_link(table_id: int, seat: int, expected: int | None = None, once: str | None = None) -> Table:
     """A player lost their private link: the host gives them a new one (the old one stops working)."""
     with transaction.atomic():
         table = _locked(table_id)
+        spend(table, once)
         if expected is not None:
             _check_version(table, expected)
         players = [dict(p) for p in table.players]
@@ -248,13 +282,14 @@ def reset_link(table_id: int, seat: int, expected: int | None = None) -> Table:
     return table
 
 
-def sheet_mark(table_id: int, seat: int, cell: str, shown: str | None = None) -> str:
+def sheet_mark(table_id: int, seat: int, cell: str, shown: str | None = None, once: str | None = None) -> str:
     """Cycle one cell of the player's private deduction sheet (狄仁杰 card game); returns the new mark.
 
     ``shown`` is the mark the page showed when tapped: a double tap (sent twice) finds another mark and changes
-    nothing."""
+    nothing, as does the same tap's form sent again (``once``, RepeatedForm)."""
     with transaction.atomic():
         table = _locked(table_id)
+        spend(table, once)
         players = [dict(p) for p in table.players]
         sheet = dict(players[seat].get("sheet") or {})
         if shown is not None and sheet.get(cell, "") != shown:

@@ -3,12 +3,12 @@
 Private and host pages carry their secret in the URL: they are never cached, never sent as a Referer and never
 indexed.  ``Referrer-Policy: no-referrer`` makes browsers send ``Origin: null`` with the page's own form posts, which
 Django's CSRF check refuses; those views are CSRF-exempt because the secret token in their URL already does what a
-CSRF token does (a forged cross-site post would have to know it).  Every page polls ``table_version`` and swaps in the new state by itself (see templates/tables/base.html).
+CSRF token does (a forged cross-site post would have to know it).  Every POST carries a one-time token the server
+signed for that form, table and link (``once_checked``, tables/once.py).  Every page polls ``table_version`` and swaps in the new state by itself (see templates/tables/base.html).
 """
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django.core.cache import cache
@@ -19,10 +19,11 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from moderator.web.private import private_page
 from tables import services
 from tables.forms import CreateTableForm
+from tables.http import private_page
 from tables.models import Table
+from tables.once import once_checked
 from tables.rules import RuleError
 from tables.rules import direnjie_cards_sheet as sheet
 from tables.rules.base import action_from_form
@@ -78,11 +79,11 @@ def _already_created(token: str) -> Table | None:
 
 
 @require_http_methods(["GET", "POST"])
+@once_checked
 def table_list(request: HttpRequest) -> HttpResponse:
     status = 200
     form = CreateTableForm(request.POST or None)
-    once = request.POST.get("once", "") if request.method == "POST" else ""
-    once = once if once.isascii() and 16 <= len(once) <= 64 else ""
+    once = request.POST.get("once", "") if request.method == "POST" else ""  # the signed token's nonce
     if request.method == "POST" and (existing := _already_created(once)) is not None:
         # The same create form sent again (double click, resend): the table it made, once; its links again.
         context = {**_links(request, existing), "private": True, "repeated": True}
@@ -116,7 +117,7 @@ def table_list(request: HttpRequest) -> HttpResponse:
                 context = {**_links(request, table), "private": True}
                 return private_page(render(request, "tables/created.html", context))
     tables = Table.objects.all()[:100]
-    context = {"form": form, "tables": tables, "once": secrets.token_urlsafe(24)}
+    context = {"form": form, "tables": tables}
     return render(request, "tables/list.html", context, status=status)
 
 
@@ -148,6 +149,7 @@ def table_version(request: HttpRequest, table_id: int) -> JsonResponse:
 
 @csrf_exempt  # the URL's secret token is the CSRF token (see the module docstring)
 @require_http_methods(["GET", "POST"])
+@once_checked
 def table_private(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     seat = table.seat_for_token(token)
@@ -164,6 +166,7 @@ def table_private(request: HttpRequest, table_id: int, token: str) -> HttpRespon
 
 @csrf_exempt
 @require_POST
+@once_checked
 def table_sheet(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     seat = table.seat_for_token(token)
@@ -174,12 +177,18 @@ def table_sheet(request: HttpRequest, table_id: int, token: str) -> HttpResponse
     except RuleError as error:
         return private_page(_page(request, table, seat, error=str(error), status=400))
     shown = request.POST.get("was")
-    services.sheet_mark(table.pk, seat, cell, shown if shown is None or len(shown) <= 2 else "")
+    try:
+        services.sheet_mark(
+            table.pk, seat, cell, shown if shown is None or len(shown) <= 2 else "", request.POST.get("once")
+        )
+    except RuleError as error:
+        return private_page(_page(request, table, seat, error=str(error), status=400))
     return private_page(redirect(reverse("tables:private", args=[table.pk, token]) + "#sheet"))
 
 
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
+@once_checked
 def table_host(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     if not table.is_host(token):
@@ -198,19 +207,20 @@ def _host_post(request: HttpRequest, table: Table) -> str | None:
     version = _version(request)
     if version is None:
         return NO_VERSION
+    once = request.POST.get("once")
     try:
         if op == "undo":
-            if services.undo_last(table.pk, request.POST.get("reason", ""), version) is None:
+            if services.undo_last(table.pk, request.POST.get("reason", ""), version, once) is None:
                 return "这一局还没有可以撤销的记录。"
         elif op == "next":
             if request.POST.get("confirm") != "1":
                 return "开始下一局前请勾选确认:本局结果将记入总分,开始后不能撤销。"
-            services.next_game(table.pk, version)
+            services.next_game(table.pk, version, once)
         elif op == "reset":
             seat = request.POST.get("seat", "")
             if not seat.isascii() or not seat.isdigit() or int(seat) >= len(table.players):
                 return "请选择要重新生成链接的玩家。"
-            services.reset_link(table.pk, int(seat), version)
+            services.reset_link(table.pk, int(seat), version, once)
         else:
             return _post_action(request, table, None)
     except RuleError as error:
@@ -222,6 +232,9 @@ def _post_action(request: HttpRequest, table: Table, seat: int | None) -> str | 
     version = _version(request)
     if version is None:
         return NO_VERSION
+    once = request.POST.get("once")
+    if services.spent(once):
+        return services.ALREADY  # the same form again: said before the version, which it also no longer matches
     if version != table.version:
         return services.STALE
     kind, label = request.POST.get("type", ""), request.POST.get("label", "")
@@ -233,7 +246,7 @@ def _post_action(request: HttpRequest, table: Table, seat: int | None) -> str | 
         return "这个行动现在不可用(局面可能已经变化),请从下面现在可以做的行动中选择。"
     values = {p["name"]: request.POST.getlist(p["name"]) for p in spec["params"]}
     try:
-        services.act(table.pk, seat, action_from_form(spec, values), version)
+        services.act(table.pk, seat, action_from_form(spec, values), version, once)
     except RuleError as rule_error:
         return str(rule_error)
     return None
@@ -295,6 +308,7 @@ def _page(
         "game_template": f"tables/games/{table.kind}{'_physical' if _physical_page(table) else ''}.html",
         "public_url": reverse("tables:public", args=[table.pk]),
         "version_url": reverse("tables:version", args=[table.pk]),
+        "form_kind": "tables:host" if host else "tables:private",
     }
     if seat is not None and table.kind == "direnjie_cards":
         context["sheet"] = sheet.grid(names, table.players[seat].get("sheet") or {})

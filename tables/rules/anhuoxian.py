@@ -1,6 +1,7 @@
 """暗火线 (Dark Fire Line, source 003): SWAT and citizens against hidden terrorists, 4 serum HP each.
 
-Pure rules module; the card effects are in ``anhuoxian_cards.py``.  Actions (``player`` is the acting seat):
+Pure rules module; the state and the circle in ``anhuoxian_board.py``, the cards in ``anhuoxian_cards.py``, their
+effects in ``anhuoxian_effects.py``, views and forms in ``anhuoxian_view.py``.  Actions (``player`` is the acting seat):
 
 * play phase: ``equip`` {card}, ``shoot`` {card, targets}, ``skill`` {card, target | targets, what}, ``serum`` {},
   ``unequip`` {} (餐厅 only), ``end_play`` {}
@@ -34,19 +35,35 @@ Rulings (also in docs/tables.md):
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
 from . import anhuoxian_cards as cards
+from . import anhuoxian_effects as effects
+from .anhuoxian_board import (  # noqa: F401  (the state and the circle, as the view, the tracker and tests read them)
+    BASE_HP,
+    CITIZEN,
+    SWAT,
+    TERRORIST,
+    State,
+    adjacent,
+    clockwise,
+    damage,
+    draw,
+    end_flash,
+    flashed,
+    full_hp,
+    hand_limit,
+    living,
+    next_seat,
+    smoked,
+)
 from .base import (
-    GameState,
     RuleError,
     cards_param,
     check_players,
     dispatch,
     emit,
-    later_rng,
     legal_via,
     require,
     take_from,
@@ -60,37 +77,8 @@ OPTIONS = [
     {"name": "warrant", "label": "加入搜查令(新手用)", "kind": "bool", "default": False},
     {"name": "first", "label": "起始玩家座位号", "kind": "int", "default": 0},
 ]
-SWAT, CITIZEN, TERRORIST = "特警", "市民", "绑匪"
 ROLE_TABLE = {4: (1, 2, 1), 5: (1, 2, 2), 6: (2, 2, 2), 7: (2, 3, 2), 8: (2, 3, 3)}
 SERUM_PER_PLAYER = 2
-BASE_HP = 4
-
-
-@dataclasses.dataclass
-class State(GameState):
-    players: list[str]
-    seed: int
-    options: dict[str, Any]
-    roles: list[str] = dataclasses.field(default_factory=list)
-    hp: list[int] = dataclasses.field(default_factory=list)
-    max_hp: list[int] = dataclasses.field(default_factory=list)
-    alive: list[bool] = dataclasses.field(default_factory=list)
-    hands: list[list[str]] = dataclasses.field(default_factory=list)
-    vest: list[bool] = dataclasses.field(default_factory=list)
-    env: list[str | None] = dataclasses.field(default_factory=list)
-    env_turn: list[int] = dataclasses.field(default_factory=list)
-    effects: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # {"kind","by","targets"}
-    deck: list[str] = dataclasses.field(default_factory=list)
-    discard_pile: list[str] = dataclasses.field(default_factory=list)
-    current: int = 0
-    turn_no: int = 0
-    phase: str = "play"  # play | dying | discard | over
-    used: list[str] = dataclasses.field(default_factory=list)  # equip / shoot / skill / grenade / double
-    dying: dict[str, Any] | None = None
-    peeks: list[list[list[Any]]] = dataclasses.field(default_factory=list)  # per seat: [target, role]
-    winning_side: str | None = None
-    rng_count: int = 0
-    log: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
 
 def role_counts(n: int, options: dict[str, Any]) -> tuple[int, int, int]:
@@ -141,65 +129,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     return s
 
 
-# --- circle -------------------------------------------------------------------------------------------------------
-
-
-def living(s: State, without_storage: bool = False) -> list[int]:
-    """Living seats in clockwise order; optionally without the players who have a 储藏室."""
-    return [p for p in range(len(s.players)) if s.alive[p] and not (without_storage and s.env[p] == cards.STORAGE)]
-
-
-def clockwise(ring: list[int], seat: int, step: int = 1) -> int:
-    return ring[(ring.index(seat) + step) % len(ring)]
-
-
-def next_seat(s: State, seat: int) -> int:
-    """下家: the next living player in turn order (counter-clockwise = the previous seat)."""
-    ring = living(s)
-    if seat in ring:
-        return clockwise(ring, seat, -1)
-    n = len(s.players)
-    return next(((seat - k) % n for k in range(1, n + 1) if s.alive[(seat - k) % n]), seat)
-
-
-def adjacent(s: State, a: int, b: int) -> bool:
-    ring = living(s)
-    return a != b and a in ring and b in ring and b in (clockwise(ring, a, 1), clockwise(ring, a, -1))
-
-
-def hand_limit(s: State, seat: int) -> int:
-    return 4 if s.env[seat] == cards.SUPERMARKET else 3
-
-
-def smoked(s: State, seat: int) -> bool:
-    return any(e["kind"] == cards.SMOKE and seat in e["targets"] for e in s.effects)
-
-
-def flashed(s: State, seat: int) -> bool:
-    return any(e["kind"] == cards.FLASH and seat in e["targets"] for e in s.effects)
-
-
-def full_hp(s: State, seat: int) -> bool:
-    return s.hp[seat] == s.max_hp[seat]
-
-
 # --- turn flow ----------------------------------------------------------------------------------------------------
-
-
-def draw(s: State, seat: int, count: int) -> list[str]:
-    got = []
-    for _ in range(count):
-        if not s.deck:
-            if not s.discard_pile:
-                break
-            s.deck, s.discard_pile = s.discard_pile, []
-            later_rng(s).shuffle(s.deck)
-            emit(s, "牌库摸完:弃牌洗混形成新的牌库。")
-        got.append(s.deck.pop())
-    s.hands[seat].extend(got)
-    if got:
-        emit(s, f"你摸到:{'、'.join(got)}。", to=[seat])
-    return got
 
 
 def expire_effects_of(s: State, seat: int) -> None:
@@ -250,32 +180,6 @@ def end_turn(s: State) -> None:
             break
         expire_effects_of(s, k)
     start_turn(s, nxt)
-
-
-def damage(s: State, target: int, amount: int, source: int | None, attack: str) -> None:
-    """Deal damage (HP never below 0); a hit ends flashes on the target, a grenade ends smoke."""
-    end_flash(s, target)
-    if attack == cards.GRENADE:
-        for effect in [e for e in s.effects if e["kind"] == cards.SMOKE and target in e["targets"]]:
-            s.effects.remove(effect)
-            emit(s, f"{s.players[target]} 的烟雾弹因手雷提前失效。")
-    if amount <= 0:
-        emit(s, f"{s.players[target]} 未受到伤害({attack})。")
-        return
-    s.hp[target] = max(0, s.hp[target] - amount)
-    emit(s, f"{s.players[target]} 受到 {amount} 点伤害({attack}),血量 {s.hp[target]}/{s.max_hp[target]}。")
-    if s.hp[target] == 0:
-        if s.dying is None:
-            s.dying = {"queue": [], "source": source, "askers": [], "idx": 0}
-        if target not in s.dying["queue"]:
-            s.dying["queue"].append(target)
-
-
-def end_flash(s: State, target: int) -> None:
-    for effect in [e for e in s.effects if e["kind"] == cards.FLASH and target in e["targets"]]:
-        s.effects.remove(effect)
-        who = "、".join(s.players[t] for t in effect["targets"])
-        emit(s, f"{who} 的闪光弹因受到攻击提前失效。")
 
 
 def after_attack(s: State) -> None:
@@ -429,17 +333,14 @@ ACTION_NAMES = {
     "discard": "弃牌",
 }
 _HANDLERS = {
-    "equip": _attack(cards.do_equip),
-    "shoot": _attack(cards.do_shoot),
-    "skill": _attack(cards.do_skill),
-    "serum": cards.do_serum,
-    "unequip": _attack(cards.do_unequip),
+    "equip": _attack(effects.do_equip),
+    "shoot": _attack(effects.do_shoot),
+    "skill": _attack(effects.do_skill),
+    "serum": effects.do_serum,
+    "unequip": _attack(effects.do_unequip),
     "end_play": _do_end_play,
     "aid": _do_aid,
     "pass": _do_pass,
     "discard": _do_discard,
 }
 legal = legal_via(apply)
-
-
-from .anhuoxian_view import forms, score, view, winner  # noqa: E402, F401

@@ -72,7 +72,7 @@ def _check_victory(s: State) -> bool:
 
 def _warrant(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> None:
     """搜查令 (option ``warrant``): the player whose turn it is looks at another living player's role; only they see
-    it, the table sees that the card was played (issue 27: before, a 搜查令 could not be resolved privately)."""
+    it, the table sees that the card was played (a 搜查令 is resolved privately)."""
     require(bool(s.options.get("warrant")), "本桌没有加入搜查令。")
     require(actor == s.current, f"搜查令在自己的回合使用:现在是 {s.players[s.current]} 的回合。")
     target = seat_param(s, action, "target", "目标")

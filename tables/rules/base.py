@@ -54,7 +54,7 @@ class GameState:
 
     def clone(self) -> Self:
         # One JSON round trip, not two (``from_dict(to_dict())`` copied twice): the same JSON-typed copy at half the
-        # cost; every ``apply`` starts with a clone, and random play tries many refused actions (issue 26).
+        # cost; every ``apply`` starts with a clone, and random play tries many refused actions.
         return type(self)(**self.to_dict())
 
 

@@ -1,7 +1,8 @@
 """狄仁杰 card game (source 000): clue sets, the killer's secret mission, scoring, killer expansion, team variant.
 
 Pure rules module; clue shapes in ``direnjie_cards_clues.py``, the step-1 check/function in
-``direnjie_cards_bonus.py``, answers, scoring, views and forms in ``direnjie_cards_view.py``.  Cards: T1–T6, W1–W5, L1–L5 (×3 each),
+``direnjie_cards_bonus.py``, answers and scoring in ``direnjie_cards_score.py``, views and forms in
+``direnjie_cards_view.py``.  Cards: T1–T6, W1–W5, L1–L5 (×3 each),
 M1–M5 (×1, 丐帮), optional A (杀手).  Actions (``player`` is the acting seat):
 
 * step 1 bonus (2nd/4th/6th clue revealed): ``check`` {owner, index} or ``function`` {target}, then for a T clue
@@ -59,6 +60,7 @@ from .direnjie_cards_clues import (
     possible_clue,
     public_clues,
 )
+from .direnjie_cards_score import TEAM_SHAPES, do_answer
 
 KIND = "direnjie_cards"
 TITLE = "狄仁杰(卡牌推理)"
@@ -68,7 +70,6 @@ OPTIONS = [
     {"name": "killer", "label": "杀手扩充(5–6 人)", "kind": "bool", "default": False},
     {"name": "teams", "label": "团队变体:2v2(4 人)、3v3 或 2v2v2(6 人)", "kind": "choice", "default": ""},
 ]
-TEAM_SHAPES = {"2v2": (4, 2), "3v3": (6, 2), "2v2v2": (6, 3)}
 PUBLIC_CLUES_TO_END = 8
 
 
@@ -225,7 +226,7 @@ def draw(s: State, seat: int) -> str:
 
 def to_submit(s: State) -> None:
     """Step 3.  With the killer expansion a player with no possible clue is asked too (「没有可组成的线索」), so that the
-    killer's decline looks exactly like having none: same wait, same public line (issue 27)."""
+    killer's decline looks exactly like having none: same wait, same public line."""
     seat = s.current
     if possible_clue(s.hands[seat], seat == s.killer) or s.options.get("killer"):
         s.phase = "submit"
@@ -369,8 +370,6 @@ def _do_refill(s: State, seat: int, action: dict[str, Any]) -> None:
     end_turn(s)
 
 
-from .direnjie_cards_view import do_answer, forms, score, view, winner  # noqa: E402
-
 ACTION_NAMES = {
     "check": "检查线索",
     "function": "线索功能",
@@ -398,4 +397,3 @@ _HANDLERS = {
     "answer": do_answer,
 }
 legal = legal_via(apply)
-__all__ = ["forms", "legal", "score", "view", "winner"]

@@ -350,6 +350,3 @@ _HANDLERS = {
     "exonerate": _do_exonerate,
 }
 legal = legal_via(apply)
-
-
-from .noir_view import forms, score, view, winner  # noqa: E402, F401

@@ -57,7 +57,7 @@ def forms(state: State, seat: int) -> list[dict[str, Any]]:
     alive = [cell["name"] for row in state.grid for cell in row if not cell["dead"]]
     out = []
     targets = [n for n in neighbours(state, state.killer_identity) if n in alive]
-    if "kill" in allowed and targets:  # no living neighbour: no empty form (issue 27)
+    if "kill" in allowed and targets:  # no living neighbour: no empty form
         out.append(form("kill", "杀害相邻嫌疑人", param("target", "目标", "choice", [(n, n) for n in targets])))
     if "choose_identity" in allowed:
         cards = [(c, c) for c in state.inspector_hand if c in alive]

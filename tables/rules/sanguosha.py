@@ -582,31 +582,7 @@ def _do_sacrifice(s: State, seat: int, action: dict[str, Any]) -> None:
     need = house.rebirth_threshold(len(s.players))
     emit(s, f"献祭:{s.players[seat]} 给 {name} 一张手牌({name} 已收到 {len(s.hands[target])}/{need} 张)。")
     if len(s.hands[target]) >= need:
-        _rebirth(s, target)
-
-
-def _rebirth(s: State, p: int) -> None:
-    old = s.generals[p]
-    kingdom = GENERALS[old][0] if old in GENERALS else "群"
-    later_rng(s).shuffle(s.pool)
-    turned = [g for g in s.pool if kingdom == "群" or GENERALS[g][0] == kingdom][:1]
-    name = s.players[p]
-    if not turned:
-        s.no_rebirth[p] = True
-        emit(s, f"{name} 无法转世:未使用的武将中没有{kingdom}国武将。保留已收到的牌,不再接受献祭。")
-        return
-    new = turned[0]
-    s.pool.remove(new)
-    if old is not None:
-        s.pool.append(old)
-    s.generals[p] = new
-    s.alive[p], s.reborn[p] = True, True
-    s.max_hp[p], s.hp[p] = GENERALS[new][2], 1
-    emit(
-        s,
-        f"转世:{name} 转世为 {new}({GENERALS[new][0]}),体力 1/{s.max_hp[p]},手牌 {len(s.hands[p])} 张;"
-        "下次轮到他时正常行动。判定胜负时仍视为已出局。",
-    )
+        house.rebirth(s, target, len(s.hands[target]), "已收到的牌")
 
 
 def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -647,6 +623,3 @@ _HANDLERS = {
     "discard": _do_discard,
     "sacrifice": _do_sacrifice,
 }
-
-
-from .sanguosha_view import forms, score, view, winner  # noqa: E402, F401

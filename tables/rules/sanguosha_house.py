@@ -24,6 +24,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .base import emit, later_rng
+from .sanguosha_generals import GENERALS
+
 LOYAL, REBEL, RENEGADE = "忠臣", "反贼", "内奸"
 GHOSTS = {LOYAL: "罗汉", REBEL: "玄武", RENEGADE: "祝由"}
 GHOST_TEXT = {
@@ -51,6 +54,35 @@ def draw_seats(names: list[str], seed: int) -> list[str]:
 def rebirth_threshold(n: int) -> int:
     """转世规则: reborn at 4 sacrificed cards, 3 in a 4–5 player game."""
     return 3 if n <= 5 else 4
+
+
+def rebirth(s: Any, p: int, offerings: int, kept: str) -> bool:
+    """转世规则, in both modes: ``p`` (out, with ``offerings`` sacrificed cards) is reborn as the first general of their
+    own kingdom turned from the unused ones (``s.pool``; a 群 general as the first turned), with 1 体力; their old
+    general goes back to the unused.  With none of their kingdom left they cannot be reborn: ``no_rebirth`` is set
+    and the public line says they keep ``kept`` (what they received).  True when reborn."""
+    old = s.generals[p]
+    kingdom = GENERALS[old][0] if old in GENERALS else "群"
+    later_rng(s).shuffle(s.pool)
+    turned = [g for g in s.pool if kingdom == "群" or GENERALS[g][0] == kingdom][:1]
+    name = s.players[p]
+    if not turned:
+        s.no_rebirth[p] = True
+        emit(s, f"{name} 无法转世:未使用的武将中没有{kingdom}国武将。保留{kept},不再接受献祭。")
+        return False
+    new = turned[0]
+    s.pool.remove(new)
+    if old is not None:
+        s.pool.append(old)
+    s.generals[p] = new
+    s.alive[p], s.reborn[p] = True, True
+    s.max_hp[p], s.hp[p] = GENERALS[new][2], 1
+    emit(
+        s,
+        f"转世:{name} 转世为 {new}({GENERALS[new][0]}),体力 1/{s.max_hp[p]},手牌 {offerings} 张;"
+        "下次轮到他时正常行动。判定胜负时仍视为已出局。",
+    )
+    return True
 
 
 def intro(options: dict[str, Any], players: list[str], digital: bool) -> list[str]:

@@ -39,12 +39,7 @@ from .base import check_players, emit, form, later_rng, legal_via, param, requir
 KIND = "sanguosha"
 TITLE = sgs.TITLE
 MIN_PLAYERS, MAX_PLAYERS = sgs.MIN_PLAYERS, sgs.MAX_PLAYERS
-GENERALS = {
-    "曹操": 4, "司马懿": 3, "夏侯惇": 4, "张辽": 4, "许褚": 4, "郭嘉": 3, "甄姬": 3,
-    "刘备": 4, "关羽": 4, "张飞": 4, "诸葛亮": 3, "赵云": 4, "马超": 4, "黄月英": 3,
-    "孙权": 4, "甘宁": 4, "吕蒙": 4, "黄盖": 4, "周瑜": 3, "大乔": 3, "陆逊": 3, "孙尚香": 3,
-    "华佗": 3, "吕布": 4, "貂蝉": 3,
-}  # fmt: skip
+GENERALS = {name: hp for name, (_, _, hp, _) in generals.GENERALS.items()}  # printed HP, by name
 LORD_GENERALS = ("曹操", "刘备", "孙权")
 START_HAND, DRAW = 4, 2
 
@@ -292,31 +287,8 @@ def _sacrifice(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) ->
 
 
 def _rebirth(s: State, p: int) -> None:
-    old = s.generals[p]
-    kingdom = generals.GENERALS[old][0] if old in generals.GENERALS else "群"
-    later_rng(s).shuffle(s.pool)
-    turned = [g for g in s.pool if kingdom == "群" or generals.GENERALS[g][0] == kingdom][:1]
-    if not turned:
-        s.no_rebirth[p] = True
-        emit(
-            s,
-            f"{s.players[p]} 无法转世:未使用的武将中没有{kingdom}国武将。保留已收到的 {s.hand[p]} 张牌,不再接受献祭。",
-        )
-        return
-    new = turned[0]
-    s.pool.remove(new)
-    if old is not None:
-        s.pool.append(old)
-    s.generals[p] = new
-    s.alive[p], s.reborn[p] = True, True
-    s.max_hp[p], s.hp[p] = GENERALS[new], 1
-    if len(s.last_source) == s.n:
+    if house.rebirth(s, p, s.hand[p], f"已收到的 {s.hand[p]} 张牌") and len(s.last_source) == s.n:
         s.last_source[p] = -1
-    emit(
-        s,
-        f"转世:{s.players[p]} 转世为 {new}({generals.GENERALS[new][0]}),体力 1/{s.max_hp[p]},"
-        f"手牌 {s.hand[p]} 张;下次轮到他时正常行动。判定胜负时仍视为已出局。",
-    )
 
 
 HOOKS = tr.Hooks(

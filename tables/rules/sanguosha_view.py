@@ -215,7 +215,7 @@ def forms(state: State, seat: int) -> list[dict[str, Any]]:
             )
     if "end_play" in allowed:
         out.append(form("end_play", "结束出牌阶段"))
-    if "shan" in allowed:  # offered only with the card in hand (issue 27)
+    if "shan" in allowed:  # offered only with the card in hand
         if SHAN in hand:
             out.append(form("shan", "打出[闪]"))
         out.append(form("take", "不出[闪],受到伤害" if SHAN in hand else "没有[闪]:受到伤害"))

@@ -9,7 +9,7 @@ Who may record: any seat, for anyone (at a real table whoever holds the phone ta
 ``HOST``).  Only the host may ``correct`` a value outright, and a correction needs a reason, which is logged publicly.
 Every entry names who recorded it.  A record that would reveal a secret needs its owner's or the host's word: a death
 recorded by another seat waits (``pending``) until the victim or the host confirms it, and only then is the identity
-shown (issues 22 and 27: any seat could unmask any identity by recording a false death).
+shown (otherwise any seat could unmask any identity by recording a false death).
 
 A game module built on this core provides ``Hooks``: the turn direction, what a death does (reveal, reward,
 penalty), the victory check, and its own extra actions (secret choices such as a general).
@@ -236,7 +236,7 @@ def _kill(hooks: Hooks, s: TrackerState, actor: Any, victim: int, source: int | 
     s.kills.append([-1 if source is None else source, victim])
     by = f",凶手 {s.players[source]}" if source is not None else ""
     emit(s, f"{s.players[victim]} 阵亡{by},亮出身份:{s.roles[victim]}。〔{who(s, actor)} 记录〕")
-    hooks.on_death(s, victim, source)  # before the victory check: the final death moves the loot too (issue 27)
+    hooks.on_death(s, victim, source)  # before the victory check: the final death moves the loot too
     if hooks.check_victory(s):
         s.phase = "over"
         return
@@ -348,8 +348,8 @@ def _pending_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
 
 
 def _dying_forms(s: TrackerState) -> list[dict[str, Any]]:
-    """One 阵亡 form per dying seat, its killer preselected: who last damaged them (issue 27: 无来源 by default
-    silently dropped the reward, the penalty and the kill bonus)."""
+    """One 阵亡 form per dying seat, its killer preselected: who last damaged them (无来源 by default would
+    silently drop the reward, the penalty and the kill bonus)."""
     out = []
     living = [(p, s.players[p]) for p in range(s.n) if s.alive[p]]
     for p in range(s.n):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
+from tables_client import SigningClient
 
 from tests.browser.conftest import browser  # noqa: F401  (the project's Playwright + Debian chromium fixture)
 
@@ -26,6 +27,11 @@ def tables_urls(settings):
     except NoReverseMatch:
         settings.ROOT_URLCONF = "tables_test_urls"
     return settings
+
+
+@pytest.fixture
+def client():
+    return SigningClient()
 
 
 @pytest.fixture(autouse=True)

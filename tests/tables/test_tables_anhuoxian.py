@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tables.rules import RuleError, anhuoxian
+from tables.rules import GAMES, RuleError
 from tables.rules.anhuoxian import CITIZEN, SWAT, TERRORIST
 from tables.rules.anhuoxian_cards import (
     AID,
@@ -25,6 +25,7 @@ from tables.rules.anhuoxian_cards import (
     WARRANT,
 )
 
+anhuoxian = GAMES["anhuoxian"]  # its rules and its view, as the site uses them
 NAMES = list("ABCDEFGH")
 SIX = [SWAT, CITIZEN, TERRORIST, SWAT, CITIZEN, TERRORIST]
 

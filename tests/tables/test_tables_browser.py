@@ -1,4 +1,4 @@
-"""Issue 17, in a real headless Chromium at a phone's size: each game's physical-deck table is created from the
+"""In a real headless Chromium at a phone's size: each game's physical-deck table is created from the
 form and played to the end through the players' private pages; pages update themselves when someone else acts."""
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def test_a_noir_table_is_played_to_the_end_with_the_killer_chosen_at_creation(ph
 
 
 def test_on_a_phone_the_host_page_fits_and_a_double_clicked_record_applies_once(phone):
-    """Issue 27: the host page was 550 px wide at 390 px; issue 22 item 7: a form sent twice applied twice."""
+    """The host page fits 390 px, and a form sent twice (a double click) applies once."""
     table = services.create_table("sanguosha", PLAYERS["sanguosha"], mode="physical")
     phone.goto(f"/tables/{table.pk}/h/{table.host_token}/")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390

@@ -1,4 +1,4 @@
-"""Issue 22 (the table part of the fuzz) and issue 27 (the whole-game fuzz, a few seeds here; 300 per game × mode in
+"""The table part of the fuzz, and the whole-game fuzz (a few seeds here; 300 per game × mode in
 ``python -m bench.tables_fuzz``).
 
 * Hypothesis sends random paths, tokens and form values to every table page, anonymous and signed in as a 天神:

@@ -1,4 +1,4 @@
-"""Pages of issue 16/17: secrets never cached or shown early, the host's tools, live pages, and no input ever 500s."""
+"""The table pages: secrets never cached or shown early, the host's tools, live pages, and no input ever 500s."""
 
 from __future__ import annotations
 
@@ -274,10 +274,10 @@ def test_random_values_posted_to_every_table_form_never_give_a_500(client, kind,
 )
 def test_random_values_posted_to_the_create_form_never_give_a_500(values):
     from django.core.cache import cache
-    from django.test import Client
+    from tables_client import SigningClient
 
     cache.clear()
-    response = Client().post("/tables/", values)
+    response = SigningClient().post("/tables/", values)
     assert response.status_code in (200, 400)
 
 
@@ -312,10 +312,10 @@ def test_pages_show_chinese_never_internal_codes(client, kind, mode):
 
 
 def test_a_browser_post_from_a_no_referrer_page_is_accepted_because_the_url_token_stands_for_the_csrf_token():
-    from django.test import Client
+    from tables_client import SigningClient
 
     table = services.create_table("anhuoxian", PLAYERS["anhuoxian"], mode="physical", options={"first": 0})
-    browser = Client(enforce_csrf_checks=True)
+    browser = SigningClient(enforce_csrf_checks=True)
     data = {"type": "end_turn", "label": "结束 阿甲 的回合", "version": ver(table)}
     assert browser.post(private_url(table, 0), data, HTTP_ORIGIN="null").status_code == 302
     assert browser.post("/tables/", {"kind": "noir", "players": "甲,乙"}, HTTP_ORIGIN="null").status_code == 403

@@ -1,4 +1,4 @@
-"""Issue 17's acceptance property, per game and mode: random play from any seed never reaches a state where nobody
+"""The trackers' acceptance property, per game and mode: random play from any seed never reaches a state where nobody
 can act before the end, and no page ever shows a player another player's secret."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 22 items 6 and 7, issue 27: a record sent twice, or by two seats at once, applies once; a malformed token is
+"""A record sent twice, or by two seats at once, applies once; a malformed token is
 a 404; the create form sent four times makes one table; the host's corrections stay within the rules' bounds."""
 
 from __future__ import annotations

@@ -6,8 +6,10 @@ from collections import Counter
 
 import pytest
 
-from tables.rules import RuleError, sanguosha
+from tables.rules import GAMES, RuleError
 from tables.rules.sanguosha import JIU, LORD, LOYAL, REBEL, RENEGADE, SHA, SHAN, TAO
+
+sanguosha = GAMES["sanguosha"]  # its rules and its view, as the site uses them
 
 NAMES = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬", "癸"]
 

@@ -1,4 +1,4 @@
-"""Issue 27: 三国杀 — generals show kingdom, gender and skill text; the electronic mode is named for what it is (基本牌练习)
+"""三国杀 — generals show kingdom, gender and skill text; the electronic mode is named for what it is (基本牌练习)
 and offers [闪] and [桃] only with the card in hand."""
 
 from __future__ import annotations
@@ -7,11 +7,12 @@ import random
 
 import pytest
 
-from tables.rules import MODES
-from tables.rules import sanguosha as sgs
+from tables.rules import GAMES, MODES
 from tables.rules import sanguosha_generals as generals
 from tables.rules import sanguosha_table as sgt
 from tables.rules import sanguosha_view as sgv
+
+sgs = GAMES["sanguosha"]  # its rules and its view, as the site uses them
 
 NAMES = ["甲", "乙", "丙", "丁", "戊"]
 

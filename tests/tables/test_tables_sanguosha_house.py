@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tables.rules import RuleError
-from tables.rules import sanguosha as sgs
+from tables.rules import GAMES, RuleError
 from tables.rules import sanguosha_house as house
 from tables.rules import sanguosha_table as sgt
 from tables.rules.sanguosha_generals import GENERALS
 from tables.rules.tracker import HOST
+
+sgs = GAMES["sanguosha"]  # its rules and its view, as the site uses them
 
 NAMES = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬", "癸"]
 
@@ -438,6 +439,27 @@ def test_the_create_form_ticks_the_seeds_rules_and_names_last_games_first_out(cl
     assert table.options["last_blood"] and table.options["countdown"] and "ghosts" not in table.options
     assert (
         table.player_names[table.options["protected"]] == "丙" and table.load().protected == table.options["protected"]
+    )
+
+
+@pytest.mark.django_db
+def test_the_create_form_offers_rebirth_in_both_modes_and_asks_for_generals_in_the_electronic_one(client, tables_urls):
+    """转世规则 turns the unused generals of one's kingdom: the electronic mode plays it with 挑选武将; ticked without
+    them, the form says so instead of making a table that quietly plays without it."""
+    from tables.models import Table
+
+    page = client.get("/tables/").content.decode()
+    assert "三国杀:转世" in page and "三国杀实体牌:转世" not in page
+    base = {"kind": "sanguosha", "mode": "digital", "players": "甲,乙,丙,丁,戊", "sgs_rebirth": "on"}
+    bad = client.post("/tables/", base)
+    assert bad.status_code == 400 and "电子牌的转世要按武将的国籍转世" in bad.content.decode()
+    assert not Table.objects.exists()
+    assert client.post("/tables/", {**base, "sgs_generals": "on"}).status_code == 200
+    table = Table.objects.get()
+    assert (
+        table.options["rebirth"]
+        and table.options["generals"]
+        and "本桌规则:转世" in " ".join(e["text"] for e in table.load().log)
     )
 
 
