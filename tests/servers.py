@@ -128,8 +128,9 @@ class PostgresServer:
     def __init__(self, port: int | None = None, dbname: str = "direnjie_faults"):
         import tempfile
 
-        self.bin = postgres_binaries()
-        assert self.bin is not None, "PostgreSQL's server programs (initdb, postgres) are not installed"
+        found = postgres_binaries()
+        assert found is not None, "PostgreSQL's server programs (initdb, postgres) are not installed"
+        self.bin: Path = found
         self.port = port or free_port()
         self.dbname = dbname
         self.dir = Path(tempfile.mkdtemp(prefix="pg-own-"))

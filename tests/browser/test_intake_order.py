@@ -53,9 +53,7 @@ def test_an_earlier_pm_is_previewed_in_forum_order_and_the_confirm_stores_what_w
     assert stored_verdicts(game) == {"禁锢(禁锢/反狙击) → 丁": "接受(−2 点)", "束魂 → 丙": shown_after}
 
 
-def test_a_candidate_of_an_unclear_name_is_one_click_and_the_confirm_stores_that_input(
-    page, django_user_model
-):
+def test_a_candidate_of_an_unclear_name_is_one_click_and_the_confirm_stores_that_input(page, django_user_model):
     """ "今晚杀他" after two names: the refusal's candidates are buttons; a click previews the attack on the chosen
     player (天神选定:乙) with its cost, the raw text unchanged; the confirm stores exactly that input."""
     game = table_game(login(page, django_user_model))
