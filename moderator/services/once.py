@@ -24,7 +24,7 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 
 from moderator.models import Game, Phase, UsedToken
-from moderator.services.play import PlayError
+from moderator.services.base import PlayError
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ class AlreadyMade(PlayError):
 
 
 def spend_create(once: Once | None, action: str) -> None:
-    """For a form that creates a game (issue 22.7: the new-game form sent 4× made 4 games), inside the creating
+    """For a form that creates a game (a new-game form sent four times must make one game), inside the creating
     transaction: spend the token before anything is made. A concurrent submit of the same token waits on its unique
     key until the first commits, then is refused and told which game the first made (`made` records it)."""
     if once is None:
