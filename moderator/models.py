@@ -45,7 +45,7 @@ class Game(models.Model):
     initial_ap = models.JSONField("开局行动点数", default=dict, blank=True)
     hands_are_orders = models.BooleanField("手牌已按丢牌顺序录入", default=False)
     input_seq = models.PositiveIntegerField("录入计数", default=0)  # orders inputs of equal forum time by entry
-    # Issue 29: players enter their own actions, orders and votes on their private page (the PM path stays).
+    # Players enter their own actions, orders and votes on their private page (the PM path stays).
     self_entry = models.BooleanField("玩家可在私人页面提交", default=False)
 
     class Meta:
@@ -299,7 +299,7 @@ class AuditLog(models.Model):
 
 
 class SelfEntry(models.Model):
-    """Issue 29: inputs a player entered on his own private page (moderator.services.selfentry) — who, when, from
+    """Inputs a player entered on his own private page (moderator.services.selfentry) — who, when, from
     which link (a fingerprint of the token, never the token), and the raw submission as typed. The inputs themselves
     are ordinary rows of the one input log, voidable and correctable like any other."""
 

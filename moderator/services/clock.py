@@ -131,7 +131,7 @@ def close_batch(phase_ids: list[int], *, now: datetime | None = None) -> int:
     the games not held by another closer are locked first, in one statement (FOR UPDATE SKIP LOCKED, game rows only:
     the one lock order), then each phase is closed exactly as alone (`_close`: the same compare-and-set, snapshot,
     drafts and log row). A game whose close raises is left out: the batch is rolled back and closed again without it,
-    and that game is closed alone (`close_each`: a second failure is counted and reported as ever). A database error
+    and that game is closed alone (`close_each`: a second failure is counted and reported). A database error
     falls back to one-by-one closes. Returns how many this call closed."""
     if len(phase_ids) <= 1:
         return close_each(phase_ids, now=now)

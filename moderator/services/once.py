@@ -10,7 +10,7 @@ posts to), the game, the phase the page showed and who it was shown to (a seat's
 with a random nonce. `OnceMiddleware` checks every POST to this site's forms before the view runs: a token that is
 forged, expired, or issued for another form, game, phase or seat changes nothing and gets a page saying why (400/403);
 a valid one reaches the view as its nonce and signed phase, and `spend` then marks the nonce spent under the game lock
-(the same token twice = one effect, as before).
+(the same token twice = one effect).
 """
 
 from __future__ import annotations

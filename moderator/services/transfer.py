@@ -4,7 +4,7 @@ drafts' posted and corrected marks, put back on the redrafts (moderator.services
 
 Format 2 stores each input as the codec's payload; format 1 (before the one input log) is still read. An upload is
 checked against the declared schema (transfer_schema) before anything is written, and refused with its first problem
-named: a file of the wrong shape never reaches the database or the rules (issue 16.7)."""
+named: a file of the wrong shape never reaches the database or the rules."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ GAME_FIELDS = (
     "initial_ap",
     "hands_are_orders",
     "input_seq",
-    "self_entry",  # issue 29: how the game is played (an older file: off)
+    "self_entry",  # how the game is played: players enter on their private pages (a file without it: off)
 )
 ACTION_FIELDS = ("card", "use", "position", "into", "side", "mode", "manifesto", "change", "cost")
 
@@ -97,7 +97,7 @@ def validate(data: Any) -> schema.GameFile:
         raise ImportRefused(f"JSON 嵌套太深(最多 {schema.MAX_DEPTH} 层)")
     if (nul := schema.nul_at(data)) is not None:
         raise ImportRefused(f"{schema.where_said(nul) or '文件'}:不能含有 NUL 字符(\\u0000)")
-    for key, limit, what in schema.LIMITS:  # counted before any item is read (issue 22.4)
+    for key, limit, what in schema.LIMITS:  # counted before any item is read
         items = data.get(key)
         if isinstance(items, list) and len(items) > limit:
             raise ImportRefused(f"一局游戏最多 {limit} {what},这个文件有 {len(items)} {what}(真实的游戏远远到不了)")
@@ -202,7 +202,7 @@ def import_game(data: Any, *, gm=None, name: str | None = None, once=None, resto
 
 def _table_check(data: schema.GameFile) -> None:
     """An import passes the new-game form's checks (S1, S3, names), and every former holder's name is one the
-    substitution form would take: a file cannot seat what the form refuses (issue 22)."""
+    substitution form would take: a file cannot seat what the form refuses."""
     seats = sorted(data.seats, key=lambda s: s.number)
     try:
         setup.table_check(
