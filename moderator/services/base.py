@@ -1,4 +1,4 @@
-"""The services' ground floor: the refusal every verb raises, the one lock order, and the database's clock.
+"""The services' ground floor: the one lock order and the database's clock (the refusal every verb raises: `errors`).
 
 Lock order (every service, one place): the game row first (`game_lock`), then whatever else. Two writers of one game
 queue on it; writers of different games share no lock. Nothing here imports another module of services/ but the page
@@ -14,10 +14,6 @@ from django.utils import timezone
 
 from moderator.models import Game
 from moderator.services import versions
-
-
-class PlayError(ValueError):
-    """A refused request about play (no open phase, unknown seat …); the message says what would be accepted."""
 
 
 def game_lock(game: Game) -> Game:

@@ -21,8 +21,9 @@ from moderator.models import Announcement, AuditLog, Game, Phase
 from moderator.rules import views
 from moderator.services import audit, closesql, play, versions
 from moderator.services.announce import clock_notice
-from moderator.services.base import PlayError, db_now, game_lock
+from moderator.services.base import db_now, game_lock
 from moderator.services.drafts import count, plain
+from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
 from moderator.services.storage import game_replay, open_phase_of
 from moderator.services.verdicts import close_digest

@@ -18,8 +18,8 @@ from moderator.game.trace import Step, Trace, input_step
 from moderator.models import Announcement, Game, Input, Phase
 from moderator.rules import codec
 from moderator.services import storage
-from moderator.services.base import PlayError
 from moderator.services.drafts import BLANK_LINES
+from moderator.services.errors import PlayError
 from moderator.services.posts import bb
 
 KIND_CLAUSE = {Input.Kind.ACTION: "AP4", Input.Kind.VOTE: "D3", Input.Kind.ORDER: "O1", Input.Kind.PASS: "T5"}

@@ -24,7 +24,7 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 
 from moderator.models import Game, Phase, UsedToken
-from moderator.services.base import PlayError
+from moderator.services.errors import PlayError
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ from moderator.game.state import Verdict
 from moderator.models import Game, Input, Phase, Seat
 from moderator.rules import codec
 from moderator.services import resolve, versions
-from moderator.services.base import PlayError, game_lock
+from moderator.services.base import game_lock
+from moderator.services.errors import PlayError
 from moderator.services.resolve import check_forum_time, initial_state, phase_length, result_json
 from moderator.services.resolve import minutes_into as _minutes
 from moderator.services.storage import (

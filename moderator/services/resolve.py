@@ -23,8 +23,8 @@ from moderator.game.state import CloseResult, GameState, Verdict, evolve
 from moderator.game.trace import Tracer
 from moderator.models import Game, Phase, phase_label
 from moderator.rules import codec
-from moderator.services.base import PlayError
 from moderator.services.drafts import Draft, close_drafts
+from moderator.services.errors import PlayError
 
 CLOSE_ACTION = "phase_close"  # the log row of every close the clock makes
 

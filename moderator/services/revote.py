@@ -14,7 +14,8 @@ from moderator.game.state import GameState
 from moderator.models import Announcement, Game, Message, Phase
 from moderator.services import audit
 from moderator.services.announce import _notice
-from moderator.services.base import PlayError, game_lock
+from moderator.services.base import game_lock
+from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
 from moderator.services.storage import game_replay, open_phase_of
 

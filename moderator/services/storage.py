@@ -22,8 +22,8 @@ from moderator.game.trace import Tracer
 from moderator.models import Announcement, Game, Input, InputVerdict, Phase, Seat
 from moderator.rules import codec
 from moderator.services import audit, resolve
-from moderator.services.base import PlayError
 from moderator.services.drafts import Draft
+from moderator.services.errors import PlayError
 
 NO_TRACERS: dict[int, tuple[Tracer, Tracer]] = {}  # a replay that explains nothing (never written to)
 
