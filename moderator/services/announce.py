@@ -37,7 +37,8 @@ def _draft(game, phase, kind, title, template: Renderer, ctx, events, recipient=
 # --- notices the 天神 posts by hand: substitution (S5, T4), correction, the end of the game ---------------------------
 
 
-def _notice(game: Game, phase: Phase, title: str, template: Renderer, ctx: dict, recipient: str = "") -> Announcement:
+def notice(game: Game, phase: Phase, title: str, template: Renderer, ctx: dict, recipient: str = "") -> Announcement:
+    """A notice the 天神 posts by hand, drafted and stored: public, or a private one to `recipient`."""
     kind = Announcement.Kind.PRIVATE if recipient else Announcement.Kind.NOTICE
     return _draft(game, phase, kind, title, template, {"game": game, "phase": phase, **ctx}, [], recipient)
 
@@ -52,7 +53,7 @@ def correction_notice(*, game: Game, changes: list[tuple[str, list[tuple]]]) -> 
     """A labelled 更正公告: for each corrected phase, what its result was and what it is now (A1: types only)."""
     phase = _last_phase(game)
     ctx = {"changes": changes}
-    return _notice(game, phase, f"【{game.name}】更正公告", "announcements/correction_notice.bbcode", ctx)
+    return notice(game, phase, f"【{game.name}】更正公告", "announcements/correction_notice.bbcode", ctx)
 
 
 def _duration(delta) -> str:
@@ -69,7 +70,7 @@ def clock_notice(*, game: Game, phase: Phase, what: str, by=None, reason: str = 
     left = phase.paused_remaining if paused else phase.ends_at - db_now()
     ctx = {"what": what, "hours": f"{by.total_seconds() / 3600:g}" if by else "", "reason": reason, "paused": paused}
     ctx["left"] = _duration(left) if left is not None else ""
-    return _notice(game, phase, f"【{game.name}】{titles[what]}", "announcements/clock_notice.bbcode", ctx)
+    return notice(game, phase, f"【{game.name}】{titles[what]}", "announcements/clock_notice.bbcode", ctx)
 
 
 def _pending(state: GameState, name: str) -> list[str]:
@@ -101,7 +102,7 @@ def substitution_drafts(*, game: Game, seat: Seat, old: str, state: GameState, p
         "link": link,
     }
     made = [
-        _notice(
+        notice(
             game,
             phase,
             f"致{seat.player_name}:替补交接",
@@ -109,7 +110,7 @@ def substitution_drafts(*, game: Game, seat: Seat, old: str, state: GameState, p
             handover,
             seat.player_name,
         ),
-        _notice(
+        notice(
             game,
             phase,
             f"【{game.name}】替补公告:{seat.player_name} 接替 {old}",

@@ -35,14 +35,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import psycopg
 from django.conf import settings
 from django.db import connection, models
+from django.utils import timezone
 
 from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Input, InputVerdict, InputVoid, Phase, Seat
@@ -133,13 +134,43 @@ def _encode(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not a column value")
 
 
-def _rows(objs: Sequence[models.Model]) -> str:
-    """Unsaved model instances as the JSON array of their rows (column -> value) that `jsonb_populate_record(set)`
-    maps onto their table: each value as the ORM's INSERT would send it (`pre_save`: an `auto_now_add` time set)."""
+class _Shape(NamedTuple):
+    """What a row of a model needs besides the values a write gives: each column's default (a callable one is called
+    for each row), and the columns an `auto_now_add` field stamps."""
+
+    columns: dict[str, str]  # field attname -> column
+    defaults: dict[str, Any]  # column -> default value, for the fields whose default is no callable
+    made: dict[str, Callable[[], Any]]  # column -> the callable that makes its default
+    stamped: tuple[str, ...]  # columns of `auto_now_add` fields
+
+
+@cache
+def _shape(model: type[models.Model]) -> _Shape:
+    columns, defaults, made, stamped = {}, {}, {}, []
+    for f in _inserted(model):
+        column = _column(f)
+        columns[f.attname] = column
+        if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False):
+            stamped.append(column)
+        elif f.has_default() and callable(f.default):
+            made[column] = f.default
+        else:
+            defaults[column] = f.get_default()
+    return _Shape(columns, defaults, made, tuple(stamped))
+
+
+def _rows(model: type[models.Model], values: Iterable[dict[str, Any]], now: datetime) -> str:
+    """Rows of `model` as the JSON array (column -> value) that `jsonb_populate_recordset` maps onto its table: each
+    row the ORM would insert for these field values (by attname), every other field's default, `auto_now_add` times
+    `now`."""
+    shape = _shape(model)
     rows = []
-    for obj in objs:
-        rows.append({f.column: f.pre_save(obj, True) for f in _inserted(type(obj))})
-    return json.dumps(rows, default=_encode)
+    for given in values:
+        row = {**shape.defaults, **{column: make() for column, make in shape.made.items()}}
+        row.update((shape.columns[name], value) for name, value in given.items())
+        row.update((column, now) for column in shape.stamped)
+        rows.append(row)
+    return json.dumps(rows, default=_encode, ensure_ascii=False)
 
 
 READ = _sql("""
@@ -261,18 +292,28 @@ def inputs_insert(
 ) -> list[Input]:
     """An input log write on PostgreSQL: the entry numbers reserved and the inputs inserted in one statement (a PM
     confirm: one round trip fewer). The rows are those the ORM's entry numbers and `bulk_create` write."""
-    common = {"game": game, "phase": phase, "seat": seat, "forum_at": forum_at, "message": message}
-    recs = [Input(**common, kind=kind, payload=payload, seq=0, entered_by=entered_by) for kind, payload in encoded]
+    at = timezone.now()
+    ids = {"game_id": game.pk, "phase_id": phase.pk, "seat_id": seat.pk, "message_id": getattr(message, "pk", None)}
+    common = {**ids, "forum_at": forum_at, "seq": 0, "entered_by_id": getattr(entered_by, "pk", None)}
+    rows = _rows(Input, ({**common, "kind": kind, "payload": payload} for kind, payload in encoded), at)
     with connection.cursor() as cursor:
-        cursor.execute(INPUTS_INSERT, {"n": len(recs), "game": game.pk, "items": _rows(recs)})
-        ids = dict((seq, pk) for pk, seq in cursor.fetchall())
-    first = min(ids)
-    game.input_seq = first + len(recs) - 1
-    for i, rec in enumerate(recs):
-        rec.seq = first + i
-        rec.pk = ids[rec.seq]
-        rec._state.adding, rec._state.db = False, connection.alias
-    return recs
+        cursor.execute(INPUTS_INSERT, {"n": len(encoded), "game": game.pk, "items": rows})
+        ids_of = dict((seq, pk) for pk, seq in cursor.fetchall())
+    first = min(ids_of)
+    game.input_seq = first + len(encoded) - 1
+    common = {"game": game, "phase": phase, "seat": seat, "forum_at": forum_at, "message": message}
+    return [
+        Input(
+            **common,
+            id=ids_of[first + i],
+            kind=kind,
+            payload=payload,
+            seq=first + i,
+            entered_at=at,
+            entered_by=entered_by,
+        )
+        for i, (kind, payload) in enumerate(encoded)
+    ]
 
 
 class _PreparedCursor(psycopg.Cursor):
@@ -436,21 +477,14 @@ def close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = N
 
 def _write(game: Game, closed: resolve.Closed, now: datetime | None) -> tuple[str, dict[str, Any]]:
     """WRITE and its values for this close: every row as the ORM path writes it (`storage.close_store`)."""
-    phase, following = closed.phase, closed.next_phase
-    verdicts = [InputVerdict(input_id=pk, accepted=a, reason=why, cost=cost) for pk, a, why, cost in closed.verdicts]
+    phase, following, now_at = closed.phase, closed.next_phase, timezone.now()
+    verdicts = [{"input_id": pk, "accepted": a, "reason": why, "cost": cost} for pk, a, why, cost in closed.verdicts]
     nexts = []
     if following is not None:
-        nexts.append(
-            Phase(
-                game=game,
-                kind=following.kind,
-                number=following.number,
-                starts_at=following.starts_at,
-                ends_at=following.ends_at,
-            )
-        )
-    drafts = [Announcement(game=game, phase=phase, **draft._asdict()) for draft in closed.drafts]
-    log = AuditLog(game=game, actor=None, action=resolve.CLOSE_ACTION, detail=closed.log)
+        kind, number, starts_at, ends_at = following
+        nexts.append({"game_id": game.pk, "kind": kind, "number": number, "starts_at": starts_at, "ends_at": ends_at})
+    drafts = ({"game_id": game.pk, "phase_id": phase.pk, **draft._asdict()} for draft in closed.drafts)
+    log = {"game_id": game.pk, "actor_id": None, "action": resolve.CLOSE_ACTION, "detail": closed.log}
     statement = write_statement(verdicts=bool(verdicts), finished=bool(closed.winner), following=bool(nexts))
     return statement, {
         "game": game.pk,
@@ -458,9 +492,9 @@ def _write(game: Game, closed: resolve.Closed, now: datetime | None) -> tuple[st
         "now": now,
         "snapshot": closed.snapshot,
         "result": json.dumps(closed.result_doc),
-        "verdicts": _rows(verdicts),
+        "verdicts": _rows(InputVerdict, verdicts, now_at),
         "winner": closed.winner,
-        "next": _rows(nexts),
-        "drafts": _rows(drafts),
-        "log": _rows([log]),
+        "next": _rows(Phase, nexts, now_at),
+        "drafts": _rows(Announcement, drafts, now_at),
+        "log": _rows(AuditLog, [log], now_at),
     }

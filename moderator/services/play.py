@@ -2,7 +2,7 @@
 
 A close is the one close calculation (`resolve.close`) written by one storage step: `closesql` (SQL statements, on
 PostgreSQL, for the clock) or the ORM (`storage.close_store`: SQLite, the closes the SQL leaves to it, and
-`phase_close`). The replay and the snapshots live in `storage`, the game lock and `PlayError` in `base`.
+`phase_close`). The replay and the snapshots live in `storage`, the game lock in `base`, `PlayError` in `errors`.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from django.db import transaction
 from moderator.game.state import GameState
 from moderator.models import Announcement, Game, Message, Phase
 from moderator.services import audit
-from moderator.services.announce import _notice
+from moderator.services.announce import notice
 from moderator.services.base import game_lock
 from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
@@ -57,6 +57,6 @@ def revote_request(*, game: Game, actor=None, once: Once | None = None) -> Annou
         raise PlayError("现在没有需要重新投票的玩家")
     ctx = {"who": who, "end": phase.announced_end or phase.ends_at}
     title = f"【{game.name}】{phase.label}:请重新投票"
-    draft = _notice(game, phase, title, "announcements/revote.bbcode", ctx)
+    draft = notice(game, phase, title, "announcements/revote.bbcode", ctx)
     audit.record(game, actor, "起草重新投票通知", {"title": title})
     return draft
