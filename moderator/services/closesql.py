@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Any, NamedTuple
@@ -136,11 +136,12 @@ def _encode(value: Any) -> Any:
 
 class _Shape(NamedTuple):
     """What a row of a model needs besides the values a write gives: each column's default (a callable one is called
-    for each row), and the columns an `auto_now_add` field stamps."""
+    for each row, but an empty `dict` or `list`: the row is only sent as JSON), and the columns an `auto_now_add`
+    field stamps."""
 
-    columns: dict[str, str]  # field attname -> column
-    defaults: dict[str, Any]  # column -> default value, for the fields whose default is no callable
-    made: dict[str, Callable[[], Any]]  # column -> the callable that makes its default
+    columns: dict[str, str]  # field attname -> column, where they differ
+    defaults: dict[str, Any]  # column -> default value
+    made: dict[str, Callable[[], Any]]  # column -> the callable that makes its default for each row
     stamped: tuple[str, ...]  # columns of `auto_now_add` fields
 
 
@@ -149,26 +150,33 @@ def _shape(model: type[models.Model]) -> _Shape:
     columns, defaults, made, stamped = {}, {}, {}, []
     for f in _inserted(model):
         column = _column(f)
-        columns[f.attname] = column
+        if column != f.attname:
+            columns[f.attname] = column
         if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False):
             stamped.append(column)
-        elif f.has_default() and callable(f.default):
+        elif f.has_default() and callable(f.default) and f.default not in (dict, list):
             made[column] = f.default
         else:
             defaults[column] = f.get_default()
     return _Shape(columns, defaults, made, tuple(stamped))
 
 
-def _rows(model: type[models.Model], values: Iterable[dict[str, Any]], now: datetime) -> str:
+def _rows(model: type[models.Model], values: Sequence[dict[str, Any]], now: str) -> str:
     """Rows of `model` as the JSON array (column -> value) that `jsonb_populate_recordset` maps onto its table: each
-    row the ORM would insert for these field values (by attname), every other field's default, `auto_now_add` times
-    `now`."""
+    row the ORM would insert for these field values (by attname; a time as its ISO text), every other field's
+    default, `auto_now_add` times `now` (ISO text)."""
+    if not values:
+        return "[]"
     shape = _shape(model)
+    base = {**shape.defaults, **dict.fromkeys(shape.stamped, now)}
     rows = []
     for given in values:
-        row = {**shape.defaults, **{column: make() for column, make in shape.made.items()}}
-        row.update((shape.columns[name], value) for name, value in given.items())
-        row.update((column, now) for column in shape.stamped)
+        row = base.copy()
+        for column, make in shape.made.items():
+            row[column] = make()
+        if shape.columns:
+            given = {shape.columns.get(name, name): value for name, value in given.items()}
+        row.update(given)
         rows.append(row)
     return json.dumps(rows, default=_encode, ensure_ascii=False)
 
@@ -294,8 +302,8 @@ def inputs_insert(
     confirm: one round trip fewer). The rows are those the ORM's entry numbers and `bulk_create` write."""
     at = timezone.now()
     ids = {"game_id": game.pk, "phase_id": phase.pk, "seat_id": seat.pk, "message_id": getattr(message, "pk", None)}
-    common = {**ids, "forum_at": forum_at, "seq": 0, "entered_by_id": getattr(entered_by, "pk", None)}
-    rows = _rows(Input, ({**common, "kind": kind, "payload": payload} for kind, payload in encoded), at)
+    common = {**ids, "forum_at": forum_at.isoformat(), "seq": 0, "entered_by_id": getattr(entered_by, "pk", None)}
+    rows = _rows(Input, [{**common, "kind": kind, "payload": payload} for kind, payload in encoded], at.isoformat())
     with connection.cursor() as cursor:
         cursor.execute(INPUTS_INSERT, {"n": len(encoded), "game": game.pk, "items": rows})
         ids_of = dict((seq, pk) for pk, seq in cursor.fetchall())
@@ -477,13 +485,14 @@ def close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = N
 
 def _write(game: Game, closed: resolve.Closed, now: datetime | None) -> tuple[str, dict[str, Any]]:
     """WRITE and its values for this close: every row as the ORM path writes it (`storage.close_store`)."""
-    phase, following, now_at = closed.phase, closed.next_phase, timezone.now()
+    phase, following, now_at = closed.phase, closed.next_phase, timezone.now().isoformat()
     verdicts = [{"input_id": pk, "accepted": a, "reason": why, "cost": cost} for pk, a, why, cost in closed.verdicts]
     nexts = []
     if following is not None:
         kind, number, starts_at, ends_at = following
-        nexts.append({"game_id": game.pk, "kind": kind, "number": number, "starts_at": starts_at, "ends_at": ends_at})
-    drafts = ({"game_id": game.pk, "phase_id": phase.pk, **draft._asdict()} for draft in closed.drafts)
+        times = {"starts_at": starts_at.isoformat(), "ends_at": ends_at.isoformat()}
+        nexts.append({"game_id": game.pk, "kind": kind, "number": number, **times})
+    drafts = [{"game_id": game.pk, "phase_id": phase.pk, **draft._asdict()} for draft in closed.drafts]
     log = {"game_id": game.pk, "actor_id": None, "action": resolve.CLOSE_ACTION, "detail": closed.log}
     statement = write_statement(verdicts=bool(verdicts), finished=bool(closed.winner), following=bool(nexts))
     return statement, {

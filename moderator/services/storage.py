@@ -187,7 +187,9 @@ def _snapshots_store(replay: Replay, skip: int | None = None) -> None:
 def replay_save(replay: Replay) -> None:
     """Keep what the replay derived: each replayed input's verdict (only those that changed, one statement) and the
     snapshot and result of each phase it closed."""
-    _verdicts_store(resolve.verdicts_changed(replay.judged()), _records(replay))
+    changed = resolve.verdicts_changed(replay.judged())
+    if changed:
+        _verdicts_store(changed, _records(replay))
     _snapshots_store(replay)
 
 

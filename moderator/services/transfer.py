@@ -19,10 +19,11 @@ from django.utils import timezone
 from pydantic import ValidationError
 
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat, SeatHolder
+from moderator.services import audit, setup, storage
 from moderator.services import once as one_time
-from moderator.services import play, setup
 from moderator.services import transfer_schema as schema
 from moderator.services.announce import write_announcements
+from moderator.services.errors import PlayError
 from moderator.services.transfer_drafts import drafts_export, drafts_restore
 
 FORMAT = "direnjie-game/2"
@@ -49,7 +50,7 @@ GAME_FIELDS = (
 ACTION_FIELDS = ("card", "use", "position", "into", "side", "mode", "manifesto", "change", "cost")
 
 
-class ImportRefused(play.PlayError):
+class ImportRefused(PlayError):
     """An import refused before anything was written; the message names the first problem."""
 
 
@@ -193,7 +194,7 @@ def import_game(data: Any, *, gm=None, name: str | None = None, once=None, resto
             one_time.made(once, game)
             return game
     except (DatabaseError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-        if isinstance(exc, play.PlayError):
+        if isinstance(exc, PlayError):
             raise
         # the rules and the codec say what is wrong in Chinese; a Python message would read like data
         said = f":{exc}" if isinstance(exc, ValueError) and not str(exc).isascii() else ""
@@ -289,7 +290,7 @@ def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = Fals
             void = i.reason or "" if i.status == "voided" else None
         if void is not None:
             InputVoid.objects.create(input=rec, by=gm, reason=void)
-    replay = play.snapshots_rebuild(game)
+    replay = storage.snapshots_rebuild(game)
     for phase in phases:
         if phase.pk in replay.closed:
             state, result = replay.closed[phase.pk]
@@ -304,7 +305,7 @@ def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = Fals
         game.status = Game.Status.PAUSED
         game.save(update_fields=["status"])
         detail["paused"] = True
-    AuditLog.objects.create(game=game, actor=gm, action="导入游戏", detail=detail)
+    audit.record(game, gm, "导入游戏", detail)
     return game
 
 
@@ -435,10 +436,5 @@ def restore_game(entry: schema.BackupGame, *, gm=None) -> Restored:
         for row, a in zip(rows, entry.audit, strict=True):  # `at` is auto_now_add: set back as it was
             row.at = a.at
         AuditLog.objects.bulk_update(rows, ["at"], batch_size=500)
-    AuditLog.objects.create(
-        game=game,
-        actor=gm,
-        action="从备份恢复",
-        detail={"missing_gms": missing, "new_links": new_links, "history": len(entry.audit)},
-    )
+    audit.record(game, gm, "从备份恢复", {"missing_gms": missing, "new_links": new_links, "history": len(entry.audit)})
     return Restored(game, name, missing, new_links)
