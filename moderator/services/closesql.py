@@ -140,7 +140,7 @@ class _Shape(NamedTuple):
     field stamps."""
 
     columns: dict[str, str]  # field attname -> column, where they differ
-    defaults: dict[str, Any]  # column -> default value
+    defaults: dict[str, Any]  # column -> default value (but NULL: a row leaves its column out)
     made: dict[str, Callable[[], Any]]  # column -> the callable that makes its default for each row
     stamped: tuple[str, ...]  # columns of `auto_now_add` fields
 
@@ -156,17 +156,17 @@ def _shape(model: type[models.Model]) -> _Shape:
             stamped.append(column)
         elif f.has_default() and callable(f.default) and f.default not in (dict, list):
             made[column] = f.default
-        else:
-            defaults[column] = f.get_default()
+        elif (default := f.get_default()) is not None:  # a column left out of a row is NULL
+            defaults[column] = default
     return _Shape(columns, defaults, made, tuple(stamped))
 
 
-def _rows(model: type[models.Model], values: Sequence[dict[str, Any]], now: str) -> str:
-    """Rows of `model` as the JSON array (column -> value) that `jsonb_populate_recordset` maps onto its table: each
-    row the ORM would insert for these field values (by attname; a time as its ISO text), every other field's
-    default, `auto_now_add` times `now` (ISO text)."""
+def _rows(model: type[models.Model], values: Sequence[dict[str, Any]], now: str) -> list[dict[str, Any]]:
+    """Rows of `model` (column -> value) as `jsonb_populate_recordset` maps them onto its table, once sent as JSON
+    (`_dumps`): each row the ORM would insert for these field values (by attname; a time as its ISO text), every other
+    field's default, `auto_now_add` times `now` (ISO text)."""
     if not values:
-        return "[]"
+        return []
     shape = _shape(model)
     base = {**shape.defaults, **dict.fromkeys(shape.stamped, now)}
     rows = []
@@ -178,7 +178,12 @@ def _rows(model: type[models.Model], values: Sequence[dict[str, Any]], now: str)
             given = {shape.columns.get(name, name): value for name, value in given.items()}
         row.update(given)
         rows.append(row)
-    return json.dumps(rows, default=_encode, ensure_ascii=False)
+    return rows
+
+
+def _dumps(value: Any) -> str:
+    """A statement's JSON parameter."""
+    return json.dumps(value, default=_encode, ensure_ascii=False)
 
 
 READ = _sql("""
@@ -213,10 +218,11 @@ READ_MANY = (
 _UPDATED = ", ".join(f"{_column(f)} = EXCLUDED.{_column(f)}" for f in _inserted(InputVerdict) if not f.primary_key)
 
 
-def _each(table: str, param: str) -> str:
-    """The rows of a JSON array parameter (`_rows`) as rows of the table's type, in their order."""
+def _each(table: str, key: str) -> str:
+    """The rows under `key` of the close's JSON document (its one parameter `rows`, parsed once by the
+    compare-and-set and returned as `closed.doc`) as rows of the table's type, in their order."""
     return _sql(
-        f"closed CROSS JOIN jsonb_populate_recordset(NULL::{{{table}}}, %({param})s::jsonb) WITH ORDINALITY AS r"
+        f"closed CROSS JOIN jsonb_populate_recordset(NULL::{{{table}}}, closed.doc -> '{key}') WITH ORDINALITY AS r"
     )
 
 
@@ -225,12 +231,12 @@ WRITE = _sql(
     """
 WITH closed AS (
   UPDATE {phase} p SET {phase.status} = {CLOSED}, {phase.closed_at} = STATEMENT_TIMESTAMP(),
-                       {phase.snapshot} = %(snapshot)s, {phase.result} = %(result)s::jsonb
-  FROM {game} g
+                       {phase.snapshot} = %(snapshot)s, {phase.result} = doc.d -> 'result'
+  FROM {game} g, (SELECT %(rows)s::jsonb AS d) AS doc
   WHERE p.{phase.id} = %(phase)s AND p.{phase.status} = {OPEN}
     AND p.{phase.ends_at} <= COALESCE(%(now)s::timestamptz, STATEMENT_TIMESTAMP())
     AND g.{game.id} = p.{phase.game} AND g.{game.status} = {RUNNING}
-  RETURNING p.{phase.closed_at} AS closed_at, p.{phase.ends_at} AS ends_at
+  RETURNING p.{phase.closed_at} AS closed_at, p.{phase.ends_at} AS ends_at, doc.d AS doc
 ), verdicts AS (
   {verdicts_rows}
   ON CONFLICT ({verdict.input}) DO UPDATE SET {updated}
@@ -303,7 +309,9 @@ def inputs_insert(
     at = timezone.now()
     ids = {"game_id": game.pk, "phase_id": phase.pk, "seat_id": seat.pk, "message_id": getattr(message, "pk", None)}
     common = {**ids, "forum_at": forum_at.isoformat(), "seq": 0, "entered_by_id": getattr(entered_by, "pk", None)}
-    rows = _rows(Input, [{**common, "kind": kind, "payload": payload} for kind, payload in encoded], at.isoformat())
+    rows = _dumps(
+        _rows(Input, [{**common, "kind": kind, "payload": payload} for kind, payload in encoded], at.isoformat())
+    )
     with connection.cursor() as cursor:
         cursor.execute(INPUTS_INSERT, {"n": len(encoded), "game": game.pk, "items": rows})
         ids_of = dict((seq, pk) for pk, seq in cursor.fetchall())
@@ -500,10 +508,14 @@ def _write(game: Game, closed: resolve.Closed, now: datetime | None) -> tuple[st
         "phase": phase.pk,
         "now": now,
         "snapshot": closed.snapshot,
-        "result": json.dumps(closed.result_doc),
-        "verdicts": _rows(InputVerdict, verdicts, now_at),
         "winner": closed.winner,
-        "next": _rows(Phase, nexts, now_at),
-        "drafts": _rows(Announcement, drafts, now_at),
-        "log": _rows(AuditLog, [log], now_at),
+        "rows": _dumps(
+            {
+                "result": closed.result_doc,
+                "verdicts": _rows(InputVerdict, verdicts, now_at),
+                "next": _rows(Phase, nexts, now_at),
+                "drafts": _rows(Announcement, drafts, now_at),
+                "log": _rows(AuditLog, [log], now_at),
+            }
+        ),
     }
