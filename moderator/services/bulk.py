@@ -151,7 +151,7 @@ def bulk_preview(
     """What each post would do if confirmed now, judged in forum order on the current state — stores nothing. When a
     post is earlier than inputs already entered (out of forum order), the batch is judged as the confirm will judge it
     (stored and rolled back), with every other input of the phase whose verdict it would change."""
-    phase = play.open_phase_of(game)
+    phase = play.require_open_phase(game)
     rows = rows_triage(game=game, phase=phase, posts=posts, ticked=ticked)
     replay = play.game_replay(game)
     kept = _forum_order(rows)
@@ -248,7 +248,7 @@ def bulk_confirm(
     as play.inputs_submit does for one message; `dry_run` stores nothing and raises with the outcome."""
     game = play.game_lock(game)
     spend(game, once, "批量录入")
-    phase = play.open_phase_of(game)
+    phase = play.require_open_phase(game)
     rows = rows_triage(game=game, phase=phase, posts=posts)
     before = play.game_replay(game) if seen is not None or dry_run else None
     stored = []

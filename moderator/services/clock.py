@@ -25,7 +25,7 @@ from moderator.services.base import db_now, game_lock
 from moderator.services.drafts import count, plain
 from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
-from moderator.services.storage import game_replay, open_phase_of
+from moderator.services.storage import game_replay, require_open_phase
 from moderator.services.verdicts import close_digest
 
 log = logging.getLogger(__name__)
@@ -189,7 +189,7 @@ def _lock(game: Game) -> Game:
 
 
 def _open_phase(game: Game) -> Phase:
-    return Phase.objects.select_for_update().get(pk=open_phase_of(game).pk)
+    return Phase.objects.select_for_update().get(pk=require_open_phase(game).pk)
 
 
 def _audit(game: Game, action: str, actor, **detail) -> AuditLog:

@@ -17,7 +17,7 @@ from moderator.services.announce import notice
 from moderator.services.base import game_lock
 from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
-from moderator.services.storage import game_replay, open_phase_of
+from moderator.services.storage import game_replay, require_open_phase
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def revote_request(*, game: Game, actor=None, once: Once | None = None) -> Annou
     """Draft the public request (D3): who must vote again, why, and the deadline."""
     game = game_lock(game)
     spend(game, once, "起草重新投票通知")
-    phase = open_phase_of(game)
+    phase = require_open_phase(game)
     who = revotes(game, phase, game_replay(game).state)
     if not who:
         raise PlayError("现在没有需要重新投票的玩家")

@@ -61,8 +61,9 @@ class Replay:
 # --- selectors ------------------------------------------------------------------------------------------------------
 
 
-def open_phase_of(game: Game) -> Phase:
-    """The game's open phase (the latest, should there be two); PlayError when none is open."""
+def require_open_phase(game: Game) -> Phase:
+    """The game's open phase (the latest, should there be two), for a verb that needs one: PlayError, saying so, when
+    none is open."""
     phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
     if phase is None:
         raise PlayError("这局游戏现在没有进行中的时段")
