@@ -19,9 +19,10 @@ takes that path. A batch (`clock.close_batch`) reads statement 2 of all its phas
 and WRITE leaves out the CTEs that have nothing to write (`write_statement`).
 
 Every table, column and status value in the statements comes from the models (`_sql`: `{phase}` is Phase's table,
-`{phase.ends_at}` its column, `{CLOSED}` Phase.Status.CLOSED), and every row inserted is built as a model instance and
-sent as JSON that PostgreSQL maps onto the table's columns (`jsonb_populate_record`), so a field added to a model is
-written here without a change.
+`{phase.ends_at}` its column, `{CLOSED}` Phase.Status.CLOSED); every INSERT lists the model's columns (`_insert`), and
+its rows are sent as JSON, each field's default filled in from the model (`_rows`), that PostgreSQL maps onto the
+table's columns (`jsonb_populate_recordset`): a field added to a model is written here without a change
+(tests/clock/test_close_rows.py compares every column with the ORM close's).
 
 The close's statements (LOCK, READ, READ_MANY, WRITE) are prepared once per database session, on generic plans
 (`_cursor`; LOCK sets `plan_cache_mode` for the close's transaction): a later close sends their names and values
