@@ -5,7 +5,7 @@ interval, so sweeps never pile up behind an outage); a worker closes what is ove
 (`close_phases`, one task per batch of deadlines in the same instant) for what ends within the next
 CLOCK_ETA_WINDOW_SECONDS. The deadline itself is a column: an ETA
 lost with a worker or a flushed Redis costs at most one sweep. `acks_late`, `reject_on_worker_lost` and prefetch 1
-mean a task can run twice — safe only because closing is idempotent (play.phase_close's compare-and-set).
+mean a task can run twice — safe only because closing is idempotent (the close's compare-and-set).
 
 Embedded (`make run`, no Redis): django-q2 on the ORM broker runs `sweep_q` from a schedule (`ensure_q_schedule`).
 """

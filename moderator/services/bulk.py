@@ -152,7 +152,7 @@ def bulk_preview(
     """What each post would do if confirmed now, judged in forum order on the current state — stores nothing. When a
     post is earlier than inputs already entered (out of forum order), the batch is judged as the confirm will judge it
     (stored and rolled back), with every other input of the phase whose verdict it would change."""
-    phase = play.open_phase(game)
+    phase = play.require_open_phase(game)
     rows = rows_triage(game=game, phase=phase, posts=posts, ticked=ticked)
     replay = play.game_replay(game)
     kept = _forum_order(rows)
@@ -239,7 +239,7 @@ def bulk_confirm(
     as inputs.write does for one message. Its preview is this write, rolled back (`bulk_preview`)."""
     game = play.game_lock(game)
     spend(game, once, "批量录入")
-    phase = play.open_phase(game)
+    phase = play.require_open_phase(game)
     rows = rows_triage(game=game, phase=phase, posts=posts)
     before = play.game_replay(game)
     stored = []

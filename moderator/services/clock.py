@@ -1,8 +1,8 @@
 """The phase clock (T1, T4, T5): deadlines are data, closing is safe to run twice, the GM's controls are logged.
 
 Every service here locks the game row before it touches a phase, the same order as the input services
-(`play._record`), so a close racing a pause, an extension or an input waits for it instead of deadlocking. Times are
-the database's clock: the close's compare-and-set (`play.phase_close`) trusts nothing else.
+(`base.game_lock`), so a close racing a pause, an extension or an input waits for it instead of deadlocking. Times are
+the database's clock: the close's compare-and-set (`storage.close_claim`, or closesql's WRITE) trusts nothing else.
 """
 
 from __future__ import annotations
@@ -11,34 +11,28 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import DatabaseError, OperationalError, connection, transaction
+from django.db import DatabaseError, OperationalError, transaction
 from django.db.models import F, QuerySet
 from django.db.models.functions import Now
 from django.template.loader import render_to_string
-from django.utils import timezone
 
 from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Phase
 from moderator.rules import views
-from moderator.services import closesql, play, versions
+from moderator.services import audit, closesql, play, versions
+from moderator.services.announce import clock_notice
+from moderator.services.base import db_now, game_lock
+from moderator.services.drafts import count, plain
+from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
-from moderator.services.play import PlayError
+from moderator.services.storage import game_replay, require_open_phase
 from moderator.services.verdicts import close_digest
 
 log = logging.getLogger(__name__)
 
 SUBSTITUTION_EXTENSION = timedelta(hours=12)  # T4: 交替期
-MAX_EXTENSION = timedelta(days=30)  # issue 16.5: hours=1e10 would overflow the end time
+MAX_EXTENSION = timedelta(days=30)  # a longer extension (hours=1e10) would overflow the end time
 QUARANTINE_AFTER = 3  # failed closes of one phase before the sweeper leaves it to the 天神
-
-
-def db_now() -> datetime:
-    """The database's clock (PostgreSQL's STATEMENT_TIMESTAMP, the same as the close's `Now()`)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT STATEMENT_TIMESTAMP()")
-            return cursor.fetchone()[0]
-    return timezone.now()
 
 
 # --- selectors ----------------------------------------------------------------------------------------------------
@@ -67,7 +61,7 @@ def not_acted(game: Game) -> list[str]:
     """T5: the living players the GM is still waiting for (the rules' view of the state now)."""
     if not game.phases.filter(status=Phase.Status.OPEN).exists():
         return []
-    return views.not_acted(play.game_replay(game).state)
+    return views.not_acted(game_replay(game).state)
 
 
 # --- closing ------------------------------------------------------------------------------------------------------
@@ -76,7 +70,7 @@ def not_acted(game: Game) -> list[str]:
 def phase_close_due(*, phase_id: int, now: datetime | None = None, skip_locked: bool = False) -> bool:
     """Close one phase if its end time has come, exactly once however many callers race (T1).
 
-    The game row is locked first; the second of two closers waits and then finds nothing to do (play.phase_close's
+    The game row is locked first; the second of two closers waits and then finds nothing to do (the close's
     compare-and-set). With `skip_locked` a closer that finds the game locked leaves it to whoever holds it — a sweep
     never queues behind another close; if the holder rolls back, the next sweep finds the phase still due."""
     with transaction.atomic():
@@ -106,22 +100,17 @@ def _read_many(locked: list[tuple[Game, Phase]]) -> dict[int, tuple]:
 
 
 def _close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = None) -> bool:
-    """play.phase_close under the caller's game lock, and on success one `phase_close` log row in the same
-    transaction (so: one per close). On PostgreSQL the close is two more statements (closesql: one read, one write
-    that stores everything and the log row, or nothing); the ORM path where closesql says so."""
+    """The close under the caller's game lock, with its `phase_close` log row in the same transaction (so: one per
+    close): the one close calculation (`resolve.close`) written by closesql on PostgreSQL (two more statements: one
+    read, one write that stores everything and the log row, or nothing), through the ORM where closesql says so
+    (`play.phase_close_locked`)."""
     if closesql.usable():
         done = closesql.close(game, phase, now, read)
         if done:
-            versions.bump_on_commit(game.pk)  # pages: a new version after the commit (issue 25.4)
+            versions.bump_on_commit(game.pk)  # pages: a new version after the commit
         if done is not None:
             return done
-    if not play.phase_close_locked(game=game, phase=phase, now=now):
-        return False
-    assert phase.closed_at is not None  # phase_close_locked stamped it
-    versions.bump_on_commit(game.pk)  # pages: a new version after the commit (issue 25.4)
-    lateness = (phase.closed_at - phase.ends_at).total_seconds()
-    _audit(game, "phase_close", None, phase=phase.label, ends_at=phase.ends_at, lateness_s=round(lateness, 3))
-    return True
+    return play.phase_close_locked(game=game, phase=phase, now=now, logged=True)
 
 
 def sweep(now: datetime | None = None) -> int:
@@ -143,7 +132,7 @@ def close_batch(phase_ids: list[int], *, now: datetime | None = None) -> int:
     the games not held by another closer are locked first, in one statement (FOR UPDATE SKIP LOCKED, game rows only:
     the one lock order), then each phase is closed exactly as alone (`_close`: the same compare-and-set, snapshot,
     drafts and log row). A game whose close raises is left out: the batch is rolled back and closed again without it,
-    and that game is closed alone (`close_each`: a second failure is counted and reported as ever). A database error
+    and that game is closed alone (`close_each`: a second failure is counted and reported). A database error
     falls back to one-by-one closes. Returns how many this call closed."""
     if len(phase_ids) <= 1:
         return close_each(phase_ids, now=now)
@@ -196,16 +185,17 @@ def _close_failed(phase_id: int, exc: Exception) -> None:
 
 
 def _lock(game: Game) -> Game:
-    return play.game_lock(game)
+    return game_lock(game)
 
 
 def _open_phase(game: Game) -> Phase:
-    return Phase.objects.select_for_update().get(pk=play.open_phase(game).pk)
+    return Phase.objects.select_for_update().get(pk=require_open_phase(game).pk)
 
 
 def _audit(game: Game, action: str, actor, **detail) -> AuditLog:
-    detail = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in detail.items()}
-    return AuditLog.objects.create(game=game, actor=actor, action=action, detail=detail)
+    return audit.record(
+        game, actor, action, {k: v.isoformat() if isinstance(v, datetime) else v for k, v in detail.items()}
+    )
 
 
 def _require(game: Game, status: str, doing: str) -> None:
@@ -239,8 +229,6 @@ def phase_extend(
         game, "phase_extend", actor, phase=phase.label, by_s=by.total_seconds(), ends_at=phase.ends_at, reason=reason
     )
     if notice:
-        from moderator.services.announce import clock_notice
-
         clock_notice(game=game, phase=phase, what="extend", by=by, reason=reason)
     return phase
 
@@ -258,7 +246,7 @@ def phase_end_early(
     spend(game, once, "提前结束")
     _require(game, Game.Status.RUNNING, "提前结束时段")
     phase = _open_phase(game)
-    state = play.game_replay(game).state
+    state = game_replay(game).state
     if seen == "":
         raise PlayError(f"提前结束{phase.label}请从确认页操作:它先显示结束后会发出的公告(T5)。")
     if seen is not None and close_digest(state) != seen:
@@ -296,8 +284,6 @@ def game_pause(*, game: Game, actor=None, once: Once | None = None) -> Game:
     game.status = Game.Status.PAUSED
     game.save(update_fields=["status"])
     _audit(game, "game_pause", actor, phase=phase.label, remaining_s=phase.paused_remaining.total_seconds())
-    from moderator.services.announce import clock_notice
-
     clock_notice(game=game, phase=phase, what="pause")
     return game
 
@@ -315,8 +301,6 @@ def game_resume(*, game: Game, actor=None, once: Once | None = None) -> Game:
     game.status = Game.Status.RUNNING
     game.save(update_fields=["status"])
     _audit(game, "game_resume", actor, phase=phase.label, remaining_s=remaining.total_seconds(), ends_at=phase.ends_at)
-    from moderator.services.announce import clock_notice
-
     clock_notice(game=game, phase=phase, what="resume")
     return game
 
@@ -334,7 +318,7 @@ def draw_shown(game: Game, state: rules.GameState | None = None) -> bool:
     results = list(
         game.phases.filter(status=Phase.Status.CLOSED).order_by("starts_at", "id").values_list("result", flat=True)
     )
-    state = state if state is not None else play.game_replay(game).state
+    state = state if state is not None else game_replay(game).state
     return views.deadlock(state, [r for r in results if r])
 
 
@@ -349,12 +333,10 @@ def game_declare_draw(*, game: Game, actor=None, once: Once | None = None) -> An
         raise PlayError(f"只有进行中或暂停的游戏可以宣布平局,这局现在是“{game.get_status_display()}”")
     phase = _open_phase(game)
     shown = draw_shown(game)
-    alive = [s.name for s in play.game_replay(game).state.alive]
+    alive = [s.name for s in game_replay(game).state.alive]
     game.status, game.winner = Game.Status.FINISHED, DRAW
     game.save(update_fields=["status", "winner"])
     _audit(game, "game_declare_draw", actor, phase=phase.label, deadlock_shown=shown, alive=alive)
-    from moderator.services.announce import count, plain
-
     ctx = {"game": game, "phase": phase, "alive": alive, "left": count(len(alive))}
     bbcode = render_to_string("announcements/draw.bbcode", ctx).strip()
     return Announcement.objects.create(

@@ -1,4 +1,4 @@
-"""A close in three statements (issue 25.1), on PostgreSQL: the clock's close at the floor.
+"""A close in three statements, on PostgreSQL: the storage step of the clock's closes, in SQL.
 
 1. `LOCK` (`lock`, called by `clock.phase_close_due` and `clock.close_batch`): the phases and their games, the game
    rows locked, in one statement for a whole batch (game row first: the one lock order). Then, for each phase:
@@ -10,13 +10,19 @@
    closed`, so when the compare-and-set matched no row nothing at all is written: no snapshot, verdict, next phase,
    draft or log row. That is what keeps a close exactly once.
 
-Between the two, the rules resolve the phase in Python exactly as `play.game_replay` + `play.phase_close_locked` do
-(the same engine calls, the same codec, the same draft renderers), so the rows written are the rows the ORM path writes
-(tests/clock/test_clock_batch.py compares them on every scenario). The ORM path stays for SQLite (the embedded
-default), for a first night whose default orders must be drawn (O1: they are inputs stored before the night resolves),
-and for a game whose snapshots do not reach the open phase: `close` returns None and the caller takes that path.
-A batch (`clock.close_batch`) reads statement 2 of all its phases in one round trip (`read_many`), and WRITE leaves
-out the CTEs that have nothing to write (`write_statement`).
+Between the two, the phase is judged (`resolve.judge`) and closed by the one close calculation (`resolve.close`), the
+same functions the ORM path runs (`play.phase_close_locked`); this module only reads their data and writes their rows
+(tests/clock/test_clock_batch.py compares the rows of both paths on every scenario). The ORM path stays for SQLite
+(the embedded default), for a first night whose default orders must be drawn (O1: they are inputs stored before the
+night resolves), and for a game whose snapshots do not reach the open phase: `close` returns None and the caller
+takes that path. A batch (`clock.close_batch`) reads statement 2 of all its phases in one round trip (`read_many`),
+and WRITE leaves out the CTEs that have nothing to write (`write_statement`).
+
+Every table, column and status value in the statements comes from the models (`_sql`: `{phase}` is Phase's table,
+`{phase.ends_at}` its column, `{CLOSED}` Phase.Status.CLOSED); every INSERT lists the model's columns (`_insert`), and
+its rows are sent as JSON, each field's default filled in from the model (`_rows`), that PostgreSQL maps onto the
+table's columns (`jsonb_populate_recordset`): a field added to a model is written here without a change
+(tests/clock/test_close_rows.py compares every column with the ORM close's).
 
 The close's statements (LOCK, READ, READ_MANY, WRITE) are prepared once per database session, on generic plans
 (`_cursor`; LOCK sets `plan_cache_mode` for the close's transaction): a later close sends their names and values
@@ -24,49 +30,180 @@ only, and the server neither parses nor plans them again. CLOCK_CLOSE_PREPARED=f
 docs/scaling.md).
 
 A PM confirm's inputs are written here too (`inputs_insert`: the entry numbers and the rows in one statement).
-Raw SQL lives only here, beside the models it writes (their tables are read from the models' `_meta`)."""
+Raw SQL lives only here, beside the models it writes."""
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Any, NamedTuple
 
 import psycopg
 from django.conf import settings
-from django.db import connection
+from django.db import connection, models
 from django.utils import timezone
 
 from moderator import rules
-from moderator.game.state import evolve
-from moderator.models import Announcement, AuditLog, Game, Input, InputVerdict, InputVoid, Phase, Seat, phase_label
+from moderator.models import Announcement, AuditLog, Game, Input, InputVerdict, InputVoid, Phase, Seat
 from moderator.rules import codec
+from moderator.services import resolve
 
-_T = {
-    "game": Game._meta.db_table,
-    "seat": Seat._meta.db_table,
-    "phase": Phase._meta.db_table,
-    "input": Input._meta.db_table,
-    "verdict": InputVerdict._meta.db_table,
-    "void": InputVoid._meta.db_table,
-    "draft": Announcement._meta.db_table,
-    "audit": AuditLog._meta.db_table,
+
+def _quote(name: str) -> str:
+    """A table's or column's name as the statements write it: bare (each is a plain lower-case word, checked here, as
+    in the statements the clock's tests watch for in pg_stat_activity)."""
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+        raise ValueError(f"not a plain SQL name: {name!r}")
+    return name
+
+
+class _Table:
+    """A model in a statement's text: `{phase}` is its table, `{phase.ends_at}` a field's column (`{phase.game}`:
+    game_id), both read from the model's `_meta`."""
+
+    def __init__(self, model: type[models.Model]):
+        self._model = model
+
+    def __format__(self, spec: str) -> str:
+        return _quote(self._model._meta.db_table)
+
+    def __getattr__(self, name: str) -> str:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        field = self._model._meta.get_field(name)
+        assert isinstance(field, models.Field), f"{name} is a field with a column, not a reverse relation"
+        return _column(field)
+
+
+def _literal(value: str) -> str:
+    """A status value of a model's choices as an SQL literal (only plain words: nothing to escape)."""
+    if not re.fullmatch(r"[a-z_]+", value):
+        raise ValueError(f"not a plain status value: {value!r}")
+    return f"'{value}'"
+
+
+_TABLES = {
+    "game": _Table(Game),
+    "seat": _Table(Seat),
+    "phase": _Table(Phase),
+    "input": _Table(Input),
+    "verdict": _Table(InputVerdict),
+    "void": _Table(InputVoid),
+    "draft": _Table(Announcement),
+    "audit": _Table(AuditLog),
+}
+_VALUES = {
+    "OPEN": _literal(Phase.Status.OPEN),
+    "CLOSED": _literal(Phase.Status.CLOSED),
+    "RUNNING": _literal(Game.Status.RUNNING),
+    "FINISHED": _literal(Game.Status.FINISHED),
 }
 
-READ = """
+
+def _sql(text: str, **more: str) -> str:
+    """A statement with its tables, columns and status values filled in from the models (see `_Table`)."""
+    return text.format(**_TABLES, **_VALUES, **more)
+
+
+def _column(f: models.Field) -> str:
+    assert f.column is not None, f"{f.name} is a concrete field: it has a column"
+    return _quote(f.column)
+
+
+def _inserted(model: type[models.Model]) -> list[models.Field]:
+    """The columns an INSERT of `model` writes: every concrete field but an automatic primary key."""
+    return [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
+
+
+def _insert(model: type[models.Model], source: str, **expressions: str) -> str:
+    """`INSERT INTO` the model's table every column of `_inserted(model)`, each `r.<column>` of `source` (a row of
+    the table's type, from `_rows`) unless `expressions` gives another by field name."""
+    fields = _inserted(model)
+    columns = ", ".join(_column(f) for f in fields)
+    values = ", ".join(expressions.get(f.name, f"r.{_column(f)}") for f in fields)
+    return f"INSERT INTO {_quote(model._meta.db_table)} ({columns})\n  SELECT {values}\n    FROM {source}"
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, timedelta):
+        return f"{value.total_seconds()} seconds"
+    raise TypeError(f"{type(value).__name__} is not a column value")
+
+
+class _Shape(NamedTuple):
+    """What a row of a model needs besides the values a write gives: each column's default (a callable one is called
+    for each row, but an empty `dict` or `list`: the row is only sent as JSON), and the columns an `auto_now_add`
+    field stamps."""
+
+    columns: dict[str, str]  # field attname -> column, where they differ
+    defaults: dict[str, Any]  # column -> default value (but NULL: a row leaves its column out)
+    made: dict[str, Callable[[], Any]]  # column -> the callable that makes its default for each row
+    stamped: tuple[str, ...]  # columns of `auto_now_add` fields
+
+
+@cache
+def _shape(model: type[models.Model]) -> _Shape:
+    columns, defaults, made, stamped = {}, {}, {}, []
+    for f in _inserted(model):
+        column = _column(f)
+        if column != f.attname:
+            columns[f.attname] = column
+        if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False):
+            stamped.append(column)
+        elif f.has_default() and callable(f.default) and f.default not in (dict, list):
+            made[column] = f.default
+        elif (default := f.get_default()) is not None:  # a column left out of a row is NULL
+            defaults[column] = default
+    return _Shape(columns, defaults, made, tuple(stamped))
+
+
+def _rows(model: type[models.Model], values: Sequence[dict[str, Any]], now: str) -> list[dict[str, Any]]:
+    """Rows of `model` (column -> value) as `jsonb_populate_recordset` maps them onto its table, once sent as JSON
+    (`_dumps`): each row the ORM would insert for these field values (by attname; a time as its ISO text), every other
+    field's default, `auto_now_add` times `now` (ISO text)."""
+    if not values:
+        return []
+    shape = _shape(model)
+    base = {**shape.defaults, **dict.fromkeys(shape.stamped, now)}
+    rows = []
+    for given in values:
+        row = base.copy()
+        for column, make in shape.made.items():
+            row[column] = make()
+        if shape.columns:
+            given = {shape.columns.get(name, name): value for name, value in given.items()}
+        row.update(given)
+        rows.append(row)
+    return rows
+
+
+def _dumps(value: Any) -> str:
+    """A statement's JSON parameter."""
+    return json.dumps(value, default=_encode, ensure_ascii=False)
+
+
+READ = _sql("""
 SELECT
-  (SELECT count(*) FILTER (WHERE q.status <> 'closed' OR q.snapshot = '' OR (q.starts_at, q.id) > (%(starts)s, %(phase)s))
-     FROM {phase} q WHERE q.game_id = %(game)s AND q.id <> %(phase)s) AS odd,
-  (SELECT q.snapshot FROM {phase} q WHERE q.game_id = %(game)s AND q.id <> %(phase)s
-     ORDER BY q.starts_at DESC, q.id DESC LIMIT 1) AS snapshot,
-  (SELECT json_agg(json_build_array(s.id, s.number, s.player_name, s.camp, s.dealt_hand) ORDER BY s.number)
-     FROM {seat} s WHERE s.game_id = %(game)s) AS seats,
-  (SELECT json_agg(json_build_array(i.id, i.seat_id, i.kind, i.payload, i.forum_at, i.message_id,
-                                    v.accepted, v.reason, v.cost) ORDER BY i.forum_at, i.seq)
-     FROM {input} i LEFT JOIN {verdict} v ON v.input_id = i.id
-     WHERE i.phase_id = %(phase)s AND NOT EXISTS (SELECT 1 FROM {void} x WHERE x.input_id = i.id)) AS inputs
-""".format(**_T)
+  (SELECT count(*) FILTER (WHERE q.{phase.status} <> {CLOSED} OR q.{phase.snapshot} = ''
+                              OR (q.{phase.starts_at}, q.{phase.id}) > (%(starts)s, %(phase)s))
+     FROM {phase} q WHERE q.{phase.game} = %(game)s AND q.{phase.id} <> %(phase)s) AS odd,
+  (SELECT q.{phase.snapshot} FROM {phase} q WHERE q.{phase.game} = %(game)s AND q.{phase.id} <> %(phase)s
+     ORDER BY q.{phase.starts_at} DESC, q.{phase.id} DESC LIMIT 1) AS snapshot,
+  (SELECT json_agg(json_build_array(s.{seat.id}, s.{seat.number}, s.{seat.player_name}, s.{seat.camp},
+                                    s.{seat.dealt_hand}) ORDER BY s.{seat.number})
+     FROM {seat} s WHERE s.{seat.game} = %(game)s) AS seats,
+  (SELECT json_agg(json_build_array(i.{input.id}, i.{input.seat}, i.{input.kind}, i.{input.payload}, i.{input.forum_at},
+                                    i.{input.message}, v.{verdict.accepted}, v.{verdict.reason}, v.{verdict.cost})
+                   ORDER BY i.{input.forum_at}, i.{input.seq})
+     FROM {input} i LEFT JOIN {verdict} v ON v.{verdict.input} = i.{input.id}
+     WHERE i.{input.phase} = %(phase)s
+       AND NOT EXISTS (SELECT 1 FROM {void} x WHERE x.{void.input} = i.{input.id})) AS inputs
+""")
 
 # READ for every phase of a batch in one statement (`read_many`): the same subqueries, one row per phase.
 READ_MANY = (
@@ -79,45 +216,54 @@ READ_MANY = (
     + "\nFROM unnest(%(games)s::bigint[], %(phases)s::bigint[], %(starts)s::timestamptz[]) AS t(game, phase, starts)\n"
 )
 
-WRITE = """
+_UPDATED = ", ".join(f"{_column(f)} = EXCLUDED.{_column(f)}" for f in _inserted(InputVerdict) if not f.primary_key)
+
+
+def _each(table: str, key: str) -> str:
+    """The rows under `key` of the close's JSON document (its one parameter `rows`, parsed once by the
+    compare-and-set and returned as `closed.doc`) as rows of the table's type, in their order."""
+    return _sql(
+        f"closed CROSS JOIN jsonb_populate_recordset(NULL::{{{table}}}, closed.doc -> '{key}') WITH ORDINALITY AS r"
+    )
+
+
+_LATENESS = "round(EXTRACT(EPOCH FROM closed.closed_at - closed.ends_at)::numeric, 3)::float8"
+WRITE = _sql(
+    """
 WITH closed AS (
-  UPDATE {phase} p SET status = 'closed', closed_at = STATEMENT_TIMESTAMP(),
-                       snapshot = %(snapshot)s, result = %(result)s::jsonb
-  FROM {game} g
-  WHERE p.id = %(phase)s AND p.status = 'open'
-    AND p.ends_at <= COALESCE(%(now)s::timestamptz, STATEMENT_TIMESTAMP())
-    AND g.id = p.game_id AND g.status = 'running'
-  RETURNING p.id, p.closed_at, p.ends_at
+  UPDATE {phase} p SET {phase.status} = {CLOSED}, {phase.closed_at} = STATEMENT_TIMESTAMP(),
+                       {phase.snapshot} = %(snapshot)s, {phase.result} = doc.d -> 'result'
+  FROM {game} g, (SELECT %(rows)s::jsonb AS d) AS doc
+  WHERE p.{phase.id} = %(phase)s AND p.{phase.status} = {OPEN}
+    AND p.{phase.ends_at} <= COALESCE(%(now)s::timestamptz, STATEMENT_TIMESTAMP())
+    AND g.{game.id} = p.{phase.game} AND g.{game.status} = {RUNNING}
+  RETURNING p.{phase.closed_at} AS closed_at, p.{phase.ends_at} AS ends_at, doc.d AS doc
 ), verdicts AS (
-  INSERT INTO {verdict} (input_id, accepted, reason, cost)
-  SELECT (e->>0)::integer, (e->>1)::boolean, e->>2, (e->>3)::smallint
-    FROM closed CROSS JOIN jsonb_array_elements(%(verdicts)s::jsonb) AS e
-  ON CONFLICT (input_id) DO UPDATE SET accepted = EXCLUDED.accepted, reason = EXCLUDED.reason, cost = EXCLUDED.cost
+  {verdicts_rows}
+  ON CONFLICT ({verdict.input}) DO UPDATE SET {updated}
 ), finished AS (
-  UPDATE {game} SET status = 'finished', winner = %(winner)s::text
-    FROM closed WHERE {game}.id = %(game)s AND %(winner)s::text <> ''
+  UPDATE {game} SET {game.status} = {FINISHED}, {game.winner} = %(winner)s::text
+    FROM closed WHERE {game}.{game.id} = %(game)s AND %(winner)s::text <> ''
 ), next AS (
-  INSERT INTO {phase} (game_id, kind, number, starts_at, ends_at, status, closed_at, result, paused_remaining,
-                       announced_end, snapshot, close_failures, close_error)
-  SELECT %(game)s, %(next_kind)s::text, %(next_number)s::integer, closed.ends_at, closed.ends_at + %(length)s,
-         'open', NULL, '{{}}'::jsonb, NULL, NULL, '', 0, ''
-    FROM closed WHERE %(next_kind)s::text <> ''
+  {next_rows}
 ), drafts AS (
-  INSERT INTO {draft} (game_id, phase_id, kind, recipient, title, bbcode, text, events, created_at, posted_at,
-                       corrected_at)
-  SELECT %(game)s, closed.id, d.e->>0, d.e->>1, d.e->>2, d.e->>3, d.e->>4, d.e->5, %(at)s, NULL, NULL
-    FROM closed CROSS JOIN jsonb_array_elements(%(drafts)s::jsonb) WITH ORDINALITY AS d(e, n)
-   ORDER BY d.n
+  {drafts_rows}
+   ORDER BY r.ordinality
 ), audit AS (
-  INSERT INTO {audit} (game_id, actor_id, action, detail, at)
-  SELECT %(game)s, NULL, 'phase_close',
-         jsonb_build_object('phase', %(label)s::text, 'ends_at', %(ends_iso)s::text,
-                            'lateness_s', round(EXTRACT(EPOCH FROM closed.closed_at - closed.ends_at)::numeric, 3)::float8),
-         %(at)s
-    FROM closed
+  {audit_rows}
 )
 SELECT closed_at FROM closed
-""".format(**_T)
+""",
+    updated=_UPDATED,
+    verdicts_rows=_insert(InputVerdict, _each("verdict", "verdicts")),
+    next_rows=_insert(Phase, _each("phase", "next")),
+    drafts_rows=_insert(Announcement, _each("draft", "drafts")),
+    audit_rows=_insert(
+        AuditLog,
+        _each("audit", "log"),
+        detail=_sql("r.{audit.detail} || jsonb_build_object('lateness_s', ") + _LATENESS + ")",
+    ),
+)
 
 
 def _cte(name: str) -> str:
@@ -138,46 +284,50 @@ def write_statement(*, verdicts: bool, finished: bool, following: bool) -> str:
     return statement
 
 
-INPUTS_INSERT = """
+INPUTS_INSERT = _sql(
+    """
 WITH seq AS (
-  UPDATE {game} SET input_seq = input_seq + %(n)s WHERE id = %(game)s RETURNING input_seq - %(n)s AS base
+  UPDATE {game} SET {game.input_seq} = {game.input_seq} + %(n)s WHERE {game.id} = %(game)s
+  RETURNING {game.input_seq} - %(n)s AS base
 )
-INSERT INTO {input} (game_id, phase_id, seat_id, kind, payload, message_id, forum_at, seq, entered_at, entered_by_id)
-SELECT %(game)s, %(phase)s, %(seat)s, e.v->>0, e.v->1, %(message)s, %(forum_at)s, seq.base + e.n, %(at)s, %(by)s
-  FROM seq CROSS JOIN jsonb_array_elements(%(items)s::jsonb) WITH ORDINALITY AS e(v, n)
- ORDER BY e.n
-RETURNING id, seq
-""".format(**_T)
+{insert}
+ ORDER BY r.ordinality
+RETURNING {input.id}, {input.seq}
+""",
+    insert=_insert(
+        Input,
+        "seq CROSS JOIN jsonb_populate_recordset(NULL::" + _sql("{input}") + ", %(items)s::jsonb) WITH ORDINALITY AS r",
+        seq="seq.base + r.ordinality",
+    ),
+)
 
 
 def inputs_insert(
     *, game: Game, phase: Phase, seat: Seat, encoded: list[tuple[str, Any]], forum_at: datetime, message, entered_by
 ) -> list[Input]:
-    """play.inputs_add's write on PostgreSQL: the entry numbers reserved and the inputs inserted in one statement
-    (a PM confirm: one round trip fewer). The rows are those `_next_seq` + `bulk_create` write."""
+    """An input log write on PostgreSQL: the entry numbers reserved and the inputs inserted in one statement (a PM
+    confirm: one round trip fewer). The rows are those the ORM's entry numbers and `bulk_create` write."""
     at = timezone.now()
+    ids = {"game_id": game.pk, "phase_id": phase.pk, "seat_id": seat.pk, "message_id": getattr(message, "pk", None)}
+    common = {**ids, "forum_at": forum_at.isoformat(), "seq": 0, "entered_by_id": getattr(entered_by, "pk", None)}
+    rows = _dumps(
+        _rows(Input, [{**common, "kind": kind, "payload": payload} for kind, payload in encoded], at.isoformat())
+    )
     with connection.cursor() as cursor:
-        cursor.execute(
-            INPUTS_INSERT,
-            {
-                "n": len(encoded),
-                "game": game.pk,
-                "phase": phase.pk,
-                "seat": seat.pk,
-                "message": None if message is None else message.pk,
-                "forum_at": forum_at,
-                "at": at,
-                "by": None if entered_by is None else entered_by.pk,
-                "items": json.dumps([[kind, payload] for kind, payload in encoded]),
-            },
-        )
-        ids = dict((seq, pk) for pk, seq in cursor.fetchall())
-    first = min(ids)
+        cursor.execute(INPUTS_INSERT, {"n": len(encoded), "game": game.pk, "items": rows})
+        ids_of = dict((seq, pk) for pk, seq in cursor.fetchall())
+    first = min(ids_of)
     game.input_seq = first + len(encoded) - 1
     common = {"game": game, "phase": phase, "seat": seat, "forum_at": forum_at, "message": message}
     return [
         Input(
-            **common, id=ids[first + i], kind=kind, payload=payload, seq=first + i, entered_at=at, entered_by=entered_by
+            **common,
+            id=ids_of[first + i],
+            kind=kind,
+            payload=payload,
+            seq=first + i,
+            entered_at=at,
+            entered_by=entered_by,
         )
         for i, (kind, payload) in enumerate(encoded)
     ]
@@ -224,11 +374,13 @@ _GAME, _PHASE = _columns(Game), _columns(Phase)
 # The second sets `plan_cache_mode` for the same transaction: READ and WRITE, prepared (`_cursor`), run on their one
 # generic plan from the first close of a session instead of being planned again for each of their first five (every
 # plan they can have is the same: look-ups by primary and foreign key).
-LOCK = (
+LOCK = _sql(
     "SELECT set_config('synchronous_commit', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true), "
-    "{g}, {p} FROM {phase} p JOIN {game} g ON g.id = p.game_id "
-    "WHERE p.id = ANY(%s::bigint[]) ORDER BY p.game_id, p.id FOR UPDATE OF g"
-).format(g=", ".join(f"g.{c}" for c in _GAME[1]), p=", ".join(f"p.{c}" for c in _PHASE[1]), **_T)
+    "{g}, {p} FROM {phase} p JOIN {game} g ON g.{game.id} = p.{phase.game} "
+    "WHERE p.{phase.id} = ANY(%s::bigint[]) ORDER BY p.{phase.game}, p.{phase.id} FOR UPDATE OF g",
+    g=", ".join(f"g.{_quote(c)}" for c in _GAME[1]),
+    p=", ".join(f"p.{_quote(c)}" for c in _PHASE[1]),
+)
 
 
 def _instance(model, spec, values: list) -> Any:
@@ -284,7 +436,7 @@ def _json(value: Any) -> Any:
 
 
 class _Seat:
-    """A seat as the close needs it: what play.initial_state reads, and its number and id."""
+    """A seat as the close needs it: what resolve.initial_state reads, and its number and id."""
 
     __slots__ = ("camp", "dealt_hand", "number", "pk", "player_name")
 
@@ -293,7 +445,7 @@ class _Seat:
 
 
 class _Rec:
-    """An input of the open phase as the replay needs it (not a model instance: the close reads no more)."""
+    """An input of the open phase as the replay judges it (not a model instance: the close reads no more)."""
 
     __slots__ = ("forum_at", "kind", "message_id", "payload", "pk", "seat_id", "stored")
 
@@ -304,33 +456,10 @@ class _Rec:
         self.stored = None if row[6] is None else (row[6], row[7], row[8])
 
 
-class NextPhase(NamedTuple):
-    """The phase a close opens, as its drafts read it (WRITE inserts the row): no model instance is built for it."""
-
-    kind: str
-    number: int
-    ends_at: datetime
-    label: str
-
-
-def _messages(records: list[_Rec]) -> list[list[_Rec]]:
-    """play._messages: consecutive inputs of one stored message are judged together (voided ones were not read)."""
-    groups: list[list[_Rec]] = []
-    for rec in records:
-        if groups and rec.message_id is not None and groups[-1][-1].message_id == rec.message_id:
-            groups[-1].append(rec)
-        else:
-            groups.append([rec])
-    return groups
-
-
 def close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = None) -> bool | None:
     """Close `phase` of the locked `game` in two more statements; True if this call closed it, False if there was
     nothing to do (already closed, not due, game not running: nothing written), None if this close must take the
     ORM path (see the module's docstring)."""
-    from moderator.services import play
-    from moderator.services.announce import final_summary_draft, write_announcements_drafts
-
     if phase.status != Phase.Status.OPEN or game.status != Game.Status.RUNNING:
         return False  # both read under the game's lock: no writer changes them without it
     if phase.kind == Phase.Kind.NIGHT and phase.number == 1 and not game.hands_are_orders:
@@ -343,62 +472,51 @@ def close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = N
         if odd:
             return None
         seats = [_Seat(row) for row in _json(seats_json) or []]
-        names = {s.number: s.player_name for s in seats}
-        by_seat = {s.pk: s.player_name for s in seats}
         if snapshot is None:  # the game's first phase
-            state = play.initial_state(game, seats)
+            state = resolve.initial_state(game, seats)
         else:
             state, _ = rules.open_phase(codec.state_load(snapshot))
-        state = evolve(state, phase_minutes=play.phase_length(phase))
         records = [_Rec(row) for row in _json(inputs_json) or []]
-        changed = []
-        for message in _messages(records):
-            inputs = [
-                codec.to_engine(
-                    r.kind, r.payload, by=by_seat[r.seat_id], at=play._minutes(phase, r.forum_at), names=names
-                )
-                for r in message
-            ]
-            state, verdicts = rules.submit_message(state, inputs)
-            for rec, verdict in zip(message, verdicts, strict=True):
-                new = (verdict.accepted, verdict.reason, verdict.cost)
-                if rec.stored != new:
-                    changed.append([rec.pk, *new])
-        state, result = rules.close_phase(state)
-        next_phase = None
-        if not state.winner:
-            kind, number = state.phase
-            length = timedelta(seconds=game.phase_seconds)
-            next_phase = NextPhase(kind, number, phase.ends_at + length, phase_label(kind, number))
-        drafts = write_announcements_drafts(game=game, phase=phase, state=state, result=result, next_phase=next_phase)
-        if result.winner:
-            drafts.append(final_summary_draft(game=game, phase=phase, state=state, winner=result.winner))
-        result_doc = play.result_json(result)
-        dump = codec.state_dump(state)
-        cursor.execute(
-            write_statement(verdicts=bool(changed), finished=bool(state.winner), following=next_phase is not None),
-            {
-                "game": game.pk,
-                "phase": phase.pk,
-                "now": now,
-                "snapshot": dump,
-                "result": json.dumps(result_doc),
-                "verdicts": json.dumps(changed),
-                "winner": state.winner or "",
-                "next_kind": next_phase.kind if next_phase else "",
-                "next_number": next_phase.number if next_phase else 0,
-                # psycopg adapts a timedelta to an interval; the stub's list of parameter types omits it
-                "length": timedelta(seconds=game.phase_seconds),  # type: ignore[dict-item]
-                "drafts": json.dumps(drafts),  # each Draft a JSON array: kind, recipient, title, bbcode, text, events
-                "at": timezone.now(),
-                "label": phase.label,
-                "ends_iso": phase.ends_at.isoformat(),
-            },
-        )
+        by_seat = {s.pk: s.player_name for s in seats}
+        names = {s.number: s.player_name for s in seats}
+        state, verdicts = resolve.judge(state, phase, records, by_seat=by_seat, names=names)
+        closed = resolve.close(game, phase, state, ((r.pk, r.stored, verdicts[r.pk]) for r in records))
+        cursor.execute(*_write(game, closed, now))
         row = cursor.fetchone()
     if row is None:
         return False
-    phase.status, phase.closed_at, phase.snapshot, phase.result = Phase.Status.CLOSED, row[0], dump, result_doc
-    if state.winner:
-        game.status, game.winner = Game.Status.FINISHED, state.winner
+    phase.status, phase.closed_at = Phase.Status.CLOSED, row[0]
+    phase.snapshot, phase.result = closed.snapshot, closed.result_doc
+    if closed.winner:
+        game.status, game.winner = Game.Status.FINISHED, closed.winner
     return True
+
+
+def _write(game: Game, closed: resolve.Closed, now: datetime | None) -> tuple[str, dict[str, Any]]:
+    """WRITE and its values for this close: every row as the ORM path writes it (`storage.close_store`)."""
+    phase, following, now_at = closed.phase, closed.next_phase, timezone.now().isoformat()
+    verdicts = [{"input_id": pk, "accepted": a, "reason": why, "cost": cost} for pk, a, why, cost in closed.verdicts]
+    nexts = []
+    if following is not None:
+        kind, number, starts_at, ends_at = following
+        times = {"starts_at": starts_at.isoformat(), "ends_at": ends_at.isoformat()}
+        nexts.append({"game_id": game.pk, "kind": kind, "number": number, **times})
+    drafts = [{"game_id": game.pk, "phase_id": phase.pk, **draft._asdict()} for draft in closed.drafts]
+    log = {"game_id": game.pk, "actor_id": None, "action": resolve.CLOSE_ACTION, "detail": closed.log}
+    statement = write_statement(verdicts=bool(verdicts), finished=bool(closed.winner), following=bool(nexts))
+    return statement, {
+        "game": game.pk,
+        "phase": phase.pk,
+        "now": now,
+        "snapshot": closed.snapshot,
+        "winner": closed.winner,
+        "rows": _dumps(
+            {
+                "result": closed.result_doc,
+                "verdicts": _rows(InputVerdict, verdicts, now_at),
+                "next": _rows(Phase, nexts, now_at),
+                "drafts": _rows(Announcement, drafts, now_at),
+                "log": _rows(AuditLog, [log], now_at),
+            }
+        ),
+    }

@@ -1,7 +1,7 @@
 """为什么: the steps behind every line of a dawn or dusk draft, and the 复盘 post of a finished game.
 
 Nothing here runs at the clock's close. A trace is computed when the 天神 asks, by replaying the stored inputs with
-tracing on (`play.game_replay(tracers=…)`, the same replay and the same pipeline as the close): the phase's opening
+tracing on (`storage.game_replay(tracers=…)`, the same replay and the same pipeline as the close): the phase's opening
 (AP grant, upkeep, arsons), every input with its verdict, every step of the close with its clause. The trace names
 cards and who did what, so it is shown only on the console (its pages go through `gm_game`) and, once the game is
 over, in the 复盘 draft the 天神 may paste into the thread.
@@ -17,7 +17,9 @@ from moderator import rules
 from moderator.game.trace import Step, Trace, input_step
 from moderator.models import Announcement, Game, Input, Phase
 from moderator.rules import codec
-from moderator.services import announce, play
+from moderator.services import storage
+from moderator.services.drafts import BLANK_LINES
+from moderator.services.errors import PlayError
 from moderator.services.posts import bb
 
 KIND_CLAUSE = {Input.Kind.ACTION: "AP4", Input.Kind.VOTE: "D3", Input.Kind.ORDER: "O1", Input.Kind.PASS: "T5"}
@@ -59,7 +61,7 @@ class WhyLine:
     steps: list[Step]
 
 
-def _input_steps(replay: play.Replay, phase: Phase, by_seat: dict[int, str]) -> list[Step]:
+def _input_steps(replay: storage.Replay, phase: Phase, by_seat: dict[int, str]) -> list[Step]:
     """Every input of the phase in forum order, with the verdict the replay gave it (a voided one says so)."""
     steps = Trace()
     for rec in replay.records.get(phase.pk, []):
@@ -67,7 +69,7 @@ def _input_steps(replay: play.Replay, phase: Phase, by_seat: dict[int, str]) -> 
         kind = KIND_CLAUSE.get(Input.Kind(rec.kind), "AP4")
         by = by_seat[rec.seat_id]
         verdict = replay.verdicts.get(rec.pk)
-        if play.voided(rec) or verdict is None:
+        if storage.voided(rec) or verdict is None:
             steps(kind, f"输入:{by} {said}:已被天神作废,不参与结算", (by,))
         else:
             input_step(steps, by, said, verdict.accepted, verdict.reason, verdict.cost, kind)
@@ -80,10 +82,10 @@ def _dawn_or_dusk(game: Game, phase: Phase) -> str:
     return draft.text if draft else ""
 
 
-def _traced_replay(game: Game, phases: list[Phase], from_phase: Phase | None) -> tuple[play.Replay, dict]:
+def _traced_replay(game: Game, phases: list[Phase], from_phase: Phase | None) -> tuple[storage.Replay, dict]:
     tracers = {p.pk: (Trace(), Trace()) for p in phases}
     full = from_phase is None
-    replay = play.game_replay(game, from_phase=from_phase, full=full, tracers=tracers)  # type: ignore[arg-type]
+    replay = storage.game_replay(game, from_phase=from_phase, full=full, tracers=tracers)  # type: ignore[arg-type]
     return replay, tracers
 
 
@@ -157,7 +159,7 @@ def phase_why(game: Game, trace: PhaseTrace, text: str | None = None) -> list[Wh
 # --- the 复盘 post ----------------------------------------------------------------------------------------------------
 
 
-class ReviewNotReady(play.PlayError):
+class ReviewNotReady(PlayError):
     """The game is not over: before its end nothing of the trace is public (A1–A5)."""
 
 
@@ -187,4 +189,4 @@ def review_post(game: Game) -> tuple[str, str]:
         text.append(f"\n{heading}\n" + "".join(f"· {line}\n" for line in lines))
     bbcode.append("\n感谢各位参与!\n")
     text.append("\n感谢各位参与!\n")
-    return announce.BLANK_LINES.sub("\n\n", "".join(bbcode)), "".join(text)
+    return BLANK_LINES.sub("\n\n", "".join(bbcode)), "".join(text)

@@ -299,7 +299,7 @@ def parse_message(
             raise play.PlayError("这局游戏现在没有进行中的时段")
         state, names = replay.state, [replay.names[n] for n in sorted(replay.names)]
     else:
-        phase = play.open_phase(game)
+        phase = play.require_open_phase(game)
         state = state if state is not None else play.game_replay(game).state
         names = list(game.seats.order_by("number").values_list("player_name", flat=True))
     sender = pasted.seat.player_name

@@ -10,7 +10,7 @@ posts to), the game, the phase the page showed and who it was shown to (a seat's
 with a random nonce. `OnceMiddleware` checks every POST to this site's forms before the view runs: a token that is
 forged, expired, or issued for another form, game, phase or seat changes nothing and gets a page saying why (400/403);
 a valid one reaches the view as its nonce and signed phase, and `spend` then marks the nonce spent under the game lock
-(the same token twice = one effect, as before).
+(the same token twice = one effect).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 
 from moderator.models import Game, Phase, UsedToken
-from moderator.services.play import PlayError
+from moderator.services.errors import PlayError
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ class AlreadyMade(PlayError):
 
 
 def spend_create(once: Once | None, action: str) -> None:
-    """For a form that creates a game (issue 22.7: the new-game form sent 4× made 4 games), inside the creating
+    """For a form that creates a game (a new-game form sent four times must make one game), inside the creating
     transaction: spend the token before anything is made. A concurrent submit of the same token waits on its unique
     key until the first commits, then is refused and told which game the first made (`made` records it)."""
     if once is None:

@@ -1,11 +1,11 @@
 """The BBCode of a close's drafts (A2 dawn, A3 dusk, T6 vote post, A5 private notices, the final summary), in plain
-Python: a close renders up to nine drafts, and Django's template engine cost a third of its Python (issue 25).
+Python: a close renders up to nine drafts, and Django's template engine would cost a third of its Python.
 
-Each function takes the context `announce` builds (the names the templates had) and returns the raw text the
-template gave, word for word; `announce.render` trims it as it always did. Escaping: BBCode is plain text, so
-nothing is HTML-escaped (the templates ran with autoescape off); every value written by a player or taken from the
-game goes through `bb` instead (A4: a `[` or `]` becomes the full-width ［ ］, never a tag). Every `{…}` of an
-f-string below is a `bb(…)` or a fixed word of ours (tests/security/test_bbcode.py feeds hostile values to each).
+Each function takes the context `drafts` builds (the names a template would read) and returns the raw text, which
+`drafts.render_bbcode` trims. Escaping: BBCode is plain text, so nothing is HTML-escaped; every value written by a
+player or taken from the game goes through `bb` instead (A4: a `[` or `]` becomes the full-width ［ ］, never a tag).
+Every `{…}` of an f-string below is a `bb(…)` or a fixed word of ours (tests/security/test_bbcode.py feeds hostile
+values to each).
 """
 
 from __future__ import annotations

@@ -11,9 +11,13 @@ from datetime import datetime
 from django.db import transaction
 
 from moderator.game.state import GameState
-from moderator.models import Announcement, AuditLog, Game, Message, Phase
-from moderator.services import play
+from moderator.models import Announcement, Game, Message, Phase
+from moderator.services import audit
+from moderator.services.announce import notice
+from moderator.services.base import game_lock
+from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
+from moderator.services.storage import game_replay, require_open_phase
 
 
 @dataclass(frozen=True)
@@ -45,16 +49,14 @@ def revotes(game: Game, phase: Phase | None, state: GameState) -> list[Revote]:
 @transaction.atomic
 def revote_request(*, game: Game, actor=None, once: Once | None = None) -> Announcement:
     """Draft the public request (D3): who must vote again, why, and the deadline."""
-    from moderator.services.announce import _notice
-
-    game = play.game_lock(game)
+    game = game_lock(game)
     spend(game, once, "起草重新投票通知")
-    phase = play.open_phase(game)
-    who = revotes(game, phase, play.game_replay(game).state)
+    phase = require_open_phase(game)
+    who = revotes(game, phase, game_replay(game).state)
     if not who:
-        raise play.PlayError("现在没有需要重新投票的玩家")
+        raise PlayError("现在没有需要重新投票的玩家")
     ctx = {"who": who, "end": phase.announced_end or phase.ends_at}
     title = f"【{game.name}】{phase.label}:请重新投票"
-    draft = _notice(game, phase, title, "announcements/revote.bbcode", ctx)
-    AuditLog.objects.create(game=game, actor=actor, action="起草重新投票通知", detail={"title": title})
+    draft = notice(game, phase, title, "announcements/revote.bbcode", ctx)
+    audit.record(game, actor, "起草重新投票通知", {"title": title})
     return draft

@@ -370,7 +370,7 @@ def confirm(
         recs, message = inputs.write(game, inputs.Entry(seat, sub.items, now), seen=shown.digest).inputs, None
     entry = SelfEntry.objects.create(
         game=game,
-        phase=recs[0].phase if recs else play.open_phase(game),
+        phase=recs[0].phase if recs else play.require_open_phase(game),
         seat=seat,
         player_name=seat.player_name,
         link=link_mark(token),

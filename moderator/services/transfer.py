@@ -4,7 +4,7 @@ drafts' posted and corrected marks, put back on the redrafts (moderator.services
 
 Format 2 stores each input as the codec's payload; format 1 (before the one input log) is still read. An upload is
 checked against the declared schema (transfer_schema) before anything is written, and refused with its first problem
-named: a file of the wrong shape never reaches the database or the rules (issue 16.7)."""
+named: a file of the wrong shape never reaches the database or the rules."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ from django.utils import timezone
 from pydantic import ValidationError
 
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat, SeatHolder
+from moderator.services import audit, setup, storage
 from moderator.services import once as one_time
-from moderator.services import play, setup
 from moderator.services import transfer_schema as schema
 from moderator.services.announce import write_announcements
+from moderator.services.errors import PlayError
 from moderator.services.transfer_drafts import drafts_export, drafts_restore
 
 FORMAT = "direnjie-game/2"
@@ -44,12 +45,12 @@ GAME_FIELDS = (
     "initial_ap",
     "hands_are_orders",
     "input_seq",
-    "self_entry",  # issue 29: how the game is played (an older file: off)
+    "self_entry",  # how the game is played: players enter on their private pages (a file without it: off)
 )
 ACTION_FIELDS = ("card", "use", "position", "into", "side", "mode", "manifesto", "change", "cost")
 
 
-class ImportRefused(play.PlayError):
+class ImportRefused(PlayError):
     """An import refused before anything was written; the message names the first problem."""
 
 
@@ -97,7 +98,7 @@ def validate(data: Any) -> schema.GameFile:
         raise ImportRefused(f"JSON 嵌套太深(最多 {schema.MAX_DEPTH} 层)")
     if (nul := schema.nul_at(data)) is not None:
         raise ImportRefused(f"{schema.where_said(nul) or '文件'}:不能含有 NUL 字符(\\u0000)")
-    for key, limit, what in schema.LIMITS:  # counted before any item is read (issue 22.4)
+    for key, limit, what in schema.LIMITS:  # counted before any item is read
         items = data.get(key)
         if isinstance(items, list) and len(items) > limit:
             raise ImportRefused(f"一局游戏最多 {limit} {what},这个文件有 {len(items)} {what}(真实的游戏远远到不了)")
@@ -193,7 +194,7 @@ def import_game(data: Any, *, gm=None, name: str | None = None, once=None, resto
             one_time.made(once, game)
             return game
     except (DatabaseError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-        if isinstance(exc, play.PlayError):
+        if isinstance(exc, PlayError):
             raise
         # the rules and the codec say what is wrong in Chinese; a Python message would read like data
         said = f":{exc}" if isinstance(exc, ValueError) and not str(exc).isascii() else ""
@@ -202,7 +203,7 @@ def import_game(data: Any, *, gm=None, name: str | None = None, once=None, resto
 
 def _table_check(data: schema.GameFile) -> None:
     """An import passes the new-game form's checks (S1, S3, names), and every former holder's name is one the
-    substitution form would take: a file cannot seat what the form refuses (issue 22)."""
+    substitution form would take: a file cannot seat what the form refuses."""
     seats = sorted(data.seats, key=lambda s: s.number)
     try:
         setup.table_check(
@@ -289,7 +290,7 @@ def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = Fals
             void = i.reason or "" if i.status == "voided" else None
         if void is not None:
             InputVoid.objects.create(input=rec, by=gm, reason=void)
-    replay = play.snapshots_rebuild(game)
+    replay = storage.snapshots_rebuild(game)
     for phase in phases:
         if phase.pk in replay.closed:
             state, result = replay.closed[phase.pk]
@@ -304,7 +305,7 @@ def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = Fals
         game.status = Game.Status.PAUSED
         game.save(update_fields=["status"])
         detail["paused"] = True
-    AuditLog.objects.create(game=game, actor=gm, action="导入游戏", detail=detail)
+    audit.record(game, gm, "导入游戏", detail)
     return game
 
 
@@ -435,10 +436,5 @@ def restore_game(entry: schema.BackupGame, *, gm=None) -> Restored:
         for row, a in zip(rows, entry.audit, strict=True):  # `at` is auto_now_add: set back as it was
             row.at = a.at
         AuditLog.objects.bulk_update(rows, ["at"], batch_size=500)
-    AuditLog.objects.create(
-        game=game,
-        actor=gm,
-        action="从备份恢复",
-        detail={"missing_gms": missing, "new_links": new_links, "history": len(entry.audit)},
-    )
+    audit.record(game, gm, "从备份恢复", {"missing_gms": missing, "new_links": new_links, "history": len(entry.audit)})
     return Restored(game, name, missing, new_links)

@@ -1,4 +1,4 @@
-"""The declared shape of an exported game (issue 16.7): every field typed and bounded to its column, card, camp,
+"""The declared shape of an exported game: every field typed and bounded to its column, card, camp,
 kind and phase names known, phases in order, references inside the file. An import is checked against this before
 a row is written, and refused with the first problem named.
 
@@ -19,9 +19,9 @@ from cards.catalogue import CAMPS, CARD_NAMES, USES
 from moderator.rules.codec import KINDS
 from moderator.services.setup import SEATS_MAX
 
-# Limits no real game reaches (issue 22.4: 500 seats and 50,000 inputs in 8.3 MB ran past the worker's 60 s). A
+# Limits no real game reaches (500 seats and 50,000 inputs in 8.3 MB would run past the worker's 60 s). A
 # played 7-seat game of 30 phases has a few hundred inputs and PMs and is well under 1 MB; 3,000 inputs (480 KB)
-# import in 3.8 s and their dashboard renders in 4.0 s on a 2-core machine at load 10 (measured for issue 22).
+# import in 3.8 s and their dashboard renders in 4.0 s on a 2-core machine at load 10.
 MAX_BYTES = 2 * 1024 * 1024
 MAX_PHASES = 200  # 100 days and nights
 MAX_INPUTS = 3000
@@ -78,7 +78,7 @@ class GameIn(Strict):
     initial_ap: dict[Name, Annotated[int, Field(ge=0, le=10000, strict=True)]] = {}
     hands_are_orders: bool = False
     input_seq: Int = 0
-    self_entry: bool = False  # issue 29
+    self_entry: bool = False  # players enter on their private pages
     started_at: Time | None = None
 
 

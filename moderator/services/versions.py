@@ -1,4 +1,4 @@
-"""Page versions (issue 25.4): one value per game in the shared cache, changed after every write that commits, so that
+"""Page versions: one value per game in the shared cache, changed after every write that commits, so that
 the public and private pages can be served from the cache without a database query while nothing has changed.
 
 Writers call `bump_on_commit(game_id)` (every verb does, through `play.game_lock`, the close, and the model signals

@@ -1,5 +1,5 @@
 """Every scenario of tests/scenarios (the shared examples and our own, one per clause and ruling) passes, played by
-the scenario runner through the same services that close a real phase; and batched closes (issue 25.3: many games'
+the scenario runner through the same services that close a real phase; and batched closes (many games'
 phases closed in one transaction, clock.close_batch) write exactly what closing each alone writes — the same
 snapshots, results, drafts, verdicts and log rows — on every scenario and on generated whole games.
 
@@ -30,9 +30,7 @@ from moderator.services import clock, setup
 
 pytestmark = pytest.mark.django_db
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-GENERATED = int(
-    os.environ.get("BATCH_TEST_GAMES", "3")
-)  # BATCH_TEST_GAMES=200: the issue's run; 3 keep `make test` short
+GENERATED = int(os.environ.get("BATCH_TEST_GAMES", "3"))  # BATCH_TEST_GAMES=200: a long run; 3 keep `make test` short
 
 
 def _games(scenarios, start_at) -> list[Game]:

@@ -2,7 +2,7 @@
 
 from moderator.rules import Action, SeatSpec, close_phase, new_game, submit
 from moderator.services import posts
-from moderator.services.announce import _common, plain
+from moderator.services.drafts import _common, plain
 
 
 def _night_one(*attacks: str):

@@ -1,0 +1,191 @@
+"""A phase resolved from data, without the database: its inputs judged, and the one close calculation.
+
+`judge` replays one phase: its inputs in forum-time order (ties in entry order, T3), the consecutive inputs of one
+stored message judged together (N-kill: one message, one count). Every replay uses it (`storage.game_replay`, for
+each phase it replays) and so does the close.
+
+`close` is the one close calculation: the engine's resolution of the judged phase and everything derived from it —
+the state's snapshot and the result as stored, the verdicts that changed, the phase it opens, the drafts of its
+announcements, its log row, and whether the game ends. It is computed here once; a storage step only writes it:
+`closesql.close` in SQL statements on PostgreSQL, `storage.close_store` through the ORM (SQLite, and the closes the SQL
+statements leave to it). Both hand this module the same data, so both write the same rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple, Protocol
+
+from moderator import rules
+from moderator.game.state import CloseResult, GameState, Verdict, evolve
+from moderator.game.trace import Tracer
+from moderator.models import Game, Phase, phase_label
+from moderator.rules import codec
+from moderator.services.drafts import Draft, close_drafts
+from moderator.services.errors import PlayError
+
+CLOSE_ACTION = "phase_close"  # the log row of every close the clock makes
+
+
+class SeatDeal(Protocol):
+    """What a game's first state needs of a seat: a Seat row, or the close's lighter copy (closesql)."""
+
+    player_name: str
+    camp: str
+    dealt_hand: list[str]
+
+
+class Record(Protocol):
+    """An input as a replay judges it: an `Input` row, or the close's lighter copy (closesql)."""
+
+    pk: Any
+    seat_id: Any
+    kind: str
+    payload: Any
+    forum_at: datetime
+    message_id: Any
+
+
+# A stored verdict as compared: (accepted, reason, cost), None when none is stored yet.
+Stored = tuple[bool, str, int] | None
+
+
+def minute(at: datetime) -> datetime:
+    return at.replace(second=0, microsecond=0)
+
+
+def minutes_into(phase: Phase, at: datetime) -> float:
+    """Minutes since the phase began. Forum times are read to the minute, so a message in the minute the phase began
+    (a phase ended early starts on the second) counts from its start."""
+    return max((at - phase.starts_at).total_seconds() / 60, 0.0) if at >= minute(phase.starts_at) else -1.0
+
+
+def check_forum_time(phase: Phase, forum_at: datetime) -> None:
+    """A message of this phase is not older than its start (to the minute): an older one belongs to a closed phase."""
+    if forum_at < minute(phase.starts_at):
+        raise PlayError(f"这条消息的论坛时间早于{phase.label}开始:它属于已经结束的时段,请用更正功能补录")
+
+
+def phase_length(phase: Phase) -> float:
+    """T1, T4, T5: the phase's length in minutes as announced (moved by an extension, never by an early end)."""
+    return minutes_into(phase, phase.announced_end or phase.ends_at)
+
+
+def initial_state(game: Game, seats: Sequence[SeatDeal], tracer: Tracer | None = None) -> GameState:
+    specs = [rules.SeatSpec(s.player_name, s.camp, tuple(s.dealt_hand)) for s in seats]
+    return rules.new_game(
+        specs,
+        ap=game.initial_ap or {},
+        start=(game.start_kind, game.start_number),
+        phase_minutes=game.phase_seconds // 60,
+        tracer=tracer,
+    )
+
+
+def messages(records: Iterable[Record]) -> list[list[Record]]:
+    """The inputs to judge together: consecutive inputs of one stored message (a PM), or one input alone. The
+    records are those to judge (a voided input is left out by the caller)."""
+    groups: list[list[Record]] = []
+    for rec in records:
+        if groups and rec.message_id is not None and groups[-1][-1].message_id == rec.message_id:
+            groups[-1].append(rec)
+        else:
+            groups.append([rec])
+    return groups
+
+
+def judge(
+    state: GameState, phase: Phase, records: Iterable[Record], *, by_seat: Mapping[Any, str], names: Mapping[int, str]
+) -> tuple[GameState, dict[Any, Verdict]]:
+    """The phase's inputs judged, from `state` at its opening: the state before its close, and each input's verdict
+    by id. `by_seat`: seat id -> the name it plays under; `names`: seat number -> name (the codec's)."""
+    state = evolve(state, phase_minutes=phase_length(phase))
+    verdicts: dict[Any, Verdict] = {}
+    for message in messages(records):
+        inputs = [
+            codec.to_engine(r.kind, r.payload, by=by_seat[r.seat_id], at=minutes_into(phase, r.forum_at), names=names)
+            for r in message
+        ]
+        state, judged = rules.submit_message(state, inputs)  # N-kill: one message, one count
+        verdicts.update(zip((r.pk for r in message), judged, strict=True))
+    return state, verdicts
+
+
+def verdicts_changed(judged: Iterable[tuple[Any, Stored, Verdict]]) -> list[tuple[Any, bool, str, int]]:
+    """(input id, accepted, reason, cost) of each verdict to store: those that differ from the one stored."""
+    changed = []
+    for pk, stored, verdict in judged:
+        new = (verdict.accepted, verdict.reason, verdict.cost)
+        if stored != new:
+            changed.append((pk, *new))
+    return changed
+
+
+def result_json(result: CloseResult) -> dict:
+    return {
+        "phase": list(result.phase),
+        "lost": result.lost,
+        "saved": list(result.saved),
+        "executed": list(result.executed),
+        "tally": result.tally,
+        "died": list(result.died),
+        "window": result.window,
+        "silence": result.silence,
+        "winner": result.winner,
+        "events": list(result.events),
+    }
+
+
+class NextPhase(NamedTuple):
+    """The phase a close opens, as its row is written and its drafts read it."""
+
+    kind: str
+    number: int
+    starts_at: datetime
+    ends_at: datetime
+
+    @property
+    def label(self) -> str:
+        return phase_label(self.kind, self.number)
+
+
+@dataclass
+class Closed:
+    """Everything a close writes, computed once (`close`)."""
+
+    phase: Phase
+    state: GameState  # after the close
+    result: CloseResult
+    result_doc: dict  # Phase.result
+    snapshot: str  # Phase.snapshot
+    verdicts: list[tuple[Any, bool, str, int]]  # the verdicts that changed: (input id, accepted, reason, cost)
+    winner: str  # "" while the game goes on; else the game ends (Game.winner)
+    next_phase: NextPhase | None  # None when the game ends
+    drafts: list[Draft]  # the announcements' drafts, in their order
+    log: dict  # the close's log row (CLOSE_ACTION) but its lateness: the closing statement's clock gives that
+
+
+def close(game: Game, phase: Phase, state: GameState, judged: Iterable[tuple[Any, Stored, Verdict]] = ()) -> Closed:
+    """The one close calculation: `phase` of `game` resolved from `state` (its inputs judged: `judge`), and every row
+    the close writes derived from that. `judged`: (input id, the stored verdict, the verdict now) of each input the
+    replay judged, for the verdicts to store."""
+    state, result = rules.close_phase(state)
+    next_phase = None
+    if not state.winner:
+        kind, number = state.phase
+        ends_at = phase.ends_at + timedelta(seconds=game.phase_seconds)
+        next_phase = NextPhase(kind, number, phase.ends_at, ends_at)
+    return Closed(
+        phase=phase,
+        state=state,
+        result=result,
+        result_doc=result_json(result),
+        snapshot=codec.state_dump(state),
+        verdicts=verdicts_changed(judged),
+        winner=state.winner or "",
+        next_phase=next_phase,
+        drafts=close_drafts(game=game, phase=phase, state=state, result=result, next_phase=next_phase),
+        log={"phase": phase.label, "ends_at": phase.ends_at.isoformat()},
+    )
