@@ -12,11 +12,8 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.db.models import Q
 
-from moderator import rules
 from moderator.game.orders import random_order, seat_seed
-from moderator.game.state import Verdict
-from moderator.models import Game, Input, Phase, Seat
-from moderator.rules import codec
+from moderator.models import Game, Input, Phase
 from moderator.services import resolve, versions
 from moderator.services.base import game_lock
 from moderator.services.errors import PlayError
