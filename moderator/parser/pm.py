@@ -37,7 +37,10 @@ def canonical_hand(hand: Sequence[str]) -> tuple[str, ...]:
 
 
 @dataclass
-class Message:
+class MessageReading:
+    """A message being read: its text, the name book and hand it is read against, and what has been read so far
+    (inputs, refusals, notes, the 杀人宣言), position by position."""
+
     text: Text
     book: NameBook
     hand: tuple[str, ...]
@@ -206,7 +209,7 @@ def _parse(
 ):
     book = NameBook(players, sender)
     text = _mask_quotes(prepare(raw if isinstance(raw, str) else ""), book)
-    m = Message(text, book, canonical_hand(hand), phase, hand_size)
+    m = MessageReading(text, book, canonical_hand(hand), phase, hand_size)
     m.line_spans = lines(text)
     m.live = list(m.line_spans)
     if votes_only:
@@ -246,7 +249,7 @@ def _parse(
     return inputs, refusals, _notes(m, inputs, refusals)
 
 
-def _notes(m: Message, inputs: tuple, refusals: tuple) -> tuple:
+def _notes(m: MessageReading, inputs: tuple, refusals: tuple) -> tuple:
     """Each clause read as not an instruction, with its reason, and a note for every other part of the text that
     no input, 杀人宣言 or refusal holds (docs/parser.md: nothing dropped), in the order written."""
     notes = []
@@ -339,7 +342,7 @@ def manifesto_end(norm: str, start: int, end: int) -> int:
     return end
 
 
-def _ends_manifesto(m: Message, i: int) -> bool:
+def _ends_manifesto(m: MessageReading, i: int) -> bool:
     span = m.live[i]
     if span is None:
         return True  # a line already read as something else
@@ -349,7 +352,7 @@ def _ends_manifesto(m: Message, i: int) -> bool:
     return bool(MANIFESTO_END.match(m.text.norm, at, b)) or any(t.kind == "MANIFESTO" for t in m.tokens(i))
 
 
-def _repeats_attack(m: Message, i: int, attacked: set[str]) -> bool:
+def _repeats_attack(m: MessageReading, i: int, attacked: set[str]) -> bool:
     """A line of the 杀人宣言 that names an attack on a player the message already attacks ("杀了赵六大家就安全了"):
     quoted text, not an input."""
     groups = build(meaningful(m.tokens(i))).groups
@@ -377,7 +380,7 @@ def _action_word(t: Token) -> bool:
     )
 
 
-def _cut_by_action(m: Message, j: int, attacked: set[str]) -> bool:
+def _cut_by_action(m: MessageReading, j: int, attacked: set[str]) -> bool:
     """A line after a 杀人宣言's first that holds a privilege other than an attack, a card or a position ("我猜孙八今晚
     会禁锢我") is not published (docs/parser.md: such a clause is never absorbed); it is shown after reading (_unread)."""
     span = m.live[j]
@@ -389,7 +392,7 @@ def _cut_by_action(m: Message, j: int, attacked: set[str]) -> bool:
     return False
 
 
-def _manifestos(m: Message) -> None:
+def _manifestos(m: MessageReading) -> None:
     i = 0
     attacked_before: set[str] = set()  # the players attacked in the lines above (one pass)
     while i < len(m.live):
@@ -441,7 +444,7 @@ def _nearest(attacks: list[tuple[int, dict]], pos: int) -> dict | None:
     return before[-1] if before else (after[0] if after else None)
 
 
-def _attach_manifestos(m: Message) -> None:
+def _attach_manifestos(m: MessageReading) -> None:
     """N-kill: each 杀人宣言 goes to an attack the message reads. Only a message with no clear attack gives it to an
     attack refused for an unclear target (it is that attack's if the 天神 names the target): a clear attack never
     loses its 宣言 to a refusal."""
@@ -459,7 +462,7 @@ def _attach_manifestos(m: Message) -> None:
             target.setdefault("_mf_spans", []).append((start, end))
 
 
-def _unread(m: Message) -> None:
+def _unread(m: MessageReading) -> None:
     """Each line or clause a 杀人宣言 stopped before that gave no input and no refusal is shown: never published,
     never dropped."""
     if not m.cut_lines:
@@ -486,7 +489,7 @@ CORRECTION = re.compile(
 )
 
 
-def _corrections(m: Message) -> None:
+def _corrections(m: MessageReading) -> None:
     markers = [found for found in CORRECTION.finditer(m.text.norm) if found.end() > found.start()]
     if not markers:
         return
@@ -533,7 +536,7 @@ def _card_words(tokens: list[Token]) -> bool:
     return all(t.kind in ("CARD", "BOTTOM", "FILL") or (t.kind == "USE" and t.text in al.CARD_TABLE) for t in tokens)
 
 
-def _without_comments(m: Message, toks: list[Token]) -> list[Token]:
+def _without_comments(m: MessageReading, toks: list[Token]) -> list[Token]:
     """The tokens of a line of a discard order, a comment in brackets after a card left out ("杀手(最后一张杀手当底牌)":
     a 底牌 mark at most)."""
     if not toks:
@@ -555,7 +558,7 @@ def _without_comments(m: Message, toks: list[Token]) -> list[Token]:
 _ORDINAL_FILL = frozenset({"丢", "弃", "出", "先丢", "丢掉", "是", "为", "打出", "牌"})
 
 
-def _ordinal_pairs(m: Message, toks: list[Token]) -> list[tuple[int, str, bool]] | None:
+def _ordinal_pairs(m: MessageReading, toks: list[Token]) -> list[tuple[int, str, bool]] | None:
     """(ordinal, card, is the 底牌) of a line written as an ordinal list ("第一张丢束魂,第二张丢保镖", "1号束魂 2号保镖"),
     or None when the line says anything else."""
     pairs: list[tuple[int, str, bool]] = []
@@ -577,7 +580,7 @@ def _ordinal_pairs(m: Message, toks: list[Token]) -> list[tuple[int, str, bool]]
     return pairs if ordinal is None else None
 
 
-def _ordinals(m: Message) -> None:
+def _ordinals(m: MessageReading) -> None:
     """An order written as ordinals (docs/parser.md: "第一张…,第二张…", "1号…2号…"): the cards in the ordinals' sequence,
     a 底牌 named among them last; on one line or one pair a line."""
     i = 0
@@ -611,7 +614,7 @@ def _ordinals(m: Message) -> None:
         i = j
 
 
-def _orders(m: Message) -> None:
+def _orders(m: MessageReading) -> None:
     read: dict[tuple[int, int], tuple[list[Token], bool]] = {}
 
     def cards_of(j: int) -> tuple[list[Token], bool]:
@@ -703,7 +706,7 @@ def _orders(m: Message) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ votes (D1, D3)
-def _votes(m: Message) -> bool:
+def _votes(m: MessageReading) -> bool:
     """True when the message is a vote post (and has been read as one)."""
     tokens: list[Token] = []
     for i in range(len(m.live)):
@@ -732,7 +735,7 @@ def _votes(m: Message) -> bool:
     return True
 
 
-def _bare_vote(m: Message) -> None:
+def _bare_vote(m: MessageReading) -> None:
     """A vote post that is only a name ("张三") votes for that player (D1)."""
     for i in range(len(m.live)):
         mean = meaningful(m.tokens(i))
@@ -767,7 +770,7 @@ class _State:
     named: tuple[tuple[int, dict], str] | None = None
 
 
-def _targeted_uses(m: Message) -> list[tuple[str, str | None]]:
+def _targeted_uses(m: MessageReading) -> list[tuple[str, str | None]]:
     """(privilege, card) for every privilege naming a player that the hand allows in this phase: what 刚才的王五改给赵六
     can mean when the message names no privilege. A held 阿米巴 is (阿米巴, None): its form's privileges are the
     engine's to know, so it is never the one privilege."""
@@ -795,7 +798,7 @@ def _no_privilege_reason(uses: list[tuple[str, str | None]]) -> str:
     return f"写了改目标,但没写是哪个特权:可能是{names};不会替你选,请写明(如“{example}改为 某某”)"
 
 
-def _close_manifesto(m: Message, st: _State) -> None:
+def _close_manifesto(m: MessageReading, st: _State) -> None:
     if st.attack is not None and st.mf_start is not None and st.mf_end is not None:
         st.mf_end = manifesto_cut(m.text.norm, st.mf_start, st.mf_end)
         body = m.text.fragment(st.mf_start, st.mf_end).lstrip(",.、;:!?~ ，。；：！？～\n")
@@ -806,7 +809,7 @@ def _close_manifesto(m: Message, st: _State) -> None:
     st.attack, st.mf_start, st.mf_end = None, None, None
 
 
-def _mentions(m: Message) -> list[tuple[int, str]]:
+def _mentions(m: MessageReading) -> list[tuple[int, str]]:
     out = []
     for span in m.line_spans:
         for t in m.lexed(span):
@@ -819,7 +822,7 @@ _ASIDE_KINDS = frozenset({"PRON", "QUESTION", "OPINION", "HEDGE", "PAST", "NEG",
 _ASIDE_BLOCKERS = frozenset({"USE", "CARD", "POS", "ORDER", "MANIFESTO", "VOTE", "CHANGE", "SELFVOTE", "BOTTOM"})
 
 
-def _asides(m: Message, tokens: list[Token]) -> list[Token]:
+def _asides(m: MessageReading, tokens: list[Token]) -> list[Token]:
     """The tokens without those of an aside in brackets ("(她白天一直带节奏)", "(可以吗?)") that holds a pronoun, a
     question or an opinion and no action word: it never blocks the clause it stands in, and a pronoun in it is no
     target (docs/parser.md). Innermost brackets of one line, found in one pass."""
@@ -840,7 +843,7 @@ def _asides(m: Message, tokens: list[Token]) -> list[Token]:
     return [t for k, t in enumerate(tokens) if k not in drop] if drop else tokens
 
 
-def _actions(m: Message, after_vote: bool = False) -> None:
+def _actions(m: MessageReading, after_vote: bool = False) -> None:
     st = _State()
     resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
     resolver.mentions = _mentions(m)
@@ -874,7 +877,7 @@ def _actions(m: Message, after_vote: bool = False) -> None:
         _pass(m, st.passes)
 
 
-def _pass(m: Message, passes: list[tuple[int, int]]) -> None:
+def _pass(m: MessageReading, passes: list[tuple[int, int]]) -> None:
     """今晚空过 / 不行动: the one input of the message; with a privilege as well, a refusal naming both."""
     acts = [(p, d) for p, d in m.inputs if "use" in d and d["use"] != "立场"]
     start, end = passes[0]
@@ -1023,7 +1026,7 @@ class _ClauseFacts:
 
 
 def _blocked(
-    m: Message,
+    m: MessageReading,
     st: _State,
     toks: list[Token],
     g: Group,
@@ -1086,7 +1089,7 @@ def _cards_left(norm: str, start: int, pos: Token) -> bool:
     return bool(_LEFT_AFTER.match(norm, pos.end) or _LEFT_BEFORE.search(norm, start, pos.start))
 
 
-def _note(m: Message, why: str, start: int, end: int) -> None:
+def _note(m: MessageReading, why: str, start: int, end: int) -> None:
     said = short(m.text.fragment(start, end), 60)
     reasons = {
         "negation": f"“{said}”是否定(不做),没有当作指令;已经用了的特权不能取消(行动点数不退,AP4)",
@@ -1127,7 +1130,7 @@ def _again_ends(norm: str, start: int, end: int) -> int:
 _SAME_KEYS = ("card", "use", "target", "position", "into")
 
 
-def _same_input(m: Message, d: dict) -> bool:
+def _same_input(m: MessageReading, d: dict) -> bool:
     """The message already has this very input (same privilege, same player) from another clause."""
     if "use" not in d or d.get("use") == "立场":
         return False
@@ -1139,7 +1142,7 @@ _MANIFESTO_STOP = re.compile(r"[ \t]*" + MANIFESTO_END.pattern, re.I)
 
 
 def _clause(
-    m: Message,
+    m: MessageReading,
     st: _State,
     resolver: Resolver,
     line: int,
