@@ -18,6 +18,11 @@ def open_phase_of(game: Game) -> Phase | None:
     return game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
 
 
+def has_open_phase(game: Game) -> bool:
+    """Whether the game has an open phase (one EXISTS query, nothing loaded)."""
+    return game.phases.filter(status=Phase.Status.OPEN).exists()
+
+
 def closed_phases_of(game: Game, newest_first: bool = False) -> QuerySet[Phase]:
     """The game's closed phases, oldest first (or newest first)."""
     return game.phases.filter(status=Phase.Status.CLOSED).order_by("-starts_at" if newest_first else "starts_at")

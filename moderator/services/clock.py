@@ -19,6 +19,7 @@ from django.template.loader import render_to_string
 from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Phase
 from moderator.rules import views
+from moderator.selectors import has_open_phase
 from moderator.services import audit, closesql, play, versions
 from moderator.services.announce import clock_notice
 from moderator.services.base import db_now, game_lock
@@ -59,7 +60,7 @@ def phases_ending_within(window: timedelta) -> QuerySet[Phase]:
 
 def not_acted(game: Game) -> list[str]:
     """T5: the living players the GM is still waiting for (the rules' view of the state now)."""
-    if not game.phases.filter(status=Phase.Status.OPEN).exists():
+    if not has_open_phase(game):
         return []
     return views.not_acted(game_replay(game).state)
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 from moderator import rules
 from moderator.models import Announcement, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
+from moderator.selectors import has_open_phase
 from moderator.services import audit, inputs, play, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.intake import open_input
@@ -183,7 +184,7 @@ def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, play.Replay, dict]:
     """Apply the edits to the log and replay from the first phase they touch; compare every replayed phase with what
     is stored: each closed phase's result and each input's verdict, and the open phase's verdicts and what closing it
     now would give (T3/T5: the open phase is changed too)."""
-    opened = game.phases.filter(status=Phase.Status.OPEN).exists()
+    opened = has_open_phase(game)
     before_open = play.game_replay(game) if opened else None
     touched = [_apply_edit(game, edit) for edit in edits]
     if not touched:

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from moderator import rules
 from moderator.models import Game, Phase
+from moderator.selectors import open_phase_of
 from moderator.services import announce, play, verdicts
 
 T = TypeVar("T")
@@ -96,12 +97,12 @@ def dusk_preview(game: Game, state: rules.GameState | None = None) -> dict | Non
 
 def close_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
     """Whichever of the two the open phase has (`state`: the caller's replay of the game now, if it has one)."""
-    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    phase = open_phase_of(game)
     return _close_post(game, phase, state=state) if phase else None
 
 
 def end_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
     """T5: the post the open phase would draft if the 天神 ended it now (the next phase then starts now), with the
     digest of that close, which the end-early confirmation carries (clock.phase_end_early(seen=…))."""
-    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    phase = open_phase_of(game)
     return _close_post(game, phase, ends_at=timezone.now(), state=state) if phase else None

@@ -26,6 +26,7 @@ from moderator.game.state import NIGHT
 from moderator.game.validate import ONCE_PER_PHASE
 from moderator.models import Game, Input, Phase, Seat, SelfEntry
 from moderator.rules import views
+from moderator.selectors import open_phase_of
 from moderator.services import audit, inputs, intake, play, verdicts
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
@@ -127,7 +128,7 @@ def why_not(game: Game, seat: Seat, state: rules.GameState | None, now: datetime
         return "天神暂停了游戏:恢复之后才能提交。"
     if game.status == Game.Status.FINISHED or (state is not None and state.winner):
         return "游戏已经结束,不再接受输入。"
-    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    phase = open_phase_of(game)
     if phase is None:
         return "现在没有进行中的时段。"
     if state is not None and not state.seat(seat.player_name).alive:
@@ -208,7 +209,7 @@ def time_left(phase: Phase, now: datetime) -> str:
 def reminders(game: Game, state: rules.GameState, link_of: dict[str, str], now: datetime) -> list[dict]:
     """The 天神's `prod`: one PM draft per living player who has not acted this phase (T5), or whose night-1
     discard order has not arrived (O1: drawn at random at the night's end), with the time left."""
-    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    phase = open_phase_of(game)
     if phase is None or game.status != Game.Status.RUNNING:
         return []
     seats = {s.player_name: s for s in game.seats.all()}

@@ -31,6 +31,7 @@ from cards.catalogue import (
 from cards.dealing import DealError, check_hands, deal
 from moderator.models import Game, Phase, Seat, SeatHolder
 from moderator.parser.text import to_simplified
+from moderator.selectors import has_open_phase, open_phase_of
 from moderator.services import audit
 from moderator.services.preview import rolled_back
 from moderator.services.seats import seat_token_rotate
@@ -323,7 +324,7 @@ def seat_substitute(
     seat.token = seat_token_rotate(seat=seat, actor=actor).token  # the replaced player's link must not show the hand
     if seat.game.phases.exists():
         play.snapshots_rebuild(seat.game)  # the stored states name the seat's holder: write them with the new name
-    if seat.game.phases.filter(status=Phase.Status.OPEN).exists():
+    if has_open_phase(seat.game):
         clock.phase_extend(
             game=seat.game,
             by=clock.SUBSTITUTION_EXTENSION,
@@ -367,7 +368,7 @@ def substitute_preview(*, seat: Seat, player_name: str, at: datetime, link_base:
 
     def substituted() -> SubstitutionPreview:
         last = Announcement.objects.filter(game=seat.game).order_by("-id").values_list("id", flat=True).first()
-        phase = seat.game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+        phase = open_phase_of(seat.game)
         old = seat.player_name
         seat_substitute(seat=seat, player_name=player_name, at=at, link_base=link_base)
         fresh = Seat.objects.get(pk=seat.pk)

@@ -21,6 +21,7 @@ from moderator.game.state import CloseResult, GameState, Verdict
 from moderator.game.trace import Tracer
 from moderator.models import Announcement, Game, Input, InputVerdict, Phase, Seat
 from moderator.rules import codec
+from moderator.selectors import open_phase_of
 from moderator.services import audit, resolve
 from moderator.services.drafts import Draft
 from moderator.services.errors import PlayError
@@ -64,7 +65,7 @@ class Replay:
 def require_open_phase(game: Game) -> Phase:
     """The game's open phase (the latest, should there be two), for a verb that needs one: PlayError, saying so, when
     none is open."""
-    phase = game.phases.filter(status=Phase.Status.OPEN).order_by("-starts_at").first()
+    phase = open_phase_of(game)
     if phase is None:
         raise PlayError("这局游戏现在没有进行中的时段")
     return phase
