@@ -1,6 +1,6 @@
 """Benchmark of the player and public pages against a trivial Django view, in one run: `python -m bench.pages`.
 
-Builds the sample game (moderator.public.sample: seven seats, three closed phases, day 2 open) in a fresh SQLite
+Builds the sample game (bench.sample: seven seats, three closed phases, day 2 open) in a fresh SQLite
 database under /tmp (or BENCH_DATABASE_URL, e.g. PostgreSQL), serves the project with gunicorn (DEBUG off,
 bench.settings) and loads three URLs with Locust (a Python load generator of the dev dependencies, run as its own
 process; its CPU is not counted), 50 concurrent users: the trivial view, the public page, and the
@@ -81,7 +81,7 @@ def prepare(db_url: str) -> dict[str, list[str]]:
     django.setup()
     from django.core.management import call_command
 
-    from moderator.public.sample import sample_game
+    from bench.sample import sample_game
 
     call_command("migrate", verbosity=0)
     sample = sample_game(name="压测局")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from console_kit import login
 
-from moderator.public.sample import sample_game
+from bench.sample import sample_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

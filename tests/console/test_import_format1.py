@@ -1,5 +1,5 @@
 """A game exported before the one input log (format 1: three tables of inputs) imports and replays to the verdicts
-it had (the architecture issue's acceptance). The fixture is the sample game (moderator.public.sample) as main
+it had (the architecture issue's acceptance). The fixture is the sample game (bench.sample) as main
 exported it then, with the verdicts main had stored."""
 
 import json

@@ -13,8 +13,8 @@ import re
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from bench.sample import sample_game
 from moderator.models import Announcement, AuditLog, Game, Input
-from moderator.public.sample import sample_game
 from moderator.services import corrections, transfer
 from tests.pages.conftest import _fresh_cache  # noqa: F401 (fixture)
 from tests.tokens import signed

@@ -1,4 +1,4 @@
-"""Fixtures for the page tests: the played sample game (moderator.public.sample) and a fresh page cache."""
+"""Fixtures for the page tests: the played sample game (bench.sample) and a fresh page cache."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from django.apps import apps
 from django.core import serializers
 from django.core.cache import cache
 
+from bench.sample import Sample, sample_game
 from moderator.models import Game
-from moderator.public.sample import Sample, sample_game
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,7 @@ countdown and the AP ledger readable (16 px or more). Real headless Chromium at 
 
 import pytest
 
-from moderator.public.sample import sample_game
+from bench.sample import sample_game
 from tests.browser import conftest as chromium
 from tests.browser.test_gm_flow import shot
 

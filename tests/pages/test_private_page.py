@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from pages_scan import bottom_shown, hand_shown, strong, table_rows, text_of
 
+from bench.sample import IMG, SCRIPT
 from moderator.models import AuditLog
-from moderator.public.sample import IMG, SCRIPT
 from moderator.services.play import game_replay
 from moderator.services.seats import seat_token_rotate
 from tests.pages.conftest import played
@@ -181,8 +181,8 @@ def test_before_the_start_a_seat_sees_its_camp_and_dealt_hand_s3(client, db):
 
 
 def test_before_an_order_exists_the_page_says_it_is_undecided_and_marks_no_bottom_card_O1(client, db):
+    from bench.sample import SCRIPT
     from moderator.models import Game
-    from moderator.public.sample import SCRIPT
 
     s = played(__name__, upto=1)
     Game.objects.filter(pk=s.game.pk).update(hands_are_orders=False)  # dealt, not entered in discard order

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 from pages_scan import archive, public_posts, shown_camps, text_of
 
+from bench.sample import IMG, SCRIPT
 from moderator.models import Announcement, AuditLog, Game, Phase
-from moderator.public.sample import IMG, SCRIPT
 from moderator.services import inputs, play
 from tests.pages.conftest import played
 

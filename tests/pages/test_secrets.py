@@ -25,8 +25,8 @@ from pages_scan import (
     without_camps,
 )
 
+from bench.sample import DAY_DEATH, HANDS, IMG, NIGHT_DEATH, SCRIPT
 from moderator.models import AuditLog, Game, Input, Phase
-from moderator.public.sample import DAY_DEATH, HANDS, IMG, NIGHT_DEATH, SCRIPT
 from moderator.rules import codec
 from moderator.services.play import game_replay
 from tests.pages.conftest import played

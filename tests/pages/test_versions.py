@@ -23,8 +23,8 @@ from django.urls import reverse
 from django.utils import timezone
 from pages_scan import text_of
 
+from bench.sample import sample_game
 from moderator.models import Game, Phase, Seat, new_token
-from moderator.public.sample import sample_game
 from moderator.services import intake, play, setup, versions
 from moderator.services.seats import seat_token_rotate
 from tests.pages import conftest

@@ -16,8 +16,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.test import Client
 
+from bench.sample import sample_game
 from moderator.models import Game
-from moderator.public.sample import sample_game
 from moderator.services import play, transfer
 from moderator.services.transfer_schema import MAX_BYTES
 from tests.tokens import signed

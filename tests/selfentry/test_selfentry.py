@@ -175,7 +175,7 @@ def test_the_discard_order_and_the_vote_from_the_page(game, client):
 
 
 def test_a_dead_player_sees_why_he_cannot_act_and_his_post_stores_nothing(client):
-    from moderator.public.sample import DAY_DEATH, NIGHT_DEATH, sample_game
+    from bench.sample import DAY_DEATH, NIGHT_DEATH, sample_game
 
     s = sample_game()
     s.game.self_entry = True

@@ -40,7 +40,7 @@ def test_a_confirm_whose_manifesto_edit_is_megabytes_long_is_refused_in_a_senten
 def test_a_dead_player_acting_from_his_page_stores_nothing_and_is_told_why(client):
     """V1: the sample game's players killed at night and by the vote; from their own links a preview and a confirm
     (carrying a token the server signed for that link) store nothing and say why."""
-    from moderator.public.sample import DAY_DEATH, NIGHT_DEATH, sample_game
+    from bench.sample import DAY_DEATH, NIGHT_DEATH, sample_game
 
     s = sample_game()
     s.game.self_entry = True

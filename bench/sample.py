@@ -1,4 +1,4 @@
-"""A played sample game for the pages' tests and benchmark: seven seats, two of them with hostile names, three
+"""A played sample game for the pages' tests and benchmark (not a page: it marks drafts posted as a 天神 would): seven seats, two of them with hostile names, three
 closed phases and day 2 open, played through the same services as a real game.
 
 What happened (so tests can say what each page must and must not show):
