@@ -1,5 +1,6 @@
-"""A played sample game for the pages' tests and benchmark (not a page: it marks drafts posted as a 天神 would): seven seats, two of them with hostile names, three
-closed phases and day 2 open, played through the same services as a real game.
+"""A played sample game for the pages' tests and benchmark (a fixture, not a page: it marks drafts posted as a 天神
+would): seven seats, two of them with hostile names, three closed phases and day 2 open, played through the same
+services as a real game.
 
 What happened (so tests can say what each page must and must not show):
 - night 1: 甲 (杀手) and 戊 (狙击手) shoot 乙, who loses both cards and dies at night (camp 狼人 hidden, V5); 甲's
