@@ -1,5 +1,5 @@
 // Copy buttons (BBCode and plain text drafts) and countdowns. A static file, not an inline script: the
-// Content-Security-Policy allows scripts from this site only (issue 16.4).
+// Content-Security-Policy allows scripts from this site only.
 document.addEventListener("click", function (e) {
   var id = e.target.getAttribute && e.target.getAttribute("data-copy");
   if (!id) return;

@@ -11,7 +11,7 @@
     }
   }
   if (els.length) { setInterval(tick, 1000); }
-  /* Issue 14: tell the reader when a new phase has begun since this page was rendered (polls a sentence or nothing). */
+  /* Tell the reader when a new phase has begun since this page was rendered (polls a sentence or nothing). */
   var box = document.getElementById("phase-watch");
   function poll() {
     fetch(box.getAttribute("data-watch"), {credentials: "omit", cache: "no-store"})
