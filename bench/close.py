@@ -107,9 +107,9 @@ def _night_pm(me: str, other: str) -> str:
 def _play_phase(game, phase, timings: list[float] | None, meters: list | None = None) -> int:
     """Every living player sends one PM (night) or a vote and a change (day); returns how many inputs were stored."""
     from moderator.models import Input
-    from moderator.services import intake, play
+    from moderator.services import intake, storage
 
-    alive = [s.name for s in play.game_replay(game).state.alive]
+    alive = [s.name for s in storage.game_replay(game).state.alive]
     seats = {s.player_name: s for s in game.seats.all()}
     before = Input.objects.filter(game=game).count()
     for i, name in enumerate(alive):
@@ -166,24 +166,24 @@ def replays_per_pm() -> float:
     """Confirm one PM of a fresh game and count the replays it costs."""
     from django.utils import timezone
 
-    from moderator.services import intake, play, setup
+    from moderator.services import intake, setup, storage
 
     players = [{"name": n, "camp": c, "hand": h} for n, (c, h) in zip(PLAYERS, HANDS, strict=True)]
     game = setup.table_create(name="bench.close replays", players=players)
     setup.game_start(game=game, at=timezone.now() - timedelta(hours=2))
     seat = game.seats.get(player_name=PLAYERS[1])
-    real, calls = play.game_replay, []
+    real, calls = storage.game_replay, []
 
     def counted(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    play.game_replay = counted
+    storage.game_replay = counted
     try:
         text = f"今晚束魂{PLAYERS[2]},诅咒{PLAYERS[3]}。顺序:庶民、狼人、巫医、束魂、诅咒/庇佑"
         intake.pm_confirm(game=game, seat=seat, text=text, forum_at=timezone.now() - timedelta(hours=1))
     finally:
-        play.game_replay = real
+        storage.game_replay = real
     return float(len(calls))
 
 

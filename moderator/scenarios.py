@@ -14,7 +14,7 @@ from moderator.game.state import Verdict
 from moderator.models import Game, Message, Phase, Seat
 from moderator.rules import codec
 from moderator.rules.scenario import Scenario, ScenarioError, Step, load, messages, mismatches, verdict_problems
-from moderator.services import inputs, play, setup
+from moderator.services import errors, inputs, play, setup, storage
 from moderator.services.preview import rolled_back
 
 
@@ -85,14 +85,14 @@ def play_game(
             phase.refresh_from_db()
         if not close(phase):
             return game, [*problems, f"after {plan.label}: the phase did not close"]
-        closed_state, result = play.game_replay(game, from_phase=phase).closed[phase.pk]
+        closed_state, result = storage.game_replay(game, from_phase=phase).closed[phase.pk]
         problems += mismatches(plan, closed_state, result)
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED and plan is not scenario.phases[-1]:
             problems.append(f"after {plan.label}: the game is over ({game.winner}) but more phases follow")
             break
     # Snapshots change nothing: the state from the stored snapshots equals a replay from night 1.
-    if play.game_replay(game).state != play.game_replay(game, full=True).state:
+    if storage.game_replay(game).state != storage.game_replay(game, full=True).state:
         problems.append("the replay from the stored snapshots differs from a replay from night 1")
     return game, problems
 
@@ -108,6 +108,6 @@ def _enter(game: Game, phase: Phase, steps: list[Step], seats: dict[str, Seat]) 
     items = [codec.from_engine(step.inp) for step in steps]
     try:
         verdicts = inputs.write(game, inputs.Entry(seat, items, forum_at, message)).verdicts
-    except play.PlayError as exc:
+    except errors.PlayError as exc:
         verdicts = [Verdict.refuse(str(exc))] * len(steps)
     return [problem for step, v in zip(steps, verdicts, strict=True) for problem in verdict_problems(step, v)]

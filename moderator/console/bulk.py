@@ -17,7 +17,7 @@ from django.utils import timezone
 from moderator.models import Phase
 from moderator.parser.thread import Post, split_posts
 from moderator.selectors import open_phase_of
-from moderator.services import bulk, play, verdicts
+from moderator.services import bulk, errors, verdicts
 from moderator.services.once import Once
 from moderator.web.access import gm_game
 from moderator.web.forms import ForumTimeField
@@ -88,7 +88,7 @@ def bulk_intake(request, game_id: int):
             else:
                 formset = RowFormSet(request.POST, prefix="row")
                 if not formset.is_valid():
-                    raise play.PlayError("有的行填写有误(时间请写 YYYY-MM-DD HH:MM):请改正后再预览。")
+                    raise errors.PlayError("有的行填写有误(时间请写 YYYY-MM-DD HH:MM):请改正后再预览。")
                 posts, ticked = _posts(formset)
             if "confirm" in request.POST:
                 kept = [p for i, p in enumerate(posts) if i not in ticked]
@@ -110,7 +110,7 @@ def bulk_intake(request, game_id: int):
                 preview = bulk.bulk_preview(game=game, posts=posts, vote_post=vote_post, ticked=frozenset(ticked))
             elif paste.cleaned_data["paste"].strip():
                 error = "没有找到任何帖子:需要“发表于 YYYY-MM-DD HH:MM”行(论坛帖子页)或“=== 作者 YYYY-MM-DD HH:MM”行。"
-        except play.PlayError as exc:
+        except errors.PlayError as exc:
             error = str(exc)
     context = {
         "game": game,

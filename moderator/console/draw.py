@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 
 from moderator import rules
 from moderator.models import Game
-from moderator.services import clock, play
+from moderator.services import clock, errors
 from moderator.services.once import Once
 from moderator.web.access import gm_game
 
@@ -30,7 +30,7 @@ def declare_draw(request, game_id: int):
             return redirect("console_draw", game_id=game.pk)
         try:
             clock.game_declare_draw(game=game, actor=request.user, once=Once.from_post(request.POST))
-        except play.PlayError as exc:
+        except errors.PlayError as exc:
             messages.error(request, str(exc))
             return redirect("console_draw", game_id=game.pk)
         messages.success(request, "已宣布平局,游戏结束。公告草稿已写入公告列表。")

@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from moderator.services import play, selfentry
+from moderator.services import errors, selfentry
 from moderator.services.once import Once
 from moderator.web.access import gm_game
 
@@ -29,6 +29,6 @@ def setting(request, game_id: int):
             request,
             "已打开:玩家可以在自己的私人页面提交。" if on else "已关闭:玩家的私人页面只用来查看,由天神录入。",
         )
-    except play.PlayError as exc:
+    except errors.PlayError as exc:
         messages.error(request, str(exc))
     return redirect("console_dashboard", game_id=game.pk)

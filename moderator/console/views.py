@@ -27,11 +27,12 @@ from moderator.services import (
     announce,
     clock,
     corrections,
+    errors,
     explain,
     intake,
-    play,
     revote,
     setup,
+    storage,
     transfer,
     verdicts,
 )
@@ -88,7 +89,7 @@ def _seat_rows(request, game: Game, state: rules.GameState) -> list[dict]:
 @login_required
 def dashboard(request, game_id: int):
     game = gm_game(request, game_id)
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     phase = open_phase_of(game)
     result = _dry_run(state) if phase else None
     dryrun = close_preview(game, state) if phase else None  # from this page's one replay
@@ -123,7 +124,7 @@ def games_overview(request):
     rows = []
     for game in games.order_by("-created_at")[:100]:
         phase = open_phase_of(game)
-        waiting = views.not_acted(play.game_replay(game).state) if phase else []
+        waiting = views.not_acted(storage.game_replay(game).state) if phase else []
         rows.append({"game": game, "phase": phase, "waiting": waiting})
     return render(request, "console/games.html", {"rows": rows, "now": timezone.now()})
 
@@ -172,9 +173,9 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
             form.add_error(None, str(exc))
             try:
                 preview = _preview(game, seat, data, vote_post, choices, manifestos)
-            except play.PlayError as again:
+            except errors.PlayError as again:
                 form.add_error(None, str(again))
-        except play.PlayError as exc:
+        except errors.PlayError as exc:
             form.add_error(None, str(exc))
     context = {"game": game, "form": form, "preview": preview, "vote_post": vote_post, "future": _future(preview)}
     return render(request, "console/intake.html", context)
@@ -227,7 +228,7 @@ def action_form(request, game_id: int):
         except verdicts.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
             form.add_error(None, str(exc))
             ripple = _ripple(exc, codec.describe_item(form.item()))
-        except play.PlayError as exc:
+        except errors.PlayError as exc:
             form.add_error(None, str(exc))
         else:
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
@@ -262,7 +263,7 @@ def _verdict_message(request, who: str, what: str, verdict) -> None:
 def vote_intake(request, game_id: int):
     """Vote posts: paste or form; the running weighted tally with modifiers; each voter's weight and verdicts."""
     game = gm_game(request, game_id)
-    replay = play.game_replay(game)
+    replay = storage.game_replay(game)
     alive = {s.name for s in replay.state.alive}
     form = forms.VoteForm(game, request.POST or None, alive=alive)
     ripple = None
@@ -290,7 +291,7 @@ def vote_intake(request, game_id: int):
                 else {"edited": True}
             )
             ripple = _ripple(exc, codec.describe_item(item))
-        except play.PlayError as exc:
+        except errors.PlayError as exc:
             form.add_error(None, str(exc))
         else:
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
@@ -334,7 +335,7 @@ def revote_request(request, game_id: int):
     try:
         draft = revote.revote_request(game=game, actor=request.user, once=Once.from_post(request.POST))
         messages.success(request, f"已起草“{draft.title}”,在公告草稿里。")
-    except play.PlayError as exc:
+    except errors.PlayError as exc:
         messages.error(request, str(exc))
     return redirect("console_votes", game_id=game.pk)
 
@@ -346,7 +347,7 @@ def input_void(request, game_id: int, pk: int):
     if request.method != "POST":
         try:
             preview = corrections.void_preview(game=game, pk=pk)
-        except play.PlayError as exc:
+        except errors.PlayError as exc:
             messages.error(request, str(exc))
             return redirect("console_dashboard", game_id=game.pk)
         return render(request, "console/void.html", {"game": game, "preview": preview})
@@ -355,7 +356,7 @@ def input_void(request, game_id: int, pk: int):
     try:
         intake.input_void(game=game, pk=pk, user=request.user, reason=reason, once=Once.from_post(request.POST))
         messages.success(request, "已作废,本时段已按剩下的输入重新计算。")
-    except play.PlayError as exc:
+    except errors.PlayError as exc:
         messages.error(request, str(exc))
     return redirect("console_dashboard", game_id=game.pk)
 
@@ -417,7 +418,7 @@ def announcement_posted(request, game_id: int, pk: int):
             game=game, pk=pk, posted=posted, actor=request.user, once=Once.from_post(request.POST)
         )
         messages.success(request, f"“{draft.title}”" + ("已标记为已发布。" if posted else "已取消发布标记。"))
-    except play.PlayError as exc:
+    except errors.PlayError as exc:
         messages.error(request, str(exc))
     return redirect(f"{reverse('console_announcements', args=[game.pk])}#draft-{pk}")
 
@@ -430,7 +431,7 @@ def link_rotate(request, game_id: int, seat_id: int):
     try:
         seat = setup.seat_link_rotate(game=game, seat_id=seat_id, actor=request.user, once=Once.from_post(request.POST))
         messages.success(request, f"{seat.number} 号座位({seat.player_name})的私人链接已更换,旧链接已失效。")
-    except (setup.SetupError, play.PlayError) as exc:
+    except (setup.SetupError, errors.PlayError) as exc:
         messages.error(request, str(exc))
     return redirect("console_dashboard", game_id=game.pk)
 
@@ -500,9 +501,9 @@ def correction(request, game_id: int):
                 at = timezone.now()
                 try:
                     diffs = corrections.correction_preview(game=game, edits=edits, at=at)
-                except play.PlayError as again:
+                except errors.PlayError as again:
                     messages.error(request, f"无法更正:{again}")
-            except play.PlayError as exc:
+            except errors.PlayError as exc:
                 messages.error(request, f"无法更正:{exc}")
             except (ObjectDoesNotExist, ValueError, KeyError):  # a message, never a 500 nor Python's words
                 messages.error(request, "无法更正:所选的时段、座位或输入不存在(页面可能已过期,请刷新后再选)")
@@ -560,7 +561,7 @@ def import_game(request):
                 messages.warning(request, str(exc))
                 return redirect("console_dashboard", game_id=exc.game.pk)
             form.add_error(None, str(exc))
-        except (ValueError, KeyError, TypeError, IndexError, play.PlayError) as exc:
+        except (ValueError, KeyError, TypeError, IndexError, errors.PlayError) as exc:
             form.add_error(None, f"无法导入:{exc}")
         else:
             asked = form.cleaned_data["name"] or data.get("game", {}).get("name", "")
@@ -595,7 +596,7 @@ def start(request, game_id: int):
             setup.game_start(
                 game=game, at=form.cleaned_data["at"], once=Once.from_post(request.POST), actor=request.user
             )
-        except (setup.SetupError, play.PlayError) as exc:
+        except (setup.SetupError, errors.PlayError) as exc:
             form.add_error(None, str(exc))
         else:
             return redirect("console_dashboard", game_id=game.pk)
@@ -610,7 +611,7 @@ def end_confirm(request, game_id: int):
     if phase is None:
         messages.error(request, "现在没有进行中的时段。")
         return redirect("console_dashboard", game_id=game.pk)
-    state = play.game_replay(game).state  # the page's one replay: who has not acted, and the close it would draft
+    state = storage.game_replay(game).state  # the page's one replay: who has not acted, and the close it would draft
     context = {
         "game": game,
         "phase": phase,
@@ -652,7 +653,7 @@ def clock_control(request, game_id: int, action: str):
             messages.success(request, "游戏已继续;继续公告(新的截止时间)已写进公告草稿。")
         else:
             raise Http404
-    except play.PlayError as exc:
+    except errors.PlayError as exc:
         messages.error(request, str(exc))
     return redirect("console_dashboard", game_id=game.pk)
 
@@ -665,7 +666,7 @@ def _hours(raw: str | None) -> float:
     except ValueError:
         hours = float("nan")
     if not 0 < hours <= 30 * 24:  # also NaN and infinity, which timedelta cannot hold
-        raise play.PlayError("延长的时间请写小时数,大于零且不超过 30 天(720 小时),如 12 或 1.5")
+        raise errors.PlayError("延长的时间请写小时数,大于零且不超过 30 天(720 小时),如 12 或 1.5")
     return hours
 
 
@@ -698,6 +699,6 @@ def substitute(request, game_id: int):
             f"{seat.number} 号座位由替补接替,本时段延长 12 小时(T4);旧的私人链接已失效。"
             "交接短消息、替补公告已写进公告草稿。",
         )
-    except (setup.SetupError, play.PlayError) as exc:
+    except (setup.SetupError, errors.PlayError) as exc:
         messages.error(request, str(exc))
     return redirect("console_dashboard", game_id=game.pk)

@@ -18,7 +18,7 @@ from moderator.game.validate import ATTACKS
 from moderator.models import Phase, Seat
 from moderator.rules import views
 from moderator.selectors import open_phase_of, seat_names
-from moderator.services import play, selfentry
+from moderator.services import errors, selfentry, storage
 from moderator.services.once import Once
 from moderator.web.forms import ActionForm
 from moderator.web.inputs import phase_rows
@@ -154,7 +154,7 @@ def seat_act(request: HttpRequest, token: str) -> HttpResponse:
         return _private(not_found(request, private_link=True))
     game = seat.game
     now = timezone.now()
-    replay = play.game_replay(game)
+    replay = storage.game_replay(game)
     state = replay.state
     kind = request.POST.get("kind", "") if request.method == "POST" else ""
     kind = kind if kind in KINDS else ""
@@ -184,7 +184,7 @@ def seat_act(request: HttpRequest, token: str) -> HttpResponse:
                 shown = selfentry.preview(seat=seat, token=token, sub=sub)
             except selfentry.Changed as exc:
                 error, shown = str(exc), exc.preview
-            except play.PlayError as exc:
+            except errors.PlayError as exc:
                 error = str(exc)
     phase = open_phase_of(game)
     me = state.seat(seat.player_name)

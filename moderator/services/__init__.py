@@ -1,7 +1,8 @@
 """Services: verbs on nouns, keyword-only; they lock rows, load state, call the pure rules and save results."""
 
+from moderator.services.errors import PlayError
 from moderator.services.inputs import action_submit, current_order, order_submit, vote_submit
-from moderator.services.play import PlayError, default_orders_assign, game_replay, phase_close
+from moderator.services.play import default_orders_assign, phase_close
 from moderator.services.setup import (
     SetupError,
     deal_pm,
@@ -12,6 +13,7 @@ from moderator.services.setup import (
     seat_substitute,
     table_create,
 )
+from moderator.services.storage import game_replay
 
 __all__ = [
     "PlayError",

@@ -24,7 +24,7 @@ from moderator.parser import parse_pm, parse_vote
 from moderator.parser.text import normalise_word
 from moderator.parser.thread import Post
 from moderator.rules import codec
-from moderator.services import audit, intake, play, verdicts
+from moderator.services import audit, base, intake, resolve, storage, verdicts
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
 
@@ -152,9 +152,9 @@ def bulk_preview(
     """What each post would do if confirmed now, judged in forum order on the current state — stores nothing. When a
     post is earlier than inputs already entered (out of forum order), the batch is judged as the confirm will judge it
     (stored and rolled back), with every other input of the phase whose verdict it would change."""
-    phase = play.require_open_phase(game)
+    phase = storage.require_open_phase(game)
     rows = rows_triage(game=game, phase=phase, posts=posts, ticked=ticked)
-    replay = play.game_replay(game)
+    replay = storage.game_replay(game)
     kept = _forum_order(rows)
     if any(verdicts.later_inputs(replay, phase, r.at) for r in kept):
         return _stored_preview(game, phase, rows, vote_post)
@@ -169,7 +169,7 @@ def bulk_preview(
             result = parse_pm(row.post.body, sender=sender, players=names, hand=hand, phase=phase.kind)
         data = result.to_json()
         inputs = intake.edited_inputs(data["inputs"]) if vote_post and row.post.edited else data["inputs"]
-        at = play._minutes(phase, row.at)
+        at = resolve.minutes_into(phase, row.at)
         state, judged = rules.submit_message(state, [codec.item_to_engine(i, by=sender, at=at) for i in inputs])
         row.items = [intake.Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, judged, strict=True)]
         row.refusals = data["refusals"]
@@ -237,11 +237,11 @@ def bulk_confirm(
     The skips are decided again under the lock, so a post stored meanwhile is skipped, never stored twice. `seen`
     (the preview's digest, or "" when none was shown) refuses a batch whose outcome differs from what the 天神 saw,
     as inputs.write does for one message. Its preview is this write, rolled back (`bulk_preview`)."""
-    game = play.game_lock(game)
+    game = base.game_lock(game)
     spend(game, once, "批量录入")
-    phase = play.require_open_phase(game)
+    phase = storage.require_open_phase(game)
     rows = rows_triage(game=game, phase=phase, posts=posts)
-    before = play.game_replay(game)
+    before = storage.game_replay(game)
     stored = []
     for row in _forum_order(rows):
         message, items, _ = intake.pm_confirm(
@@ -262,7 +262,7 @@ def bulk_confirm(
     return result
 
 
-def _outcome(game: Game, phase: Phase, before: play.Replay, stored: list) -> verdicts.EntryOutcome:
+def _outcome(game: Game, phase: Phase, before: storage.Replay, stored: list) -> verdicts.EntryOutcome:
     """The batch's verdicts, and the inputs entered before it whose verdict it changed (only an out-of-order post
     can change one: a later input never changes an earlier one's verdict)."""
     judged = [i for _, _, items in stored for i in items]
@@ -270,6 +270,6 @@ def _outcome(game: Game, phase: Phase, before: play.Replay, stored: list) -> ver
     later = max((verdicts.later_inputs(before, phase, row.at) for row, _, _ in stored), default=0)
     if not later:
         return verdicts.EntryOutcome(judged, **shown)
-    after = play.game_replay(game)
+    after = storage.game_replay(game)
     changes = verdicts.verdict_changes(before, after, phase.pk)
     return verdicts.EntryOutcome(judged, changes, later, **shown)

@@ -17,7 +17,7 @@ from moderator import rules
 from moderator.models import Announcement, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
 from moderator.selectors import has_open_phase
-from moderator.services import audit, inputs, play, verdicts
+from moderator.services import audit, base, errors, inputs, resolve, storage, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.intake import open_input
 from moderator.services.once import Once, spend
@@ -132,21 +132,21 @@ def _apply_edit(game: Game, edit: dict) -> tuple[Phase, Input]:
     if edit["op"] == "void":
         rec = Input.objects.select_related("phase").filter(pk=edit["id"], game=game).first()
         if rec is None:
-            raise play.PlayError("没有这条输入")
+            raise errors.PlayError("没有这条输入")
         if hasattr(rec, "void"):
-            raise play.PlayError("这条输入已经作废过了")
+            raise errors.PlayError("这条输入已经作废过了")
         if rec.phase.status != Phase.Status.CLOSED:
-            raise play.PlayError(f"这条输入属于进行中的{rec.phase.label}:请在控制台首页作废它")
+            raise errors.PlayError(f"这条输入属于进行中的{rec.phase.label}:请在控制台首页作废它")
         InputVoid.objects.create(input=rec, reason="天神更正时作废")
         return rec.phase, rec
     if edit["op"] == "add":
         phase = game.phases.get(pk=edit["phase_id"])
         if phase.status != Phase.Status.CLOSED:
-            raise play.PlayError(f"{phase.label}还没有结束:进行中时段的输入请用录入页面")
+            raise errors.PlayError(f"{phase.label}还没有结束:进行中时段的输入请用录入页面")
         seat = game.seats.get(pk=edit["seat_id"])
         (rec,) = inputs.store(game, phase, inputs.Entry(seat, [edit["item"]], edit["forum_at"]))
         return phase, rec
-    raise play.PlayError(f"不认识的更正操作:{edit['op']}")
+    raise errors.PlayError(f"不认识的更正操作:{edit['op']}")
 
 
 def _ballots(result: dict) -> dict[str, int]:
@@ -166,12 +166,14 @@ def _changes(before: dict, after: dict, seat_of: dict[str, int], names: dict[int
     return changes
 
 
-def _verdict_lines(replay: play.Replay, phase: Phase, names: dict[int, str], seat_names: dict[int, str]) -> list[str]:
+def _verdict_lines(
+    replay: storage.Replay, phase: Phase, names: dict[int, str], seat_names: dict[int, str]
+) -> list[str]:
     """The inputs of a replayed phase whose verdict changes (the stored verdict, what the 天神 saw, → the new one)."""
     lines = []
     for rec in replay.records.get(phase.pk, []):
-        old = play.stored_verdict(rec)
-        if play.voided(rec) or old is None or rec.pk not in replay.verdicts:
+        old = storage.stored_verdict(rec)
+        if storage.voided(rec) or old is None or rec.pk not in replay.verdicts:
             continue
         before, after = verdicts.verdict_text(old), verdicts.verdict_text(replay.verdicts[rec.pk])
         if before != after:
@@ -180,17 +182,17 @@ def _verdict_lines(replay: play.Replay, phase: Phase, names: dict[int, str], sea
     return lines
 
 
-def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, play.Replay, dict]:
+def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, storage.Replay, dict]:
     """Apply the edits to the log and replay from the first phase they touch; compare every replayed phase with what
     is stored: each closed phase's result and each input's verdict, and the open phase's verdicts and what closing it
     now would give (T3/T5: the open phase is changed too)."""
     opened = has_open_phase(game)
-    before_open = play.game_replay(game) if opened else None
+    before_open = storage.game_replay(game) if opened else None
     touched = [_apply_edit(game, edit) for edit in edits]
     if not touched:
-        raise play.PlayError("没有要更正的内容")
+        raise errors.PlayError("没有要更正的内容")
     first = min((p for p, _ in touched), key=lambda p: (p.starts_at, p.pk))
-    replay = play.game_replay(game, from_phase=first)
+    replay = storage.game_replay(game, from_phase=first)
     seat_of, names = seat_numbers_ever(game), replay.names
     seat_names = dict(game.seats.values_list("pk", "player_name"))
     diffs = Diffs()
@@ -203,11 +205,11 @@ def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, play.Replay, dict]:
     for phase in replay.replayed:
         diff = PhaseDiff(phase, verdicts=_verdict_lines(replay, phase, names, seat_names))
         if phase.pk in replay.closed:
-            diff.changes = _changes(phase.result, play.result_json(replay.closed[phase.pk][1]), seat_of, names)
+            diff.changes = _changes(phase.result, resolve.result_json(replay.closed[phase.pk][1]), seat_of, names)
         elif before_open is not None and phase.status == Phase.Status.OPEN:
             diff.open = True
-            old = play.result_json(rules.close_phase(before_open.state)[1])
-            new = play.result_json(rules.close_phase(replay.state)[1])
+            old = resolve.result_json(rules.close_phase(before_open.state)[1])
+            new = resolve.result_json(rules.close_phase(replay.state)[1])
             diff.changes = _changes(old, new, seat_of, names)
         diffs.append(diff)
     return diffs, replay, seat_names
@@ -242,7 +244,7 @@ class _End:
     reopened: Phase | None = None
 
 
-def _game_end(game: Game, diffs: Diffs, replay: play.Replay, at: datetime) -> _End:
+def _game_end(game: Game, diffs: Diffs, replay: storage.Replay, at: datetime) -> _End:
     """The first close with a winner ends the game there (V1–V3; its winner may be another camp now); a game that no
     close ends any more re-opens at the phase after its last close, a whole phase long from `at`, with the clock
     (T1). What changes is written to `diffs.game`, as the 天神 reads it."""
@@ -274,7 +276,7 @@ def _game_end(game: Game, diffs: Diffs, replay: play.Replay, at: datetime) -> _E
     )
     if busy:
         labels = "、".join(p.label for p in later)
-        raise play.PlayError(
+        raise errors.PlayError(
             f"这个更正会让游戏在{ends.label}结束(胜方:{winner}),但之后的{labels}已经有输入、公告或已经结算:"
             "无法自动更正。请先作废之后时段的输入,或按规则宣布结果"
         )
@@ -285,7 +287,7 @@ def _game_end(game: Game, diffs: Diffs, replay: play.Replay, at: datetime) -> _E
     return _End(winner=winner, cancelled=later)
 
 
-def _rewrite(game: Game, diffs: Diffs, replay: play.Replay, at: datetime) -> None:
+def _rewrite(game: Game, diffs: Diffs, replay: storage.Replay, at: datetime) -> None:
     """Apply the corrected results: the game's end or re-opening, then new drafts of every re-resolved phase whose
     text changed (the old ones stay, marked 已更正; unchanged drafts stay as they are), then one 更正公告."""
     end = _game_end(game, diffs, replay, at)
@@ -327,7 +329,7 @@ def _rewrite(game: Game, diffs: Diffs, replay: play.Replay, at: datetime) -> Non
     for pk in [p.pk for p in end.cancelled]:
         replay.records.pop(pk, None)
     replay.phases = phases
-    play.replay_save(replay)  # verdicts and snapshots from the corrected phase on; earlier ones are untouched
+    storage.replay_save(replay)  # verdicts and snapshots from the corrected phase on; earlier ones are untouched
 
 
 def _supersede(diff: PhaseDiff, olds: list[Announcement], made: list[Announcement], now) -> None:
@@ -358,7 +360,7 @@ def correction_preview(*, game: Game, edits: list[dict], at: datetime | None = N
     """What the correction would change, phase by phase (the open one included), and to the game; nothing is kept."""
 
     def corrected() -> tuple[Game, Diffs, dict[int, list[str]]]:
-        locked = play.game_lock(game)
+        locked = base.game_lock(game)
         diffs, replay, _ = _plan(locked, edits)
         _rewrite(locked, diffs, replay, at or timezone.now())
         return locked, diffs, {d.phase.pk: _trace_lines(locked, d.phase) for d in diffs if d.any}
@@ -386,7 +388,7 @@ def _trace_changes(game: Game, diffs: Diffs, after: dict[int, list[str]]) -> Non
         d.trace_new = [line for line in after[d.phase.pk] if line not in before]
 
 
-class CorrectionNotAsSeen(play.PlayError):
+class CorrectionNotAsSeen(errors.PlayError):
     """The correction would now change something else than its preview showed: nothing is stored."""
 
 
@@ -405,7 +407,7 @@ def correction_apply(
     game ends or re-opens as its closes now say. `seen`: the digest of the preview the 天神 saw (None: not checked);
     if the correction would now do anything else, nothing is stored. `at`: the preview's time (a re-opened phase
     starts then, so that its deadline is the one the preview showed)."""
-    game = play.game_lock(game)
+    game = base.game_lock(game)
     spend(game, once, "更正")
     diffs, replay, _ = _plan(game, edits)
     _rewrite(game, diffs, replay, at or timezone.now())
@@ -438,19 +440,19 @@ def void_preview(*, game: Game, pk: int) -> VoidPreview:
     """What voiding one input of the open phase would change: every other input's verdict, and what a close now
     would give (a dry run of the rules before and after, inside a transaction that is rolled back)."""
     rec = open_input(game, pk)
-    before = play.game_replay(game)
+    before = storage.game_replay(game)
     names, seat_of = before.names, seat_numbers_ever(game)
     preview = VoidPreview(rec, codec.describe(rec.kind, rec.payload, names))
 
-    def voided() -> play.Replay:
-        play.game_lock(game)
+    def voided() -> storage.Replay:
+        base.game_lock(game)
         InputVoid.objects.create(input=rec, reason="预览")
-        return play.game_replay(game)
+        return storage.game_replay(game)
 
     after = rolled_back(voided)
     changes = verdicts.verdict_changes(before, after, rec.phase_id, skip=frozenset({rec.pk}))
     preview.verdicts = [(c.who, c.what, c.before, c.after) for c in changes]
-    old_close = play.result_json(rules.close_phase(before.state)[1])
-    new_close = play.result_json(rules.close_phase(after.state)[1])
+    old_close = resolve.result_json(rules.close_phase(before.state)[1])
+    new_close = resolve.result_json(rules.close_phase(after.state)[1])
     preview.changes = result_changes(old_close, new_close, seat_of, names)
     return preview

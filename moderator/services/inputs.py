@@ -21,18 +21,13 @@ from moderator.game.state import Verdict
 from moderator.models import Game, Input, Message, Phase, Seat
 from moderator.rules import codec
 from moderator.services import closesql
+from moderator.services.base import game_lock
+from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
-from moderator.services.play import (
-    PlayError,
-    Replay,
-    _minutes,
-    _next_seq,
-    check_forum_time,
-    game_lock,
-    game_replay,
-    replay_save,
-    seat_numbers,
-)
+from moderator.services.play import _next_seq, seat_numbers
+from moderator.services.resolve import check_forum_time
+from moderator.services.resolve import minutes_into as _minutes
+from moderator.services.storage import Replay, game_replay, replay_save
 from moderator.services.verdicts import EntryOutcome, check_seen, later_inputs, verdict_changes
 
 

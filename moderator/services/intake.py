@@ -15,7 +15,7 @@ from moderator.game.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 from moderator.models import Game, Input, InputVoid, Message, Phase, Seat
 from moderator.parser import Part, account, parse_pm, parse_vote, sender_words
 from moderator.rules import codec
-from moderator.services import audit, inputs, play, verdicts
+from moderator.services import audit, base, errors, inputs, resolve, storage, verdicts
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
 
@@ -192,13 +192,13 @@ def choices_apply(
     inputs, refusals = list(inputs), [dict(r) for r in refusals]
     for k, name in sorted(choices.items()):
         if not 0 <= k < len(refusals):
-            raise play.PlayError("要选定的那处拒绝已经不存在了(原文改过?):请重新预览。")
+            raise errors.PlayError("要选定的那处拒绝已经不存在了(原文改过?):请重新预览。")
         refusal = refusals[k]
         if name not in refusal.get("candidates", []):
             said = "、".join(refusal.get("candidates", [])) or "没有候选"
-            raise play.PlayError(f"“{name}”不是“{refusal['text']}”的候选({said}):没有选定,请重新预览。")
+            raise errors.PlayError(f"“{name}”不是“{refusal['text']}”的候选({said}):没有选定,请重新预览。")
         if not refusal.get("input"):
-            raise play.PlayError(
+            raise errors.PlayError(
                 f"“{refusal['text']}”不能直接选定{name}:它不是只缺一个对象的特权(或还缺别的,如瞄准的位置),"
                 "请用表单录入,或请玩家说明。"
             )
@@ -236,9 +236,9 @@ def manifestos_apply(inputs: list[dict], edits: dict[int, str] | None) -> list[d
     for key, raw in sorted(edits.items()):
         item = at.get(key)
         if item is None:
-            raise play.PlayError("要修改的杀人宣言已经不在这条消息里了(原文改过?):请重新预览。")
+            raise errors.PlayError("要修改的杀人宣言已经不在这条消息里了(原文改过?):请重新预览。")
         if len(raw) > MANIFESTO_MAX:
-            raise play.PlayError(f"杀人宣言太长了:最多 {MANIFESTO_MAX} 字。")
+            raise errors.PlayError(f"杀人宣言太长了:最多 {MANIFESTO_MAX} 字。")
         text, parsed = manifesto_clean(raw), item.get("manifesto") or ""
         if text == manifesto_clean(parsed):
             continue
@@ -287,7 +287,7 @@ class Pasted:
 
 
 def parse_message(
-    game: Game, pasted: Pasted, *, state: rules.GameState | None = None, replay: play.Replay | None = None
+    game: Game, pasted: Pasted, *, state: rules.GameState | None = None, replay: storage.Replay | None = None
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState, list[dict]]:
     """What the parser reads in the message, against the sender's hand now (`state`, or a replay), with the
     choices made in its preview (choices_apply, manifestos_apply), and the parser's notes (each other part of the
@@ -296,11 +296,11 @@ def parse_message(
     if replay is not None:
         phase = next((p for p in reversed(replay.phases) if p.status == Phase.Status.OPEN), None)
         if phase is None:
-            raise play.PlayError("这局游戏现在没有进行中的时段")
+            raise errors.PlayError("这局游戏现在没有进行中的时段")
         state, names = replay.state, [replay.names[n] for n in sorted(replay.names)]
     else:
-        phase = play.require_open_phase(game)
-        state = state if state is not None else play.game_replay(game).state
+        phase = storage.require_open_phase(game)
+        state = state if state is not None else storage.game_replay(game).state
         names = list(game.seats.order_by("number").values_list("player_name", flat=True))
     sender = pasted.seat.player_name
     if pasted.vote_post:
@@ -329,7 +329,7 @@ def pm_preview(
     vote_post: bool = False,
     choices: dict[int, str] | None = None,
     manifestos: dict[int, str] | None = None,
-    replay: play.Replay | None = None,
+    replay: storage.Replay | None = None,
     chooser: str = "天神",
 ) -> MessagePreview:
     """What the parser understood and what each input would cost or why it would be refused — stores nothing.
@@ -340,14 +340,14 @@ def pm_preview(
     N-kill counts). `replay`: the game as the caller just replayed it under its lock (read only here; the
     out-of-order preview replays for itself)."""
     pasted = Pasted(seat, text, forum_at, vote_post, False, dict(choices or {}), dict(manifestos or {}), chooser)
-    replay = replay or play.game_replay(game)
+    replay = replay or storage.game_replay(game)
     items, refusals, phase, state, notes = parse_message(game, pasted, state=replay.state)
-    play.check_forum_time(phase, forum_at)
+    resolve.check_forum_time(phase, forum_at)
     preview = MessagePreview(seat, phase, forum_at, text, refusals=refusals, notes=notes)
     if verdicts.later_inputs(replay, phase, forum_at):
-        outcome = rolled_back(lambda: _message_store(play.game_lock(game), pasted).outcome)
+        outcome = rolled_back(lambda: _message_store(base.game_lock(game), pasted).outcome)
     else:
-        at = play._minutes(phase, forum_at)
+        at = resolve.minutes_into(phase, forum_at)
         engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in items]
         judged = rules.submit_message(state, engine_inputs)[1]  # N-kill: the message is judged as one
         context = message_context(seat, forum_at, text, refusals, items)
@@ -382,10 +382,10 @@ class StoredMessage:
 
 
 def _message_store(
-    game: Game, pasted: Pasted, *, user=None, seen: str | None = None, replay: play.Replay | None = None
+    game: Game, pasted: Pasted, *, user=None, seen: str | None = None, replay: storage.Replay | None = None
 ) -> StoredMessage:
     """The raw message and its inputs, stored under the caller's game lock (pm_confirm, and its preview)."""
-    replay = replay or play.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
+    replay = replay or storage.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
     items, refusals, _, _, _ = parse_message(game, pasted, replay=replay)
     parsed = {"inputs": items, "refusals": refusals}
     if manifesto_edits(items):  # the raw text stays as it was; the record says the 宣言 published was edited
@@ -421,7 +421,7 @@ def pm_confirm(
     seen: str | None = None,
     choices: dict[int, str] | None = None,
     manifestos: dict[int, str] | None = None,
-    replay: play.Replay | None = None,
+    replay: storage.Replay | None = None,
     audit_detail: dict | None = None,
     chooser: str = "天神",
 ) -> tuple[Message, list[Item], list[dict]]:
@@ -433,7 +433,7 @@ def pm_confirm(
     edit in the message's record and the audit; part of the digest, so an edit after the preview stores nothing.
     `replay`: the game replayed by the caller under this same lock, with nothing written since (else one is made);
     `audit_detail`: more for the log row (a player's own page: how it came)."""
-    game = play.game_lock(game)
+    game = base.game_lock(game)
     spend(game, once, "录入消息")
     pasted = Pasted(seat, text, forum_at, vote_post, edited, dict(choices or {}), dict(manifestos or {}), chooser)
     stored = _message_store(game, pasted, user=user, seen=seen, replay=replay)
@@ -493,20 +493,20 @@ def open_input(game: Game, pk: int) -> Input:
     """An input of the open phase that can still be voided; else a refusal saying why."""
     rec = Input.objects.filter(pk=pk, game=game).select_related("phase", "seat").first()
     if rec is None:
-        raise play.PlayError("没有这条输入")
+        raise errors.PlayError("没有这条输入")
     if rec.phase.status != Phase.Status.OPEN:
-        raise play.PlayError("这条输入属于已经结束的时段:请用更正功能")
+        raise errors.PlayError("这条输入属于已经结束的时段:请用更正功能")
     if hasattr(rec, "void"):
-        raise play.PlayError("这条输入已经作废过了")
+        raise errors.PlayError("这条输入已经作废过了")
     return rec
 
 
 @transaction.atomic
 def input_void(*, game: Game, pk: int, user=None, reason: str = "", once: Once | None = None) -> None:
     """Void an input of the open phase (logged, append-only: a void row); the open phase is replayed without it."""
-    game = play.game_lock(game)
+    game = base.game_lock(game)
     spend(game, once, "作废输入")
     rec = open_input(game, pk)
     InputVoid.objects.create(input=rec, by=user, reason=reason)
-    play.replay_save(play.game_replay(game))
+    storage.replay_save(storage.game_replay(game))
     audit.record(game, user, "作废输入", {"id": pk, "reason": reason})

@@ -1,6 +1,6 @@
 """Idempotent commands: every state-changing form carries a one-time token and the phase it acts on.
 
-A service that takes `once` spends it right after it has locked the game row (the one lock order, play.game_lock):
+A service that takes `once` spends it right after it has locked the game row (the one lock order, base.game_lock):
 a token already spent (a double click, a reload, a second browser tab, three concurrent confirms) or a page that
 showed another phase than the open one (a stale page) is refused with a message saying what happened, and nothing
 changes. Scenarios, commands and tests that call services directly pass no token.

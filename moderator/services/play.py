@@ -1,4 +1,4 @@
-"""Playing a game: the close of a phase, and the names the other verbs take from the floors below.
+"""Playing a game: the close of a phase.
 
 A close is the one close calculation (`resolve.close`) written by one storage step: `closesql` (SQL statements, on
 PostgreSQL, for the clock) or the ORM (`storage.close_store`: SQLite, the closes the SQL leaves to it, and
@@ -16,44 +16,11 @@ from moderator.game.orders import random_order, seat_seed
 from moderator.models import Game, Input, Phase
 from moderator.services import resolve, versions
 from moderator.services.base import game_lock
-from moderator.services.errors import PlayError
-from moderator.services.resolve import check_forum_time, initial_state, phase_length, result_json
-from moderator.services.resolve import minutes_into as _minutes
 from moderator.services.storage import (
-    Replay,
     close_claim,
     close_store,
-    closed_states,
     game_replay,
-    replay_save,
-    require_open_phase,
-    snapshots_rebuild,
-    stored_verdict,
-    voided,
 )
-
-__all__ = [  # what the other verbs and the pages take from here (the floors below define most of it)
-    "PlayError",
-    "Replay",
-    "_minutes",
-    "_next_seq",
-    "check_forum_time",
-    "closed_states",
-    "default_orders_assign",
-    "game_lock",
-    "game_replay",
-    "initial_state",
-    "phase_close",
-    "phase_close_locked",
-    "phase_length",
-    "replay_save",
-    "require_open_phase",
-    "result_json",
-    "seat_numbers",
-    "snapshots_rebuild",
-    "stored_verdict",
-    "voided",
-]
 
 
 def _next_seq(game: Game, n: int = 1) -> int:

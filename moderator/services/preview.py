@@ -20,7 +20,7 @@ from django.utils import timezone
 from moderator import rules
 from moderator.models import Game, Phase
 from moderator.selectors import open_phase_of
-from moderator.services import announce, play, verdicts
+from moderator.services import announce, storage, verdicts
 
 T = TypeVar("T")
 
@@ -49,7 +49,7 @@ def _open(game: Game, kind: str) -> Phase | None:
 def _close_post(game: Game, phase: Phase, ends_at=None, state: rules.GameState | None = None) -> dict | None:
     """`ends_at`: when the phase would end (its deadline, or now for an early end, T5): the next phase starts then.
     `state`: the game now, when the caller has replayed it already (a page replays once)."""
-    state = state if state is not None else play.game_replay(game).state
+    state = state if state is not None else storage.game_replay(game).state
     if not state.phase_open:  # the replay found no open phase to close (a page must not fail on it)
         return None
     after, result = rules.close_phase(state)

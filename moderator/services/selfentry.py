@@ -27,7 +27,7 @@ from moderator.game.validate import ONCE_PER_PHASE
 from moderator.models import Game, Input, Phase, Seat, SelfEntry
 from moderator.rules import views
 from moderator.selectors import open_phase_of
-from moderator.services import audit, inputs, intake, play, verdicts
+from moderator.services import audit, base, errors, inputs, intake, storage, verdicts
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
 
@@ -35,11 +35,11 @@ FORM, ORDER, VOTE, TEXT = "form", "order", "vote", "text"
 KIND_LABELS = {FORM: "特权表单", ORDER: "丢牌顺序", VOTE: "投票", TEXT: "自由文字"}
 
 
-class Refused(play.PlayError):
+class Refused(errors.PlayError):
     """The player may not act now (the link, the game, the phase, the seat): the message says why."""
 
 
-class Changed(play.PlayError):
+class Changed(errors.PlayError):
     """The confirm would not store what the preview showed: nothing stored; `preview` is what it would do now."""
 
     def __init__(self, preview: SubmissionPreview):
@@ -282,7 +282,7 @@ def _structured(game: Game, seat: Seat, sub: Submission, now: datetime) -> Submi
 
 
 def _text(
-    game: Game, seat: Seat, sub: Submission, now: datetime, replay: play.Replay | None = None
+    game: Game, seat: Seat, sub: Submission, now: datetime, replay: storage.Replay | None = None
 ) -> SubmissionPreview:
     pv = intake.pm_preview(
         game=game,
@@ -301,8 +301,8 @@ def _text(
     return _own(preview, seat)
 
 
-def _check(game: Game, seat: Seat, sub: Submission, now: datetime) -> play.Replay:
-    replay = play.game_replay(game)
+def _check(game: Game, seat: Seat, sub: Submission, now: datetime) -> storage.Replay:
+    replay = storage.game_replay(game)
     reason = why_not(game, seat, replay.state, now)
     if reason:
         raise Refused(reason)
@@ -334,7 +334,7 @@ def confirm(
     a repeated or stale confirm (`once`), a link no longer the seat's own, a player who may no longer act, or an
     outcome that differs from the preview (`Changed`, carrying the new preview) stores nothing."""
     now = now or timezone.now()
-    game = play.game_lock(seat.game)  # the one lock order: the game row first
+    game = base.game_lock(seat.game)  # the one lock order: the game row first
     spend(game, once, "玩家自行提交")
     seat = current_seat(seat.pk, token)
     replay = _check(game, seat, sub, now)  # under the lock: the one replay of this confirm (nothing written since)
@@ -371,7 +371,7 @@ def confirm(
         recs, message = inputs.write(game, inputs.Entry(seat, sub.items, now), seen=shown.digest).inputs, None
     entry = SelfEntry.objects.create(
         game=game,
-        phase=recs[0].phase if recs else play.require_open_phase(game),
+        phase=recs[0].phase if recs else storage.require_open_phase(game),
         seat=seat,
         player_name=seat.player_name,
         link=link_mark(token),
@@ -397,7 +397,7 @@ def confirm(
 @transaction.atomic
 def setting_change(*, game: Game, on: bool, actor=None, once: Once | None = None) -> Game:
     """The 天神 turns self-entry on or off for a game (logged; the pages show which way the game is played)."""
-    game = play.game_lock(game)
+    game = base.game_lock(game)
     spend(game, once, "玩家自行提交设置")
     game.self_entry = on
     game.save(update_fields=["self_entry"])

@@ -32,7 +32,7 @@ from cards.dealing import DealError, check_hands, deal
 from moderator.models import Game, Phase, Seat, SeatHolder
 from moderator.parser.text import to_simplified
 from moderator.selectors import has_open_phase, open_phase_of
-from moderator.services import audit
+from moderator.services import audit, base, storage
 from moderator.services.preview import rolled_back
 from moderator.services.seats import seat_token_rotate
 
@@ -298,10 +298,10 @@ def seat_substitute(
     is extended by 12 hours (交替期) — the extension is logged like any other. The replaced player's private link
     stops working (a new one is made); the handover PM (with the new link), the public notice and, on an open day, a
     vote post with the new name and deadline are drafted."""
-    from moderator.services import announce, clock, play
+    from moderator.services import announce, clock
     from moderator.services.once import spend
 
-    spend(play.game_lock(seat.game), once, "替补")  # the one lock order: the game row first
+    spend(base.game_lock(seat.game), once, "替补")  # the one lock order: the game row first
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
     player_name = player_name.strip()
     if not player_name:
@@ -323,7 +323,7 @@ def seat_substitute(
     audit.record(seat.game, actor, "替补", detail)
     seat.token = seat_token_rotate(seat=seat, actor=actor).token  # the replaced player's link must not show the hand
     if seat.game.phases.exists():
-        play.snapshots_rebuild(seat.game)  # the stored states name the seat's holder: write them with the new name
+        storage.snapshots_rebuild(seat.game)  # the stored states name the seat's holder: write them with the new name
     if has_open_phase(seat.game):
         clock.phase_extend(
             game=seat.game,
@@ -335,7 +335,7 @@ def seat_substitute(
     game = seat.game
     if game.phases.exists():
         phase = game.phases.order_by("-starts_at", "-id").first()
-        state = play.game_replay(game).state
+        state = storage.game_replay(game).state
         link = seat_link(seat, link_base) if link_base else ""
         announce.substitution_drafts(game=game, seat=seat, old=old, state=state, phase=phase, link=link)
     return holder
@@ -388,10 +388,9 @@ def substitute_preview(*, seat: Seat, player_name: str, at: datetime, link_base:
 @transaction.atomic
 def seat_link_rotate(*, game: Game, seat_id: int, actor=None, once=None) -> Seat:
     """A new private link for one seat (the old one stops working at once), from the console."""
-    from moderator.services import play
     from moderator.services.once import spend
 
-    game = play.game_lock(game)
+    game = base.game_lock(game)
     spend(game, once, "更换私人链接")
     seat = game.seats.filter(pk=seat_id).first()
     if seat is None:

@@ -19,7 +19,9 @@ from typing import Protocol
 from moderator import rules
 from moderator.models import Phase, Seat
 from moderator.rules import codec
-from moderator.services.play import PlayError, Replay, result_json, voided
+from moderator.services.errors import PlayError
+from moderator.services.resolve import result_json
+from moderator.services.storage import Replay, voided
 
 
 class Judged(Protocol):

@@ -1,7 +1,7 @@
 """Page versions: one value per game in the shared cache, changed after every write that commits, so that
 the public and private pages can be served from the cache without a database query while nothing has changed.
 
-Writers call `bump_on_commit(game_id)` (every verb does, through `play.game_lock`, the close, and the model signals
+Writers call `bump_on_commit(game_id)` (every verb does, through `base.game_lock`, the close, and the model signals
 below for any ORM save of what the pages show). It changes nothing at once: the game's version is replaced by a new
 random value right after the transaction commits (`transaction.on_commit`), once per game and transaction whatever
 the number of calls; a rolled-back transaction changes nothing. Readers (moderator.public.pagecache) take the current

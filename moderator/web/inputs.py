@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from moderator.models import Game, Input, Phase, Seat, SeatHolder
 from moderator.rules import codec
-from moderator.services.play import stored_verdict, voided
+from moderator.services.storage import stored_verdict, voided
 
 STATUS_LABELS = {"accepted": "已接受", "refused": "已拒绝", "voided": "已作废"}
 

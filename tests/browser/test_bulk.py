@@ -9,7 +9,7 @@ from moderator import rules
 from moderator.models import Message, Phase
 from moderator.parser.thread import split_posts
 from moderator.rules.scenario import DEFAULT_MANIFESTO
-from moderator.services import inputs, intake, play
+from moderator.services import inputs, intake, storage
 from moderator.services import preview as dryrun
 from tests.browser import console_kit
 from tests.browser.test_gm_flow import shot
@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def tally(game):
-    return rules.close_phase(play.game_replay(game).state)[1].tally
+    return rules.close_phase(storage.game_replay(game).state)[1].tally
 
 
 def login(page, django_user_model, game):

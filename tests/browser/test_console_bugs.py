@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from moderator.models import Announcement, Input, Phase
-from moderator.services import inputs, play, setup
+from moderator.services import inputs, setup, storage
 from tests.browser.console_kit import (
     MANIFESTO,
     action,
@@ -41,7 +41,7 @@ def test_it_keeps_the_original_vote_when_the_post_was_edited_and_forfeits_the_ch
     assert "改票权作废" in page.inner_text(".flash")
     assert "已拒绝" in vote(page, game, "甲", "乙", post="change")
     assert "编辑了原投票帖" in page.inner_text(".flash")
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     assert state.votes["甲"].target == "丁" and "甲" in state.vote_changed
     tally = page.inner_text("#tally")
     assert "丁\t" in tally and "乙\t" not in tally.replace("乙\t5", "")  # 乙 has only their own 5
@@ -50,7 +50,7 @@ def test_it_keeps_the_original_vote_when_the_post_was_edited_and_forfeits_the_ch
 def test_an_edited_post_whose_original_is_unknown_counts_for_the_editor_d3(page, django_user_model):
     game = _day(page, django_user_model)
     assert "已接受" in vote(page, game, "乙", None, post="edited")
-    assert play.game_replay(game).state.votes["乙"].target == "乙"
+    assert storage.game_replay(game).state.votes["乙"].target == "乙"
 
 
 def test_a_separate_second_vote_post_is_the_one_change_then_no_more_d3(page, django_user_model):
@@ -65,7 +65,7 @@ def test_a_separate_second_vote_post_is_the_one_change_then_no_more_d3(page, dja
     assert "另发的投票帖按改票处理" in page.inner_text(".flash")
     assert "已拒绝" in vote(page, game, "甲", "丙")
     assert "改票只能一次,你已经改过票了" in page.inner_text(".flash")
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     assert state.votes["甲"].target == "乙" and state.votes["甲"].changed and "甲" in state.vote_changed
     assert "乙" not in state.vote_changed  # 乙's repeat was no change
 

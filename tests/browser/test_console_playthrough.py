@@ -27,7 +27,7 @@ from cards.catalogue import USES
 from moderator import rules
 from moderator.models import Announcement, Game, Input, Phase
 from moderator.rules import codec
-from moderator.services import play
+from moderator.services import storage
 from tests.browser.console_kit import MANIFESTO, action, flash, local, login, now_local, shot, vote
 from tests.pages.pages_scan import (
     AP_WORDS,
@@ -100,7 +100,7 @@ def _gm_pages(page, game, by_button: bool = False):
     dead_camps = dict(shown_camps(body))  # V5: the camp of a day death is public, a night death's is not
     assert all(game.seats.get(player_name=name).camp == camp for name, camp in dead_camps.items())
     assert found(without_camps(without_archive(final.sub(" ", body))), [*SECRET_WORDS, *AP_WORDS]) == []
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     for seat, text in zip(seats, private, strict=True):
         assert seat.camp in text
         me = state.seat(seat.player_name)
@@ -590,4 +590,4 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     assert "第5天(进行中)" in open_day and "曾泰的票权\t1 票\t2 票" in open_day
     page.click("#confirm")
     assert "更正已生效" in flash(page)
-    assert rules.close_phase(play.game_replay(game).state)[1].tally["狄如燕"] >= 2
+    assert rules.close_phase(storage.game_replay(game).state)[1].tally["狄如燕"] >= 2

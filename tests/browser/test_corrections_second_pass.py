@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import Announcement, Game, Input, Phase
-from moderator.services import clock, inputs, play, setup
+from moderator.services import clock, inputs, setup, storage
 from tests.browser.console_kit import MANIFESTO, end_phase, flash, local, login, seat, table_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -354,7 +354,7 @@ def test_t5_does_not_wait_for_a_player_whose_only_card_is_pending_execution(page
             game=game, seat=seat(game, voter), target=seat(game, "丁"), change=False, forum_at=day.starts_at
         )
     end_phase(game)
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     ding = state.seat("丁")
     assert ding.alive and not ding.hand and "丁" in state.pending_executions  # the case itself
     assert "丁" not in views.not_acted(state)

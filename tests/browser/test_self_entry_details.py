@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import Game, Input
-from moderator.services import clock, inputs, play, setup
+from moderator.services import clock, inputs, setup, storage
 from moderator.services.seats import seat_token_rotate
 from tests.browser.console_kit import MANIFESTO
 
@@ -123,7 +123,7 @@ def test_a_last_card_pending_execution_and_an_order_window_on_a_phone_d8_o3(brow
     for name in ("甲", "乙", "丙"):
         inputs.write(game, inputs.Entry(_seat(game, name), [{"for": "丁"}], _at(game)))
     clock.phase_end_early(game=game, force=True)  # day 1: 丁 executed, his only card pending until dawn (D6, D8)
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     assert state.seat("丁").alive and not state.seat("丁").hand and "丁" in state.pending_executions
 
     tab = _phone(browser, live_server)
@@ -139,7 +139,7 @@ def test_a_last_card_pending_execution_and_an_order_window_on_a_phone_d8_o3(brow
     attack = {"use": "普通攻击", "card": "杀手", "target": "乙", "manifesto": MANIFESTO}
     inputs.write(game, inputs.Entry(_seat(game, "甲"), [attack], _at(game)))
     clock.phase_end_early(game=game, force=True)  # night 2: 丁 dies, 乙 loses a 庶民: 2 of 8 lost, a window (O3)
-    assert play.game_replay(game).state.orders_open
+    assert storage.game_replay(game).state.orders_open
     tab.goto(f"/p/{_seat(game, '乙').token}/act/")
     assert "改顺序期(O3)" in tab.inner_text("#missing")
     tab.click("#form-order button[name=preview]")

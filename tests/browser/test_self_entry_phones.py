@@ -16,7 +16,7 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import Announcement, Game, Input, Phase, SelfEntry
-from moderator.services import clock, intake, play, setup
+from moderator.services import clock, intake, setup, storage
 from tests.browser.console_kit import MANIFESTO, login, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -249,7 +249,7 @@ def test_seven_phones_play_a_night_and_a_day_and_the_pm_game_gives_the_same_stat
     tab.goto(f"/p/{token}/act/")
     _order(tab)
     assert "本时段需要你交的都已经交了" in tab.inner_text("#missing")
-    assert play.game_replay(game).state.seat(SECOND[0]).ap == 2  # 4 AP − one 束魂: the change cost nothing
+    assert storage.game_replay(game).state.seat(SECOND[0]).ap == 2  # 4 AP − one 束魂: the change cost nothing
     gm.goto(f"/gm/{game.pk}/")
     assert "所有活着的玩家都已行动" in gm.inner_text("#not-acted") and gm.locator("#orders-missing").count() == 0
     entered = sum(len(texts) for texts in NIGHT_PM.values())
@@ -274,7 +274,7 @@ def test_seven_phones_play_a_night_and_a_day_and_the_pm_game_gives_the_same_stat
     clock.phase_end_early(game=pm_game, force=True)
 
     # Day 1: the saved player sees why he cannot vote; the others vote, one changes his vote once (D3).
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     assert state.saved == frozenset({"李朗"}), state.saved  # N7: 张环's 束魂 caught 狄仁杰's attack on 李朗
     for name, target in VOTES.items():
         tab, token = tabs[name]

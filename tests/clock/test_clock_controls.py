@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 
 from moderator.models import AuditLog, Game, Phase
 from moderator.services import clock, inputs, setup
-from moderator.services.play import PlayError
+from moderator.services.errors import PlayError
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from bench.forms import form_data
 from moderator.models import AuditLog, Input, Message, Phase, UsedToken
-from moderator.services import clock, play, setup
+from moderator.services import clock, setup, storage
 from tests.servers import WebServer
 
 pytestmark = [pytest.mark.faults, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -119,7 +119,7 @@ def test_a_confirm_from_a_page_the_killed_server_rendered_stores_what_was_previe
     assert stored == sorted(shown)
     uses = sorted((i.payload["use"], i.payload["target"]) for i in Input.objects.all())
     assert uses == [("束魂", 3), ("诅咒", 1)]  # targets by seat: 丙 is seat 3, 甲 seat 1
-    assert play.game_replay(game).state.seat("乙").ap == 0  # 3 − 2 − 1, charged once
+    assert storage.game_replay(game).state.seat("乙").ap == 0  # 3 − 2 − 1, charged once
 
     again = confirm(web, browser, game, data)  # the button pressed again, or the page reloaded
     assert again.status_code == 200 and "这个表单已经提交过了" in again.text, again.text[-3000:]
@@ -174,7 +174,7 @@ def test_a_confirm_in_flight_when_the_server_is_killed_stores_nothing_and_the_ne
     again = confirm(web, browser, game, data)
     assert "这个表单已经提交过了" in again.text, again.text[-3000:]
     assert Message.objects.count() == 1 and Input.objects.count() == 2
-    assert play.game_replay(game).state.seat("乙").ap == 0
+    assert storage.game_replay(game).state.seat("乙").ap == 0
 
 
 def _try(call):

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Input, Message, Phase
-from moderator.services import play, transfer
+from moderator.services import play, storage, transfer
 from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
@@ -121,7 +121,7 @@ def test_voiding_an_input_refunds_nothing_but_removes_its_effect_and_is_logged(g
     gm_client.post(f"/gm/{game.pk}/void/{rec.pk}/", {"reason": "录错了", **token})
     rec = Input.objects.get()
     assert rec.status == "voided" and rec.reason == "录错了"
-    assert play.game_replay(game).state.seat("乙").ap == 3  # replayed without it
+    assert storage.game_replay(game).state.seat("乙").ap == 3  # replayed without it
     assert AuditLog.objects.get(action="作废输入").detail["reason"] == "录错了"
     assert gm_client.post(f"/gm/{game.pk}/void/nonsense/").status_code == 404
     again = gm_client.post(f"/gm/{game.pk}/void/{rec.pk}/", {"reason": "录错了", **token}, follow=True)
@@ -185,7 +185,7 @@ def test_a_correction_re_resolves_shows_the_difference_and_applies_on_confirmati
     assert night1.result["lost"] == {}
     assert "昨夜平安无事" in Announcement.objects.filter(kind="dawn").order_by("-id").first().text
     assert AuditLog.objects.get(action="更正").detail["reason"] == "天神录错"
-    assert play.game_replay(game).state.seat("乙").ap == 3
+    assert storage.game_replay(game).state.seat("乙").ap == 3
 
 
 def test_a_correction_can_add_a_missed_input_to_a_closed_night(gm_client, game):
@@ -224,7 +224,7 @@ def test_export_and_import_replay_to_the_same_state(gm_client, game):
     upload = SimpleUploadedFile("game.json", exported.content, content_type="application/json")
     gm_client.post("/games/import/", {**signed(gm_client, "console_import"), "file": upload, "name": "导入的局"})
     copy = Game.objects.get(name="导入的局")
-    a, b = play.game_replay(game), play.game_replay(copy)
+    a, b = storage.game_replay(game), storage.game_replay(copy)
     assert [(s.name, s.names, s.ap, s.alive) for s in a.state.seats] == [
         (s.name, s.names, s.ap, s.alive) for s in b.state.seats
     ]
@@ -261,7 +261,7 @@ def test_a_substitute_takes_a_seat_and_the_phase_gets_twelve_more_hours(gm_clien
     phase.refresh_from_db()
     assert phase.ends_at - end == timedelta(hours=12)  # T4
     assert game.seats.filter(player_name="替补丙").exists()
-    assert play.game_replay(game).state.seat("替补丙").names == ("庶民", "巫医", "绝杀/特赦", "纵火/圣人", "阿米巴")
+    assert storage.game_replay(game).state.seat("替补丙").names == ("庶民", "巫医", "绝杀/特赦", "纵火/圣人", "阿米巴")
     page = gm_client.post(
         f"/gm/{game.pk}/substitute/",
         {"seat": _seat(game, "甲").pk, "player_name": "乙", **once(gm_client, f"/gm/{game.pk}/", SUB % game.pk)},

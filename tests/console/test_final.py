@@ -7,13 +7,13 @@ from django.template.loader import render_to_string
 
 from moderator.models import Announcement
 from moderator.rules import views
-from moderator.services import announce, play
+from moderator.services import announce, storage
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_final_summary_and_the_public_view_reveal_every_camp_and_hand_once_there_is_a_winner(game):
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     assert views.public_view(state)["final"] is None  # while the game runs, nothing is revealed
     won = replace(state, winner="平民")
     final = views.public_view(won)["final"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from moderator.models import Input
-from moderator.services import play, transfer
+from moderator.services import storage, transfer
 
 pytestmark = pytest.mark.django_db
 HERE = Path(__file__).parent / "fixtures"
@@ -25,5 +25,5 @@ def test_a_format_1_export_imports_and_replays_to_the_same_verdicts():
     assert [(r["seq"], r["status"]) for r in after] == [(r["seq"], r["status"]) for r in before]
     refused = [(r["seq"], r["reason"]) for r in before if r["status"] == "refused"]
     assert refused and refused == [(r["seq"], r["reason"]) for r in after if r["status"] == "refused"]
-    assert play.game_replay(game).state == play.game_replay(game, full=True).state
+    assert storage.game_replay(game).state == storage.game_replay(game, full=True).state
     assert transfer.export_game(game)["format"] == "direnjie-game/2"

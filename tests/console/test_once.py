@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils import timezone
 
 from moderator.models import AuditLog, Game, Input, Message, Phase
-from moderator.services import clock, corrections, intake, play, setup
+from moderator.services import clock, corrections, errors, intake, play, setup, storage
 from moderator.services.once import Once, new_token
 
 pytestmark = pytest.mark.django_db
@@ -53,22 +53,22 @@ def test_it_refuses_a_confirm_sent_twice_and_stores_the_message_once(game):
     seat = game.seats.get(player_name="乙")
     once = _once(game)
     intake.pm_confirm(game=game, seat=seat, text="束魂 乙", forum_at=_at(game), once=once)
-    with pytest.raises(play.PlayError, match="已经提交过了"):
+    with pytest.raises(errors.PlayError, match="已经提交过了"):
         intake.pm_confirm(game=game, seat=seat, text="束魂 乙", forum_at=_at(game), once=once)
     assert Message.objects.count() == 1 and Input.objects.count() == 1
-    assert play.game_replay(game).state.seat("乙").ap == 1  # charged once: 3 − 2
+    assert storage.game_replay(game).state.seat("乙").ap == 1  # charged once: 3 − 2
 
 
 def test_it_refuses_a_page_that_showed_a_phase_that_has_closed_since(game):
     shown = _once(game)  # the dashboard of night 1
     play.phase_close(phase=game.phases.get(status=Phase.Status.OPEN))
-    with pytest.raises(play.PlayError, match="页面已过期:提交的页面显示的是第1夜,现在是第1天"):
+    with pytest.raises(errors.PlayError, match="页面已过期:提交的页面显示的是第1夜,现在是第1天"):
         clock.phase_end_early(game=game, force=True, once=shown)
     assert game.phases.get(kind="day", number=1).status == Phase.Status.OPEN
 
 
 def test_a_form_without_its_token_changes_nothing(game):
-    with pytest.raises(play.PlayError, match="缺少一次性令牌"):
+    with pytest.raises(errors.PlayError, match="缺少一次性令牌"):
         clock.game_pause(game=game, once=Once("", None))
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
@@ -82,7 +82,7 @@ def test_three_concurrent_confirms_of_one_pm_store_one_curse_and_charge_once(gam
     assert sum(not isinstance(r, Exception) for r in results) == 1, results
     assert all("已经提交过了" in str(r) for r in results if isinstance(r, Exception))
     assert Message.objects.count() == 1 and Input.objects.count() == 1
-    assert play.game_replay(game).state.seat("乙").ap == 2  # 3 − 1, once
+    assert storage.game_replay(game).state.seat("乙").ap == 2  # 3 − 1, once
 
 
 @pytest.mark.postgres
@@ -111,7 +111,7 @@ def test_two_substitute_posts_extend_the_phase_by_twelve_hours_once(game):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_every_service_at_once_on_one_game_queues_on_the_game_row_and_never_deadlocks(game):
-    """The one lock order (play.game_lock): inputs, a void, a correction, clock controls, a substitution, the
+    """The one lock order (base.game_lock): inputs, a void, a correction, clock controls, a substitution, the
     close and the pages' replay, all released at the same moment, twice over."""
     seats = {s.player_name: s for s in game.seats.all()}
     first = intake.action_entry(
@@ -131,14 +131,14 @@ def test_every_service_at_once_on_one_game_queues_on_the_game_row_and_never_dead
         lambda: clock.game_pause(game=game),
         lambda: clock.game_resume(game=game),
         lambda: setup.seat_substitute(seat=seats["丙"], player_name="替补丙", at=timezone.now()),
-        lambda: play.game_replay(game),
+        lambda: storage.game_replay(game),
         lambda: clock.not_acted(game),
     ]
     results = _together(len(jobs), lambda i: jobs[i]())
     deadlocks = [r for r in results if isinstance(r, Exception) and "deadlock" in str(r).lower()]
     assert not deadlocks
     refusals = [r for r in results if isinstance(r, Exception)]
-    assert all(isinstance(r, play.PlayError) for r in refusals), refusals  # a pause/resume out of turn, nothing else
+    assert all(isinstance(r, errors.PlayError) for r in refusals), refusals  # a pause/resume out of turn, nothing else
     # Then the close, a correction and more inputs, at once.
     game.refresh_from_db()
     if game.status == Game.Status.PAUSED:
@@ -158,5 +158,5 @@ def test_every_service_at_once_on_one_game_queues_on_the_game_row_and_never_dead
     results = _together(2, lambda i: corrections.correction_apply(game=game, edits=[edit]))
     assert not [r for r in results if isinstance(r, Exception) and "deadlock" in str(r).lower()]
     # Whatever the interleaving, the stored snapshots equal a replay from night 1.
-    full = play.game_replay(game, full=True)
-    assert play.game_replay(game).state == full.state
+    full = storage.game_replay(game, full=True)
+    assert storage.game_replay(game).state == full.state

@@ -15,7 +15,7 @@ import yaml
 from moderator.models import Game, Input, Phase
 from moderator.rules.scenario import load
 from moderator.scenarios import play_scenario
-from moderator.services import play
+from moderator.services import storage
 
 pytestmark = pytest.mark.django_db
 MANIFESTO = "天下大势,分久必合,合久必分。" * 8  # 120 characters: one attack's worth (N-kill)
@@ -35,7 +35,7 @@ def _pm(client, game, sender, text, hours=1, confirm=False) -> str:
 
 
 def _ap(game, name: str) -> int:
-    return play.game_replay(game).state.seat(name).ap
+    return storage.game_replay(game).state.seat(name).ap
 
 
 def test_a_second_transformation_is_refused_naming_the_pending_form_and_when_it_completes_m2(gm_client, game):

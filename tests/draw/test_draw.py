@@ -19,7 +19,7 @@ from moderator.rules.scenario import load, messages
 from moderator.rules.views import deadlock
 from moderator.scenarios import play_scenario
 from moderator.services import clock, inputs
-from moderator.services.play import PlayError
+from moderator.services.errors import PlayError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "golden"))
 from golden import START, compare

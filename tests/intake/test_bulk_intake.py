@@ -9,7 +9,7 @@ from bench.forms import check, form_data, swap
 from moderator import rules
 from moderator.models import AuditLog, Input, Message, UsedToken
 from moderator.parser.thread import split_posts
-from moderator.services import bulk, intake, play
+from moderator.services import bulk, errors, intake, storage
 from moderator.services.once import Once, new_token, open_phase_id
 from tests.intake.conftest import TABLE, corpus, day_one, table
 
@@ -18,7 +18,7 @@ PLAYERS = list(TABLE)
 
 
 def tally(game) -> dict:
-    return rules.close_phase(play.game_replay(game).state)[1].tally
+    return rules.close_phase(storage.game_replay(game).state)[1].tally
 
 
 def posts(name):
@@ -55,7 +55,7 @@ def test_confirming_stores_each_post_once_as_its_own_message_with_one_token(day,
     assert UsedToken.objects.filter(token=once.token, action="批量录入").count() == 1
     assert AuditLog.objects.filter(action="批量录入").count() == 1
     assert Message.objects.get(sender_name="曾泰", text__contains="凭什么").text.startswith("[quote]李元芳 发表于")
-    with pytest.raises(play.PlayError, match="已经提交过了"):
+    with pytest.raises(errors.PlayError, match="已经提交过了"):
         bulk.bulk_confirm(game=day, posts=posts("discuz_day1_30.txt"), vote_post=True, user=gm, once=once)
     again = bulk.bulk_confirm(game=day, posts=posts("discuz_day1_30.txt"), vote_post=True, user=gm)
     assert again.stored == [] and sum("已经录入过了" in r.skip for r in again.skipped) == 26  # 25 and the copy
@@ -159,7 +159,7 @@ def test_a_separate_second_vote_post_in_a_thread_is_the_change_as_one_by_one_d3(
     assert not late["accepted"] and "最后一小时不能改票" in late["reason"]
 
     bulk.bulk_confirm(game=day, posts=split_posts(SECOND_POSTS, authors=PLAYERS), vote_post=True)
-    state = play.game_replay(day).state
+    state = storage.game_replay(day).state
     assert state.votes["李元芳"].target == "李朗" and state.votes["狄仁杰"].target == "张环"
 
 
@@ -170,11 +170,11 @@ def test_a_second_vote_post_pasted_alone_is_the_change_and_an_edited_one_is_not_
     at = day.phases.get(status="open").starts_at
     for hours, text in ((1, "投 曾泰"), (2, "再想想,我投李朗")):
         intake.pm_confirm(game=day, seat=seat, text=text, forum_at=at + timedelta(hours=hours), vote_post=True)
-    assert play.game_replay(day).state.votes["李元芳"].target == "李朗"
+    assert storage.game_replay(day).state.votes["李元芳"].target == "李朗"
     other = day.seats.get(player_name="狄仁杰")
     intake.pm_confirm(game=day, seat=other, text="投 曾泰", forum_at=at + timedelta(hours=1), vote_post=True)
     _, [item], _ = intake.pm_confirm(
         game=day, seat=other, text="再想想,我投李朗", forum_at=at + timedelta(hours=2), vote_post=True, edited=True
     )
     assert item.accepted and "按原投票(→ 曾泰)计票,改票权作废" in item.reason
-    assert play.game_replay(day).state.votes["狄仁杰"].target == "曾泰"
+    assert storage.game_replay(day).state.votes["狄仁杰"].target == "曾泰"

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import AuditLog, Input, Message
-from moderator.services import intake, play
+from moderator.services import errors, intake
 from tests.browser.console_kit import MANIFESTO
 from tests.intake.conftest import at, console_table, jia
 from tests.tokens import signed
@@ -48,11 +48,11 @@ def test_a_chosen_candidate_becomes_the_attack_with_its_manifesto_and_is_stored_
 
 
 def test_a_choice_that_is_not_a_candidate_or_not_about_a_privilege_is_refused_and_says_why(game):
-    with pytest.raises(play.PlayError, match=r"不是.*的候选"):
+    with pytest.raises(errors.PlayError, match=r"不是.*的候选"):
         intake.pm_preview(game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={0: "丁"})
-    with pytest.raises(play.PlayError, match="不能直接选定"):  # B3: an aimed shot without its position
+    with pytest.raises(errors.PlayError, match="不能直接选定"):  # B3: an aimed shot without its position
         intake.pm_preview(game=game, seat=jia(game), text="乙很可疑,瞄准狙击他", forum_at=at(game), choices={0: "乙"})
-    with pytest.raises(play.PlayError, match="不存在"):
+    with pytest.raises(errors.PlayError, match="不存在"):
         intake.pm_preview(game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={5: "乙"})
     assert Message.objects.count() == 0
 

@@ -9,7 +9,7 @@ import pytest
 
 from moderator.console.sentences import audit_sentence
 from moderator.models import Announcement, AuditLog, Input, Message, Phase
-from moderator.services import intake, play, verdicts
+from moderator.services import errors, intake, play, verdicts
 from moderator.services.once import Once, new_token
 from tests.browser.console_kit import MANIFESTO
 from tests.intake.conftest import at, console_table, jia
@@ -90,7 +90,7 @@ def test_a_repeated_confirm_of_an_edited_preview_stores_once(game):
                 manifestos=edits,
                 once=Once(token, game.phases.get().pk),
             )
-        except play.PlayError:
+        except errors.PlayError:
             pass
     assert Message.objects.count() == 1 and Input.objects.get().payload["manifesto"] == MANIFESTO
 
@@ -107,5 +107,5 @@ def test_an_edit_below_the_minimum_length_is_flagged_and_the_attack_refused_in_a
 
 
 def test_an_edit_of_an_input_that_is_not_an_attack_of_the_message_is_refused_and_says_why(game):
-    with pytest.raises(play.PlayError, match="要修改的杀人宣言已经不在这条消息里了"):
+    with pytest.raises(errors.PlayError, match="要修改的杀人宣言已经不在这条消息里了"):
         preview(game, {9999: MANIFESTO})

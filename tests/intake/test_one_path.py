@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import AuditLog, Game, Input, InputVerdict, Message
-from moderator.services import inputs, intake, play, setup, verdicts
+from moderator.services import errors, inputs, intake, play, setup, storage, verdicts
 from moderator.services.preview import rolled_back
 from tests.browser.console_kit import TABLE
 
@@ -54,15 +54,15 @@ def test_a_rolled_back_write_returns_what_it_did_and_keeps_nothing(game):
 def test_an_error_inside_a_rolled_back_write_is_raised_and_nothing_is_kept(game):
     def fails():
         Message.objects.create(game=game, sender_name="甲", text="", forum_at=at(game, 5))
-        raise play.PlayError("拒绝")
+        raise errors.PlayError("拒绝")
 
-    with pytest.raises(play.PlayError, match="拒绝"):
+    with pytest.raises(errors.PlayError, match="拒绝"):
         rolled_back(fails)
     assert not Message.objects.exists()
 
 
 def test_a_write_leaves_the_replay_it_was_given_as_it_was(game):
-    replay = play.game_replay(game)
+    replay = storage.game_replay(game)
     state, records, verdicts_before = replay.state, dict(replay.records), dict(replay.verdicts)
     entry = inputs.Entry(seat(game, "乙"), [{"use": "束魂", "target": "丙"}], at(game, 30))
     written = inputs.write(game, entry, replay=replay)

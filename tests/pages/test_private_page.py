@@ -10,8 +10,8 @@ from pages_scan import bottom_shown, hand_shown, strong, table_rows, text_of
 
 from bench.sample import IMG, SCRIPT
 from moderator.models import AuditLog
-from moderator.services.play import game_replay
 from moderator.services.seats import seat_token_rotate
+from moderator.services.storage import game_replay
 from tests.pages.conftest import played
 
 pytestmark = pytest.mark.django_db

@@ -28,7 +28,7 @@ from pages_scan import (
 from bench.sample import DAY_DEATH, HANDS, IMG, NIGHT_DEATH, SCRIPT
 from moderator.models import AuditLog, Game, Input, Phase
 from moderator.rules import codec
-from moderator.services.play import game_replay
+from moderator.services.storage import game_replay
 from tests.pages.conftest import played
 
 pytestmark = pytest.mark.django_db

@@ -25,7 +25,7 @@ from pages_scan import text_of
 
 from bench.sample import sample_game
 from moderator.models import Game, Phase, Seat, new_token
-from moderator.services import intake, play, setup, versions
+from moderator.services import base, intake, play, setup, versions
 from moderator.services.seats import seat_token_rotate
 from tests.pages import conftest
 
@@ -167,7 +167,7 @@ def test_a_substituted_player_s_link_stops_and_the_new_holder_sees_the_seat(clie
 def test_an_uncommitted_write_of_the_game_is_never_cached(client, played):
     """Inside a transaction that wrote the game, its pages come from the database (its view is not everyone's)."""
     client.get(public(played))
-    play.game_lock(played.game)  # a write begun, not committed
+    base.game_lock(played.game)  # a write begun, not committed
     assert versions.pending(played.game.pk)
     response, queries = get(client, public(played))
     assert response.status_code == 200 and queries > 0

@@ -11,7 +11,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from moderator.parser import account, parse_pm
-from moderator.services import intake, play
+from moderator.services import intake, storage
 from tests.intake.conftest import at, table
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def shown(text: str, player: str = "狄仁杰") -> tuple[list, str]:
     seat = game.seats.get(player_name=player)
     preview = intake.pm_preview(game=game, seat=seat, text=text, forum_at=at(game))
     names = list(game.seats.order_by("number").values_list("player_name", flat=True))
-    hand = list(play.game_replay(game).state.seat(player).names)
+    hand = list(storage.game_replay(game).state.seat(player).names)
     notes = parse_pm(text, sender=player, players=names, hand=hand).to_json()["notes"]
     parts = account(
         text, inputs=[i.data for i in preview.items], refusals=preview.refusals, notes=notes, items=preview.items

@@ -18,7 +18,7 @@ from django.test import Client
 
 from bench.sample import sample_game
 from moderator.models import Game
-from moderator.services import play, transfer
+from moderator.services import storage, transfer
 from moderator.services.transfer_schema import MAX_BYTES
 from tests.tokens import signed
 
@@ -90,7 +90,7 @@ def _v1(data: dict) -> dict:
 
 
 def _state(game):
-    return [(s.name, s.names, s.ap, s.alive) for s in play.game_replay(game).state.seats]
+    return [(s.name, s.names, s.ap, s.alive) for s in storage.game_replay(game).state.seats]
 
 
 @pytest.mark.parametrize("fmt", [2, 1])

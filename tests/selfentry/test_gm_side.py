@@ -10,7 +10,7 @@ from django.utils import timezone
 from selfentry_kit import MANIFESTO, act_url, confirm_data, preview, seat
 
 from moderator.models import AuditLog, Input
-from moderator.services import clock, corrections, intake, selfentry, setup
+from moderator.services import clock, corrections, intake, selfentry, setup, storage
 from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
@@ -113,10 +113,9 @@ def test_a_reminder_pm_for_each_player_who_has_not_acted_with_the_time_left(game
 
 
 def test_reminders_without_self_entry_ask_for_a_pm(game):
-    from moderator.services import play
 
     game = selfentry.setting_change(game=game, on=False)
-    drafts = selfentry.reminders(game, play.game_replay(game).state, {}, timezone.now())
+    drafts = selfentry.reminders(game, storage.game_replay(game).state, {}, timezone.now())
     assert [d["name"] for d in drafts] == ["甲", "乙", "丙", "丁"]
     assert all("请用短消息寄给天神" in d["text"] and "/p/" not in d["text"] for d in drafts)
 

@@ -18,8 +18,8 @@ from selfentry_kit import MANIFESTO, act_url, confirm_data, preview, seat
 from moderator.game.state import evolve
 from moderator.models import Announcement, AuditLog, Input
 from moderator.rules import views
-from moderator.services import clock, inputs, play, posts, selfentry, setup
-from moderator.services.play import PlayError
+from moderator.services import clock, inputs, posts, selfentry, setup, storage
+from moderator.services.errors import PlayError
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def test_night_one_orders_missing_are_named_reminded_and_an_early_end_asks_first
     inputs.order_submit(
         game=game, seat=seat(game, "甲"), order=["庶民", "庶民", "狙击手", "保镖", "杀手"], forum_at=_now(game)
     )
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     assert views.not_acted(state) == [] and views.orders_missing(state, False) == ["乙", "丙", "丁"]
 
     drafts = selfentry.reminders(game, state, {}, timezone.now())
@@ -67,7 +67,7 @@ def test_night_one_orders_missing_are_named_reminded_and_an_early_end_asks_first
 
 
 def test_a_table_entered_in_discard_order_misses_no_order(game):
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     assert game.hands_are_orders and views.orders_missing(state, game.hands_are_orders) == []
 
 
@@ -75,7 +75,7 @@ def test_a_table_entered_in_discard_order_misses_no_order(game):
 
 
 def test_drafts_state_the_phase_length_and_point_to_the_private_page_with_self_entry_on(game):
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     me = state.seat("乙")
     game.phase_seconds = 6 * 3600
     window = posts.tail({"window": 1, "game": game})
@@ -154,7 +154,7 @@ def test_the_execution_preview_names_the_card_a_player_pardoned_once_would_lose_
     setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
     for name in ("甲", "丙", "丁"):
         inputs.write(game, inputs.Entry(seat(game, name), [{"for": "乙"}], _now(game)))
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     assert views.executions_preview(state) == [{"name": "乙", "card": "束魂"}]  # pending until the night (N12)
     once = state.with_seat(evolve(state.seat("乙"), pardoned_once=True))  # cannot be pardoned again: lost at once
     assert views.executions_preview(once) == [{"name": "乙", "card": "束魂"}]
@@ -164,7 +164,7 @@ def test_the_execution_preview_names_the_card_a_player_pardoned_once_would_lose_
 
 
 def test_each_win_is_cited_under_its_own_clause(game):
-    state = play.game_replay(game).state
+    state = storage.game_replay(game).state
     civilians = evolve(state, winner="平民")
     assert any("获胜的玩家:乙、丙(V1:生死不论)" in a for a in views.alerts(civilians, None))
     assert any("(V2:生死不论)" in a for a in views.alerts(evolve(state, winner="杀手"), None))
