@@ -5,9 +5,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
-from moderator import services
 from moderator.console.forms import GameCreateForm, StartForm
 from moderator.console.views import deal_pms
+from moderator.services import errors, setup
 from moderator.services.once import AlreadyMade, Once
 from moderator.web.access import gm_game
 
@@ -18,7 +18,7 @@ def game_new(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            game = services.game_create(
+            game = setup.game_create(
                 name=data["name"],
                 player_names=data["players"],
                 camps=data["camps"],
@@ -35,7 +35,7 @@ def game_new(request):
                 messages.warning(request, str(exc))
                 return redirect("game_setup", game_id=exc.game.pk)
             form.add_error(None, str(exc))
-        except (services.SetupError, services.PlayError) as exc:
+        except (setup.SetupError, errors.PlayError) as exc:
             form.add_error(None, str(exc))
         else:
             return redirect("game_setup", game_id=game.pk)
@@ -51,7 +51,7 @@ def game_setup(request, game_id: int):
         {
             "game": game,
             "seats": deal_pms(request, game),  # each with the seat's private link
-            "player_list": services.player_list_post(game),
+            "player_list": setup.player_list_post(game),
             "start_form": StartForm(),
         },
     )

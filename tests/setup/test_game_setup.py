@@ -6,8 +6,8 @@ import pytest
 from django.utils import timezone
 
 from cards.catalogue import is_privilege
-from moderator import services
 from moderator.models import Game, Input, Seat
+from moderator.services import inputs, play, setup, storage
 from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
@@ -15,13 +15,13 @@ PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
 
 
 def _started(**kwargs):
-    game = services.game_create(name="测试局", player_names=PLAYERS, camp_seed=1, deal_seed=1, **kwargs)
-    services.game_start(game=game, at=timezone.now())
+    game = setup.game_create(name="测试局", player_names=PLAYERS, camp_seed=1, deal_seed=1, **kwargs)
+    setup.game_start(game=game, at=timezone.now())
     return game
 
 
 def test_it_seats_seven_players_with_s1_camps_and_records_the_seeds():
-    game = services.game_create(name="测试局", player_names=PLAYERS, camp_seed=42, deal_seed=43)
+    game = setup.game_create(name="测试局", player_names=PLAYERS, camp_seed=42, deal_seed=43)
     camps = sorted(game.seats.values_list("camp", flat=True))
     assert camps == sorted(["杀手", "狼人", "平民", "平民", "平民", "平民", "自选"])
     assert (game.camp_seed, game.deal_seed) == ("42", "43")
@@ -29,27 +29,27 @@ def test_it_seats_seven_players_with_s1_camps_and_records_the_seeds():
 
 
 def test_the_same_seeds_give_the_same_table():
-    a = services.game_create(name="甲", player_names=PLAYERS, camp_seed=5, deal_seed=6)
-    b = services.game_create(name="乙", player_names=PLAYERS, camp_seed=5, deal_seed=6)
+    a = setup.game_create(name="甲", player_names=PLAYERS, camp_seed=5, deal_seed=6)
+    b = setup.game_create(name="乙", player_names=PLAYERS, camp_seed=5, deal_seed=6)
     table = lambda g: [(s.camp, s.dealt_hand) for s in g.seats.all()]  # noqa: E731
     assert table(a) == table(b)
 
 
 def test_it_refuses_duplicate_player_names():
-    with pytest.raises(services.SetupError, match="玩家论坛ID重复:张三"):
-        services.game_create(name="x", player_names=["张三", "张三", "李四"])
+    with pytest.raises(setup.SetupError, match="玩家论坛ID重复:张三"):
+        setup.game_create(name="x", player_names=["张三", "张三", "李四"])
 
 
 def test_it_takes_hands_entered_by_hand_and_validates_them_against_s3():
     camps = ["杀手", "狼人", "平民"]
     hands = [["庶民", "杀手", "保镖", "束魂", "巫医"], ["庶民", "狼人", "保镖", "束魂", "巫医"]]
-    with pytest.raises(services.SetupError, match="每人必须正好 5 张牌"):
-        services.game_create(name="x", player_names=["a", "b", "c"], camps=camps, hands=hands)
+    with pytest.raises(setup.SetupError, match="每人必须正好 5 张牌"):
+        setup.game_create(name="x", player_names=["a", "b", "c"], camps=camps, hands=hands)
     hands.append(["庶民", "庶民", "杀手", "狙击手", "阿米巴"])
-    with pytest.raises(services.SetupError, match="3 号座位不是杀手"):
-        services.game_create(name="x", player_names=["a", "b", "c"], camps=camps, hands=hands)
+    with pytest.raises(setup.SetupError, match="3 号座位不是杀手"):
+        setup.game_create(name="x", player_names=["a", "b", "c"], camps=camps, hands=hands)
     hands[2] = ["庶民", "庶民", "保镖", "狙击手", "阿米巴"]
-    game = services.game_create(name="x", player_names=["a", "b", "c"], camps=camps, hands=hands)
+    game = setup.game_create(name="x", player_names=["a", "b", "c"], camps=camps, hands=hands)
     assert game.deal_seed is None and game.seats.get(number=3).dealt_hand == hands[2]
 
 
@@ -61,18 +61,18 @@ def test_o1_an_order_within_24_hours_is_accepted_and_a_bad_one_refused_with_reas
     game = _started()
     seat = game.seats.get(number=1)
     good = _privilege_last(seat.dealt_hand)
-    bad, verdict = services.order_submit(game=game, seat=seat, order=good[:-1], forum_at=timezone.now())
+    bad, verdict = inputs.order_submit(game=game, seat=seat, order=good[:-1], forum_at=timezone.now())
     assert bad.status == "refused" and "顺序里漏了" in bad.reason and not verdict.accepted
-    ok, verdict = services.order_submit(game=game, seat=seat, order=good, forum_at=timezone.now())
+    ok, verdict = inputs.order_submit(game=game, seat=seat, order=good, forum_at=timezone.now())
     assert ok.status == "accepted" and verdict.accepted
-    assert services.current_order(seat) == good
+    assert inputs.current_order(seat) == good
 
 
 def test_o2_an_order_ending_on_a_commoner_is_refused_and_kept():
     game = _started()
     seat = game.seats.get(number=1)
     order = sorted(seat.dealt_hand, key=lambda c: not is_privilege(c))
-    rec, verdict = services.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now())
+    rec, verdict = inputs.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now())
     assert not verdict.accepted and "底牌(最后一张)必须是特权牌" in verdict.reason
     assert Input.objects.get(pk=rec.pk).payload["order"] == order  # the raw input is kept
 
@@ -81,7 +81,7 @@ def test_o1_an_order_after_24_hours_is_refused():
     game = _started()
     seat = game.seats.get(number=2)
     order = _privilege_last(seat.dealt_hand)
-    late, _ = services.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now() + timedelta(hours=25))
+    late, _ = inputs.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now() + timedelta(hours=25))
     assert late.status == "refused" and "已经结束" in late.reason
 
 
@@ -89,53 +89,53 @@ def test_o1_missing_orders_get_a_seeded_random_order_with_a_privilege_at_the_bot
     game = _started()
     first = game.seats.get(number=1)
     mine = _privilege_last(first.dealt_hand)
-    services.order_submit(game=game, seat=first, order=mine, forum_at=timezone.now())
+    inputs.order_submit(game=game, seat=first, order=mine, forum_at=timezone.now())
     phase = game.phases.get()
-    made = services.default_orders_assign(game=game, phase=phase)
+    made = play.default_orders_assign(game=game, phase=phase)
     assert len(made) == 6
-    assert services.current_order(first) == mine
-    verdicts = services.game_replay(game).verdicts
+    assert inputs.current_order(first) == mine
+    verdicts = storage.game_replay(game).verdicts
     for row in made:
         order = row.payload["order"]
         assert verdicts[row.pk].accepted, verdicts[row.pk].reason
         assert is_privilege(order[-1]) and sorted(order) == sorted(row.seat.dealt_hand)
         assert row.payload["seed"] is not None and row.payload["source"] == "random"
-        assert services.current_order(row.seat) == order
-    assert services.default_orders_assign(game=game, phase=phase) == []
+        assert inputs.current_order(row.seat) == order
+    assert play.default_orders_assign(game=game, phase=phase) == []
 
 
 def test_s5_a_substitute_inherits_the_seat_and_the_history_is_kept():
     game = _started()
     seat = game.seats.get(number=3)
     hand = list(seat.dealt_hand)
-    services.seat_substitute(seat=seat, player_name="替补甲", at=timezone.now())
+    setup.seat_substitute(seat=seat, player_name="替补甲", at=timezone.now())
     seat.refresh_from_db()
     assert seat.player_name == "替补甲" and seat.dealt_hand == hand
     assert list(seat.holders.values_list("player_name", "reason")) == [(PLAYERS[2], "开局"), ("替补甲", "替补")]
     phase = game.phases.get()
     assert phase.ends_at - phase.starts_at == timedelta(hours=36)  # T4: 24 h + the 12-hour 交替期
     assert game.audit.get(action="phase_extend").detail["reason"].startswith("替补:替补甲 接替")
-    with pytest.raises(services.SetupError, match="已经在这局游戏里"):
-        services.seat_substitute(seat=seat, player_name=PLAYERS[0], at=timezone.now())
+    with pytest.raises(setup.SetupError, match="已经在这局游戏里"):
+        setup.seat_substitute(seat=seat, player_name=PLAYERS[0], at=timezone.now())
 
 
 def test_s5_sign_in_is_recorded_once():
     game = _started()
     seat = game.seats.get(number=4)
     at = timezone.now()
-    services.seat_sign_in(seat=seat, at=at)
-    services.seat_sign_in(seat=seat, at=at + timedelta(hours=1))
+    setup.seat_sign_in(seat=seat, at=at)
+    setup.seat_sign_in(seat=seat, at=at + timedelta(hours=1))
     seat.refresh_from_db()
     assert seat.signed_in_at == at
 
 
 def test_a5_the_player_list_hides_hands_and_each_deal_pm_shows_only_its_own_hand():
     game = _started()
-    post = services.player_list_post(game)
+    post = setup.player_list_post(game)
     assert post.startswith("[b]《游戏者名单》") and all(p in post for p in PLAYERS)
     assert "庶民" not in post.replace("庶民牌", "")
     for seat in game.seats.all():
-        pm = services.deal_pm(seat)
+        pm = setup.deal_pm(seat)
         assert f"[b]{seat.camp}[/b]" in pm
         assert all(f"[b]{card}[/b]" in pm for card in seat.dealt_hand)
 
@@ -176,8 +176,8 @@ def test_the_public_page_shows_no_camp_or_card_and_the_setup_page_is_gm_only(cli
 
 
 def test_a4_drafts_are_bbcode_not_html_so_a_hostile_name_is_pasted_as_written():
-    game = services.game_create(name="x", player_names=["<b>甲</b>", "乙&丙", "丁"], camps=["杀手", "狼人", "平民"])
-    post = services.player_list_post(game)
+    game = setup.game_create(name="x", player_names=["<b>甲</b>", "乙&丙", "丁"], camps=["杀手", "狼人", "平民"])
+    post = setup.player_list_post(game)
     assert "<b>甲</b>" in post and "乙&丙" in post and "&lt;" not in post and "&amp;" not in post
 
 

@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from moderator import services
 from moderator.management.migrated import ensure_migrated
 from moderator.models import Game
+from moderator.services import setup
 
 DEMO_NAME = "演示局 · 神探狄仁杰"
 DEMO_PLAYERS = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
@@ -40,7 +40,7 @@ class Command(BaseCommand):
         game = Game.objects.filter(name=DEMO_NAME).first()
         if game is None:
             seconds = int(phase_minutes * 60) or None
-            game = services.game_create(
+            game = setup.game_create(
                 name=DEMO_NAME,
                 player_names=DEMO_PLAYERS,
                 camp_seed=2014,
@@ -49,7 +49,7 @@ class Command(BaseCommand):
                 phase_seconds=seconds,
                 gm=gm,
             )
-            services.game_start(game=game, at=timezone.now() - timedelta(minutes=1))
+            setup.game_start(game=game, at=timezone.now() - timedelta(minutes=1))
         base = f"http://127.0.0.1:{os.environ.get('PORT') or 8000}"
         self.stdout.write(f"天神账号:{GM_USERNAME} / 密码:{GM_PASSWORD}")
         self.stdout.write(f"  首页:      {base}/")

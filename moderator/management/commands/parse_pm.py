@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from moderator.models import Game
 from moderator.parser import parse_pm
-from moderator.services import game_replay
+from moderator.services.storage import game_replay
 
 
 def _split(text: str) -> list[str]:
