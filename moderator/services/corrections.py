@@ -17,8 +17,9 @@ from moderator import rules
 from moderator.models import Announcement, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
 from moderator.selectors import has_open_phase
-from moderator.services import audit, base, errors, inputs, resolve, storage, verdicts
+from moderator.services import audit, base, errors, explain, inputs, resolve, storage, verdicts
 from moderator.services.announce import correction_notice, write_announcements
+from moderator.services.clock import DRAW
 from moderator.services.intake import open_input
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
@@ -248,7 +249,6 @@ def _game_end(game: Game, diffs: Diffs, replay: storage.Replay, at: datetime) ->
     """The first close with a winner ends the game there (V1–V3; its winner may be another camp now); a game that no
     close ends any more re-opens at the phase after its last close, a whole phase long from `at`, with the clock
     (T1). What changes is written to `diffs.game`, as the 天神 reads it."""
-    from moderator.services.clock import DRAW
 
     old = game.winner if game.status == Game.Status.FINISHED else ""
     if old == DRAW:  # V4: a declared draw is the 天神's ruling, not a close's: it stands
@@ -371,7 +371,6 @@ def correction_preview(*, game: Game, edits: list[dict], at: datetime | None = N
 
 
 def _trace_lines(game: Game, phase: Phase) -> list[str]:
-    from moderator.services import explain
 
     return [s.line for s in explain.phase_trace(game, phase).steps]
 

@@ -29,10 +29,13 @@ from cards.catalogue import (
     standard_deck,
 )
 from cards.dealing import DealError, check_hands, deal
-from moderator.models import Game, Phase, Seat, SeatHolder
+from moderator.game.state import next_phase
+from moderator.models import Announcement, Game, Phase, Seat, SeatHolder, phase_label
 from moderator.parser.text import to_simplified
 from moderator.selectors import has_open_phase, open_phase_of
-from moderator.services import audit, base, storage
+from moderator.services import announce, audit, base, clock, storage
+from moderator.services import once as one_time
+from moderator.services.once import spend
 from moderator.services.preview import rolled_back
 from moderator.services.seats import seat_token_rotate
 
@@ -153,7 +156,6 @@ def game_create(
     """S1–S3: seat the players, give out camps (by hand, or at random with a recorded seed) and deal (by hand,
     validated against S3, or with a recorded seed). Seeds are drawn here; a given seed is for tests and replays.
     `once`: the form's one-time token — a repeated submit makes nothing and names the game the first one made."""
-    from moderator.services import once as one_time
 
     one_time.spend_create(once, "新建游戏")
     names = _clean_names(player_names)
@@ -222,7 +224,6 @@ def game_start(*, game: Game, at: datetime, once=None, actor=None) -> Phase:
     """T1: night 1 starts when the player list is posted; the phase lasts the game's phase length. `actor`: the 天神
     who posted it from the console, written to the audit log with the phases the start closes at once (a table a
     scenario, a command or a benchmark starts has no audit row)."""
-    from moderator.services.once import spend
 
     game = Game.objects.select_for_update().get(pk=game.pk)
     spend(game, once, "开始游戏")
@@ -248,8 +249,6 @@ def start_closes_at_once(game: Game, at: datetime, now: datetime, limit: int = 2
     """T1: the phases a start at `at` would close as soon as the clock sees them — every one whose end is already
     past at `now` (night 1 from `at`, then day 1, night 2, … each the game's phase length). The console asks the 天神
     to confirm a start that closes any (a start time more than a phase in the past), naming them."""
-    from moderator.game.state import next_phase
-    from moderator.models import phase_label
 
     kind, number, starts, length = game.start_kind, game.start_number, at, timedelta(seconds=game.phase_seconds)
     closing: list[str] = []
@@ -298,8 +297,6 @@ def seat_substitute(
     is extended by 12 hours (交替期) — the extension is logged like any other. The replaced player's private link
     stops working (a new one is made); the handover PM (with the new link), the public notice and, on an open day, a
     vote post with the new name and deadline are drafted."""
-    from moderator.services import announce, clock
-    from moderator.services.once import spend
 
     spend(base.game_lock(seat.game), once, "替补")  # the one lock order: the game row first
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
@@ -364,7 +361,6 @@ def _left(left: timedelta) -> str:
 def substitute_preview(*, seat: Seat, player_name: str, at: datetime, link_base: str = "") -> SubstitutionPreview:
     """The substitution itself, rolled back (nothing is stored, no link changes): what the 天神 sees before the
     confirm. The handover PM's new private link is not shown: the confirm makes a different one."""
-    from moderator.models import Announcement
 
     def substituted() -> SubstitutionPreview:
         last = Announcement.objects.filter(game=seat.game).order_by("-id").values_list("id", flat=True).first()
@@ -388,7 +384,6 @@ def substitute_preview(*, seat: Seat, player_name: str, at: datetime, link_base:
 @transaction.atomic
 def seat_link_rotate(*, game: Game, seat_id: int, actor=None, once=None) -> Seat:
     """A new private link for one seat (the old one stops working at once), from the console."""
-    from moderator.services.once import spend
 
     game = base.game_lock(game)
     spend(game, once, "更换私人链接")
