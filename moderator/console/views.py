@@ -29,6 +29,7 @@ from moderator.services import (
     corrections,
     errors,
     explain,
+    inputs,
     intake,
     revote,
     setup,
@@ -285,11 +286,7 @@ def vote_intake(request, game_id: int):
             )
         except verdicts.NotAsSeen as exc:  # out of forum order: other verdicts would change — show them, ask again
             form.add_error(None, str(exc))
-            item = (
-                {("change" if vote["change"] else "for"): target.player_name, "edited": vote["edited"]}
-                if target
-                else {"edited": True}
-            )
+            item = inputs.vote_item(target, change=vote["change"], edited=vote["edited"])
             ripple = _ripple(exc, codec.describe_item(item))
         except errors.PlayError as exc:
             form.add_error(None, str(exc))
