@@ -41,12 +41,9 @@ class OutOfRangeMiddleware:
         return render(request, "out_of_range.html", status=400)
 
 
-class OnceMiddleware:
-    """Every POST to one of this site's forms carries a token the server signed for that form (services/once.py):
-    checked here before the view runs, without a query. A forged, expired or foreign token (another form, game, phase, seat link or
-    account) gets a page saying why (400/403) and reaches no view; a valid one reaches the view as its nonce and the
-    phase it was signed for: `spend` refuses it under the game lock if that phase is no longer the open one (a stale
-    page, said on the page itself), else marks it spent."""
+class _FormPostMiddleware:
+    """A middleware that looks at the POSTs to this site's own forms (the views of moderator/) before the view runs:
+    `checked` answers for the view (a page) or lets it run (None)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -57,6 +54,20 @@ class OnceMiddleware:
     def process_view(self, request, view_func, view_args, view_kwargs):
         if request.method != "POST" or not getattr(view_func, "__module__", "").startswith("moderator."):
             return None
+        return self.checked(request, view_kwargs)
+
+    def checked(self, request, view_kwargs):
+        raise NotImplementedError
+
+
+class OnceMiddleware(_FormPostMiddleware):
+    """Every POST to one of this site's forms carries a token the server signed for that form (services/once.py):
+    checked here before the view runs, without a query. A forged, expired or foreign token (another form, game,
+    phase, seat link or account) gets a page saying why (400/403) and reaches no view; a valid one reaches the view as
+    its nonce and the phase it was signed for: `spend` refuses it under the game lock if that phase is no longer the open one (a stale
+    page, said on the page itself), else marks it spent."""
+
+    def checked(self, request, view_kwargs):
         token = request.POST.get("once", "")
         if not token:
             return None  # no token: the service refuses it ("缺少一次性令牌"), as before
@@ -83,20 +94,12 @@ class OnceMiddleware:
         return None
 
 
-class RateLimitMiddleware:
+class RateLimitMiddleware(_FormPostMiddleware):
     """POSTs to this site's forms, counted per seat's private link and per 天神 account (django-ratelimit on the
     cache, settings.RATELIMIT_SEAT / RATELIMIT_GM): past the limit a page says when to try again (HTTP 429) and the
     view never runs, so nothing past the limit is stored."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
-
-    def process_view(self, request, view_func, view_args, view_kwargs):
-        if request.method != "POST" or not getattr(view_func, "__module__", "").startswith("moderator."):
-            return None
+    def checked(self, request, view_kwargs):
         from django.conf import settings
         from django.shortcuts import render
         from django_ratelimit.core import is_ratelimited
