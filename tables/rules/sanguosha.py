@@ -303,7 +303,7 @@ def _enter_discard(s: State) -> None:
 def _damage(s: State, target: int, amount: int, source: int | None, resume: str) -> None:
     s.hp[target] -= amount
     emit(s, f"{s.players[target]} 受到 {amount} 点伤害,体力 {s.hp[target]}/{s.max_hp[target]}。")
-    anyone_out = not all(s.alive)
+    anyone_out = house.someone_out(s)
     if s.hp[target] <= 0 and house.still_protected(s.protected, target, source, anyone_out, s.hit_by_protected):
         s.hp[target] = 1
         emit(s, f"最后一滴血受规则保护:{s.players[target]} 上一局第一个出局,本局还没有人出局,体力保留 1 点。")

@@ -111,6 +111,12 @@ def protected_seat(options: dict[str, Any], digital: bool) -> int | None:
     return seat if playing and isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
+def someone_out(s: Any) -> bool:
+    """详细规则 2 「只要有人先出局了」: a fact of the game's history (``kills`` keeps every first death), so it stays
+    true when the player who went out is reborn."""
+    return bool(s.kills)
+
+
 def still_protected(protected: int | None, target: int, source: int | None, anyone_out: bool, hit: list[int]) -> bool:
     """详细规则 2: the protected player's last point holds until someone else is out, unless the attacker is a
     player they attacked."""

@@ -178,14 +178,14 @@ def _after_hp(s: State, target: int, source: int | None, delta: int) -> None:
         return
     if source == s.protected and target not in s.hit_by_protected:
         s.hit_by_protected.append(target)
-    anyone_out = not all(s.alive)
+    anyone_out = house.someone_out(s)
     if s.hp[target] <= 0 and house.still_protected(s.protected, target, source, anyone_out, s.hit_by_protected):
         s.hp[target] = 1
         emit(s, f"最后一滴血受规则保护:{s.players[target]} 上一局第一个出局,本局还没有人出局,体力保留 1 点。")
 
 
 def _before_death(s: State, victim: int, source: int | None) -> None:
-    anyone_out = not all(s.alive)
+    anyone_out = house.someone_out(s)
     if house.still_protected(s.protected, victim, source, anyone_out, s.hit_by_protected):
         raise tr.RuleError(
             f"最后一滴血受规则保护:{s.players[victim]} 上一局第一个出局,本局不能第一个出局"
@@ -363,7 +363,7 @@ def _house_view(s: State, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
         row["reborn"] = _reborn(s, p)
         row["offerings"] = s.hand[p] if o.get("rebirth") and not s.alive[p] else None
         row["no_rebirth"] = len(s.no_rebirth) == n and s.no_rebirth[p]
-    anyone_out = not all(s.alive)
+    anyone_out = house.someone_out(s)
     return {
         "ghosts": bool(o.get("ghosts")),
         "ghost_lines": list(s.ghosts_used),

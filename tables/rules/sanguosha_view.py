@@ -172,7 +172,9 @@ def _house_view(state: State, seats: list[dict[str, Any]]) -> dict[str, Any] | N
         "rebirth": rebirth,
         "need": house.rebirth_threshold(len(state.players)),
         "countdown": house.countdown_text(state, standing) if o.get("countdown") else None,
-        "protected": state.players[state.protected] if state.protected is not None and all(state.alive) else None,
+        "protected": state.players[state.protected]
+        if state.protected is not None and not house.someone_out(state)
+        else None,
     }
 
 

@@ -1,0 +1,97 @@
+"""三国杀's house rules read against seed 002 word by word: 最后一滴血 once someone has gone out, the unused generals
+of 转世, the 推广版计分赛's rotating lord, the table's name, and what the electronic pages say of identities, modes
+and the countdown."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from tables import services
+from tables.rules import GAMES, MODES
+from tables.rules import sanguosha_table as sgt
+from tables.rules.sanguosha_generals import GENERALS
+from tables.rules.tracker import HOST
+
+sgs = GAMES["sanguosha"]  # its rules and its view, as the site uses them
+
+NAMES = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬", "癸"]
+
+
+def act(game, s, who, kind, **params):
+    return game.apply(s, {"type": kind, "player": who, **params})
+
+
+def do(game, s, who, kind, **params):
+    return act(game, s, who, kind, **params)[0]
+
+
+def public(events) -> str:
+    return "\n".join(e["text"] for e in events if e["to"] is None)
+
+
+def ready(n=5, seed=3, **options):
+    """A physical table with generals chosen (each the first candidate); the lord (seat 0) starts."""
+    s = sgt.new_game(NAMES[:n], seed, {"lord_seat": 0, **options})
+    s = do(sgt, s, 0, "choose_general", general=s.candidates[0][0])
+    for p in range(1, n):
+        s = do(sgt, s, p, "choose_general", general=s.candidates[p][0])
+    return s
+
+
+def every_general_once(s) -> Counter[str]:
+    """Where each of the 25 generals is: held by a player (out or not), in the unused pile, or still a candidate.
+    Every count should be 1."""
+    places: Counter[str] = Counter(g for g in s.generals if g is not None)
+    places.update(s.pool)
+    for p, offered in enumerate(s.candidates):
+        places.update(g for g in offered if g != s.generals[p])
+    return places
+
+
+def assert_each_once(s) -> None:
+    places = every_general_once(s)
+    doubles = {g: k for g, k in places.items() if k != 1}
+    missing = set(GENERALS) - set(places)
+    assert not doubles and not missing, (doubles, missing)
+    held = {g for g in s.generals if g is not None}
+    assert not held & set(s.pool), held & set(s.pool)
+
+
+def physical_rebirth(s, target, givers):
+    for giver in givers:
+        s = do(sgt, s, HOST, "sacrifice", giver=giver, target=target)
+    return s
+
+
+# --- 最后一滴血: 「只要有人先出局了…则不受此规则保护」 -----------------------------------------------------------------
+
+
+def test_the_physical_last_drop_is_not_protected_once_someone_went_out_even_after_they_were_reborn():
+    s = ready(last_blood=True, rebirth=True, protected=1)
+    s = do(sgt, s, HOST, "hp", target=1, delta=-3, source=2)
+    s = do(sgt, s, HOST, "death", target=3, source="none")  # 丁 goes out first
+    s = physical_rebirth(s, 3, [0, 2, 4])
+    assert s.reborn[3] and s.alive[3]
+    s, events = act(sgt, s, HOST, "hp", target=1, delta=-5, source=2)
+    assert s.hp[1] <= 0 and "最后一滴血受规则保护" not in public(events)
+    assert sgt.view(s, None)["house"]["protected"] is None
+    s = do(sgt, s, HOST, "death", target=1, source=2)
+    assert not s.alive[1]
+
+
+def test_the_electronic_last_drop_is_not_protected_once_someone_went_out_even_after_they_were_reborn():
+    s = sgs.new_game(NAMES[:5], 4, {"last_blood": True, "protected": 1})
+    attacker = s.current
+    victim = next(p for p in range(5) if p != attacker and sgs.distance(s, attacker, p) == 1)
+    reborn = next(p for p in range(5) if p not in (attacker, victim, s.lord))
+    s.protected = victim
+    s.kills, s.reborn[reborn] = [[-1, reborn]], True  # the only player out so far went out and was reborn
+    s.hp[victim], s.hands[victim] = 1, []
+    s.hands[attacker] = [sgs.SHA]
+    s = do(sgs, s, attacker, "sha", target=victim)
+    s, events = act(sgs, s, victim, "take")
+    assert s.hp[victim] == 0 and s.phase == "dying"
+    assert "最后一滴血受规则保护" not in public(events)
+    assert sgs.view(s, None)["house"]["protected"] is None
