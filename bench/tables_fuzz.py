@@ -13,7 +13,9 @@ record is sent **twice** with the version its form was made on.  Per game it che
 - leak: a living seat's secret role shows on no other seat's or the spectator's view until the rules reveal it (a
   death another seat records waits for the victim or the host); a private record (the killer's claim) changes no other
   seat's or the spectator's view and not the version; the 狄仁杰 killer's decline is indistinguishable (no public
-  line says 没有可组成的线索); no private line reaches anyone it was not addressed to.
+  line says 没有可组成的线索); no private line reaches anyone it was not addressed to;
+- generals (三国杀): after every record each of the 25 generals is in exactly one place — in front of a player, in the
+  unused pile, or among the candidates of a player who has not chosen yet.
 
 Prints one line per game × mode and a total: ``games=… freezes=0 exceptions=0 leaks=0 twice_applied=0 …``.  The exit
 status is 1 if any count but ``games`` and ``records`` is not 0.  ``tests/tables/test_tables_fuzz.py`` runs the same
@@ -125,6 +127,15 @@ def _leaks(rules: Any, state: Any, actor: Any, action: dict[str, Any], before: A
     return out
 
 
+def _misplaced_generals(kind: str, state: Any) -> list[str]:
+    """三国杀: every general in exactly one place (held, unused pile, or a candidate not chosen yet)."""
+    if kind != "sanguosha":
+        return []
+    from tables.rules.sanguosha_house import misplaced_generals
+
+    return misplaced_generals(state)
+
+
 def fuzz_game(kind: str, mode: str, seed: int) -> Counter[str]:
     """One fuzzed game through the services (needs a database with the tables app migrated)."""
     from tables import services
@@ -206,6 +217,10 @@ def fuzz_game(kind: str, mode: str, seed: int) -> Counter[str]:
         if problems:
             counts["leaks"] += 1
             print(f"  leak {kind}/{mode} seed {seed}: {problems[0]}", file=sys.stderr)
+        wrong = _misplaced_generals(kind, new_state)
+        if wrong:
+            counts["generals"] += 1
+            print(f"  generals {kind}/{mode} seed {seed}: {'、'.join(wrong[:3])}", file=sys.stderr)
     counts["freezes"] += 1  # no end within MAX_STEPS records
     return counts
 
@@ -228,7 +243,7 @@ def run(seeds: range, kinds: tuple[str, ...] = KINDS, modes: tuple[str, ...] = M
     return total
 
 
-BAD = ("freezes", "exceptions", "leaks", "twice_applied")
+BAD = ("freezes", "exceptions", "leaks", "twice_applied", "generals")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -331,9 +331,7 @@ def _die(s: State, victim: int, source: int | None) -> None:
     s.hands[victim] = []
     if _reborn(s, victim):  # 转世规则: still counted as out; no reward, penalty or kill bonus
         s.reborn[victim] = False
-        general = s.generals[victim]
-        if general is not None:
-            s.pool.append(general)
+        general = s.generals[victim]  # stays in front of them until the next rebirth puts it back (house.rebirth)
         emit(s, f"转世的 {s.players[victim]}({general})再次出局,弃置所有牌:不计奖励、惩罚与击杀分;可以再接受献祭。")
         return
     s.kills.append([source if source is not None else -1, victim])

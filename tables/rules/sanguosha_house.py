@@ -22,6 +22,7 @@ were reborn count as players at the table for the countdown and as out for victo
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from .base import emit, later_rng
@@ -83,6 +84,25 @@ def rebirth(s: Any, p: int, offerings: int, kept: str) -> bool:
         "下次轮到他时正常行动。判定胜负时仍视为已出局。",
     )
     return True
+
+
+def misplaced_generals(s: Any) -> list[str]:
+    """The invariant of 挑选武将 and 转世: each of the 25 generals is in exactly one place — in front of a player (out
+    or not: a player's general goes back to the unused ones only when they are reborn), in the unused pile
+    (``s.pool``), or among the candidates of a player who has not chosen (the others' unchosen candidates wait for
+    everyone to have chosen).  Returns what is wrong, as sentences (empty: nothing)."""
+    if not s.generals:
+        return []
+    places: Counter[str] = Counter(g for g in s.generals if g is not None)
+    places.update(s.pool)
+    for p, offered in enumerate(s.candidates):
+        waiting = s.phase == "generals" and p != s.lord
+        if s.generals[p] is None or waiting:
+            places.update(g for g in offered if g != s.generals[p])
+    wrong = [f"{g} 出现 {k} 次" for g, k in places.items() if k != 1]
+    wrong += [f"{g} 不见了" for g in GENERALS if g not in places]
+    wrong += [f"{g} 不是武将" for g in places if g not in GENERALS]
+    return wrong
 
 
 def intro(options: dict[str, Any], players: list[str], digital: bool) -> list[str]:

@@ -130,7 +130,8 @@ def _lord_chose(s: State, general: str) -> None:
 
 
 def _start_play(s: State) -> None:
-    s.pool.extend(g for p in range(s.n) for g in s.candidates[p] if g != s.generals[p] and g not in s.pool)
+    # the lord's four went back when the lord chose: only the others' unchosen go back now
+    s.pool.extend(g for p in range(s.n) if p != s.lord for g in s.candidates[p] if g != s.generals[p])
     for p in range(s.n):
         general = s.generals[p]
         assert general is not None
@@ -200,9 +201,7 @@ def _on_death(s: State, victim: int, source: int | None) -> None:
         s.hand[victim] = 0
         general = s.generals[victim]
         emit(s, f"转世的 {s.players[victim]}({general})再次出局:不计奖励、惩罚与击杀分;可以再接受献祭。")
-        if general is not None:
-            s.pool.append(general)
-        return
+        return  # their general stays in front of them until the next rebirth puts it back (house.rebirth)
     if s.options.get("ghosts") and s.roles[victim] in house.GHOSTS and len(s.ghosts) == s.n:
         ghost = house.GHOSTS[s.roles[victim]]
         s.ghosts[victim] = ghost

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from tables import services
-from tables.rules import GAMES, MODES
+from tables.rules import GAMES
 from tables.rules import sanguosha_table as sgt
 from tables.rules.sanguosha_generals import GENERALS
 from tables.rules.tracker import HOST
@@ -41,12 +41,13 @@ def ready(n=5, seed=3, **options):
 
 
 def every_general_once(s) -> Counter[str]:
-    """Where each of the 25 generals is: held by a player (out or not), in the unused pile, or still a candidate.
-    Every count should be 1."""
+    """Where each of the 25 generals is: held by a player (out or not), in the unused pile, or offered to a player
+    who has not chosen yet.  Every count should be 1."""
     places: Counter[str] = Counter(g for g in s.generals if g is not None)
     places.update(s.pool)
     for p, offered in enumerate(s.candidates):
-        places.update(g for g in offered if g != s.generals[p])
+        if s.generals[p] is None:
+            places.update(offered)
     return places
 
 
@@ -95,3 +96,79 @@ def test_the_electronic_last_drop_is_not_protected_once_someone_went_out_even_af
     assert s.hp[victim] == 0 and s.phase == "dying"
     assert "最后一滴血受规则保护" not in public(events)
     assert sgs.view(s, None)["house"]["protected"] is None
+
+
+# --- 转世: 「将转世前的角牌放回未使用的角牌堆」, each general in one place ------------------------------------------
+
+
+@pytest.mark.parametrize("n", range(4, 11))
+def test_the_physical_deal_leaves_every_general_in_exactly_one_place(n):
+    for seed in range(40):
+        s = sgt.new_game(NAMES[:n], seed, {})
+        assert_each_once(s)
+        s = do(sgt, s, s.lord, "choose_general", general=s.candidates[s.lord][0])
+        assert_each_once(s)
+        for p in range(n):
+            if s.generals[p] is None:
+                s = do(sgt, s, p, "choose_general", general=s.candidates[p][-1])
+        assert s.phase == "play"
+        assert_each_once(s)
+
+
+def test_a_physical_player_reborn_twice_puts_each_old_general_back_once():
+    s = ready(rebirth=True)
+    for _ in range(3):
+        s = do(sgt, s, HOST, "death", target=3, source="none")
+        assert_each_once(s)
+        s = physical_rebirth(s, 3, [0, 2, 4])
+        assert s.reborn[3], "a general of their kingdom is left"
+        assert_each_once(s)
+        s = do(sgt, s, HOST, "end_turn")  # sacrifices are once a turn
+
+
+def electronic_with_generals(n=5, seed=2):
+    s = sgs.new_game(NAMES[:n], seed, {"generals": True, "rebirth": True})
+    s = do(sgs, s, s.lord, "choose_general", general=s.candidates[s.lord][0])
+    for p in range(n):
+        if s.generals[p] is None:
+            s = do(sgs, s, p, "choose_general", general=s.candidates[p][0])
+    return s
+
+
+def electronic_kill(s, victim):
+    """The current player's [杀] on ``victim`` left at 1 体力 with no card; nobody rescues."""
+    attacker = s.current
+    s.hp[victim], s.hands[victim] = 1, []
+    s.hands[attacker].append(sgs.SHA)
+    s.sha_used = False
+    s = do(sgs, s, attacker, "sha", target=victim)
+    s = do(sgs, s, victim, "take")
+    while s.phase == "dying":
+        s = do(sgs, s, s.pending["askers"][s.pending["idx"]], "pass")
+    return s
+
+
+def electronic_next_turn(s):
+    s = do(sgs, s, s.current, "end_play")
+    if s.phase == "discard":
+        excess = len(s.hands[s.current]) - max(s.hp[s.current], 0)
+        s = do(sgs, s, s.current, "discard", cards=s.hands[s.current][:excess])
+    return s
+
+
+def test_an_electronic_player_reborn_twice_puts_each_old_general_back_once():
+    s = electronic_with_generals()
+    assert_each_once(s)
+    victim = s.roles.index(sgs.LOYAL)
+    for _ in range(3):
+        while s.current == victim or sgs.distance(s, s.current, victim) != 1:
+            s = electronic_next_turn(s)
+        s = electronic_kill(s, victim)
+        assert not s.alive[victim]
+        assert_each_once(s)
+        while not s.alive[victim]:
+            s = electronic_next_turn(s)
+            if s.current != victim and not s.reborn[s.current] and s.hands[s.current]:
+                s = do(sgs, s, s.current, "sacrifice", target=victim, card=s.hands[s.current][0])
+            assert_each_once(s)
+        assert s.reborn[victim]
