@@ -125,8 +125,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
     n = len(names)
     rng = random.Random(seed)
-    roles = list(ROLE_TABLE[n])
-    rng.shuffle(roles)
+    roles = deal_roles(n, rng, (options or {}).get("lord_seat"))
     deck = [card for card, count in DECK.items() for _ in range(count)]
     rng.shuffle(deck)
     lord = roles.index(LORD)
@@ -148,6 +147,20 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     emit(s, f"{names[lord]} 抽到主公,亮出身份(体力上限 {s.max_hp[lord]})。")
     _start_turn(s, lord)
     return s
+
+
+def deal_roles(n: int, rng: random.Random, lord_seat: Any = None) -> list[str]:
+    """The identities at random; with ``lord_seat`` (推广版计分赛: the lord passes to the 下家 each game) the lord
+    is that seat and only the others are drawn."""
+    roles = list(ROLE_TABLE[n])
+    if lord_seat is None:
+        rng.shuffle(roles)
+        return roles
+    require(isinstance(lord_seat, int) and not isinstance(lord_seat, bool), "lord_seat 必须是一个座位号。")
+    require(0 <= lord_seat < n, "lord_seat 必须是一个座位号。")
+    others = roles[1:]
+    rng.shuffle(others)
+    return [*others[:lord_seat], LORD, *others[lord_seat:]]
 
 
 # --- 挑选武将 (the seed's 「2、挑选武将」) ---------------------------------------------------------------------------

@@ -68,15 +68,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     n = len(names)
     options = dict(options or {})
     rng = random.Random(seed)
-    roles = list(sgs.ROLE_TABLE[n])
-    lord_seat = options.get("lord_seat")
-    if lord_seat is None:
-        rng.shuffle(roles)
-    else:
-        require(isinstance(lord_seat, int) and 0 <= lord_seat < n, "lord_seat 必须是一个座位号。")
-        others = roles[1:]
-        rng.shuffle(others)
-        roles = [*others[:lord_seat], sgs.LORD, *others[lord_seat:]]
+    roles = sgs.deal_roles(n, rng, options.get("lord_seat"))
     lord = roles.index(sgs.LORD)
     pool = [g for g in GENERALS if g not in LORD_GENERALS]
     rng.shuffle(pool)

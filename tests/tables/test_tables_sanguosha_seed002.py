@@ -172,3 +172,26 @@ def test_an_electronic_player_reborn_twice_puts_each_old_general_back_once():
                 s = do(sgs, s, s.current, "sacrifice", target=victim, card=s.hands[s.current][0])
             assert_each_once(s)
         assert s.reborn[victim]
+
+
+# --- 推广版计分赛: 「将主公身份交给下家」 in both modes -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["digital", "physical"])
+@pytest.mark.django_db
+def test_the_scoring_series_passes_the_lord_to_the_next_player_each_game_in_both_modes(mode):
+    table = services.create_table("sanguosha", NAMES[:5], seed=11, options={"rotate_lord": True}, mode=mode)
+    lords = [table.rules.new_game(table.player_names, table.round_seed(k), table.round_options(k)).lord
+             for k in range(1, 6)]  # fmt: skip
+    assert lords == [0, 4, 3, 2, 1]
+    assert table.load().lord == 0
+
+
+def test_the_electronic_game_deals_the_lord_to_the_seat_it_is_given_and_the_other_identities_at_random():
+    others = set()
+    for seat in range(6):
+        s = sgs.new_game(NAMES[:6], seat, {"lord_seat": seat})
+        assert s.lord == seat and s.roles[seat] == sgs.LORD and s.current == seat
+        assert sorted(s.roles) == sorted(sgs.ROLE_TABLE[6])
+        others.add(tuple(r for p, r in enumerate(s.roles) if p != seat))
+    assert len(others) > 1
