@@ -195,3 +195,21 @@ def test_the_electronic_game_deals_the_lord_to_the_seat_it_is_given_and_the_othe
         assert sorted(s.roles) == sorted(sgs.ROLE_TABLE[6])
         others.add(tuple(r for p, r in enumerate(s.roles) if p != seat))
     assert len(others) > 1
+
+
+# --- the table's name ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["digital", "physical"])
+@pytest.mark.django_db
+def test_naming_last_games_first_out_keeps_the_name_the_host_gave_the_table(mode):
+    options = {"last_blood": True, "protected": "乙"}
+    table = services.create_table("sanguosha", NAMES[:5], options=options, name="周五桌", mode=mode)
+    assert table.name == "周五桌" and table.options["protected"] == 1
+
+
+@pytest.mark.django_db
+def test_an_unnamed_electronic_table_naming_last_games_first_out_is_still_called_a_basic_card_practice():
+    options = {"last_blood": True, "protected": "乙"}
+    table = services.create_table("sanguosha", NAMES[:5], options=options, mode="digital")
+    assert table.name == sgs.PAGE_TITLE and "基本牌练习" in table.name
