@@ -60,7 +60,7 @@ PHYSICAL: dict[str, Any] = {
     "anhuoxian": anhuoxian_table,
 }
 MODES = {
-    "digital": "电子牌(应用发牌并执行规则;三国杀电子牌只是基本牌练习:杀闪桃酒,无武将锦囊装备)",
+    "digital": "电子牌(应用发牌并执行规则;三国杀电子牌只是基本牌练习:杀闪桃酒,无锦囊装备,武将技能不执行)",
     "physical": "实体牌(用自己的牌,应用只发秘密并记分)",
 }
 

@@ -36,6 +36,8 @@ GHOST_TEXT = {
     "祝由": "在被附体玩家的出牌阶段命令他弃掉所有手牌,再从牌堆摸同样多的牌(手牌数不变)",
 }
 COUNTDOWN_FREE_ROUNDS = 3
+# The ruling where both rules are on, said where the host ticks them and on the table's countdown line.
+COUNTDOWN_WITH_REBIRTH = "转世和三人倒计时都开时:转世回来的玩家也算在场的人数,场上常常多于三人,倒计时很少开始。"
 RULE_NAMES = {
     "seat_lot": "座位抽签",
     "ghosts": "暗魂",
@@ -160,6 +162,8 @@ def countdown_step(s: Any, standing: list[int]) -> str | None:
 
 def countdown_text(s: Any, standing: list[int]) -> str:
     """The countdown as the public page shows it."""
+    if s.options.get("rebirth") and s.three_from is None:
+        return f"三人倒计时:还有 {len(standing)} 名玩家,剩三名时开始倒数。{COUNTDOWN_WITH_REBIRTH}"
     if s.three_from is None:
         return f"三人倒计时:还有 {len(standing)} 名玩家,剩三名时开始倒数。"
     left = s.three_from + COUNTDOWN_FREE_ROUNDS - s.round_no

@@ -94,9 +94,10 @@ def _general_shown(state: State, p: int, viewer: int | None) -> dict[str, Any] |
 
 def view(state: State, viewer: int | None) -> dict[str, Any]:
     over = state.phase == "over"
+    turned_up = {victim for _, victim in state.kills}  # 转世规则: the identity card stays turned up once reborn
     seats = []
     for p, name in enumerate(state.players):
-        shown = over or p == state.lord or not state.alive[p] or p == viewer
+        shown = over or p in (state.lord, viewer) or not state.alive[p] or p in turned_up
         seats.append(
             {
                 "seat": p,

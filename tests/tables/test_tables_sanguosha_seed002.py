@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from tables import services
-from tables.rules import GAMES
+from tables.rules import GAMES, MODES
 from tables.rules import sanguosha_table as sgt
 from tables.rules.sanguosha_generals import GENERALS
 from tables.rules.tracker import HOST
@@ -213,3 +213,41 @@ def test_an_unnamed_electronic_table_naming_last_games_first_out_is_still_called
     options = {"last_blood": True, "protected": "乙"}
     table = services.create_table("sanguosha", NAMES[:5], options=options, mode="digital")
     assert table.name == sgs.PAGE_TITLE and "基本牌练习" in table.name
+
+
+# --- what the electronic pages say ---------------------------------------------------------------------------------
+
+
+def test_an_electronic_reborn_players_identity_stays_turned_up():
+    """转世规则 「因该玩家身份牌已翻开」: shown at the death, and still shown once reborn (as in the physical mode)."""
+    s = electronic_with_generals()
+    victim = s.roles.index(sgs.LOYAL)
+    while s.current == victim or sgs.distance(s, s.current, victim) != 1:
+        s = electronic_next_turn(s)
+    s = electronic_kill(s, victim)
+    other = next(p for p in range(5) if p not in (victim, s.lord))
+    assert sgs.view(s, other)["seats"][victim]["role"] == sgs.LOYAL
+    while not s.alive[victim]:
+        s = electronic_next_turn(s)
+        if s.current != victim and not s.reborn[s.current] and s.hands[s.current]:
+            s = do(sgs, s, s.current, "sacrifice", target=victim, card=s.hands[s.current][0])
+    assert s.reborn[victim]
+    for viewer in (None, other):
+        assert sgs.view(s, viewer)["seats"][victim]["role"] == sgs.LOYAL
+
+
+@pytest.mark.django_db
+def test_the_electronic_mode_line_does_not_say_there_are_no_generals_on_a_table_that_shows_them(client, tables_urls):
+    assert "无武将" not in MODES["digital"]
+    table = services.create_table("sanguosha", NAMES[:5], options={"generals": True}, mode="digital")
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert "无武将" not in page and "基本牌练习" in page
+
+
+@pytest.mark.django_db
+def test_the_create_page_says_reborn_players_count_for_the_countdown_where_both_are_ticked(client, tables_urls):
+    page = client.get("/tables/").content.decode()
+    ruling = "转世回来的玩家也算在场"
+    assert page.count(ruling) >= 2  # beside 三人倒计时 and beside 转世
+    s = ready(countdown=True, rebirth=True)
+    assert ruling in sgt.view(s, None)["house"]["countdown"]
