@@ -13,8 +13,8 @@ from django import forms
 
 from tables.models import Table
 from tables.rules import MODES
-from tables.rules.sanguosha_house import COUNTDOWN_WITH_REBIRTH
 from tables.rules.anhuoxian_cards import DECK, WARRANT
+from tables.rules.sanguosha_house import COUNTDOWN_WITH_REBIRTH
 
 SPLIT = r"[,,、;;\s]+"
 
