@@ -47,7 +47,6 @@ from .base import (
     dispatch,
     emit,
     later_rng,
-    legal_via,
     require,
     seat_param,
     take_from,
@@ -386,10 +385,49 @@ def _check_victory(s: State) -> bool:
     return True
 
 
+# --- what each move may take now: the moves' legality, listed by ``sanguosha_moves`` and checked by the moves ------
+
+
+def sha_targets(s: State, seat: int) -> list[int]:
+    """[杀]: once a play phase, with the card, at a living player within attack range 1."""
+    if SHA not in s.hands[seat] or s.sha_used:
+        return []
+    return [p for p in range(len(s.players)) if p != seat and s.alive[p] and distance(s, seat, p) <= 1]
+
+
+def can_tao(s: State, seat: int) -> bool:
+    return TAO in s.hands[seat] and s.hp[seat] < s.max_hp[seat]
+
+
+def can_jiu(s: State, seat: int) -> bool:
+    return JIU in s.hands[seat] and not s.jiu_used
+
+
+def sacrifice_targets(s: State, seat: int) -> list[int]:
+    """转世: whom ``seat`` may give a card now (a player out who can still be reborn); empty when they may not."""
+    if not rebirth_on(s) or s.reborn[seat] or s.gave_on_turn[seat] == s.turn_no or not s.hands[seat]:
+        return []
+    return [p for p in range(len(s.players)) if not s.alive[p] and not s.no_rebirth[p]]
+
+
+def rescue_cards(s: State, seat: int) -> list[str]:
+    """The cards ``seat`` may save the dying player with: [桃], and the dying player's own [酒]."""
+    assert s.pending
+    cards = [TAO] if TAO in s.hands[seat] else []
+    if seat == s.pending["victim"] and JIU in s.hands[seat]:
+        cards.append(JIU)
+    return cards
+
+
+def discard_count(s: State, seat: int) -> int:
+    """The discard phase: how many cards over the hand limit (= current HP)."""
+    return len(s.hands[seat]) - max(s.hp[seat], 0)
+
+
 # --- actions ------------------------------------------------------------------------------------------------------
 
 
-def _expected(s: State) -> tuple[int | list[int], list[str]]:
+def expected(s: State) -> tuple[int | list[int], list[str]]:
     if s.phase == "lord_general":
         return s.lord, ["choose_general"]
     if s.phase == "generals":
@@ -413,7 +451,7 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
         start = len(s.log)
         _do_ghost(s, seat_param(s, action), action)
         return s, s.log[start:]
-    return dispatch(state, action, _expected, _HANDLERS, ACTION_NAMES)
+    return dispatch(state, action, expected, _HANDLERS, ACTION_NAMES)
 
 
 def ghost_moves(s: State, seat: int) -> list[int]:
@@ -481,7 +519,7 @@ def _do_sha(s: State, seat: int, action: dict[str, Any]) -> None:
     require(not s.sha_used, "每个出牌阶段仅限使用一次[杀]。")
     target = seat_param(s, action, "target", "目标")
     require(target != seat and s.alive[target], "[杀]的目标必须是另一名存活的角色。")
-    reach = [p for p in range(len(s.players)) if p != seat and s.alive[p] and distance(s, seat, p) <= 1]
+    reach = sha_targets(s, seat)
     require(
         target in reach,
         f"{s.players[target]} 不在攻击范围(1)内。可以[杀]:{'、'.join(s.players[p] for p in reach)}。",
@@ -518,7 +556,7 @@ def _do_take(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_tao(s: State, seat: int, action: dict[str, Any]) -> None:
     require(TAO in s.hands[seat], "你没有[桃]。")
-    require(s.hp[seat] < s.max_hp[seat], "你的体力已满,不能使用[桃]。")
+    require(can_tao(s, seat), "你的体力已满,不能使用[桃]。")
     take_from(s.hands[seat], [TAO])
     s.discard_pile.append(TAO)
     s.hp[seat] += 1
@@ -527,7 +565,7 @@ def _do_tao(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_jiu(s: State, seat: int, action: dict[str, Any]) -> None:
     require(JIU in s.hands[seat], "你没有[酒]。")
-    require(not s.jiu_used, "每回合仅限使用一次[酒]。")
+    require(can_jiu(s, seat), "每回合仅限使用一次[酒]。")
     take_from(s.hands[seat], [JIU])
     s.discard_pile.append(JIU)
     s.jiu_used = s.jiu_active = True
@@ -545,7 +583,7 @@ def _do_rescue(s: State, seat: int, action: dict[str, Any]) -> None:
     card = action.get("card", TAO)
     require(card in (TAO, JIU), "救援只能使用[桃](或濒死者自己的[酒])。")
     require(card == TAO or seat == victim, "[酒]只能由濒死的角色自己使用来自救。")
-    require(card in s.hands[seat], f"你没有[{card}]。")
+    require(card in rescue_cards(s, seat), f"你没有[{card}]。")
     take_from(s.hands[seat], [card])
     s.discard_pile.append(card)
     s.hp[victim] += 1
@@ -586,6 +624,7 @@ def _do_sacrifice(s: State, seat: int, action: dict[str, Any]) -> None:
     require(not s.no_rebirth[target], f"{name} 已经不能转世(没有同国籍的未使用武将),不再接受献祭。")
     card = action.get("card")
     require(isinstance(card, str) and card in s.hands[seat], "请从你的手牌中选一张献祭。")
+    require(target in sacrifice_targets(s, seat), f"现在不能献祭给 {name}。")
     assert isinstance(card, str)
     take_from(s.hands[seat], [card])
     s.hands[target].append(card)
@@ -598,7 +637,7 @@ def _do_sacrifice(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
     cards = cards_param(action)
-    excess = len(s.hands[seat]) - max(s.hp[seat], 0)
+    excess = discard_count(s, seat)
     require(len(cards) == excess, f"手牌上限等于当前体力 {max(s.hp[seat], 0)}:你需要正好弃置 {excess} 张牌。")
     take_from(s.hands[seat], cards)
     s.discard_pile.extend(cards)
@@ -620,7 +659,14 @@ ACTION_NAMES = {
     "sacrifice": "献祭",
     "ghost": "暗魂附体",
 }
-legal = legal_via(apply)
+
+
+def legal(state: State, action: Any) -> None:
+    """Raises exactly when ``apply`` would; tried on a copy without the log (no move reads it), so the fuzz can ask
+    it of every action it can think of at every step."""
+    apply(dataclasses.replace(state, log=[]), action)
+
+
 _HANDLERS = {
     "choose_general": _do_choose_general,
     "sha": _do_sha,

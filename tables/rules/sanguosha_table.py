@@ -32,7 +32,7 @@ from typing import Any
 from . import sanguosha as sgs
 from . import sanguosha_generals as generals
 from . import sanguosha_house as house
-from . import sanguosha_view as sgs_view
+from . import sanguosha_score as sgs_score
 from . import tracker as tr
 from .base import check_players, emit, form, later_rng, legal_via, param, require, seat_param, visible_log
 
@@ -302,11 +302,11 @@ legal = legal_via(apply)
 
 
 def winner(s: State) -> list[int] | None:
-    return sgs_view.winner(s)  # type: ignore[arg-type]
+    return sgs_score.winner(s)
 
 
 def score(s: State) -> dict[int, int] | None:
-    return sgs_view.score(s)  # type: ignore[arg-type]
+    return sgs_score.score(s)
 
 
 def _waiting(s: State) -> list[int]:
