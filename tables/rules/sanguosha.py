@@ -47,6 +47,7 @@ from .base import (
     dispatch,
     emit,
     later_rng,
+    legal_via,
     require,
     seat_param,
     take_from,
@@ -447,11 +448,15 @@ def expected(s: State) -> tuple[int | list[int], list[str]]:
 
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
     if isinstance(action, dict) and action.get("type") == "ghost":  # a ghost acts outside the turn order
+        require(bool(ghost_moves(state, seat_param(state, action))), NO_GHOST)  # before the copy: cheap to refuse
         s = state.clone()
         start = len(s.log)
         _do_ghost(s, seat_param(s, action), action)
         return s, s.log[start:]
     return dispatch(state, action, expected, _HANDLERS, ACTION_NAMES)
+
+
+NO_GHOST = "你现在没有可以使用的暗魂(罗汉在有人被[杀]时,玄武和祝由在出牌阶段)。"
 
 
 def ghost_moves(s: State, seat: int) -> list[int]:
@@ -474,7 +479,7 @@ def ghost_moves(s: State, seat: int) -> list[int]:
 def _do_ghost(s: State, seat: int, action: dict[str, Any]) -> None:
     require(s.phase != "over", "游戏已经结束,不能再行动。")
     targets = ghost_moves(s, seat)
-    require(bool(targets), "你现在没有可以使用的暗魂(罗汉在有人被[杀]时,玄武和祝由在出牌阶段)。")
+    require(bool(targets), NO_GHOST)
     target = seat_param(s, action, "target", "附体对象")
     names = "、".join(s.players[p] for p in targets)
     require(target in targets, f"暗魂现在只能附体:{names}。")
@@ -659,13 +664,7 @@ ACTION_NAMES = {
     "sacrifice": "献祭",
     "ghost": "暗魂附体",
 }
-
-
-def legal(state: State, action: Any) -> None:
-    """Raises exactly when ``apply`` would; tried on a copy without the log (no move reads it), so the fuzz can ask
-    it of every action it can think of at every step."""
-    apply(dataclasses.replace(state, log=[]), action)
-
+legal = legal_via(apply)
 
 _HANDLERS = {
     "choose_general": _do_choose_general,
