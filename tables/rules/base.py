@@ -25,7 +25,7 @@ import dataclasses
 import json
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Self
 
 
@@ -196,6 +196,15 @@ def param(
 
 def form(kind: str, label: str, *params: dict[str, Any], help: str = "") -> dict[str, Any]:
     return {"type": kind, "label": label, "params": list(params), "help": help}
+
+
+FormLister = Callable[[Any, Any], list[dict[str, Any]]]
+
+
+def forms_for(listers: Mapping[str, FormLister], allowed: Iterable[str], state: Any, seat: Any) -> list[dict[str, Any]]:
+    """The forms of the move types open now (``allowed``), one small lister per type, in the listers' order."""
+    open_now = set(allowed)
+    return [f for kind, lister in listers.items() if kind in open_now for f in lister(state, seat)]
 
 
 def action_from_form(spec: dict[str, Any], values: dict[str, list[str]]) -> dict[str, Any]:
