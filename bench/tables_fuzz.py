@@ -13,7 +13,11 @@ record is sent **twice** with the version its form was made on.  Per game it che
 - leak: a living seat's secret role shows on no other seat's or the spectator's view until the rules reveal it (a
   death another seat records waits for the victim or the host); a private record (the killer's claim) changes no other
   seat's or the spectator's view and not the version; the 狄仁杰 killer's decline is indistinguishable (no public
-  line says 没有可组成的线索); no private line reaches anyone it was not addressed to.
+  line says 没有可组成的线索); no private line reaches anyone it was not addressed to;
+- moves (games that declare their moves: 三国杀 electronic): after every record, each seat's forms are its legal
+  moves' forms, every action a form offers is legal, and every action the rules accept is offered;
+- generals (三国杀): after every record each of the 25 generals is in exactly one place — in front of a player, in the
+  unused pile, or among the candidates of a player who has not chosen yet.
 
 Prints one line per game × mode and a total: ``games=… freezes=0 exceptions=0 leaks=0 twice_applied=0 …``.  The exit
 status is 1 if any count but ``games`` and ``records`` is not 0.  ``tests/tables/test_tables_fuzz.py`` runs the same
@@ -23,6 +27,8 @@ check on a few seeds in ``make test``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import itertools
 import os
 import random
 import secrets
@@ -125,6 +131,85 @@ def _leaks(rules: Any, state: Any, actor: Any, action: dict[str, Any], before: A
     return out
 
 
+def _misplaced_generals(kind: str, state: Any) -> list[str]:
+    """三国杀: every general in exactly one place (held, unused pile, or a candidate not chosen yet)."""
+    if kind != "sanguosha":
+        return []
+    from tables.rules.sanguosha_house import misplaced_generals
+
+    return misplaced_generals(state)
+
+
+# The oracle for "every legal move is offered": each move type's arguments, and every value they could be sent
+# (written here, apart from the game's own list, so that the two are checked against each other).
+MOVE_ARGS = {
+    "sanguosha": {"sha": ("target",), "sacrifice": ("target", "card"), "rescue": ("card",),
+                  "choose_general": ("general",), "discard": ("cards",), "ghost": ("target",)},
+}  # fmt: skip
+
+
+def _arg_values(kind: str, state: Any, seat: int, name: str) -> list[Any]:
+    from tables.rules.sanguosha import DECK
+    from tables.rules.sanguosha_generals import GENERALS
+
+    if name == "target":
+        return list(range(len(state.players)))
+    if name == "card":
+        return list(DECK)
+    if name == "general":
+        return list(GENERALS)
+    held = Counter(state.hands[seat])  # cards: every sub-multiset of the hand
+    kinds = sorted(held)
+    counts = itertools.product(*(range(held[c] + 1) for c in kinds))
+    return [[c for c, k in zip(kinds, pick, strict=True) for _ in range(k)] for pick in counts]
+
+
+def _conceivable(kind: str, rules: Any, state: Any, seat: int) -> list[dict[str, Any]]:
+    out = []
+    for move in rules.ACTION_NAMES:
+        names = MOVE_ARGS[kind].get(move, ())
+        values = [_arg_values(kind, state, seat, name) for name in names]
+        for combo in itertools.product(*values):
+            out.append({"type": move, "player": seat, **dict(zip(names, combo, strict=True))})
+    return out
+
+
+# "Every legal action is listed" tries every conceivable action of every seat (some 500 a step): after every
+# ORACLE_EVERY-th record, so that 300 seeds stay within the hour; the other direction is checked after every record.
+ORACLE_EVERY = 16
+
+
+def _moves_disagree(kind: str, rules: Any, state: Any, oracle: bool) -> list[str]:
+    """A game that declares its moves (``moves``): its forms are its moves' forms, every listed action is legal, and
+    (``oracle``) every legal action is listed."""
+    from tables.rules import RuleError
+
+    listed_moves = getattr(rules, "moves", None)
+    if listed_moves is None or kind not in MOVE_ARGS:
+        return []
+    wrong = []
+    state = dataclasses.replace(state, log=[])  # no move reads the log: every legality test copies less
+    for seat in range(len(state.players)):
+        moves = listed_moves(state, seat)
+        if rules.forms(state, seat) != [m.form() for m in moves]:
+            wrong.append(f"座位 {seat} 的表单不是它的合法动作")
+        listed = [a for m in moves for a in m.actions(seat)]
+        for action in listed:
+            try:
+                rules.legal(state, action)
+            except RuleError as refused:
+                wrong.append(f"表单给出的动作不合法:{action}({refused})")
+        for action in _conceivable(kind, rules, state, seat) if oracle else ():
+            if action in listed:
+                continue
+            try:
+                rules.legal(state, action)
+            except RuleError:
+                continue
+            wrong.append(f"合法的动作没有表单:{action}")
+    return wrong
+
+
 def fuzz_game(kind: str, mode: str, seed: int) -> Counter[str]:
     """One fuzzed game through the services (needs a database with the tables app migrated)."""
     from tables import services
@@ -206,6 +291,14 @@ def fuzz_game(kind: str, mode: str, seed: int) -> Counter[str]:
         if problems:
             counts["leaks"] += 1
             print(f"  leak {kind}/{mode} seed {seed}: {problems[0]}", file=sys.stderr)
+        disagree = _moves_disagree(kind, rules, new_state, counts["records"] % ORACLE_EVERY == 1)
+        if disagree:
+            counts["moves"] += 1
+            print(f"  moves {kind}/{mode} seed {seed}: {disagree[0]}", file=sys.stderr)
+        wrong = _misplaced_generals(kind, new_state)
+        if wrong:
+            counts["generals"] += 1
+            print(f"  generals {kind}/{mode} seed {seed}: {'、'.join(wrong[:3])}", file=sys.stderr)
     counts["freezes"] += 1  # no end within MAX_STEPS records
     return counts
 
@@ -228,7 +321,7 @@ def run(seeds: range, kinds: tuple[str, ...] = KINDS, modes: tuple[str, ...] = M
     return total
 
 
-BAD = ("freezes", "exceptions", "leaks", "twice_applied")
+BAD = ("freezes", "exceptions", "leaks", "twice_applied", "generals", "moves")
 
 
 def main(argv: list[str] | None = None) -> int:

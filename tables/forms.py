@@ -14,6 +14,7 @@ from django import forms
 from tables.models import Table
 from tables.rules import MODES
 from tables.rules.anhuoxian_cards import DECK, WARRANT
+from tables.rules.sanguosha_house import COUNTDOWN_WITH_REBIRTH
 
 SPLIT = r"[,,、;;\s]+"
 
@@ -76,7 +77,10 @@ class CreateTableForm(forms.Form):
         max_length=30,
     )
     sgs_countdown = forms.BooleanField(
-        label="三国杀:三人倒计时(剩三人时三轮后每轮所有人各减一点体力)", required=False, initial=True
+        label="三国杀:三人倒计时(剩三人时三轮后每轮所有人各减一点体力)",
+        required=False,
+        initial=True,
+        help_text=COUNTDOWN_WITH_REBIRTH,
     )
     sgs_generals = forms.BooleanField(
         label="三国杀电子牌:挑选武将(体力上限与国籍按标准版 25 名武将;技能只显示文字,不执行)",
@@ -86,6 +90,7 @@ class CreateTableForm(forms.Form):
     sgs_rebirth = forms.BooleanField(
         label="三国杀:转世(出局的玩家收献祭,满 4 张〔4–5 人 3 张〕转世为同国籍武将;电子牌要同时挑选武将)",
         required=False,
+        help_text=COUNTDOWN_WITH_REBIRTH,
     )
     warrant = forms.BooleanField(label="暗火线:加入搜查令(新手用)", required=False)
     first = forms.IntegerField(label="暗火线:起始玩家座位号(从 0 数,可留空)", required=False, min_value=0, max_value=7)

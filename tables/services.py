@@ -96,10 +96,10 @@ def create_table(
         options["typed"] = list(player_names)
         player_names = draw_seats(player_names, options["seat_seed"])
     if isinstance(options.get("protected"), str):  # 最后一滴血: the create form names last game's first out
-        name = options["protected"].strip()
-        if name not in player_names:
-            raise RuleError(f"「上一局第一个出局的玩家」要写玩家名单里的一个名字(收到「{name[:30]}」)。")
-        options["protected"] = player_names.index(name)
+        first_out = options["protected"].strip()
+        if first_out not in player_names:
+            raise RuleError(f"「上一局第一个出局的玩家」要写玩家名单里的一个名字(收到「{first_out[:30]}」)。")
+        options["protected"] = player_names.index(first_out)
     table = Table(
         kind=kind,
         mode=mode,

@@ -25,7 +25,7 @@ import dataclasses
 import json
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Self
 
 
@@ -90,19 +90,19 @@ def dispatch(
     ``expected(state)`` gives the seat(s) that may act now and the action types open to them (raising RuleError when
     the game is over); ``names`` gives each action type's Chinese name, so no message shows an internal code.
     """
-    s = state.clone()
-    start = len(s.log)
     kind = action_type(action)
-    seat = seat_param(s, action)
-    who, allowed = expected(s)
+    seat = seat_param(state, action)
+    who, allowed = expected(state)  # read before the copy: a move out of turn costs no copy of the state
     seats = [who] if isinstance(who, int) else list(who)
     open_now = "、".join(f"「{names.get(k, k)}」" for k in allowed)
     if seat not in seats:
-        waiting = "、".join(s.players[p] for p in seats)
-        raise RuleError(f"现在应由 {waiting} 行动(可以{open_now}),不是 {s.players[seat]}。")
+        waiting = "、".join(state.players[p] for p in seats)
+        raise RuleError(f"现在应由 {waiting} 行动(可以{open_now}),不是 {state.players[seat]}。")
     if kind not in allowed:
         what = f"「{names[kind]}」" if kind in names else "这个动作"
         raise RuleError(f"现在不能{what}。现在可以:{open_now}。")
+    s = state.clone()
+    start = len(s.log)
     handlers[kind](s, seat, action)
     return s, s.log[start:]
 
@@ -196,6 +196,15 @@ def param(
 
 def form(kind: str, label: str, *params: dict[str, Any], help: str = "") -> dict[str, Any]:
     return {"type": kind, "label": label, "params": list(params), "help": help}
+
+
+FormLister = Callable[[Any, Any], list[dict[str, Any]]]
+
+
+def forms_for(listers: Mapping[str, FormLister], allowed: Iterable[str], state: Any, seat: Any) -> list[dict[str, Any]]:
+    """The forms of the move types open now (``allowed``), one small lister per type, in the listers' order."""
+    open_now = set(allowed)
+    return [f for kind, lister in listers.items() if kind in open_now for f in lister(state, seat)]
 
 
 def action_from_form(spec: dict[str, Any], values: dict[str, list[str]]) -> dict[str, Any]:

@@ -289,40 +289,61 @@ def _waiting(s: State) -> list[int]:
 
 
 def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+    return [*_play_forms(s, seat), *_claim_forms(s, seat), *_answer_forms(s, seat), *_host_forms(s, seat)]
+
+
+def _play_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+    if s.phase != "play":
+        return []
     everyone = [(p, s.players[p]) for p in range(s.n)]
-    out: list[dict[str, Any]] = []
-    if s.phase == "play":
-        if seat in (tr.HOST, s.current):
-            out.append(form("end_turn", f"结束 {s.players[s.current]} 的回合"))
-        deltas = [(d, f"{d:+d}") for d in sorted(tr.DELTAS, key=lambda d: (d > 0, abs(d)))]
-        with_cards = [(p, s.players[p]) for p in range(s.n) if s.hand[p] >= 3]
-        with_hidden = [(p, s.players[p]) for p in range(s.n) if s.hidden[p] > 0]
-        if with_cards:
-            out.append(form("submit_clue", "提交线索(暗)", param("target", "谁", "seat", with_cards)))
-        if with_hidden:
-            out.append(form("reveal_clue", "翻开线索", param("target", "谁", "seat", with_hidden)))
-        out.append(
-            form("hand", "手牌数变化", param("target", "谁", "seat", everyone), param("delta", "变化", "int", deltas))
-        )
-    if seat != tr.HOST and s.phase in ("play", "answer") and s.options["killer"]:
-        if s.answers[int(seat)] is None:  # offered to everyone until they answer, so its absence tells nothing
-            if int(seat) in s.claims:
-                out.append(form("withdraw_claim", "撤回:我没有拿到杀手牌 A(点错了;只有你自己看得到)"))
-            else:
-                out.append(form("claim_killer", "我拿到了杀手牌 A(只有你自己看得到)"))
+    out = [form("end_turn", f"结束 {s.players[s.current]} 的回合")] if seat in (tr.HOST, s.current) else []
+    deltas = [(d, f"{d:+d}") for d in sorted(tr.DELTAS, key=lambda d: (d > 0, abs(d)))]
+    with_cards = [(p, s.players[p]) for p in range(s.n) if s.hand[p] >= 3]
+    with_hidden = [(p, s.players[p]) for p in range(s.n) if s.hidden[p] > 0]
+    if with_cards:
+        out.append(form("submit_clue", "提交线索(暗)", param("target", "谁", "seat", with_cards)))
+    if with_hidden:
+        out.append(form("reveal_clue", "翻开线索", param("target", "谁", "seat", with_hidden)))
+    out.append(
+        form("hand", "手牌数变化", param("target", "谁", "seat", everyone), param("delta", "变化", "int", deltas))
+    )
+    return out
+
+
+def _claim_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+    """Offered to everyone until they answer, so its absence tells nothing."""
+    if (
+        seat == tr.HOST
+        or s.phase not in ("play", "answer")
+        or not s.options["killer"]
+        or s.answers[int(seat)] is not None
+    ):
+        return []
+    if int(seat) in s.claims:
+        return [form("withdraw_claim", "撤回:我没有拿到杀手牌 A(点错了;只有你自己看得到)")]
+    return [form("claim_killer", "我拿到了杀手牌 A(只有你自己看得到)")]
+
+
+def _answer_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+    out = []
     if s.phase == "answer" and seat != tr.HOST and s.answers[int(seat)] is None:
         out.append(djv.answer_form(s, int(seat)))
     if s.phase == "mission":
         out.append(djv.mission_form())
-    if seat == tr.HOST and s.phase != "over":
-        out.append(
-            form(
-                "correct",
-                "更正数值",
-                param("target", "谁", "seat", everyone),
-                param("field", "项目", "choice", list(FIELDS.items())),
-                param("value", "新数值", "number"),
-                param("reason", "理由", "text"),
-            )
-        )
     return out
+
+
+def _host_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+    if seat != tr.HOST or s.phase == "over":
+        return []
+    everyone = [(p, s.players[p]) for p in range(s.n)]
+    return [
+        form(
+            "correct",
+            "更正数值",
+            param("target", "谁", "seat", everyone),
+            param("field", "项目", "choice", list(FIELDS.items())),
+            param("value", "新数值", "number"),
+            param("reason", "理由", "text"),
+        )
+    ]

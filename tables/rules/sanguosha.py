@@ -125,8 +125,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
     n = len(names)
     rng = random.Random(seed)
-    roles = list(ROLE_TABLE[n])
-    rng.shuffle(roles)
+    roles = deal_roles(n, rng, (options or {}).get("lord_seat"))
     deck = [card for card, count in DECK.items() for _ in range(count)]
     rng.shuffle(deck)
     lord = roles.index(LORD)
@@ -148,6 +147,20 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     emit(s, f"{names[lord]} 抽到主公,亮出身份(体力上限 {s.max_hp[lord]})。")
     _start_turn(s, lord)
     return s
+
+
+def deal_roles(n: int, rng: random.Random, lord_seat: Any = None) -> list[str]:
+    """The identities at random; with ``lord_seat`` (推广版计分赛: the lord passes to the 下家 each game) the lord
+    is that seat and only the others are drawn."""
+    roles = list(ROLE_TABLE[n])
+    if lord_seat is None:
+        rng.shuffle(roles)
+        return roles
+    require(isinstance(lord_seat, int) and not isinstance(lord_seat, bool), "lord_seat 必须是一个座位号。")
+    require(0 <= lord_seat < n, "lord_seat 必须是一个座位号。")
+    others = roles[1:]
+    rng.shuffle(others)
+    return [*others[:lord_seat], LORD, *others[lord_seat:]]
 
 
 # --- 挑选武将 (the seed's 「2、挑选武将」) ---------------------------------------------------------------------------
@@ -303,7 +316,7 @@ def _enter_discard(s: State) -> None:
 def _damage(s: State, target: int, amount: int, source: int | None, resume: str) -> None:
     s.hp[target] -= amount
     emit(s, f"{s.players[target]} 受到 {amount} 点伤害,体力 {s.hp[target]}/{s.max_hp[target]}。")
-    anyone_out = not all(s.alive)
+    anyone_out = house.someone_out(s)
     if s.hp[target] <= 0 and house.still_protected(s.protected, target, source, anyone_out, s.hit_by_protected):
         s.hp[target] = 1
         emit(s, f"最后一滴血受规则保护:{s.players[target]} 上一局第一个出局,本局还没有人出局,体力保留 1 点。")
@@ -331,9 +344,7 @@ def _die(s: State, victim: int, source: int | None) -> None:
     s.hands[victim] = []
     if _reborn(s, victim):  # 转世规则: still counted as out; no reward, penalty or kill bonus
         s.reborn[victim] = False
-        general = s.generals[victim]
-        if general is not None:
-            s.pool.append(general)
+        general = s.generals[victim]  # stays in front of them until the next rebirth puts it back (house.rebirth)
         emit(s, f"转世的 {s.players[victim]}({general})再次出局,弃置所有牌:不计奖励、惩罚与击杀分;可以再接受献祭。")
         return
     s.kills.append([source if source is not None else -1, victim])
@@ -375,10 +386,49 @@ def _check_victory(s: State) -> bool:
     return True
 
 
+# --- what each move may take now: the moves' legality, listed by ``sanguosha_moves`` and checked by the moves ------
+
+
+def sha_targets(s: State, seat: int) -> list[int]:
+    """[杀]: once a play phase, with the card, at a living player within attack range 1."""
+    if SHA not in s.hands[seat] or s.sha_used:
+        return []
+    return [p for p in range(len(s.players)) if p != seat and s.alive[p] and distance(s, seat, p) <= 1]
+
+
+def can_tao(s: State, seat: int) -> bool:
+    return TAO in s.hands[seat] and s.hp[seat] < s.max_hp[seat]
+
+
+def can_jiu(s: State, seat: int) -> bool:
+    return JIU in s.hands[seat] and not s.jiu_used
+
+
+def sacrifice_targets(s: State, seat: int) -> list[int]:
+    """转世: whom ``seat`` may give a card now (a player out who can still be reborn); empty when they may not."""
+    if not rebirth_on(s) or s.reborn[seat] or s.gave_on_turn[seat] == s.turn_no or not s.hands[seat]:
+        return []
+    return [p for p in range(len(s.players)) if not s.alive[p] and not s.no_rebirth[p]]
+
+
+def rescue_cards(s: State, seat: int) -> list[str]:
+    """The cards ``seat`` may save the dying player with: [桃], and the dying player's own [酒]."""
+    assert s.pending
+    cards = [TAO] if TAO in s.hands[seat] else []
+    if seat == s.pending["victim"] and JIU in s.hands[seat]:
+        cards.append(JIU)
+    return cards
+
+
+def discard_count(s: State, seat: int) -> int:
+    """The discard phase: how many cards over the hand limit (= current HP)."""
+    return len(s.hands[seat]) - max(s.hp[seat], 0)
+
+
 # --- actions ------------------------------------------------------------------------------------------------------
 
 
-def _expected(s: State) -> tuple[int | list[int], list[str]]:
+def expected(s: State) -> tuple[int | list[int], list[str]]:
     if s.phase == "lord_general":
         return s.lord, ["choose_general"]
     if s.phase == "generals":
@@ -398,11 +448,15 @@ def _expected(s: State) -> tuple[int | list[int], list[str]]:
 
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
     if isinstance(action, dict) and action.get("type") == "ghost":  # a ghost acts outside the turn order
+        require(bool(ghost_moves(state, seat_param(state, action))), NO_GHOST)  # before the copy: cheap to refuse
         s = state.clone()
         start = len(s.log)
         _do_ghost(s, seat_param(s, action), action)
         return s, s.log[start:]
-    return dispatch(state, action, _expected, _HANDLERS, ACTION_NAMES)
+    return dispatch(state, action, expected, _HANDLERS, ACTION_NAMES)
+
+
+NO_GHOST = "你现在没有可以使用的暗魂(罗汉在有人被[杀]时,玄武和祝由在出牌阶段)。"
 
 
 def ghost_moves(s: State, seat: int) -> list[int]:
@@ -425,7 +479,7 @@ def ghost_moves(s: State, seat: int) -> list[int]:
 def _do_ghost(s: State, seat: int, action: dict[str, Any]) -> None:
     require(s.phase != "over", "游戏已经结束,不能再行动。")
     targets = ghost_moves(s, seat)
-    require(bool(targets), "你现在没有可以使用的暗魂(罗汉在有人被[杀]时,玄武和祝由在出牌阶段)。")
+    require(bool(targets), NO_GHOST)
     target = seat_param(s, action, "target", "附体对象")
     names = "、".join(s.players[p] for p in targets)
     require(target in targets, f"暗魂现在只能附体:{names}。")
@@ -470,7 +524,7 @@ def _do_sha(s: State, seat: int, action: dict[str, Any]) -> None:
     require(not s.sha_used, "每个出牌阶段仅限使用一次[杀]。")
     target = seat_param(s, action, "target", "目标")
     require(target != seat and s.alive[target], "[杀]的目标必须是另一名存活的角色。")
-    reach = [p for p in range(len(s.players)) if p != seat and s.alive[p] and distance(s, seat, p) <= 1]
+    reach = sha_targets(s, seat)
     require(
         target in reach,
         f"{s.players[target]} 不在攻击范围(1)内。可以[杀]:{'、'.join(s.players[p] for p in reach)}。",
@@ -507,7 +561,7 @@ def _do_take(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_tao(s: State, seat: int, action: dict[str, Any]) -> None:
     require(TAO in s.hands[seat], "你没有[桃]。")
-    require(s.hp[seat] < s.max_hp[seat], "你的体力已满,不能使用[桃]。")
+    require(can_tao(s, seat), "你的体力已满,不能使用[桃]。")
     take_from(s.hands[seat], [TAO])
     s.discard_pile.append(TAO)
     s.hp[seat] += 1
@@ -516,7 +570,7 @@ def _do_tao(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_jiu(s: State, seat: int, action: dict[str, Any]) -> None:
     require(JIU in s.hands[seat], "你没有[酒]。")
-    require(not s.jiu_used, "每回合仅限使用一次[酒]。")
+    require(can_jiu(s, seat), "每回合仅限使用一次[酒]。")
     take_from(s.hands[seat], [JIU])
     s.discard_pile.append(JIU)
     s.jiu_used = s.jiu_active = True
@@ -534,7 +588,7 @@ def _do_rescue(s: State, seat: int, action: dict[str, Any]) -> None:
     card = action.get("card", TAO)
     require(card in (TAO, JIU), "救援只能使用[桃](或濒死者自己的[酒])。")
     require(card == TAO or seat == victim, "[酒]只能由濒死的角色自己使用来自救。")
-    require(card in s.hands[seat], f"你没有[{card}]。")
+    require(card in rescue_cards(s, seat), f"你没有[{card}]。")
     take_from(s.hands[seat], [card])
     s.discard_pile.append(card)
     s.hp[victim] += 1
@@ -575,6 +629,7 @@ def _do_sacrifice(s: State, seat: int, action: dict[str, Any]) -> None:
     require(not s.no_rebirth[target], f"{name} 已经不能转世(没有同国籍的未使用武将),不再接受献祭。")
     card = action.get("card")
     require(isinstance(card, str) and card in s.hands[seat], "请从你的手牌中选一张献祭。")
+    require(target in sacrifice_targets(s, seat), f"现在不能献祭给 {name}。")
     assert isinstance(card, str)
     take_from(s.hands[seat], [card])
     s.hands[target].append(card)
@@ -587,7 +642,7 @@ def _do_sacrifice(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
     cards = cards_param(action)
-    excess = len(s.hands[seat]) - max(s.hp[seat], 0)
+    excess = discard_count(s, seat)
     require(len(cards) == excess, f"手牌上限等于当前体力 {max(s.hp[seat], 0)}:你需要正好弃置 {excess} 张牌。")
     take_from(s.hands[seat], cards)
     s.discard_pile.extend(cards)
@@ -610,6 +665,7 @@ ACTION_NAMES = {
     "ghost": "暗魂附体",
 }
 legal = legal_via(apply)
+
 _HANDLERS = {
     "choose_general": _do_choose_general,
     "sha": _do_sha,

@@ -22,6 +22,7 @@ were reborn count as players at the table for the countdown and as out for victo
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from .base import emit, later_rng
@@ -35,6 +36,8 @@ GHOST_TEXT = {
     "祝由": "在被附体玩家的出牌阶段命令他弃掉所有手牌,再从牌堆摸同样多的牌(手牌数不变)",
 }
 COUNTDOWN_FREE_ROUNDS = 3
+# The ruling where both rules are on, said where the host ticks them and on the table's countdown line.
+COUNTDOWN_WITH_REBIRTH = "转世和三人倒计时都开时:转世回来的玩家也算在场的人数,场上常常多于三人,倒计时很少开始。"
 RULE_NAMES = {
     "seat_lot": "座位抽签",
     "ghosts": "暗魂",
@@ -85,6 +88,25 @@ def rebirth(s: Any, p: int, offerings: int, kept: str) -> bool:
     return True
 
 
+def misplaced_generals(s: Any) -> list[str]:
+    """The invariant of 挑选武将 and 转世: each of the 25 generals is in exactly one place — in front of a player (out
+    or not: a player's general goes back to the unused ones only when they are reborn), in the unused pile
+    (``s.pool``), or among the candidates of a player who has not chosen (the others' unchosen candidates wait for
+    everyone to have chosen).  Returns what is wrong, as sentences (empty: nothing)."""
+    if not s.generals:
+        return []
+    places: Counter[str] = Counter(g for g in s.generals if g is not None)
+    places.update(s.pool)
+    for p, offered in enumerate(s.candidates):
+        waiting = s.phase == "generals" and p != s.lord
+        if s.generals[p] is None or waiting:
+            places.update(g for g in offered if g != s.generals[p])
+    wrong = [f"{g} 出现 {k} 次" for g, k in places.items() if k != 1]
+    wrong += [f"{g} 不见了" for g in GENERALS if g not in places]
+    wrong += [f"{g} 不是武将" for g in places if g not in GENERALS]
+    return wrong
+
+
 def intro(options: dict[str, Any], players: list[str], digital: bool) -> list[str]:
     """The public lines that open a game: which house rules this table plays, and the seats drawn by lot."""
     lines = []
@@ -111,6 +133,12 @@ def protected_seat(options: dict[str, Any], digital: bool) -> int | None:
     return seat if playing and isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
+def someone_out(s: Any) -> bool:
+    """详细规则 2 「只要有人先出局了」: a fact of the game's history (``kills`` keeps every first death), so it stays
+    true when the player who went out is reborn."""
+    return bool(s.kills)
+
+
 def still_protected(protected: int | None, target: int, source: int | None, anyone_out: bool, hit: list[int]) -> bool:
     """详细规则 2: the protected player's last point holds until someone else is out, unless the attacker is a
     player they attacked."""
@@ -134,6 +162,8 @@ def countdown_step(s: Any, standing: list[int]) -> str | None:
 
 def countdown_text(s: Any, standing: list[int]) -> str:
     """The countdown as the public page shows it."""
+    if s.options.get("rebirth") and s.three_from is None:
+        return f"三人倒计时:还有 {len(standing)} 名玩家,剩三名时开始倒数。{COUNTDOWN_WITH_REBIRTH}"
     if s.three_from is None:
         return f"三人倒计时:还有 {len(standing)} 名玩家,剩三名时开始倒数。"
     left = s.three_from + COUNTDOWN_FREE_ROUNDS - s.round_no

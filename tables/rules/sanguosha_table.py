@@ -32,7 +32,7 @@ from typing import Any
 from . import sanguosha as sgs
 from . import sanguosha_generals as generals
 from . import sanguosha_house as house
-from . import sanguosha_view as sgs_view
+from . import sanguosha_score as sgs_score
 from . import tracker as tr
 from .base import check_players, emit, form, later_rng, legal_via, param, require, seat_param, visible_log
 
@@ -68,15 +68,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     n = len(names)
     options = dict(options or {})
     rng = random.Random(seed)
-    roles = list(sgs.ROLE_TABLE[n])
-    lord_seat = options.get("lord_seat")
-    if lord_seat is None:
-        rng.shuffle(roles)
-    else:
-        require(isinstance(lord_seat, int) and 0 <= lord_seat < n, "lord_seat 必须是一个座位号。")
-        others = roles[1:]
-        rng.shuffle(others)
-        roles = [*others[:lord_seat], sgs.LORD, *others[lord_seat:]]
+    roles = sgs.deal_roles(n, rng, options.get("lord_seat"))
     lord = roles.index(sgs.LORD)
     pool = [g for g in GENERALS if g not in LORD_GENERALS]
     rng.shuffle(pool)
@@ -130,7 +122,8 @@ def _lord_chose(s: State, general: str) -> None:
 
 
 def _start_play(s: State) -> None:
-    s.pool.extend(g for p in range(s.n) for g in s.candidates[p] if g != s.generals[p] and g not in s.pool)
+    # the lord's four went back when the lord chose: only the others' unchosen go back now
+    s.pool.extend(g for p in range(s.n) if p != s.lord for g in s.candidates[p] if g != s.generals[p])
     for p in range(s.n):
         general = s.generals[p]
         assert general is not None
@@ -178,14 +171,14 @@ def _after_hp(s: State, target: int, source: int | None, delta: int) -> None:
         return
     if source == s.protected and target not in s.hit_by_protected:
         s.hit_by_protected.append(target)
-    anyone_out = not all(s.alive)
+    anyone_out = house.someone_out(s)
     if s.hp[target] <= 0 and house.still_protected(s.protected, target, source, anyone_out, s.hit_by_protected):
         s.hp[target] = 1
         emit(s, f"最后一滴血受规则保护:{s.players[target]} 上一局第一个出局,本局还没有人出局,体力保留 1 点。")
 
 
 def _before_death(s: State, victim: int, source: int | None) -> None:
-    anyone_out = not all(s.alive)
+    anyone_out = house.someone_out(s)
     if house.still_protected(s.protected, victim, source, anyone_out, s.hit_by_protected):
         raise tr.RuleError(
             f"最后一滴血受规则保护:{s.players[victim]} 上一局第一个出局,本局不能第一个出局"
@@ -200,9 +193,7 @@ def _on_death(s: State, victim: int, source: int | None) -> None:
         s.hand[victim] = 0
         general = s.generals[victim]
         emit(s, f"转世的 {s.players[victim]}({general})再次出局:不计奖励、惩罚与击杀分;可以再接受献祭。")
-        if general is not None:
-            s.pool.append(general)
-        return
+        return  # their general stays in front of them until the next rebirth puts it back (house.rebirth)
     if s.options.get("ghosts") and s.roles[victim] in house.GHOSTS and len(s.ghosts) == s.n:
         ghost = house.GHOSTS[s.roles[victim]]
         s.ghosts[victim] = ghost
@@ -311,11 +302,11 @@ legal = legal_via(apply)
 
 
 def winner(s: State) -> list[int] | None:
-    return sgs_view.winner(s)  # type: ignore[arg-type]
+    return sgs_score.winner(s)
 
 
 def score(s: State) -> dict[int, int] | None:
-    return sgs_view.score(s)  # type: ignore[arg-type]
+    return sgs_score.score(s)
 
 
 def _waiting(s: State) -> list[int]:
@@ -363,7 +354,7 @@ def _house_view(s: State, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
         row["reborn"] = _reborn(s, p)
         row["offerings"] = s.hand[p] if o.get("rebirth") and not s.alive[p] else None
         row["no_rebirth"] = len(s.no_rebirth) == n and s.no_rebirth[p]
-    anyone_out = not all(s.alive)
+    anyone_out = house.someone_out(s)
     return {
         "ghosts": bool(o.get("ghosts")),
         "ghost_lines": list(s.ghosts_used),

@@ -1,4 +1,5 @@
-"""三国杀: results, views and UI forms (see ``sanguosha.py`` for the state and the rules)."""
+"""三国杀: what each seat sees, and the forms built from the legal moves (``sanguosha.py``: the state and the rules;
+``sanguosha_moves``: the moves; ``sanguosha_score``: the results)."""
 
 from __future__ import annotations
 
@@ -6,82 +7,12 @@ from typing import Any
 
 from . import sanguosha_generals as generals
 from . import sanguosha_house as house
-from .base import form, param, visible_log
-from .sanguosha import (
-    JIU,
-    KIND,
-    LORD,
-    LOYAL,
-    REBEL,
-    RENEGADE,
-    SHA,
-    SHAN,
-    SIDE_LORD,
-    SIDE_REBEL,
-    SIDE_RENEGADE,
-    TAO,
-    State,
-    _expected,
-    distance,
-    ghost_moves,
-    rebirth_on,
-)
+from .base import visible_log
+from .sanguosha import KIND, State, expected, rebirth_on
+from .sanguosha_moves import moves
+from .sanguosha_score import score, winner
 
-
-def _standing(state: State, p: int) -> bool:
-    """Alive and not reborn: 转世规则 counts a reborn player as out (the physical tracker's state has ``reborn``)."""
-    reborn = getattr(state, "reborn", None) or []
-    return bool(state.alive[p]) and not (len(reborn) == len(state.players) and reborn[p])
-
-
-def winner(state: State) -> list[int] | None:
-    side = state.winning_side
-    if side is None:
-        return None
-    if side == SIDE_LORD:
-        return [p for p, r in enumerate(state.roles) if r in (LORD, LOYAL)]
-    if side == SIDE_REBEL:
-        return [p for p, r in enumerate(state.roles) if r == REBEL]
-    return [p for p, r in enumerate(state.roles) if r == RENEGADE and _standing(state, p)]
-
-
-def score(state: State) -> dict[int, int] | None:
-    """4th-edition scoring (see module docstring for the rulings)."""
-    side = state.winning_side
-    if side is None:
-        return None
-    n = len(state.players)
-    roles = state.roles
-    alive_loyal = sum(1 for p, r in enumerate(roles) if r == LOYAL and _standing(state, p))
-    alive_rebel = sum(1 for p, r in enumerate(roles) if r == REBEL and _standing(state, p))
-    out = {}
-    for p, role in enumerate(roles):
-        victims = [roles[v] for k, v in state.kills if k == p]
-        if role == LORD:
-            pts = {SIDE_LORD: 4 + 2 * alive_loyal, SIDE_REBEL: 0, SIDE_RENEGADE: 1}[side]
-        elif role == LOYAL:
-            pts = 5 + alive_loyal if side == SIDE_LORD else 0
-        elif role == REBEL:
-            pts = 3 * alive_rebel if side == SIDE_REBEL else 0
-        elif side == SIDE_RENEGADE:
-            pts = 4 + 2 * n if _standing(state, p) else 0
-        elif side == SIDE_LORD:
-            pts = n if state.duel and _last_renegade(state) == p else 0
-        else:
-            pts = 1 if _standing(state, p) else 0
-        if side == SIDE_LORD and role in (LORD, LOYAL):
-            pts += sum(1 for v in victims if v in (REBEL, RENEGADE))
-        if side == SIDE_REBEL and role == REBEL:
-            pts += sum(1 for v in victims if v in (LOYAL, RENEGADE)) + 2 * sum(1 for v in victims if v == LORD)
-        out[p] = pts
-    return out
-
-
-def _last_renegade(state: State) -> int | None:
-    for _, victim in reversed(state.kills):
-        if state.roles[victim] == RENEGADE:
-            return victim
-    return None
+__all__ = ["forms", "score", "view", "winner"]
 
 
 def _general_shown(state: State, p: int, viewer: int | None) -> dict[str, Any] | None:
@@ -94,9 +25,10 @@ def _general_shown(state: State, p: int, viewer: int | None) -> dict[str, Any] |
 
 def view(state: State, viewer: int | None) -> dict[str, Any]:
     over = state.phase == "over"
+    turned_up = {victim for _, victim in state.kills}  # 转世规则: the identity card stays turned up once reborn
     seats = []
     for p, name in enumerate(state.players):
-        shown = over or p == state.lord or not state.alive[p] or p == viewer
+        shown = over or p in (state.lord, viewer) or not state.alive[p] or p in turned_up
         seats.append(
             {
                 "seat": p,
@@ -111,7 +43,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
             }
         )
     pending = dict(state.pending) if state.pending else None
-    who = None if over else _expected(state)[0]
+    who = None if over else expected(state)[0]
     return {
         "kind": KIND,
         "seats": seats,
@@ -132,22 +64,6 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         else [],
         "log": visible_log(state.log, viewer),
     }
-
-
-def _ghost_forms(state: State, seat: int) -> list[dict[str, Any]]:
-    targets = ghost_moves(state, seat)
-    if not targets:
-        return []
-    ghost = str(state.ghosts[seat])
-    choices = [(p, state.players[p]) for p in targets]
-    return [
-        form(
-            "ghost",
-            f"{ghost}暗魂附体(只能用一次)",
-            param("target", "附体谁", "seat", choices),
-            help=house.GHOST_TEXT[ghost],
-        )
-    ]
 
 
 def _house_view(state: State, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -172,64 +88,12 @@ def _house_view(state: State, seats: list[dict[str, Any]]) -> dict[str, Any] | N
         "rebirth": rebirth,
         "need": house.rebirth_threshold(len(state.players)),
         "countdown": house.countdown_text(state, standing) if o.get("countdown") else None,
-        "protected": state.players[state.protected] if state.protected is not None and all(state.alive) else None,
+        "protected": state.players[state.protected]
+        if state.protected is not None and not house.someone_out(state)
+        else None,
     }
 
 
 def forms(state: State, seat: int) -> list[dict[str, Any]]:
-    if state.phase == "over":
-        return []
-    who, allowed = _expected(state)
-    if seat not in ([who] if isinstance(who, int) else who):
-        return _ghost_forms(state, seat)
-    if "choose_general" in allowed:
-        choices = [(g, generals.label(g)) for g in state.candidates[seat]]
-        return [form("choose_general", "选择武将", param("general", "武将", "choice", choices))]
-    hand = state.hands[seat]
-    out = []
-    if "sha" in allowed and SHA in hand and not state.sha_used:
-        reach = [
-            (p, state.players[p])
-            for p in range(len(state.players))
-            if p != seat and state.alive[p] and distance(state, seat, p) <= 1
-        ]
-        out.append(form("sha", "使用[杀]", param("target", "目标", "seat", reach)))
-    if "tao" in allowed and TAO in hand and state.hp[seat] < state.max_hp[seat]:
-        out.append(form("tao", "使用[桃]回复 1 点体力"))
-    if "jiu" in allowed and JIU in hand and not state.jiu_used:
-        out.append(form("jiu", "使用[酒](下一张[杀]伤害+1)"))
-    if "sacrifice" in allowed and rebirth_on(state) and not state.reborn[seat] and hand:
-        dead = [
-            (p, state.players[p]) for p in range(len(state.players)) if not state.alive[p] and not state.no_rebirth[p]
-        ]
-        if dead and state.gave_on_turn[seat] != state.turn_no:
-            cards = [(c, f"[{c}]") for c in dict.fromkeys(hand)]
-            out.append(
-                form(
-                    "sacrifice",
-                    "献祭一张手牌(转世)",
-                    param("target", "献给谁", "seat", dead),
-                    param("card", "哪张牌", "choice", cards),
-                    help=f"已出局的玩家收到 {house.rebirth_threshold(len(state.players))} 张即转世;每回合只能献祭一次",
-                )
-            )
-    if "end_play" in allowed:
-        out.append(form("end_play", "结束出牌阶段"))
-    if "shan" in allowed:  # offered only with the card in hand
-        if SHAN in hand:
-            out.append(form("shan", "打出[闪]"))
-        out.append(form("take", "不出[闪],受到伤害" if SHAN in hand else "没有[闪]:受到伤害"))
-    if "rescue" in allowed:
-        assert state.pending
-        cards = [(TAO, "[桃]")] if TAO in hand else []
-        if seat == state.pending["victim"] and JIU in hand:
-            cards.append((JIU, "[酒]"))
-        if cards:
-            out.append(form("rescue", "救援", param("card", "用牌", "choice", cards)))
-        out.append(form("pass", "不救" if cards else "没有[桃]:不救"))
-    if "discard" in allowed:
-        excess = len(hand) - max(state.hp[seat], 0)
-        out.append(
-            form("discard", f"弃置 {excess} 张牌", param("cards", "弃哪些", "multi", [(c, c) for c in hand], excess))
-        )
-    return out
+    """The page's forms: one per legal move (``sanguosha_moves``), its choices the legal values."""
+    return [m.form() for m in moves(state, seat)]
