@@ -130,7 +130,7 @@ VOTE_WORDS = (
     *("vote", "vote for", "votes for", "i vote", "i vote for", "my vote", "my vote is", "my vote goes to"),
 )
 CHANGE_VOTE_WORDS = (
-    *"改票 改投 更改投票 修改投票 改为 改成 换票 换投 改选 变更投票 票改 改票为 换成 更改为".split(),
+    *"挪到 挪给 转投 新票 改票 改投 更改投票 修改投票 改为 改成 换票 换投 改选 变更投票 票改 改票为 换成 更改为".split(),
     *("unvote", "un-vote", "change vote to", "change my vote to", "change vote", "revote"),
 )
 SELF_VOTE_WORDS = ("自投", "投自己", "投我自己", "自票")
@@ -162,6 +162,10 @@ TARGET_CHANGE_WORDS = (
     "目标改为",
     "转为",
     "转移到",
+    "变更为",
+    "变更成",
+    "挪到",
+    "挪给",
     "改给",
     "换给",
     "转给",

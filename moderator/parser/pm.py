@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from cards import catalogue as cat
 
 from . import aliases as al
-from . import orders, votes
+from . import orders, scoped, votes
 from .account import gap_notes
 from .actions import Clause, Group, GroupReading, Resolver, build
 from .lexer import Token, lex, meaningful
@@ -215,8 +215,10 @@ def _parse(
     if votes_only:
         if not _votes(m):
             _bare_vote(m)
+        scoped.apply(m)
     elif phase == "day" and _votes(m):
         _actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own
+        scoped.apply(m)
     else:
         _manifestos(m)
         _ordinals(m)
@@ -224,6 +226,7 @@ def _parse(
         if not (phase != "day" and _votes(m)):
             _actions(m)
             _corrections(m)
+        scoped.apply(m)
         _attach_manifestos(m)
         _unread(m)
     if not m.inputs and not m.refusals and m.notes:
