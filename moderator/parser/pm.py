@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from cards import catalogue as cat
 
 from . import aliases as al
-from . import orders, scoped, votes
+from . import cues, orders, scoped, votes
 from .account import gap_notes
 from .actions import Clause, Group, GroupReading, Resolver, build
 from .lexer import Token, lex, meaningful
@@ -502,6 +502,8 @@ def _corrections(m: MessageReading) -> None:
         before = [(p, d) for p, d in m.inputs if p < marker.start() and "use" in d and not d.get("change")]
         after = [(p, d) for p, d in m.inputs if marker.end() <= p < nxt and "use" in d and not d.get("change")]
         unread = any(marker.start() <= p < nxt for p, _ in m.refusals)
+        if not after and not unread and before and _bare_correction(m, marker.end(), before[-1]):
+            continue
         if not after and unread and before:  # the correction itself was not read: what it corrects is unclear
             p, e = before[-1]
             m.inputs.remove((p, e))
@@ -532,6 +534,41 @@ def _corrections(m: MessageReading) -> None:
                     f"“{m.text.fragment(marker.start(), marker.end())}”更正的是{said}中的哪一个不清楚;"
                     f"已按更正后的“{m.text.fragment(*d['_span'])}”读,前面这些都没有录入,请核对",
                 )
+
+
+_CORRECTION_FILL = frozenset({"是", "应该是", "改成", "改为", "就是", "其实是"})
+
+
+def _bare_correction(m: MessageReading, at: int, old: tuple[int, dict]) -> bool:
+    """ "束魂小明,不对,是小明明", "诅咒阿飞,不对是庇佑", "倒数第二张,不对,倒数第三张": a correction that names only a
+    player, a privilege or a position replaces that part of the act just before it (docs/parser.md)."""
+    norm = m.text.norm
+    end = next((k for k in range(at, len(norm)) if norm[k] in "。;!?\n"), len(norm))
+    said = [t for t in meaningful(lex(norm, at, end, m.book)) if t.text not in _CORRECTION_FILL]
+    if len(said) != 1 or said[0].kind not in ("NAME", "SEAT", "SELF", "USE", "POS"):
+        return False
+    t, (p, e) = said[0], old
+    d = dict(e)
+    resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
+    if t.kind == "USE":
+        card, _ = resolver.card_for(Group(t.value, t.start, weak=t.weak, hint=t.hint), t.value)
+        if card is None or t.weak or ("target" in e) != (t.value in al.TARGETED_USES):
+            return False
+        d["use"], d["card"] = t.value, card
+    elif t.kind == "POS":
+        if e.get("use") != "瞄准狙击":
+            return False
+        d["position"] = t.value
+    else:
+        r = resolver.resolve_target(t)
+        if not r.name or "target" not in e:
+            return False
+        d["target"] = r.name
+    d["correction"] = m.text.fragment(*e["_span"])
+    d["_span"] = (e["_span"][0], t.end)
+    m.inputs[m.inputs.index(old)] = (p, d)
+    m.notes[:] = [n for n in m.notes if not (at <= n[0] < end)]
+    return True
 
 
 # ------------------------------------------------------------------------------------------------ orders (O1, O2)
@@ -719,7 +756,9 @@ def _votes(m: MessageReading) -> bool:
             tokens.append(Token("SEP", line[1], line[1], "\n", "\n"))
     if not any(votes.is_vote_word(t) for t in tokens):
         return False
-    vp = votes.parse(tokens, m.book, m.text.fragment)
+    norm = m.text.norm
+    tallies = [cues.sentence_span(norm, h) for h in cues.find(norm, frozenset({"tally"}))]
+    vp = votes.parse(tokens, m.book, m.text.fragment, skip=tallies)
     if not vp.inputs and not vp.refusals:
         return False
     has_use = any(t.kind == "USE" for t in tokens)
@@ -1060,7 +1099,7 @@ def _blocked(
     between = toks[bisect.bisect_left(facts.starts, g.verb_end) : bisect.bisect_left(facts.starts, first_target)]
     if any(t.kind == "NEG" for t in between):
         return "negation"  # "那个庇佑不给王五了": the negation stands between the privilege and its player
-    if "NEG" in kinds or facts.last_afterneg >= g.start:
+    if _negated(pre) or facts.last_afterneg >= g.start:
         return "negation"
     changed = change_at is not None and change_at >= g.verb_end  # 刚才的束魂改给B: 刚才 names what is changed
     if ("PAST" in kinds and not changed) or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
@@ -1075,6 +1114,15 @@ def _blocked(
     if (facts.question or m.text.norm[end : end + 1] == "?") and not _ASKS_OK.match(m.text.norm, named_end, end + 1):
         return "question"
     return None
+
+
+_NEGATION_ENDS = frozenset(normalise_word(w) for w in ("但", "但是", "不过", "所以", "可是", "然而", "还是"))
+
+
+def _negated(pre: list[Token]) -> bool:
+    """A negation before the privilege reaches it: "点数不够 还是普通攻击" — its scope ends at 还是, 但, 不过, 所以."""
+    k = max((i for i, t in enumerate(pre) if t.kind == "NEG"), default=-1)
+    return k >= 0 and not any(t.kind == "ALT" or t.text in _NEGATION_ENDS for t in pre[k + 1 :])
 
 
 # "诅咒王五 ok?", "束魂张三,可以吗?": the action, then asking the 天神 whether it is fine: an instruction (docs/parser.md)
@@ -1163,7 +1211,9 @@ def _clause(
     if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
         _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言
         in_manifesto = False
-    if in_manifesto and any(_action_word(t) for t in mean):
+    if in_manifesto and (
+        any(_action_word(t) for t in mean) or cues.find(m.text.norm[start:end], scoped.BACKWARD)
+    ):  # (算了…还是普通攻击: a retraction and what replaces it are read, never published)
         _close_manifesto(m, st)  # a clause with an action word after the attack: read, never absorbed (docs/parser.md)
         in_manifesto = False
         m.cut_lines.append((start, end))

@@ -40,9 +40,13 @@ def apply(m: Reading) -> None:
         for p, d in _acts(m):
             if hit.start <= d["_span"][0] < end:
                 m.inputs.remove((p, d))
-                m.notes.append(
-                    (hit.start, max(end, d["_span"][1]), f"“{_said(m, d)}”是假设或事后的话,没有当作指令")
-                )
+                m.notes.append((hit.start, max(end, d["_span"][1]), f"“{_said(m, d)}”是假设或事后的话,没有当作指令"))
+    for hit in cues.find(norm, frozenset({"tally"})):
+        a, b = cues.sentence_span(norm, hit)
+        for p, d in _acts(m):
+            if "use" not in d and a <= d["_span"][0] < b:  # 阿飞、王五各一票: others' votes counted, not a vote
+                m.inputs.remove((p, d))
+                m.notes.append((a, b, f"“{m.text.fragment(a, b)}”是在数别人的票,不是你的投票"))
     for hit in cues.find(norm, BACKWARD):
         _retract(m, hit)
     kept = [d for _, d in _acts(m)]

@@ -8,11 +8,12 @@ refused: D3 says the GM asks again. 自投 / 投自己 is a vote for the sender.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from moderator.parser import aliases as al
 from moderator.parser.lexer import Token
-from moderator.parser.names import NameBook, Resolution
+from moderator.parser.names import NameBook, Resolution, similarity
 from moderator.parser.text import normalise_word
 
 SENTENCE_ENDS = frozenset("\n。.;!?")
@@ -28,6 +29,8 @@ _STRONG_CHANGE = frozenset(
         *("change vote to", "change my vote to", "change vote", "revote"),
     )
 )
+# A change word that always takes a player: what follows it is a (maybe misspelt) player, never talk
+_TAKES_A_PLAYER = frozenset(normalise_word(w) for w in ("改投", "换投", "转投", "改选", "改投给", "换投给", "新票"))
 # "unvote 王五, vote 赵六": the name after unvote is the old vote; unvote makes the post a change
 UNVOTE = frozenset({"unvote", "un-vote"})
 
@@ -111,6 +114,8 @@ def _targets_after(sentence: list[Token], words: list[int]) -> dict[int, list[To
             if not found and j in marks and j in out:
                 found = list(out[j])
                 break
+            if t.kind in ("VOTE", "CHANGE", "SELFVOTE") and j not in marks:
+                break  # "改票,原来投的李四": a vote word that is not the sender's own ends the scan
             if t.kind in ("REASON", "USE") or (t.kind in ("SEP", "VOTE", "CHANGE", "SELFVOTE") and found):
                 break
             if found and (t.text in _BRACKETS or t.text in _NOT_VOTE or t.text in _DASHES):
@@ -147,8 +152,9 @@ def _tail_end(sentence: list[Token], k: int) -> int:
     return sentence[k].end
 
 
-def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
-    """display(start, end) gives the player's own text of a norm span."""
+def parse(tokens: list[Token], book: NameBook, display, skip: Sequence[tuple[int, int]] = ()) -> VoteParse:
+    """display(start, end) gives the player's own text of a norm span; `skip`: the spans of sentences that are no
+    vote of the sender's (a tally of others' votes, cues.yaml)."""
     result = VoteParse([], [], False)
     chosen: list[tuple[str, Token, int]] = []  # (name, its token, where the vote's words start)
     tails: dict[int, int] = {}  # where the words of a vote end, past its name ("投王五一票"), by the name's start
@@ -157,7 +163,10 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
     unresolved: list[tuple[tuple[int, int], str | tuple[str, list[str]]]] = []
     waiting: tuple[int, int] | None = None  # a vote word whose name is on the next line ("投票:\n张三")
     withdrawn: list[tuple[int, int]] = []  # "unvote" with no new vote
+    stray: list[tuple[tuple[int, int], str | tuple[str, list[str]]]] = []  # words after a vote word, no name
     for sentence in _sentences(tokens):
+        if any(a <= sentence[0].start < b for a, b in skip):
+            continue  # 阿飞、王五各一票: a tally, not the sender's vote
         words = [i for i, t in enumerate(sentence) if is_vote_word(t)]
         if words and any(sentence[i].kind != "SELFVOTE" for i in words):
             words = sorted({*words, *(i for i, t in enumerate(sentence) if t.kind == "CHANGE")})
@@ -173,6 +182,12 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
             continue
         sentence, words = _before_later_condition(sentence, words, book)
         span = (sentence[0].start, sentence[-1].end)
+        if not _names_a_player(sentence, words, book) and not any(sentence[k].text in UNVOTE for k in words):
+            # 如果王五下一楼还不解释我就改票, 下一轮还有改票机会: talk about a later post, no vote (said only when the
+            # post has no vote at all)
+            after = _targets_after(sentence, words)
+            stray += [(span, _why(a, _resolve(a, book), book, display)) for k in words for a in after[k][:1]]
+            continue
         if any(t.kind == "COND" for t in sentence) or any(t.kind == "ALT" for t in sentence[words[0] :]):
             result.found = True
             conditional.append(span)
@@ -191,26 +206,36 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
             waiting = None
             continue
         result.found = True
-        if any(t.kind == "CHANGE" for t in sentence):
-            change = True
-        first_change = next((i for i, t in enumerate(sentence) if t.kind == "CHANGE"), None)
         targets_after = _targets_after(sentence, words)
+        changes = [
+            k
+            for k in words
+            if sentence[k].kind == "CHANGE"
+            and (
+                (sentence[k].text in _TAKES_A_PLAYER and targets_after[k])
+                or any(_name_like(a, _resolve(a, book), book) for a in targets_after[k])
+            )
+        ]
+        change = change or bool(changes)
+        last_change = changes[-1] if changes else None
         starts = [t.start for t in sentence]
         for k in words:
             t = sentence[k]
             if t.kind == "SELFVOTE":
                 chosen.append((book.sender, t, t.start))
                 continue
-            if first_change is not None and k < first_change and t.kind == "VOTE":
-                continue  # 从张三改投李四: the name before the change word is the old vote
+            if last_change is not None and k < last_change:
+                continue  # 从张三改投李四, 改票:由X改为Y: the name before the last change word is the old vote
             after = targets_after[k]
             names: list[tuple[str, Token]] = []  # (the canonical name, its token)
             for a in after:
                 r = _resolve(a, book)
                 if r.name:
                     names.append((r.name, a))
-                elif a.kind != "GAP" or not names:
+                elif (a.kind != "GAP" or not names) and (t.text in _TAKES_A_PLAYER or _name_like(a, r, book)):
                     unresolved.append((span, _why(a, r, book, display)))
+                elif a.kind != "GAP" or not names:
+                    stray.append((span, _why(a, r, book, display)))  # 投笔从戎: no player's name, no veto
             if len({n for n, _ in names}) > 1:
                 result.refusals.append(
                     (span, f"投票只能明确投一个人,这里写了{'、'.join(dict.fromkeys(n for n, _ in names))}(D3)")
@@ -225,6 +250,9 @@ def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
             result.refusals.append((span, "投票不能附条件(D3):天神会要求重新投票;请只写一个投票对象,如“投 某某”"))
         return result
     targets = list(dict.fromkeys(name for name, _, _ in chosen))
+    if not targets and not unresolved and stray:
+        unresolved += stray  # with no vote read, say what the vote word was followed by
+        result.found = True
     if targets and unresolved:  # 投王五。改投大白兔: the change names no player; never read as a change to 王五
         (u_start, u_end), why = unresolved[0]
         reason = why[0] if isinstance(why, tuple) else why
@@ -280,6 +308,26 @@ def _before_later_condition(sentence: list[Token], words: list[int], book: NameB
     if not voted:
         return sentence, words
     return sentence[:cut], [k for k in words if k < cut]
+
+
+def _names_a_player(sentence: list[Token], words: list[int], book: NameBook) -> bool:
+    """Whether the sentence's vote words are followed by anything that is, or may be, a player: after 改投 (a verb
+    that always takes a player) any word is one."""
+    after = _targets_after(sentence, words)
+    return any(
+        sentence[k].kind == "SELFVOTE"
+        or (sentence[k].text in _TAKES_A_PLAYER and after[k])
+        or any(_name_like(t, _resolve(t, book), book) for t in after[k])
+        for k in words
+    )
+
+
+def _name_like(t: Token, r: Resolution, book: NameBook) -> bool:
+    """A target that is a player, or that may be a misspelt one (投大白兔 for 小白兔), not chatter (投笔从戎)."""
+    if r.name or t.kind != "GAP" or r.candidates:
+        return True
+    frag = normalise_word(t.text)
+    return any(similarity(frag, key) >= 0.34 for key in book.norm)
 
 
 def _resolve(t: Token, book: NameBook) -> Resolution:
