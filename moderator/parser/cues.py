@@ -17,6 +17,7 @@ from .text import normalise_word
 DATA = Path(__file__).with_name("cues.yaml")
 CLAUSE_ENDS = frozenset(",,;。.!?\n")
 SENTENCE_ENDS = frozenset(";。.!?\n")
+_FILLER = frozenset(" \t,.。…~")
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def backward_start(norm: str, hit: Hit) -> int:
     """Where a backward cue's window starts: its own sentence, or the sentence before when its own has nothing
     before the cue (束魂阿飞。算了)."""
     own = sentence_start(norm, hit.start)
-    if norm[own : hit.start].strip(" \t,,.。…~"):
+    if any(c not in _FILLER for c in norm[own : hit.start]):
         return own
     k = own
     while k > 0 and norm[k - 1] in SENTENCE_ENDS | frozenset(" \t.…~"):

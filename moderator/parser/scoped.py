@@ -60,7 +60,7 @@ def _same_act(a: dict, b: dict) -> bool:
 def _fold_changes(m: Reading, withdrawn: list[dict]) -> None:
     """A change of target whose act is written earlier in the same message (治疗A 等下 改成B, 束魂A。算了,A改给B) is
     that act corrected: the new target is the input, with no change of an earlier message's action (T3)."""
-    for p, d in _acts(m):
+    for _, d in _acts(m):
         if not d.get("change") or "use" not in d:
             continue
         before = [(q, e) for q, e in _acts(m) if e is not d and e["_span"][1] <= d["_span"][0] and _same_act(e, d)]

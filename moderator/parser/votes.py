@@ -185,8 +185,8 @@ def parse(tokens: list[Token], book: NameBook, display, skip: Sequence[tuple[int
         if not _names_a_player(sentence, words, book) and not any(sentence[k].text in UNVOTE for k in words):
             # 如果王五下一楼还不解释我就改票, 下一轮还有改票机会: talk about a later post, no vote (said only when the
             # post has no vote at all)
-            after = _targets_after(sentence, words)
-            stray += [(span, _why(a, _resolve(a, book), book, display)) for k in words for a in after[k][:1]]
+            scanned = _targets_after(sentence, words)
+            stray += [(span, _why(a, _resolve(a, book), book, display)) for k in words for a in scanned[k][:1]]
             continue
         if any(t.kind == "COND" for t in sentence) or any(t.kind == "ALT" for t in sentence[words[0] :]):
             result.found = True
