@@ -711,6 +711,9 @@ def _orders(m: MessageReading) -> None:
                 if t.kind == "SEP" and t.text in "\n。.;!?" and t.end <= key.start:
                     sep = t
             region_start = sep.end if sep else a
+            lead = [t for t in mean if t.end <= region_start]
+            if lead and any(t.kind == "BOTTOM" for t in lead) and _card_words([t for t in lead if t.kind != "GAP"]):
+                region_start = a  # "底牌:纵火/圣人。其余按…的顺序丢": the 底牌 named first is the order's (docs/parser.md)
             named = [t for t in toks if region_start <= t.start < key.start and t.kind in ("NAME", "SEAT", "SELF")]
             if named:  # "狙击张三,丢牌顺序…": the order starts after the action
                 cut = [t for t in toks if t.kind == "SEP" and named[-1].end <= t.start < key.start]

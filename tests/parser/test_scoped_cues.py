@@ -113,3 +113,17 @@ def test_a_vote_post_counts_the_senders_own_present_vote(text, wanted):
 
 def test_a_tally_alone_is_no_vote():
     assert read("阿飞、王五各一票", "none", "day") == []
+
+
+def test_a_bottom_card_named_in_a_sentence_before_the_order_is_the_orders_last_card():
+    # PARSER.md: the 底牌 named apart from the order is its last card, in whatever place the message names it
+    hand = ["庶民", "纵火/圣人", "禁锢/反狙击", "诅咒/庇佑", "绝杀/特赦"]
+    got = parse_pm(
+        "底牌:纵火/圣人。其余按 庶民、禁锢/反狙击、诅咒/庇佑、绝杀/特赦 的顺序丢",
+        sender="钱七",
+        players=PLAYERS,
+        hand=hand,
+    )
+    assert [i["order"] for i in got.to_json()["inputs"]] == [
+        ["庶民", "禁锢/反狙击", "诅咒/庇佑", "绝杀/特赦", "纵火/圣人"]
+    ]
