@@ -17,6 +17,7 @@ from .text import normalise_word
 DATA = Path(__file__).with_name("cues.yaml")
 CLAUSE_ENDS = frozenset(",,;。.!?\n")
 SENTENCE_ENDS = frozenset(";。.!?\n")
+TALLY = frozenset({"tally"})
 _FILLER = frozenset(" \t,.。…~")
 
 
@@ -106,6 +107,14 @@ def forward_end(norm: str, hit: Hit) -> int:
 def sentence_span(norm: str, hit: Hit) -> tuple[int, int]:
     """The whole sentence of a cue that marks it all ("阿飞、王五各一票": a tally, names before the trigger too)."""
     return sentence_start(norm, hit.start), forward_end(norm, hit)
+
+
+def clause_start(norm: str, at: int) -> int:
+    """The start of the clause holding position `at`."""
+    k = at
+    while k > 0 and norm[k - 1] not in CLAUSE_ENDS:
+        k -= 1
+    return k
 
 
 def sentence_start(norm: str, at: int) -> int:

@@ -218,6 +218,7 @@ def _parse(
         scoped.apply(m)
     elif phase == "day" and _votes(m):
         _actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own
+        _corrections(m)
         scoped.apply(m)
     else:
         _manifestos(m)
@@ -487,7 +488,7 @@ def _unread(m: MessageReading) -> None:
 # "治疗张三,哦不对,治疗李四", "禁锢王五……更正:禁锢赵六": the words after the marker replace the input of the same
 # privilege written before it (docs/parser.md, rulings). Where it is not clear which one, both are refused, named.
 CORRECTION = re.compile(
-    r"(?:^|(?<=[\s,。.!?;~…、:]))(?:哦|噢|喔|啊|呃|额)?[ \t,]*"
+    r"(?:(?:^|(?<=[\s,。.!?;~…、:]))(?:哦|噢|喔|啊|呃|额)?|哦|噢|喔|啊|呃|额)[ \t,]*"
     r"(?:不对不对|不对|说错了|打错了|写错了|搞错了|更正|纠正|订正|修正|改正)[ \t]*[,:!。.~…]*"
 )
 
@@ -502,7 +503,9 @@ def _corrections(m: MessageReading) -> None:
         before = [(p, d) for p, d in m.inputs if p < marker.start() and "use" in d and not d.get("change")]
         after = [(p, d) for p, d in m.inputs if marker.end() <= p < nxt and "use" in d and not d.get("change")]
         unread = any(marker.start() <= p < nxt for p, _ in m.refusals)
-        if not after and not unread and before and _bare_correction(m, marker.end(), before[-1]):
+        votes_before = [(p, d) for p, d in m.inputs if p < marker.start() and ("for" in d or "change" in d)]
+        last = max(before + votes_before, key=lambda pd: pd[0], default=None)
+        if not after and not unread and last is not None and _bare_correction(m, marker.end(), last):
             continue
         if not after and unread and before:  # the correction itself was not read: what it corrects is unclear
             p, e = before[-1]
@@ -539,6 +542,10 @@ def _corrections(m: MessageReading) -> None:
 _CORRECTION_FILL = frozenset({"是", "应该是", "改成", "改为", "就是", "其实是"})
 
 
+def _same_meaning(a: dict, b: dict) -> bool:
+    return all(a.get(k) == b.get(k) for k in ("card", "use", "target", "position", "for", "change"))
+
+
 def _bare_correction(m: MessageReading, at: int, old: tuple[int, dict]) -> bool:
     """ "束魂小明,不对,是小明明", "诅咒阿飞,不对是庇佑", "倒数第二张,不对,倒数第三张": a correction that names only a
     player, a privilege or a position replaces that part of the act just before it (docs/parser.md)."""
@@ -561,12 +568,15 @@ def _bare_correction(m: MessageReading, at: int, old: tuple[int, dict]) -> bool:
         d["position"] = t.value
     else:
         r = resolver.resolve_target(t)
-        if not r.name or "target" not in e:
+        key = next((k for k in ("target", "for", "change") if k in e), None)
+        if not r.name or key is None:
             return False
-        d["target"] = r.name
+        d[key] = r.name
     d["correction"] = m.text.fragment(*e["_span"])
     d["_span"] = (e["_span"][0], t.end)
     m.inputs[m.inputs.index(old)] = (p, d)
+    same = [x for x in m.inputs if x[1] is not d and x[1].get("_span", (None,))[0] == e["_span"][0]]
+    m.inputs[:] = [x for x in m.inputs if not any(x is y for y in same if _same_meaning(y[1], d))]
     m.notes[:] = [n for n in m.notes if not (at <= n[0] < end)]
     return True
 
@@ -713,7 +723,9 @@ def _orders(m: MessageReading) -> None:
             region_start = sep.end if sep else a
             lead = [t for t in mean if t.end <= region_start]
             if lead and any(t.kind == "BOTTOM" for t in lead) and _card_words([t for t in lead if t.kind != "GAP"]):
-                region_start = a  # "底牌:纵火/圣人。其余按…的顺序丢": the 底牌 named first is the order's (docs/parser.md)
+                region_start = (
+                    a  # "底牌:纵火/圣人。其余按…的顺序丢": the 底牌 named first is the order's (docs/parser.md)
+                )
             named = [t for t in toks if region_start <= t.start < key.start and t.kind in ("NAME", "SEAT", "SELF")]
             if named:  # "狙击张三,丢牌顺序…": the order starts after the action
                 cut = [t for t in toks if t.kind == "SEP" and named[-1].end <= t.start < key.start]
@@ -760,8 +772,10 @@ def _votes(m: MessageReading) -> bool:
     if not any(votes.is_vote_word(t) for t in tokens):
         return False
     norm = m.text.norm
-    tallies = [cues.sentence_span(norm, h) for h in cues.find(norm, frozenset({"tally"}))]
-    vp = votes.parse(tokens, m.book, m.text.fragment, skip=tallies)
+    tallies = [(cues.clause_start(norm, h.start), cues.forward_end(norm, h)) for h in cues.find(norm, cues.TALLY)]
+    if tallies:  # 张三、李四各一票: others' votes counted, never the sender's, never a veto of it
+        tokens = [t for t in tokens if t.kind == "SEP" or not any(a <= t.start < b for a, b in tallies)]
+    vp = votes.parse(tokens, m.book, m.text.fragment)
     if not vp.inputs and not vp.refusals:
         return False
     has_use = any(t.kind == "USE" for t in tokens)
@@ -1049,6 +1063,7 @@ def _aim(before: list[Token], cur: list[Token]) -> list[Token] | None:
 
 
 _MARKERS = frozenset(normalise_word(w) for w in al.TARGET_MARKERS)
+_OR = frozenset({"或", "或者"})  # (a choice between players, not a condition)
 _QUIET_NOTES = frozenset({"negation", "other", "report", "guess", "past", "identity"})
 
 
@@ -1207,10 +1222,12 @@ def _clause(
     start, end = toks[0].start, toks[-1].end
     toks = _verb_after_use(toks)
     mean = meaningful(toks)
+    named, st.named = st.named, None  # (only the clause right after the name may take it)
+    if st.attack is not None and CORRECTION.match(m.text.norm, start, end):
+        _close_manifesto(m, st)  # "狙击张三,不对,是欧阳锋": a correction, never published
+    in_manifesto = st.attack is not None
     if not mean:
         return
-    named, st.named = st.named, None  # (only the clause right after the name may take it)
-    in_manifesto = st.attack is not None
     if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
         _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言
         in_manifesto = False
@@ -1220,6 +1237,10 @@ def _clause(
         _close_manifesto(m, st)  # a clause with an action word after the attack: read, never absorbed (docs/parser.md)
         in_manifesto = False
         m.cut_lines.append((start, end))
+    if in_manifesto and any(t.kind == "COND" and t.text not in _OR for t in mean):
+        _close_manifesto(m, st)  # "…,如果李四明天还不说话,我就束魂李四": a condition, never published
+        in_manifesto = False
+        st.condition = True
     if in_manifesto and not _starts_command(toks):
         st.mf_start = start if st.mf_start is None else st.mf_start
         st.mf_end = end

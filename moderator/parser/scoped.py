@@ -42,11 +42,7 @@ def apply(m: Reading) -> None:
                 m.inputs.remove((p, d))
                 m.notes.append((hit.start, max(end, d["_span"][1]), f"“{_said(m, d)}”是假设或事后的话,没有当作指令"))
     for hit in cues.find(norm, frozenset({"tally"})):
-        a, b = cues.sentence_span(norm, hit)
-        for p, d in _acts(m):
-            if "use" not in d and a <= d["_span"][0] < b:  # 阿飞、王五各一票: others' votes counted, not a vote
-                m.inputs.remove((p, d))
-                m.notes.append((a, b, f"“{m.text.fragment(a, b)}”是在数别人的票,不是你的投票"))
+        _tally(m, hit)
     for hit in cues.find(norm, BACKWARD):
         _retract(m, hit)
     kept = [d for _, d in _acts(m)]
@@ -74,6 +70,17 @@ def _fold_changes(m: Reading, withdrawn: list[dict]) -> None:
             m.notes.append((*e["_span"], f"“{_said(m, e)}”被后面改的目标取代,没有录入"))
         if not still:
             del d["change"]
+
+
+def _tally(m: Reading, hit: cues.Hit) -> None:
+    """阿飞、王五各一票: others' votes counted, not a vote, and the names in it are no privilege's targets."""
+    norm = m.text.norm
+    clause, b = cues.clause_start(norm, hit.start), cues.forward_end(norm, hit)
+    for p, d in _acts(m):
+        s, e = d["_span"]
+        if ("use" not in d and clause <= s < b) or ("use" in d and s < clause < e):
+            m.inputs.remove((p, d))
+            m.notes.append((clause, b, f"“{m.text.fragment(clause, b)}”是在数别人的票,不是投票,也不是指令"))
 
 
 def _retract(m: Reading, hit: cues.Hit) -> None:

@@ -8,7 +8,6 @@ refused: D3 says the GM asks again. 自投 / 投自己 is a vote for the sender.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from moderator.parser import aliases as al
@@ -25,7 +24,7 @@ _BRACKETS = frozenset("()[]【】《》<>\"“”'‘’「」『』")
 _STRONG_CHANGE = frozenset(
     normalise_word(w)
     for w in (
-        *("改票", "改投", "换票", "换投", "更改投票", "修改投票", "票改"),
+        *("改票", "改投", "换票", "换投", "更改投票", "修改投票", "票改", "新票", "挪到", "挪给", "转投"),
         *("change vote to", "change my vote to", "change vote", "revote"),
     )
 )
@@ -48,6 +47,7 @@ class VoteParse:
     spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) in norm of each input's words
 
 
+_NEGATED_VOTE = frozenset(normalise_word(w) for w in ("别投", "不投", "不要投", "没投", "不投票", "没投票"))
 _NOT_OWN = frozenset({"OTHER", "REPORT", "OPINION", "NEG", "PASSIVE", "HEDGE", "PAST"})
 
 
@@ -71,8 +71,8 @@ class _Owners:
             if t.kind == "SEP":
                 start = i + 1
                 prev = None
-            if t.kind in _NOT_OWN:
-                last_not_own = i
+            if t.kind in _NOT_OWN or t.text in _NEGATED_VOTE:
+                last_not_own = i  # (别投票:阿飞 — the negation is lexed with the verb)
             if (t.kind == "PRON" or (t.kind == "NAME" and t.value.name != sender)) and not (
                 prev is not None and prev.text == "从" and prev_index >= start
             ):
@@ -152,9 +152,8 @@ def _tail_end(sentence: list[Token], k: int) -> int:
     return sentence[k].end
 
 
-def parse(tokens: list[Token], book: NameBook, display, skip: Sequence[tuple[int, int]] = ()) -> VoteParse:
-    """display(start, end) gives the player's own text of a norm span; `skip`: the spans of sentences that are no
-    vote of the sender's (a tally of others' votes, cues.yaml)."""
+def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
+    """display(start, end) gives the player's own text of a norm span."""
     result = VoteParse([], [], False)
     chosen: list[tuple[str, Token, int]] = []  # (name, its token, where the vote's words start)
     tails: dict[int, int] = {}  # where the words of a vote end, past its name ("投王五一票"), by the name's start
@@ -165,8 +164,6 @@ def parse(tokens: list[Token], book: NameBook, display, skip: Sequence[tuple[int
     withdrawn: list[tuple[int, int]] = []  # "unvote" with no new vote
     stray: list[tuple[tuple[int, int], str | tuple[str, list[str]]]] = []  # words after a vote word, no name
     for sentence in _sentences(tokens):
-        if any(a <= sentence[0].start < b for a, b in skip):
-            continue  # 阿飞、王五各一票: a tally, not the sender's vote
         words = [i for i, t in enumerate(sentence) if is_vote_word(t)]
         if words and any(sentence[i].kind != "SELFVOTE" for i in words):
             words = sorted({*words, *(i for i, t in enumerate(sentence) if t.kind == "CHANGE")})

@@ -127,3 +127,30 @@ def test_a_bottom_card_named_in_a_sentence_before_the_order_is_the_orders_last_c
     assert [i["order"] for i in got.to_json()["inputs"]] == [
         ["庶民", "禁锢/反狙击", "诅咒/庇佑", "绝杀/特赦", "纵火/圣人"]
     ]
+
+
+ATTACK = {"card": "杀手", "use": "普通攻击", "target": "张三"}
+
+
+@pytest.mark.parametrize(
+    "text,hand,phase,wanted",
+    [
+        # PARSER.md: a hypothetical is no input, and the 杀人宣言 never carries a later instruction
+        ("普通攻击张三。如果李四明天还不说话,我就束魂李四", "killer_binder", "night", [ATTACK]),
+        ("禁锢赵六,张三、赵六各一票", "binder", "night", [{"card": "禁锢/反狙击", "use": "禁锢", "target": "赵六"}]),
+        ("由张三改投李四,张三、李四各一票", "none", "day", [{"change": "李四"}]),  # a change frame beside a tally
+        ("原票赵六 → 新票李四", "none", "day", [{"change": "李四"}]),
+        ("票给李四,不对,是王五", "none", "day", [{"for": "王五"}]),  # a correction in a vote post
+        ("我投张三啊不对打错了,是李四", "none", "day", [{"for": "李四"}]),
+        ("用巫医治疗张三啊不对打错了,是阿飞", "healer", "night", [{"card": "巫医", "use": "治疗", "target": "阿飞"}]),
+        ("别投票:阿飛", "none", "day", []),  # a negated vote
+    ],
+)
+def test_a_shape_found_by_the_properties_is_read_as_the_ruling_says(text, hand, phase, wanted):
+    HANDS.setdefault("killer_binder", ["庶民", "杀手", "束魂", "狙击手", "巫医"])
+    assert read(text, hand, phase) == wanted
+
+
+def test_a_correction_after_an_attack_is_never_published_as_its_manifesto():
+    got = parse_pm("狙击张三,不对,是欧阳锋", sender="钱七", players=PLAYERS, hand=HANDS["killer"]).to_json()
+    assert [(i["target"], "manifesto" in i) for i in got["inputs"]] == [("欧阳锋", False)]
