@@ -1075,6 +1075,7 @@ class _ClauseFacts:
     starts: list[int]
     question: bool
     last_afterneg: int  # start of the last 不了/算了 token, or −1
+    first_report: int  # start of the first REPORT token (说, 表示…), or a position past the clause
 
     @classmethod
     def of(cls, toks: list[Token]) -> _ClauseFacts:
@@ -1082,6 +1083,7 @@ class _ClauseFacts:
             [t.start for t in toks],
             any(t.kind == "QUESTION" for t in toks),
             max((t.start for t in toks if t.kind == "AFTERNEG"), default=-1),
+            min((t.start for t in toks if t.kind == "REPORT"), default=1 << 62),
         )
 
 
@@ -1102,8 +1104,8 @@ def _blocked(
     kinds = {t.kind for t in pre}
     if "COND" in kinds or st.condition:
         return "condition"
-    if kinds & {"REPORT", "OTHER", "PASSIVE"}:
-        return "report"
+    if kinds & {"REPORT", "OTHER", "PASSIVE"} or facts.first_report < g.start:
+        return "report"  # (a report reaches every privilege after it in its clause: 阿飞说他要用巫医治疗赵六)
     after = [t for t in g.targets if t.start >= g.verb_end and t.kind in ("NAME", "SEAT", "SELF", "PRON")]
     before: Token | None = None  # the last token before t that is not punctuation
     for t in pre:

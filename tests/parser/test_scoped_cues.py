@@ -154,3 +154,16 @@ def test_a_shape_found_by_the_properties_is_read_as_the_ruling_says(text, hand, 
 def test_a_correction_after_an_attack_is_never_published_as_its_manifesto():
     got = parse_pm("狙击张三,不对,是欧阳锋", sender="钱七", players=PLAYERS, hand=HANDS["killer"]).to_json()
     assert [(i["target"], "manifesto" in i) for i in got["inputs"]] == [("欧阳锋", False)]
+
+
+@pytest.mark.parametrize("text,phase", [("束魂阿飞", "night"), ("投阿飞", "day")])
+def test_a_prefix_of_one_player_as_near_another_whole_name_is_refused_naming_both(text, phase):
+    # PARSER.md: a prefix match never wins over an equally near whole name (阿飞: 阿飞龙's prefix, one off 阿强)
+    players = ["张三", "李四", "钱七", "阿飞龙", "阿强"]
+    got = parse_pm(text, sender="钱七", players=players, hand=HANDS["binder"], phase=phase).to_json()
+    assert got["inputs"] == []
+    assert set(got["refusals"][0]["candidates"]) == {"阿飞龙", "阿强"}
+
+
+def test_a_report_reaches_every_privilege_after_it_in_its_clause():
+    assert read("阿飞说他要用巫医治疗赵六", "healer") == []
