@@ -310,7 +310,8 @@ def _starts_command(tokens: list[Token]) -> bool:
 # Where a 杀人宣言 ends: at a sentence or line that starts with a word to the 天神 (PS, 天神:, 谢谢, 辛苦),
 # a reason (理由:), a position (正数第2张) or a discard order. What follows is never published.
 MANIFESTO_END = re.compile(
-    r"(?:p\.?\s?s\.?|pps|备注|附言|补充|另外|顺便|对了|@?天神\s*(?:大人)?\s*[,:~!]|@天神|@?gm\b|"
+    r"(?:p\.?\s?s\.?|pps|备注|附言|附\s*:|补充|另外|顺便|对了|@?天神\s*(?:大人)?\s*[,:~!]|@天神|@?gm\b|"
+    r"天神\s*(?:大人)?\s*(?:辛苦|谢谢|多谢|麻烦|拜托|您|你)|"
     r"(?:理由|原因)\s*(?:是|为|:)|谢谢|多谢|感谢|辛苦|麻烦天神|拜托天神|thanks|thx|"
     r"(?:正数|倒数|顺数|从前往后数|从后往前数)\s*第|第\s*[\d一二三四五]\s*张|位置\s*[:是]|"
     r"丢牌顺序|弃牌顺序|顺序\s*:|底牌\s*[是:]|"
@@ -337,13 +338,37 @@ def manifesto_cut(norm: str, start: int, end: int) -> int:
 _SENTENCE_START = re.compile(r"(?:^|(?<=[。.!?;~…\n,]))[ \t]*")
 
 
+# An inner sentence of the declaration starting with one of these stays in it unless it carries an instruction
+_SOFT_START = re.compile(r"顺便|另外|对了|同时")
+_INSTRUCTION = re.compile(
+    "|".join(
+        re.escape(w)
+        for w in sorted(
+            {normalise_word(w) for ws in al.USE_SPELLINGS.values() for w in ws if len(w) >= 2}
+            | {normalise_word(w) for ws in al.CARD_SPELLINGS.values() for w in ws if len(w) >= 2},
+            key=len,
+            reverse=True,
+        )
+    )
+    + r"|倒数|第\s*[\d一二三四五]\s*张|投|开"
+)
+
+
 def manifesto_end(norm: str, start: int, end: int) -> int:
     """Where the 杀人宣言 written in norm[start:end] ends: the first sentence that is no longer part of it."""
     for found in _SENTENCE_START.finditer(norm, start, end):
         at = found.end()
-        if at < end and MANIFESTO_END.match(norm, at, end):
+        if at < end and MANIFESTO_END.match(norm, at, end) and not _inner_sentence(norm, at, end):
             return found.start() if found.start() > start else at
     return end
+
+
+def _inner_sentence(norm: str, at: int, end: int) -> bool:
+    """ "顺便说一句,你的发言太假了": a sentence of the declaration that carries no instruction of the sender's."""
+    if not _SOFT_START.match(norm, at, end):
+        return False
+    stop = next((k for k in range(at, end) if norm[k] in "。.!?;\n"), end)
+    return not _INSTRUCTION.search(norm, at, stop)
 
 
 def _ends_manifesto(m: MessageReading, i: int) -> bool:

@@ -167,3 +167,19 @@ def test_a_prefix_of_one_player_as_near_another_whole_name_is_refused_naming_bot
 
 def test_a_report_reaches_every_privilege_after_it_in_its_clause():
     assert read("阿飞说他要用巫医治疗赵六", "healer") == []
+
+
+@pytest.mark.parametrize(
+    "text,published",
+    [
+        # PARSER.md: the 杀人宣言 never takes in a note to the 天神, and an inner sentence with no instruction stays
+        ("杀王五,宣言:你逃不掉了。附:天神辛苦啦", "你逃不掉了。"),
+        ("杀王五,宣言:你逃不掉了。天神辛苦啦", "你逃不掉了。"),
+        ("杀王五,宣言:你逃不掉了。顺便说一句,你的发言太假了。再见", "你逃不掉了。顺便说一句,你的发言太假了。再见"),
+        ("杀王五,宣言照旧", None),  # a note about the declaration, not the declaration
+        ("杀王五,宣言稍后补上", None),
+    ],
+)
+def test_the_manifesto_is_the_declaration_whole_and_only_it(text, published):
+    [attack] = parse_pm(text, sender="钱七", players=PLAYERS, hand=HANDS["killer"]).to_json()["inputs"]
+    assert attack.get("manifesto") == published
