@@ -7,6 +7,7 @@ the sender's hand that grants the privilege (an 阿米巴 when no natural card d
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -20,6 +21,8 @@ from .text import normalise_word
 TARGET_KINDS = ("NAME", "SEAT", "SELF", "GAP", "PRON")
 _USING = frozenset({"用", "使用"})  # "用杀手牌攻击王五": part of the card phrase
 MAX_REPEAT = 10
+# Words between a privilege and the old target of a change that say the act was sent before (把诅咒的目标从王五换成赵六)
+_OLD_ACT = re.compile(r"从|由|目标|对象|刚才|之前|原来|原本|昨")
 
 
 @dataclass
@@ -326,12 +329,13 @@ class Resolver:
             out.refusals.append(f"一次最多重复{MAX_REPEAT}次;请分开写")
             return out
         targets = g.targets
+        base_change = change_at is not None
         if change_at is not None:
             later = [t for t in targets if t.start > change_at]
+            old = [t for t in targets if g.verb_end <= t.start < change_at and t.kind != "GAP"]
+            if later and old and not _OLD_ACT.search(self.display(g.verb_end, old[0].start) or ""):
+                base_change = False  # 治疗A 等下 改成B: the act and its correction, both in this message
             targets = later or targets
-            base_change = True
-        else:
-            base_change = False
         if use == "变形":
             after = self.display(g.verb_end, g.verb_end + 1)
             if (

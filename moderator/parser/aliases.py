@@ -130,7 +130,7 @@ VOTE_WORDS = (
     *("vote", "vote for", "votes for", "i vote", "i vote for", "my vote", "my vote is", "my vote goes to"),
 )
 CHANGE_VOTE_WORDS = (
-    *"改票 改投 更改投票 修改投票 改为 改成 换票 换投 改选 变更投票 票改 改票为 换成 更改为".split(),
+    *"挪到 挪给 转投 新票 改票 改投 更改投票 修改投票 改为 改成 换票 换投 改选 变更投票 票改 改票为 换成 更改为".split(),
     *("unvote", "un-vote", "change vote to", "change my vote to", "change vote", "revote"),
 )
 SELF_VOTE_WORDS = ("自投", "投自己", "投我自己", "自票")
@@ -162,6 +162,10 @@ TARGET_CHANGE_WORDS = (
     "目标改为",
     "转为",
     "转移到",
+    "变更为",
+    "变更成",
+    "挪到",
+    "挪给",
     "改给",
     "换给",
     "转给",
@@ -229,7 +233,7 @@ STOP_WORDS = tuple(
     及 以及 还有 然后 另外 并且 并 同时 接着 之后 再次 他的 她的 是 一张 目标 对象 技能 行动 谢谢
     多谢 辛苦 辛苦了 晚安 你好 您好 好 结束 关于 关系 有关 无关 关键 或许 也许 在 上 到 他的 她的
     更正 纠正 订正 修正 说错了 打错了 写错了 搞错了
-    那张 这张 个 位 号位 身上 人 一个 即可 谢 顺便 顺手 如果可以的话 如果可以 可以的话 如果方便的话 如果方便 的话麻烦 今晚上 今天晚上 这轮 本轮 这一轮 今日 就是 也就是 即
+    那张 这张 个 位 号位 身上 人 一个 即可 由 原票 谢 顺便 顺手 如果可以的话 如果可以 可以的话 如果方便的话 如果方便 的话麻烦 今晚上 今天晚上 这轮 本轮 这一轮 今日 就是 也就是 即
     """.split()
 )
 # The function words that may join a clause of names to the privilege before it ("束魂自己,也就是钱七").

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import aliases as al
+from . import cues
 from .names import NameBook
 from .text import normalise_word
 
@@ -130,6 +131,7 @@ def _build_vocab() -> dict[str, list[tuple[str, str, Any]]]:
     put(al.STOP_WORDS, "STOP")
     put(al.NOT_VOTE_WORDS, "STOP")
     put(("规则", "选手", "投入"), "STOP")
+    put((*cues.words("address"), *cues.words("plain")), "STOP")  # cues.yaml: words that are talk as a whole
     for spelling, card in al.HINT_CARDS.items():
         table[spelling] = ("CARD", card)
     for use, words in al.USE_SPELLINGS.items():

@@ -115,7 +115,7 @@ class NameBook:
         if len(frag) >= 2:  # one character is too little to pick a player by
             prefixed = [k for k in self.norm if k.startswith(frag)]
             if len(prefixed) == 1:
-                return Resolution(self.canonical(prefixed[0]).name, "prefix", tuple(self.norm[prefixed[0]]))
+                return self._prefix(frag, prefixed[0])
             if len(prefixed) > 1:
                 return Resolution(None, "ambiguous", tuple(n for k in prefixed for n in self.norm[k]))
             parts = [k for k in self.norm if frag in k]
@@ -130,6 +130,17 @@ class NameBook:
         close = [self.norm[k][0] for s, k in scored if s > 0][:3]
         return Resolution(None, "none", tuple(close))
 
+    def _prefix(self, frag: str, key: str) -> Resolution:
+        """A prefix of one player, unless another player's whole name is as near (one character off 阿强 as 阿飞 is
+        from 阿飞龙): then it is refused naming both (docs/parser.md, near names)."""
+        one_short = len(key) - len(frag) == 1
+        rivals = [
+            k for k in self.norm if one_short and k != key and abs(len(k) - len(frag)) <= 1 and edits(frag, k) == 1
+        ]
+        if rivals:
+            return Resolution(None, "ambiguous", tuple(n for k in (key, *rivals) for n in self.norm[k]))
+        return Resolution(self.canonical(key).name, "prefix", tuple(self.norm[key]))
+
     def refusal(self, fragment: str, res: Resolution) -> str:
         """Why a fragment is not a player, as the parser's refusals say it (docs/parser.md)."""
         shown = fragment.strip()
@@ -140,3 +151,14 @@ class NameBook:
         if res.candidates:
             return f"没有叫“{shown}”的玩家;最接近的是:{'、'.join(res.candidates)}"
         return f"没有叫“{shown}”的玩家;玩家有:{'、'.join(self.players)}"
+
+
+def edits(a: str, b: str) -> int:
+    """The Levenshtein distance of two short names."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]

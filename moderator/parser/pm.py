@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from cards import catalogue as cat
 
 from . import aliases as al
-from . import orders, votes
+from . import cues, orders, scoped, votes
 from .account import gap_notes
 from .actions import Clause, Group, GroupReading, Resolver, build
 from .lexer import Token, lex, meaningful
@@ -215,8 +215,11 @@ def _parse(
     if votes_only:
         if not _votes(m):
             _bare_vote(m)
+        scoped.apply(m)
     elif phase == "day" and _votes(m):
         _actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own
+        _corrections(m)
+        scoped.apply(m)
     else:
         _manifestos(m)
         _ordinals(m)
@@ -224,6 +227,7 @@ def _parse(
         if not (phase != "day" and _votes(m)):
             _actions(m)
             _corrections(m)
+        scoped.apply(m)
         _attach_manifestos(m)
         _unread(m)
     if not m.inputs and not m.refusals and m.notes:
@@ -306,7 +310,8 @@ def _starts_command(tokens: list[Token]) -> bool:
 # Where a 杀人宣言 ends: at a sentence or line that starts with a word to the 天神 (PS, 天神:, 谢谢, 辛苦),
 # a reason (理由:), a position (正数第2张) or a discard order. What follows is never published.
 MANIFESTO_END = re.compile(
-    r"(?:p\.?\s?s\.?|pps|备注|附言|补充|另外|顺便|对了|@?天神\s*(?:大人)?\s*[,:~!]|@天神|@?gm\b|"
+    r"(?:p\.?\s?s\.?|pps|备注|附言|附\s*:|补充|另外|顺便|对了|@?天神\s*(?:大人)?\s*[,:~!]|@天神|@?gm\b|"
+    r"天神\s*(?:大人)?\s*(?:辛苦|谢谢|多谢|麻烦|拜托|您|你)|"
     r"(?:理由|原因)\s*(?:是|为|:)|谢谢|多谢|感谢|辛苦|麻烦天神|拜托天神|thanks|thx|"
     r"(?:正数|倒数|顺数|从前往后数|从后往前数)\s*第|第\s*[\d一二三四五]\s*张|位置\s*[:是]|"
     r"丢牌顺序|弃牌顺序|顺序\s*:|底牌\s*[是:]|"
@@ -333,13 +338,37 @@ def manifesto_cut(norm: str, start: int, end: int) -> int:
 _SENTENCE_START = re.compile(r"(?:^|(?<=[。.!?;~…\n,]))[ \t]*")
 
 
+# An inner sentence of the declaration starting with one of these stays in it unless it carries an instruction
+_SOFT_START = re.compile(r"顺便|另外|对了|同时")
+_INSTRUCTION = re.compile(
+    "|".join(
+        re.escape(w)
+        for w in sorted(
+            {normalise_word(w) for ws in al.USE_SPELLINGS.values() for w in ws if len(w) >= 2}
+            | {normalise_word(w) for ws in al.CARD_SPELLINGS.values() for w in ws if len(w) >= 2},
+            key=len,
+            reverse=True,
+        )
+    )
+    + r"|倒数|第\s*[\d一二三四五]\s*张|投|开"
+)
+
+
 def manifesto_end(norm: str, start: int, end: int) -> int:
     """Where the 杀人宣言 written in norm[start:end] ends: the first sentence that is no longer part of it."""
     for found in _SENTENCE_START.finditer(norm, start, end):
         at = found.end()
-        if at < end and MANIFESTO_END.match(norm, at, end):
+        if at < end and MANIFESTO_END.match(norm, at, end) and not _inner_sentence(norm, at, end):
             return found.start() if found.start() > start else at
     return end
+
+
+def _inner_sentence(norm: str, at: int, end: int) -> bool:
+    """ "顺便说一句,你的发言太假了": a sentence of the declaration that carries no instruction of the sender's."""
+    if not _SOFT_START.match(norm, at, end):
+        return False
+    stop = next((k for k in range(at, end) if norm[k] in "。.!?;\n"), end)
+    return not _INSTRUCTION.search(norm, at, stop)
 
 
 def _ends_manifesto(m: MessageReading, i: int) -> bool:
@@ -484,7 +513,7 @@ def _unread(m: MessageReading) -> None:
 # "治疗张三,哦不对,治疗李四", "禁锢王五……更正:禁锢赵六": the words after the marker replace the input of the same
 # privilege written before it (docs/parser.md, rulings). Where it is not clear which one, both are refused, named.
 CORRECTION = re.compile(
-    r"(?:^|(?<=[\s,。.!?;~…、:]))(?:哦|噢|喔|啊|呃|额)?[ \t,]*"
+    r"(?:(?:^|(?<=[\s,。.!?;~…、:]))(?:哦|噢|喔|啊|呃|额)?|哦|噢|喔|啊|呃|额)[ \t,]*"
     r"(?:不对不对|不对|说错了|打错了|写错了|搞错了|更正|纠正|订正|修正|改正)[ \t]*[,:!。.~…]*"
 )
 
@@ -499,6 +528,10 @@ def _corrections(m: MessageReading) -> None:
         before = [(p, d) for p, d in m.inputs if p < marker.start() and "use" in d and not d.get("change")]
         after = [(p, d) for p, d in m.inputs if marker.end() <= p < nxt and "use" in d and not d.get("change")]
         unread = any(marker.start() <= p < nxt for p, _ in m.refusals)
+        votes_before = [(p, d) for p, d in m.inputs if p < marker.start() and ("for" in d or "change" in d)]
+        last = max(before + votes_before, key=lambda pd: pd[0], default=None)
+        if not after and not unread and last is not None and _bare_correction(m, marker.end(), last):
+            continue
         if not after and unread and before:  # the correction itself was not read: what it corrects is unclear
             p, e = before[-1]
             m.inputs.remove((p, e))
@@ -529,6 +562,48 @@ def _corrections(m: MessageReading) -> None:
                     f"“{m.text.fragment(marker.start(), marker.end())}”更正的是{said}中的哪一个不清楚;"
                     f"已按更正后的“{m.text.fragment(*d['_span'])}”读,前面这些都没有录入,请核对",
                 )
+
+
+_CORRECTION_FILL = frozenset({"是", "应该是", "改成", "改为", "就是", "其实是"})
+
+
+def _same_meaning(a: dict, b: dict) -> bool:
+    return all(a.get(k) == b.get(k) for k in ("card", "use", "target", "position", "for", "change"))
+
+
+def _bare_correction(m: MessageReading, at: int, old: tuple[int, dict]) -> bool:
+    """ "束魂小明,不对,是小明明", "诅咒阿飞,不对是庇佑", "倒数第二张,不对,倒数第三张": a correction that names only a
+    player, a privilege or a position replaces that part of the act just before it (docs/parser.md)."""
+    norm = m.text.norm
+    end = next((k for k in range(at, len(norm)) if norm[k] in "。;!?\n"), len(norm))
+    said = [t for t in meaningful(lex(norm, at, end, m.book)) if t.text not in _CORRECTION_FILL]
+    if len(said) != 1 or said[0].kind not in ("NAME", "SEAT", "SELF", "USE", "POS"):
+        return False
+    t, (p, e) = said[0], old
+    d = dict(e)
+    resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
+    if t.kind == "USE":
+        card, _ = resolver.card_for(Group(t.value, t.start, weak=t.weak, hint=t.hint), t.value)
+        if card is None or t.weak or ("target" in e) != (t.value in al.TARGETED_USES):
+            return False
+        d["use"], d["card"] = t.value, card
+    elif t.kind == "POS":
+        if e.get("use") != "瞄准狙击":
+            return False
+        d["position"] = t.value
+    else:
+        r = resolver.resolve_target(t)
+        key = next((k for k in ("target", "for", "change") if k in e), None)
+        if not r.name or key is None:
+            return False
+        d[key] = r.name
+    d["correction"] = m.text.fragment(*e["_span"])
+    d["_span"] = (e["_span"][0], t.end)
+    m.inputs[m.inputs.index(old)] = (p, d)
+    same = [x for x in m.inputs if x[1] is not d and x[1].get("_span", (None,))[0] == e["_span"][0]]
+    m.inputs[:] = [x for x in m.inputs if not any(x is y for y in same if _same_meaning(y[1], d))]
+    m.notes[:] = [n for n in m.notes if not (at <= n[0] < end)]
+    return True
 
 
 # ------------------------------------------------------------------------------------------------ orders (O1, O2)
@@ -671,6 +746,11 @@ def _orders(m: MessageReading) -> None:
                 if t.kind == "SEP" and t.text in "\n。.;!?" and t.end <= key.start:
                     sep = t
             region_start = sep.end if sep else a
+            lead = [t for t in mean if t.end <= region_start]
+            if lead and any(t.kind == "BOTTOM" for t in lead) and _card_words([t for t in lead if t.kind != "GAP"]):
+                region_start = (
+                    a  # "底牌:纵火/圣人。其余按…的顺序丢": the 底牌 named first is the order's (docs/parser.md)
+                )
             named = [t for t in toks if region_start <= t.start < key.start and t.kind in ("NAME", "SEAT", "SELF")]
             if named:  # "狙击张三,丢牌顺序…": the order starts after the action
                 cut = [t for t in toks if t.kind == "SEP" and named[-1].end <= t.start < key.start]
@@ -716,6 +796,10 @@ def _votes(m: MessageReading) -> bool:
             tokens.append(Token("SEP", line[1], line[1], "\n", "\n"))
     if not any(votes.is_vote_word(t) for t in tokens):
         return False
+    norm = m.text.norm
+    tallies = [(cues.clause_start(norm, h.start), cues.forward_end(norm, h)) for h in cues.find(norm, cues.TALLY)]
+    if tallies:  # 张三、李四各一票: others' votes counted, never the sender's, never a veto of it
+        tokens = [t for t in tokens if t.kind == "SEP" or not any(a <= t.start < b for a, b in tallies)]
     vp = votes.parse(tokens, m.book, m.text.fragment)
     if not vp.inputs and not vp.refusals:
         return False
@@ -1004,6 +1088,7 @@ def _aim(before: list[Token], cur: list[Token]) -> list[Token] | None:
 
 
 _MARKERS = frozenset(normalise_word(w) for w in al.TARGET_MARKERS)
+_OR = frozenset({"或", "或者"})  # (a choice between players, not a condition)
 _QUIET_NOTES = frozenset({"negation", "other", "report", "guess", "past", "identity"})
 
 
@@ -1015,6 +1100,7 @@ class _ClauseFacts:
     starts: list[int]
     question: bool
     last_afterneg: int  # start of the last 不了/算了 token, or −1
+    first_report: int  # start of the first REPORT token (说, 表示…), or a position past the clause
 
     @classmethod
     def of(cls, toks: list[Token]) -> _ClauseFacts:
@@ -1022,6 +1108,7 @@ class _ClauseFacts:
             [t.start for t in toks],
             any(t.kind == "QUESTION" for t in toks),
             max((t.start for t in toks if t.kind == "AFTERNEG"), default=-1),
+            min((t.start for t in toks if t.kind == "REPORT"), default=1 << 62),
         )
 
 
@@ -1042,8 +1129,8 @@ def _blocked(
     kinds = {t.kind for t in pre}
     if "COND" in kinds or st.condition:
         return "condition"
-    if kinds & {"REPORT", "OTHER", "PASSIVE"}:
-        return "report"
+    if kinds & {"REPORT", "OTHER", "PASSIVE"} or facts.first_report < g.start:
+        return "report"  # (a report reaches every privilege after it in its clause: 阿飞说他要用巫医治疗赵六)
     after = [t for t in g.targets if t.start >= g.verb_end and t.kind in ("NAME", "SEAT", "SELF", "PRON")]
     before: Token | None = None  # the last token before t that is not punctuation
     for t in pre:
@@ -1057,7 +1144,7 @@ def _blocked(
     between = toks[bisect.bisect_left(facts.starts, g.verb_end) : bisect.bisect_left(facts.starts, first_target)]
     if any(t.kind == "NEG" for t in between):
         return "negation"  # "那个庇佑不给王五了": the negation stands between the privilege and its player
-    if "NEG" in kinds or facts.last_afterneg >= g.start:
+    if _negated(pre) or facts.last_afterneg >= g.start:
         return "negation"
     changed = change_at is not None and change_at >= g.verb_end  # 刚才的束魂改给B: 刚才 names what is changed
     if ("PAST" in kinds and not changed) or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
@@ -1072,6 +1159,15 @@ def _blocked(
     if (facts.question or m.text.norm[end : end + 1] == "?") and not _ASKS_OK.match(m.text.norm, named_end, end + 1):
         return "question"
     return None
+
+
+_NEGATION_ENDS = frozenset(normalise_word(w) for w in ("但", "但是", "不过", "所以", "可是", "然而", "还是"))
+
+
+def _negated(pre: list[Token]) -> bool:
+    """A negation before the privilege reaches it: "点数不够 还是普通攻击" — its scope ends at 还是, 但, 不过, 所以."""
+    k = max((i for i, t in enumerate(pre) if t.kind == "NEG"), default=-1)
+    return k >= 0 and not any(t.kind == "ALT" or t.text in _NEGATION_ENDS for t in pre[k + 1 :])
 
 
 # "诅咒王五 ok?", "束魂张三,可以吗?": the action, then asking the 天神 whether it is fine: an instruction (docs/parser.md)
@@ -1153,17 +1249,25 @@ def _clause(
     start, end = toks[0].start, toks[-1].end
     toks = _verb_after_use(toks)
     mean = meaningful(toks)
+    named, st.named = st.named, None  # (only the clause right after the name may take it)
+    if st.attack is not None and CORRECTION.match(m.text.norm, start, end):
+        _close_manifesto(m, st)  # "狙击张三,不对,是欧阳锋": a correction, never published
+    in_manifesto = st.attack is not None
     if not mean:
         return
-    named, st.named = st.named, None  # (only the clause right after the name may take it)
-    in_manifesto = st.attack is not None
     if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
         _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言
         in_manifesto = False
-    if in_manifesto and any(_action_word(t) for t in mean):
+    if in_manifesto and (
+        any(_action_word(t) for t in mean) or cues.find(m.text.norm[start:end], scoped.BACKWARD)
+    ):  # (算了…还是普通攻击: a retraction and what replaces it are read, never published)
         _close_manifesto(m, st)  # a clause with an action word after the attack: read, never absorbed (docs/parser.md)
         in_manifesto = False
         m.cut_lines.append((start, end))
+    if in_manifesto and any(t.kind == "COND" and t.text not in _OR for t in mean):
+        _close_manifesto(m, st)  # "…,如果李四明天还不说话,我就束魂李四": a condition, never published
+        in_manifesto = False
+        st.condition = True
     if in_manifesto and not _starts_command(toks):
         st.mf_start = start if st.mf_start is None else st.mf_start
         st.mf_end = end

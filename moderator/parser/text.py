@@ -161,6 +161,8 @@ class Text:
 _QUOTE_BLOCK = re.compile(r"\[quote(?:=[^\]]*)?\](?:(?!\[quote).)*?\[/quote\]", re.S)
 _QUOTE_OPEN = re.compile(r"\[quote(?:=[^\]]*)?\].*", re.S)
 _QUOTE_LINE = re.compile(r"^[ \t]*(?:>|引用|quote:).*$", re.M)
+# "引用 张三丰 的发言:" on a line of its own: the lines under it, to the first blank line, are the quoted post
+_QUOTE_HEADER = re.compile(r"^[ \t]*引用[^\n]{0,60}:[ \t]*\n(?:[^\n]+(?:\n|$))*", re.M)
 _QUOTE_CLOSE = re.compile(r"\[/quote\]")
 _MEDIA = re.compile(r"\[(img|flash|mp3|wmv|rm|attachment)(?:=[^\]]*)?\].*?\[/\1\]", re.S)
 _TAG = re.compile(
@@ -204,7 +206,7 @@ def prepare(raw: str) -> Text:
         drop = {i for a, b in blocks for i in range(a, b)}
         norm = "".join(c for i, c in enumerate(norm) if i not in drop)
         origin = [o for i, o in enumerate(origin) if i not in drop]
-    for pattern in (_QUOTE_BLOCK, _QUOTE_OPEN, _QUOTE_LINE, _QUOTE_CLOSE, _MEDIA, _TAG):
+    for pattern in (_QUOTE_BLOCK, _QUOTE_OPEN, _QUOTE_HEADER, _QUOTE_LINE, _QUOTE_CLOSE, _MEDIA, _TAG):
         while True:
             spans = [m.span() for m in pattern.finditer(norm) if m.end() > m.start()]
             if not spans:

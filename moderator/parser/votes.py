@@ -8,11 +8,12 @@ refused: D3 says the GM asks again. 自投 / 投自己 is a vote for the sender.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from moderator.parser import aliases as al
 from moderator.parser.lexer import Token
-from moderator.parser.names import NameBook, Resolution
+from moderator.parser.names import NameBook, Resolution, similarity
 from moderator.parser.text import normalise_word
 
 SENTENCE_ENDS = frozenset("\n。.;!?")
@@ -24,10 +25,12 @@ _BRACKETS = frozenset("()[]【】《》<>\"“”'‘’「」『』")
 _STRONG_CHANGE = frozenset(
     normalise_word(w)
     for w in (
-        *("改票", "改投", "换票", "换投", "更改投票", "修改投票", "票改"),
+        *("改票", "改投", "换票", "换投", "更改投票", "修改投票", "票改", "新票", "挪到", "挪给", "转投"),
         *("change vote to", "change my vote to", "change vote", "revote"),
     )
 )
+# A change word that always takes a player: what follows it is a (maybe misspelt) player, never talk
+_TAKES_A_PLAYER = frozenset(normalise_word(w) for w in ("改投", "换投", "转投", "改选", "改投给", "换投给", "新票"))
 # "unvote 王五, vote 赵六": the name after unvote is the old vote; unvote makes the post a change
 UNVOTE = frozenset({"unvote", "un-vote"})
 
@@ -45,6 +48,7 @@ class VoteParse:
     spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) in norm of each input's words
 
 
+_NEGATED_VOTE = frozenset(normalise_word(w) for w in ("别投", "不投", "不要投", "没投", "不投票", "没投票"))
 _NOT_OWN = frozenset({"OTHER", "REPORT", "OPINION", "NEG", "PASSIVE", "HEDGE", "PAST"})
 
 
@@ -68,8 +72,8 @@ class _Owners:
             if t.kind == "SEP":
                 start = i + 1
                 prev = None
-            if t.kind in _NOT_OWN:
-                last_not_own = i
+            if t.kind in _NOT_OWN or t.text in _NEGATED_VOTE:
+                last_not_own = i  # (别投票:阿飞 — the negation is lexed with the verb)
             if (t.kind == "PRON" or (t.kind == "NAME" and t.value.name != sender)) and not (
                 prev is not None and prev.text == "从" and prev_index >= start
             ):
@@ -111,6 +115,8 @@ def _targets_after(sentence: list[Token], words: list[int]) -> dict[int, list[To
             if not found and j in marks and j in out:
                 found = list(out[j])
                 break
+            if t.kind in ("VOTE", "CHANGE", "SELFVOTE") and j not in marks:
+                break  # "改票,原来投的李四": a vote word that is not the sender's own ends the scan
             if t.kind in ("REASON", "USE") or (t.kind in ("SEP", "VOTE", "CHANGE", "SELFVOTE") and found):
                 break
             if found and (t.text in _BRACKETS or t.text in _NOT_VOTE or t.text in _DASHES):
@@ -148,120 +154,187 @@ def _tail_end(sentence: list[Token], k: int) -> int:
 
 
 def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
-    """display(start, end) gives the player's own text of a norm span."""
-    result = VoteParse([], [], False)
-    chosen: list[tuple[str, Token, int]] = []  # (name, its token, where the vote's words start)
-    tails: dict[int, int] = {}  # where the words of a vote end, past its name ("投王五一票"), by the name's start
-    change = False
-    conditional: list[tuple[int, int]] = []
-    unresolved: list[tuple[tuple[int, int], str | tuple[str, list[str]]]] = []
-    waiting: tuple[int, int] | None = None  # a vote word whose name is on the next line ("投票:\n张三")
-    withdrawn: list[tuple[int, int]] = []  # "unvote" with no new vote
+    """display(start, end) gives the player's own text of a norm span. Each sentence gives the sender's own
+    present votes (a reported, quoted, tallied or old-of-a-change vote is none); the post's vote is decided once, at
+    the end: one clear target, or a refusal naming the candidates."""
+    reader = _Reader(book, display)
     for sentence in _sentences(tokens):
-        words = [i for i, t in enumerate(sentence) if is_vote_word(t)]
-        if words and any(sentence[i].kind != "SELFVOTE" for i in words):
-            words = sorted({*words, *(i for i, t in enumerate(sentence) if t.kind == "CHANGE")})
+        if not reader.done:
+            reader.sentence(sentence)
+    return reader.decide(tokens)
+
+
+Why = str | tuple[str, list[str]]
+
+
+@dataclass
+class _Reader:
+    book: NameBook
+    display: Callable[[int, int], str]
+    result: VoteParse = field(default_factory=lambda: VoteParse([], [], False))
+    chosen: list[tuple[str, Token, int]] = field(default_factory=list)  # (name, its token, where its words start)
+    tails: dict[int, int] = field(default_factory=dict)  # where a vote's words end ("投王五一票"), by the name's start
+    change: bool = False
+    conditional: list[tuple[int, int]] = field(default_factory=list)
+    unresolved: list[tuple[tuple[int, int], Why]] = field(default_factory=list)
+    waiting: tuple[int, int] | None = None  # a vote word whose name is on the next line ("投票:\n张三")
+    withdrawn: list[tuple[int, int]] = field(default_factory=list)  # "unvote" with no new vote
+    stray: list[tuple[tuple[int, int], Why]] = field(default_factory=list)  # words after a vote word, no name
+    done: bool = False
+
+    def why(self, t: Token) -> Why:
+        return _why(t, _resolve(t, self.book), self.book, self.display)
+
+    def sentence(self, sentence: list[Token]) -> None:
+        words = _vote_words(sentence)
         if not words:
-            bare = [t for t in sentence if t.kind not in ("STOP", "PUNCT", "SEP")]
-            if waiting and bare and bare[0].kind in TARGETS:
-                r = _resolve(bare[0], book)
-                if r.name:
-                    chosen.append((r.name, bare[0], waiting[0]))
-                else:
-                    unresolved.append((waiting, _why(bare[0], r, book, display)))
-            waiting = None
-            continue
-        sentence, words = _before_later_condition(sentence, words, book)
+            self.bare_line(sentence)
+            return
+        sentence, words = _before_later_condition(sentence, words, self.book)
         span = (sentence[0].start, sentence[-1].end)
-        if any(t.kind == "COND" for t in sentence) or any(t.kind == "ALT" for t in sentence[words[0] :]):
-            result.found = True
-            conditional.append(span)
-            continue
-        owners = _Owners(sentence, book.sender)
+        if self.talk(sentence, words, span) or self.conditioned(sentence, words, span):
+            return
+        owners = _Owners(sentence, self.book.sender)
         words = [k for k in words if owners.own(k)]
         unvote = [k for k in words if sentence[k].text in UNVOTE]
         words = [k for k in words if sentence[k].text not in UNVOTE]
-        change = change or bool(unvote)
+        self.change = self.change or bool(unvote)
+        if unvote or words:
+            self.result.found = True
         if unvote and not words:
-            result.found = True
-            withdrawn.append(span)
-            waiting = None
-            continue
-        if not words:
-            waiting = None
-            continue
-        result.found = True
-        if any(t.kind == "CHANGE" for t in sentence):
-            change = True
-        first_change = next((i for i, t in enumerate(sentence) if t.kind == "CHANGE"), None)
+            self.withdrawn.append(span)
+        if words:
+            self.own_votes(sentence, words, span)
+        self.waiting = span if words and not self.chosen and not self.unresolved else None
+
+    def talk(self, sentence: list[Token], words: list[int], span: tuple[int, int]) -> bool:
+        """如果王五下一楼还不解释我就改票, 下一轮还有改票机会: vote words followed by no player are talk about a later
+        post, no vote (said only when the post has no vote at all)."""
+        if _names_a_player(sentence, words, self.book) or any(sentence[k].text in UNVOTE for k in words):
+            return False
+        scanned = _targets_after(sentence, words)
+        self.stray += [(span, self.why(a)) for k in words for a in scanned[k][:1]]
+        return True
+
+    def conditioned(self, sentence: list[Token], words: list[int], span: tuple[int, int]) -> bool:
+        """如果…就投赵六, 投A或B: a conditional vote, refused (D3)."""
+        if any(t.kind == "COND" for t in sentence) or any(t.kind == "ALT" for t in sentence[words[0] :]):
+            self.result.found = True
+            self.conditional.append(span)
+            return True
+        return False
+
+    def bare_line(self, sentence: list[Token]) -> None:
+        """A line after "投票:" that is only a name is the vote's name."""
+        bare = [t for t in sentence if t.kind not in ("STOP", "PUNCT", "SEP")]
+        if self.waiting and bare and bare[0].kind in TARGETS:
+            r = _resolve(bare[0], self.book)
+            if r.name:
+                self.chosen.append((r.name, bare[0], self.waiting[0]))
+            else:
+                self.unresolved.append((self.waiting, self.why(bare[0])))
+        self.waiting = None
+
+    def own_votes(self, sentence: list[Token], words: list[int], span: tuple[int, int]) -> None:
         targets_after = _targets_after(sentence, words)
+        changes = [k for k in words if sentence[k].kind == "CHANGE" and self.takes(sentence[k], targets_after[k])]
+        self.change = self.change or bool(changes)
+        last_change = changes[-1] if changes else None
         starts = [t.start for t in sentence]
         for k in words:
             t = sentence[k]
             if t.kind == "SELFVOTE":
-                chosen.append((book.sender, t, t.start))
-                continue
-            if first_change is not None and k < first_change and t.kind == "VOTE":
-                continue  # 从张三改投李四: the name before the change word is the old vote
-            after = targets_after[k]
-            names: list[tuple[str, Token]] = []  # (the canonical name, its token)
-            for a in after:
-                r = _resolve(a, book)
-                if r.name:
-                    names.append((r.name, a))
-                elif a.kind != "GAP" or not names:
-                    unresolved.append((span, _why(a, r, book, display)))
-            if len({n for n, _ in names}) > 1:
-                result.refusals.append(
-                    (span, f"投票只能明确投一个人,这里写了{'、'.join(dict.fromkeys(n for n, _ in names))}(D3)")
-                )
-                return result
-            if names:
-                chosen.append((names[0][0], names[0][1], t.start))
-                tails[names[0][1].start] = _tail_end(sentence, bisect.bisect_left(starts, names[0][1].start))
-        waiting = span if not chosen and not unresolved else None
-    if conditional:
-        for span in conditional:
-            result.refusals.append((span, "投票不能附条件(D3):天神会要求重新投票;请只写一个投票对象,如“投 某某”"))
+                self.chosen.append((self.book.sender, t, t.start))
+            elif last_change is None or k >= last_change:  # 从张三改投李四: the name before the change is the old vote
+                self.vote_word(sentence, starts, t, targets_after[k], span)
+            if self.done:
+                return
+
+    def takes(self, word: Token, after: list[Token]) -> bool:
+        """A change word followed by what is, or may be, a player."""
+        return bool(after) and (
+            word.text in _TAKES_A_PLAYER or any(_name_like(a, _resolve(a, self.book), self.book) for a in after)
+        )
+
+    def vote_word(
+        self, sentence: list[Token], starts: list[int], t: Token, after: list[Token], span: tuple[int, int]
+    ) -> None:
+        names: list[tuple[str, Token]] = []  # (the canonical name, its token)
+        for a in after:
+            r = _resolve(a, self.book)
+            if r.name:
+                names.append((r.name, a))
+            elif a.kind != "GAP" or not names:
+                player = t.text in _TAKES_A_PLAYER or _name_like(a, r, self.book)
+                (self.unresolved if player else self.stray).append((span, self.why(a)))  # 投笔从戎: no veto
+        if len({n for n, _ in names}) > 1:
+            said = "、".join(dict.fromkeys(n for n, _ in names))
+            self.result.refusals.append((span, f"投票只能明确投一个人,这里写了{said}(D3)"))
+            self.done = True
+        elif names:
+            self.chosen.append((names[0][0], names[0][1], t.start))
+            self.tails[names[0][1].start] = _tail_end(sentence, bisect.bisect_left(starts, names[0][1].start))
+
+    def decide(self, tokens: list[Token]) -> VoteParse:
+        result = self.result
+        if self.done:
+            return result
+        if self.conditional:
+            for span in self.conditional:
+                result.refusals.append((span, "投票不能附条件(D3):天神会要求重新投票;请只写一个投票对象,如“投 某某”"))
+            return result
+        targets = list(dict.fromkeys(name for name, _, _ in self.chosen))
+        if not targets and not self.unresolved and self.stray:
+            self.unresolved += self.stray  # with no vote read, say what the vote word was followed by
+            result.found = True
+        if targets and (self.unresolved or len(targets) > 1):
+            self.refuse_many(targets)
+        elif targets:
+            result.inputs.append({"change": targets[0]} if self.change else {"for": targets[0]})
+            ends = (self.tails.get(c[1].start, c[1].end) for c in self.chosen)
+            result.spans.append((min(c[2] for c in self.chosen), max(ends)))
+        else:
+            self.refuse_unclear(tokens)
         return result
-    targets = list(dict.fromkeys(name for name, _, _ in chosen))
-    if targets and unresolved:  # 投王五。改投大白兔: the change names no player; never read as a change to 王五
-        (u_start, u_end), why = unresolved[0]
-        reason = why[0] if isinstance(why, tuple) else why
-        first, last = chosen[0][1], chosen[-1][1]
-        result.refusals.append(
+
+    def refuse_many(self, targets: list[str]) -> None:
+        first, last = self.chosen[0][1], self.chosen[-1][1]
+        if not self.unresolved:
+            why = f"这条投票指向了好几个人:{'、'.join(targets)};投票只能明确投一个人(D3)"
+            self.result.refusals.append(((first.start, last.end), why))
+            return
+        (u_start, u_end), said = self.unresolved[0]  # 投王五。改投大白兔: never read as a change to 王五
+        reason = said[0] if isinstance(said, tuple) else said
+        self.result.refusals.append(
             (
                 (min(first.start, u_start), max(last.end, u_end)),
                 f"这条投票写了{'、'.join(targets)},又写了另一个对象:{reason}。投票只能明确投一个人(D3)",
             )
         )
-        return result
-    if len(targets) > 1:
-        first, last = chosen[0][1], chosen[-1][1]
-        result.refusals.append(
-            ((first.start, last.end), f"这条投票指向了好几个人:{'、'.join(targets)};投票只能明确投一个人(D3)")
-        )
-        return result
-    if targets:
-        result.inputs.append({"change": targets[0]} if change else {"for": targets[0]})
-        result.spans.append((min(c[2] for c in chosen), max(tails.get(c[1].start, c[1].end) for c in chosen)))
-        return result
-    if unresolved:
-        span, why = unresolved[0]
-        if isinstance(why, tuple):  # 投大白兔: the 天神's one-click choice of 小白兔 gives this vote
-            reason, candidates = why
-            result.refusals.append((span, (reason, candidates, {"change": None} if change else {"for": None})))
-        else:
-            result.refusals.append((span, why))
-    elif withdrawn:
-        result.refusals.append(
-            (withdrawn[0], "“unvote”(撤票)不是投票:票只能改投给另一个人(D3);请写“改投 某某”(change vote to …)")
-        )
-    elif result.found:
-        start = min(t.start for t in tokens)
-        end = max(t.end for t in tokens)
-        result.refusals.append(((start, end), "没看出投给谁;请写“投 某某”(改票写“改投 某某”)"))
-    return result
+
+    def refuse_unclear(self, tokens: list[Token]) -> None:
+        result = self.result
+        if self.unresolved:
+            span, why = self.unresolved[0]
+            if isinstance(why, tuple):  # 投大白兔: the 天神's one-click choice of 小白兔 gives this vote
+                reason, candidates = why
+                result.refusals.append((span, (reason, candidates, {"change": None} if self.change else {"for": None})))
+            else:
+                result.refusals.append((span, why))
+        elif self.withdrawn:
+            why = "“unvote”(撤票)不是投票:票只能改投给另一个人(D3);请写“改投 某某”(change vote to …)"
+            result.refusals.append((self.withdrawn[0], why))
+        elif result.found:
+            span = (min(t.start for t in tokens), max(t.end for t in tokens))
+            result.refusals.append((span, "没看出投给谁;请写“投 某某”(改票写“改投 某某”)"))
+
+
+def _vote_words(sentence: list[Token]) -> list[int]:
+    """The vote words of a sentence, and its change words when it has a vote word that is no 自投."""
+    words = [i for i, t in enumerate(sentence) if is_vote_word(t)]
+    if words and any(sentence[i].kind != "SELFVOTE" for i in words):
+        words = sorted({*words, *(i for i, t in enumerate(sentence) if t.kind == "CHANGE")})
+    return words
 
 
 def _before_later_condition(sentence: list[Token], words: list[int], book: NameBook) -> tuple[list[Token], list[int]]:
@@ -280,6 +353,26 @@ def _before_later_condition(sentence: list[Token], words: list[int], book: NameB
     if not voted:
         return sentence, words
     return sentence[:cut], [k for k in words if k < cut]
+
+
+def _names_a_player(sentence: list[Token], words: list[int], book: NameBook) -> bool:
+    """Whether the sentence's vote words are followed by anything that is, or may be, a player: after 改投 (a verb
+    that always takes a player) any word is one."""
+    after = _targets_after(sentence, words)
+    return any(
+        sentence[k].kind == "SELFVOTE"
+        or (sentence[k].text in _TAKES_A_PLAYER and after[k])
+        or any(_name_like(t, _resolve(t, book), book) for t in after[k])
+        for k in words
+    )
+
+
+def _name_like(t: Token, r: Resolution, book: NameBook) -> bool:
+    """A target that is a player, or that may be a misspelt one (投大白兔 for 小白兔), not chatter (投笔从戎)."""
+    if r.name or t.kind != "GAP" or r.candidates:
+        return True
+    frag = normalise_word(t.text)
+    return any(similarity(frag, key) >= 0.34 for key in book.norm)
 
 
 def _resolve(t: Token, book: NameBook) -> Resolution:

@@ -101,11 +101,10 @@ def test_a_target_change_by_day_considers_only_the_privileges_of_the_day():
 
 
 def test_a_target_change_after_its_privilege_in_the_same_message_is_not_marked_inferred():
+    # PARSER.md, cancels and change frames: 算了 withdraws 束魂王五, and the change in the same message is what
+    # replaces it: one 束魂, on 赵六, with no change of an earlier message's action
     result = parse_pm("束魂王五。算了,王五改给赵六", sender="钱七", players=PLAYERS, hand=BINDER).to_json()
-    assert [(i["target"], i.get("change"), "inferred_use" in i) for i in result["inputs"]] == [
-        ("王五", None, False),
-        ("赵六", True, False),
-    ]
+    assert [(i["target"], i.get("change"), "inferred_use" in i) for i in result["inputs"]] == [("赵六", None, False)]
 
 
 def test_a_target_change_with_no_privilege_in_the_hand_says_so():
@@ -165,8 +164,7 @@ def test_a_vote_post_with_a_known_and_an_unknown_name_is_refused_never_read_as_t
 
 
 def test_a_second_change_of_an_inferred_privilege_is_marked_inferred_too_t3():
+    # PARSER.md, self-correction: the corrected change counts and the first is dropped (it is still a change of
+    # the earlier message's 束魂, its privilege taken from the hand)
     result = parse_pm("刚才的王五改给赵六。不对，改给孙八", sender="钱七", players=PLAYERS, hand=BINDER).to_json()
-    assert [(i["target"], i["change"], i["inferred_use"]) for i in result["inputs"]] == [
-        ("赵六", True, True),
-        ("孙八", True, True),
-    ]
+    assert [(i["target"], i["change"], i["inferred_use"]) for i in result["inputs"]] == [("孙八", True, True)]
