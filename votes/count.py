@@ -45,7 +45,7 @@ def modify_said(total: int, mods: list[tuple[str, str]]) -> str:
             total = apply(total)
             parts.append(f"{sign}({by} {use})= {total}")
     said = " → ".join([f"{parts[0]} {parts[1]}", *parts[2:]]) if len(parts) > 1 else parts[0]
-    return said + (" → 不低于 0 = 0" if total < 0 else "")
+    return said + (" → 不低于 0:0" if total < 0 else "")
 
 
 def tally(d: Day) -> None:
@@ -94,7 +94,7 @@ def tally(d: Day) -> None:
             if uses[name]:
                 tr(
                     "N13",
-                    f"修正:{name}得票 {modify_said(totals[name], senders[name])} → {total} 票",
+                    f"修正:{name}得票 {modify_said(totals[name], senders[name])} 票",
                     (name,),
                 )
             tr("D4", f"计票:{name}共 {total} 票(投他的:{names(voters)})", (name, *voters))

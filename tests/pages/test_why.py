@@ -53,7 +53,7 @@ def test_a_closed_days_dusk_draft_explains_weights_modifiers_and_the_tie_rule_d2
     trace = explain.phase_trace(sample.game, sample.phase("day", 1))
     lines = [s.line for s in trace.close]
     assert "D2 投票:丁投给丁,1 票(手中 1 张牌,D2)" in lines
-    assert "N13 修正:丁得票 11,诅咒(先×2,再÷2,再±1,不低于 0)→ 12" in lines
+    assert 'N13 修正:丁得票 11 +1(<script>alert("x")</script> 诅咒)= 12 票' in lines  # who cursed, as arithmetic
     assert any(line.startswith("D5 处决:票数从高到低 14/12;第二高是 12 票") for line in lines)
     assert any(line.startswith("O3 改顺序窗口:本次公布丢牌 0 张,累计 3 张") for line in lines)
     assert any(line.startswith("T7 默哀期:活着 6 人") for line in lines)
