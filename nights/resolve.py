@@ -60,6 +60,7 @@ class Night(Close):
     failures: list[tuple[str, str]] = field(default_factory=list)  # (target, kind) two-night failures
     pardoned: set[str] = field(default_factory=set)
     savers: dict[str, set[str]] = field(default_factory=dict)  # saved player → the clauses that saved him (N7, N8)
+    caught_by: dict[tuple[str, str | None], str] = field(default_factory=dict)  # source → 束魂 or 治疗 that caught it
 
     def live(self, *uses: str) -> list[Action]:
         return [a for a in self.state.actions if a.seq not in self.void and (not uses or a.use in uses)]
@@ -131,6 +132,8 @@ def catches(n: Night) -> None:
         stoppable = {(a.by, a.card) for a in on_target if a.use in NORMAL and (a.by, a.card) not in n.one_hit}
         if stoppable:
             n.caught |= stoppable
+            for source in stoppable:
+                n.caught_by.setdefault(source, b.use)
             if b.target not in n.saved:
                 n.saved.append(b.target)
             n.savers.setdefault(b.target, set()).add(clause)
@@ -179,7 +182,10 @@ def _stopped(n: Night, a: Action) -> str | None:
     if a.use not in NORMAL or (a.by, a.card) in n.one_hit:
         return None  # N2/N4/N6: 一击必杀, 瞄准狙击 and the normal attacks of a 一击必杀 card are unstoppable
     if (a.by, a.card) in n.caught:
-        return "N7 被束魂/巫医抓到,这张牌今夜的普通攻击全部无效"
+        by = n.caught_by.get((a.by, a.card), "束魂")
+        return (
+            f"{'N7' if by == '束魂' else 'N8'} 被{'束魂' if by == '束魂' else '巫医'}抓到,这张牌今夜的普通攻击全部无效"
+        )
     if a.form in ("杀手", "狙击手") and a.target in n.vests:
         return "N9 目标穿了防弹衣"
     if a.form in ("狼人", "狙击手") and a.target in n.venoms:

@@ -20,9 +20,7 @@ from moderator.game.trace import Step, Trace, input_step, use_clause
 from moderator.models import Announcement, Game, Input, Phase, SeatHolder
 from moderator.rules import codec
 from moderator.services import storage
-from moderator.services.drafts import BLANK_LINES
 from moderator.services.errors import PlayError
-from moderator.services.posts import bb
 
 KIND_CLAUSE = {Input.Kind.VOTE: "D3", Input.Kind.PASS: "T5"}
 VICTORY = ("V1", "V2", "V3", "V4", "V1–V4")
@@ -256,29 +254,7 @@ class ReviewNotReady(PlayError):
 
 
 def review_post(game: Game) -> tuple[str, str]:
-    """The 复盘 of a finished game as (BBCode, plain text): the hands as dealt, then night by night and day by day
-    every input with its verdict and every step of the close with its clause; last, the winner."""
-    if game.status != Game.Status.FINISHED:
-        raise ReviewNotReady("游戏结束之后才能生成复盘帖:结束之前,结算过程不能公开(A1–A5)。")
-    blocks: list[tuple[str, list[str]]] = []
-    deal = []
-    for seat in game.seats.order_by("number"):
-        deal.append(f"{seat.player_name}({seat.camp}):{'、'.join(seat.dealt_hand)}")
-    blocks.append(("开局发牌(丢牌顺序从左到右,最后一张是底牌)", deal))
-    for trace in game_trace(game):
-        label = trace.phase.label
-        if trace.opening:
-            blocks.append((f"{label} · 开始(行动点数、纵火)", [s.line for s in trace.opening]))
-        blocks.append((f"{label} · 输入与裁决", [s.line for s in trace.inputs] or ["没有输入。"]))
-        if trace.close:
-            blocks.append((f"{label} · 结算", [s.line for s in trace.close]))
-    won = {"平局": "平局", "自选": "自选立场者获胜"}.get(game.winner or "") or f"{game.winner}阵营获胜"
-    title = f"【{game.name}】复盘:{won}"
-    bbcode = [f"[b]{bb(title)}[/b]\n"]
-    text = [f"{title}\n"]
-    for heading, lines in blocks:
-        bbcode.append(f"\n[b]{bb(heading)}[/b]\n[list]\n" + "".join(f"[*]{bb(line)}\n" for line in lines) + "[/list]\n")
-        text.append(f"\n{heading}\n" + "".join(f"· {line}\n" for line in lines))
-    bbcode.append("\n感谢各位参与!\n")
-    text.append("\n感谢各位参与!\n")
-    return BLANK_LINES.sub("\n\n", "".join(bbcode)), "".join(text)
+    """The 复盘 of a finished game as (BBCode, plain text): moderator/services/review.py."""
+    from moderator.services import review  # the post is built on the traces of this module
+
+    return review.post(game)
