@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from golden import START
-
 from moderator.models import Game, Input, Phase
 from moderator.services import corrections, inputs, play, setup
+from tests.golden.golden import START
 
 NAME = "复盘演示局"
 MANIFESTO = "长安城外夜色深沉,杀手已在暗处等候多时,今夜必有人血溅当场。" * 4  # N-kill: over 100 characters
