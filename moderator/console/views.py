@@ -28,10 +28,10 @@ from moderator.services import (
     clock,
     corrections,
     errors,
-    explain,
     inputs,
     intake,
     posts,
+    review,
     revote,
     setup,
     storage,
@@ -376,7 +376,7 @@ def deal_pms(request, game: Game) -> list[tuple]:
 def _review(game: Game) -> dict | None:
     if game.status != Game.Status.FINISHED:
         return None
-    bbcode, text = explain.review_post(game)
+    bbcode, text = review.post(game)
     return {"title": text.splitlines()[0], "bbcode": bbcode, "text": text}
 
 
@@ -388,9 +388,9 @@ def _links(request, game: Game) -> dict[str, str]:
 @login_required
 def announcements(request, game_id: int):
     game = gm_game(request, game_id)
-    drafts = game.announcements.select_related("phase").order_by("id")
     links = _links(request, game) if game.self_entry else {}
-    drafts = [posts.with_link(a, links.get(a.recipient, "")) for a in drafts]
+    rows = game.announcements.select_related("phase").order_by("id")
+    drafts = [posts.with_link(a, links.get(a.recipient, "")) for a in rows]
     return render(
         request,
         "console/announcements.html",

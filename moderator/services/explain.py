@@ -251,10 +251,3 @@ def _holder_names(game: Game) -> list[str]:
 
 class ReviewNotReady(PlayError):
     """The game is not over: before its end nothing of the trace is public (A1–A5)."""
-
-
-def review_post(game: Game) -> tuple[str, str]:
-    """The 复盘 of a finished game as (BBCode, plain text): moderator/services/review.py."""
-    from moderator.services import review  # the post is built on the traces of this module
-
-    return review.post(game)

@@ -82,9 +82,9 @@ def _deal(game: Game, holders: Holders) -> list[str]:
         rows = holders.get(seat.player_name, [])
         first = rows[0][1] if rows else seat.player_name
         line = f"{first}({seat.camp}):发到 {'、'.join(seat.dealt_hand)}"
-        rec = orders.get(seat.pk)
-        if rec is not None:
-            sent = codec.describe(rec.kind, rec.payload, names)
+        order = orders.get(seat.pk)
+        if order is not None:
+            sent = codec.describe(order.kind, order.payload, names)
             line += f";{sent.replace('丢牌顺序:', '丢牌顺序(从先丢到底牌):')}"
         elif game.hands_are_orders:
             line += ";发到的顺序就是丢牌顺序(最后一张是底牌)"

@@ -16,6 +16,7 @@ from played import played
 
 from moderator.game.trace import CLAUSE
 from moderator.services import explain
+from moderator.services import review as review_post
 
 pytestmark = pytest.mark.django_db
 ROOT = SCENARIOS.parent / "golden" / "traces"
@@ -48,7 +49,7 @@ def unbalanced(text: str) -> list[str]:
 
 
 def _pinned(game, stem: str) -> str:
-    bb, text = explain.review_post(game)
+    bb, text = review_post.post(game)
     actual = HEADER + "----- bbcode\n" + bb + "\n----- text\n" + text
     path = ROOT / f"review_{stem}.txt"
     if updating():
@@ -67,9 +68,9 @@ def test_the_review_of_a_game_with_a_substitution_a_lost_amoeba_modifiers_and_co
 
 
 @pytest.fixture
-def review():
+def review():  # the played game and its 复盘
     game = played()
-    bb, text = explain.review_post(game)
+    bb, text = review_post.post(game)
     return game, bb, text
 
 
@@ -127,7 +128,7 @@ def test_the_review_reads_as_a_forum_post_short_without_clause_ids_or_jargon(rev
 
 
 def test_the_review_renders_through_a_third_party_bbcode_parser_with_no_unbalanced_tag():
-    bb, _ = explain.review_post(_played())
+    bb, _ = review_post.post(_played())
     assert unbalanced(bb) == []
     html = bbcode.Parser().format(bb)
     etree.fromstring(f"<div>{html}</div>")  # well-formed: raises on a tag left open or crossed
@@ -147,7 +148,7 @@ def test_the_review_is_among_the_drafts_once_the_game_is_over():
     client = Client()
     client.force_login(user)
     page = client.get(reverse("console_announcements", args=[game.pk])).content.decode()
-    bb, _ = explain.review_post(game)
+    bb, _ = review_post.post(game)
     assert 'id="review-draft"' in page
     assert "复盘:杀手阵营获胜" in page
     assert "活着的是 乙(杀手) → 杀手阵营获胜" in page

@@ -14,7 +14,7 @@ from django.urls import reverse
 from pages_scan import text_of
 
 from moderator.models import Announcement, Phase
-from moderator.services import explain
+from moderator.services import explain, review
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +79,7 @@ def test_only_the_games_gm_may_read_a_why_page_or_the_review(client, sample):
 
 def test_the_review_is_refused_before_the_end(sample):
     with pytest.raises(explain.ReviewNotReady, match="游戏结束之后才能生成复盘帖"):
-        explain.review_post(sample.game)
+        review.post(sample.game)
     gm = _client("tianshen", sample.game)
     page = gm.get(reverse("console_review", args=[sample.game.pk]))
     assert "游戏结束之后才能生成复盘帖" in page.content.decode()
