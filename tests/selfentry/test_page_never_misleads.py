@@ -5,11 +5,14 @@ button is always the player's own reading."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from selfentry_kit import MANIFESTO, act_url, confirm_data, preview, seat
 
 from moderator.models import Input, Message, SelfEntry
+from moderator.services import clock, inputs
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +59,18 @@ def test_a_second_use_on_another_target_offers_the_change_beside_the_primary_con
     assert "把普通狙击从乙改到丙(不另扣点)" in html
     buttons = _buttons(html)
     assert buttons["confirm"] == "confirm" and buttons["as-change"] != "confirm"
+
+
+def test_on_his_own_pages_a_refusal_speaks_to_the_player_as_you_n7(game, client):
+    b = seat(game, "乙")
+    night = game.phases.get(status="open")
+    attack = {"use": "普通攻击", "card": "杀手", "target": "乙", "manifesto": MANIFESTO}
+    inputs.write(game, inputs.Entry(seat(game, "甲"), [attack], night.starts_at + timedelta(minutes=5)))
+    inputs.write(game, inputs.Entry(b, [{"use": "束魂", "card": "束魂", "target": "乙"}], night.starts_at))
+    clock.phase_end_early(game=game, force=True)
+    day = game.phases.get(status="open")
+    (rec,) = inputs.write(game, inputs.Entry(b, [{"for": "甲"}], day.starts_at + timedelta(minutes=5))).inputs
+    assert "“乙”昨夜被救活" in rec.verdict.reason  # the 天神's pages name him
+    for url in (reverse("seat_private", args=[b.token]), act_url(b)):
+        page = client.get(url).content.decode()
+        assert "你昨夜被救活" in page and "“乙”昨夜" not in page, url
