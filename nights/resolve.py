@@ -59,6 +59,8 @@ class Night(Close):
     caught: set[tuple[str, str | None]] = field(default_factory=set)  # sources whose normal attacks are void
     failures: list[tuple[str, str]] = field(default_factory=list)  # (target, kind) two-night failures
     pardoned: set[str] = field(default_factory=set)
+    savers: dict[str, set[str]] = field(default_factory=dict)  # saved player → the clauses that saved him (N7, N8)
+    caught_by: dict[tuple[str, str | None], str] = field(default_factory=dict)  # source → 束魂 or 治疗 that caught it
 
     def live(self, *uses: str) -> list[Action]:
         return [a for a in self.state.actions if a.seq not in self.void and (not uses or a.use in uses)]
@@ -130,8 +132,11 @@ def catches(n: Night) -> None:
         stoppable = {(a.by, a.card) for a in on_target if a.use in NORMAL and (a.by, a.card) not in n.one_hit}
         if stoppable:
             n.caught |= stoppable
+            for source in stoppable:
+                n.caught_by.setdefault(source, b.use)
             if b.target not in n.saved:
                 n.saved.append(b.target)
+            n.savers.setdefault(b.target, set()).add(clause)
             if tr is not None:
                 for by, card in sorted(stoppable, key=lambda s: (s[0], s[1] or "")):
                     tr(
@@ -177,7 +182,10 @@ def _stopped(n: Night, a: Action) -> str | None:
     if a.use not in NORMAL or (a.by, a.card) in n.one_hit:
         return None  # N2/N4/N6: 一击必杀, 瞄准狙击 and the normal attacks of a 一击必杀 card are unstoppable
     if (a.by, a.card) in n.caught:
-        return "N7 被束魂/巫医抓到,这张牌今夜的普通攻击全部无效"
+        by = n.caught_by.get((a.by, a.card), "束魂")
+        return (
+            f"{'N7' if by == '束魂' else 'N8'} 被{'束魂' if by == '束魂' else '巫医'}抓到,这张牌今夜的普通攻击全部无效"
+        )
     if a.form in ("杀手", "狙击手") and a.target in n.vests:
         return "N9 目标穿了防弹衣"
     if a.form in ("狼人", "狙击手") and a.target in n.venoms:
@@ -276,13 +284,7 @@ def _trace_losses(
     used = {id(h) for _, h in taken}
     idle = [h for h in hits if id(h) not in used]
     if idle:
-        n.trace(
-            "B1",
-            f"保镖:{'、'.join(hit_said(h) for h in idle)}没有打掉牌(保镖挡住,或牌已丢完)"
-            if standing
-            else f"攻击:{'、'.join(hit_said(h) for h in idle)}没有打掉牌(没有牌可打了)",
-            (name,),
-        )
+        n.trace(*_idle_said("、".join(hit_said(h) for h in idle), hand, standing, taken), (name,))
     if len(hits) <= BRUTE_FORCE_UP_TO:
         best = bodyguard.brute_force(hand, hits, standing_in(standing))
         same = best == frozenset(c.uid for c, _ in taken)
@@ -290,6 +292,21 @@ def _trace_losses(
     else:
         checked = f"打击太多(超过 {BRUTE_FORCE_UP_TO} 次),按计数法求得,不逐一穷举"
     n.trace("B5", f"最优顺序:这个顺序打掉 {len(taken)} 张,任何顺序都不会更多,同样多时丢的牌尽量靠前;{checked}", (name,))
+
+
+def _idle_said(
+    hits: str, hand: tuple[Card, ...], standing: frozenset[int], taken: list[tuple[Card, bodyguard.Hit]]
+) -> tuple[str, str]:
+    """Why these hits took no card: every card was gone; they fell on a 保镖 that they and another kind knocked down
+    (B2); or on a 保镖 that one kind alone cannot knock down, which shields the cards after it (B1)."""
+    lost = {c.uid for c, _ in taken}
+    if len(lost) == len(hand):
+        return "O4", f"攻击:{hits}没有打掉牌(没有牌可打了)"
+    if standing & lost:
+        return "B2", f"保镖:{hits}打在保镖上,和另一种攻击一起打倒了保镖,本身没有另外打掉牌"
+    if standing:
+        return "B1", f"保镖:{hits}被保镖挡住(一种攻击打不掉保镖,也打不到它后面的牌),没有打掉牌"
+    return "O4", f"攻击:{hits}没有打掉牌"
 
 
 def executions(n: Night) -> set[str]:
@@ -332,7 +349,7 @@ def carry_overs(n: Night) -> None:
         n.state,
         saints_armed=frozenset(a.by for a in live if a.use == "圣人"),
         next_day_modifiers=tuple(
-            (a.use, a.target or "") for a in live if a.use in ("诅咒", "恶毒诅咒", "庇佑", "虔诚庇佑")
+            (a.use, a.target or "", a.by) for a in live if a.use in ("诅咒", "恶毒诅咒", "庇佑", "虔诚庇佑")
         ),
         arsons=n.state.arsons + arsons,
         saved=frozenset(n.saved),
@@ -348,15 +365,18 @@ def carry_overs(n: Night) -> None:
             blocked = ",但他今夜被禁锢:到时只扣他的点数,不烧对方" if arson.blocked else ""
             n.trace("N14", f"纵火:{arson.by}纵火 {arson.target},下一夜开始时生效{blocked}", (arson.by, arson.target))
         for name in n.saved:
-            n.trace("N7", f"救活:{name}昨夜被救活,公布;今天可以讨论,不能投票(D1)", (name,))
+            clause = "/".join(sorted(n.savers.get(name, {"N7"})))
+            n.trace(clause, f"救活:{name}昨夜被救活,公布;今天可以讨论,不能投票(D1)", (name,))
     for name in n.saved:
         n.events.append({"type": "saved", "player": name})
     manifestos = [a.manifesto for a in n.state.actions if a.manifesto and a.use in ATTACK_USES]
     for text in manifestos:
         n.events.append({"type": "manifesto", "text": text})
-    if n.trace is not None and manifestos:
-        authors = sorted({a.by for a in n.state.actions if a.manifesto and a.use in ATTACK_USES})
-        n.trace("A2", f"杀人宣言:公布 {len(manifestos)} 篇杀人宣言,不署名(作者:{names(authors)})", tuple(authors))
+    if n.trace is not None:
+        for k, a in enumerate([a for a in n.state.actions if a.manifesto and a.use in ATTACK_USES], 1):
+            chars = len("".join((a.manifesto or "").split()))
+            said = f"杀人宣言:第 {k} 篇是{a.by}的{a.use}(对 {a.target})所附,{chars} 字,公布时不署名"
+            n.trace("A2", said, (a.by,), a.manifesto or "")
 
 
 def close_night(state: GameState, trace: Tracer | None = None) -> Night:

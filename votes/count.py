@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from moderator.game.settle import Close, complete_transformations, deaths, silence, victory, windows
-from moderator.game.state import Arson, GameState, PendingExecution, evolve
+from moderator.game.state import Amoeba, Arson, GameState, PendingExecution, evolve
 from moderator.game.trace import Tracer, names
 
 MODIFIERS = ("诅咒", "恶毒诅咒", "庇佑", "虔诚庇佑")
@@ -28,6 +28,24 @@ def modify(total: int, uses: list[str]) -> int:
         total //= 2
     total += uses.count("诅咒") - uses.count("庇佑")
     return max(total, 0)
+
+
+_NO_FORM = Amoeba()
+STEP = {"恶毒诅咒": ("×2", lambda t: t * 2), "虔诚庇佑": ("÷2", lambda t: t // 2), "诅咒": ("+1", lambda t: t + 1)}
+STEP["庇佑"] = ("−1", lambda t: t - 1)
+
+
+def modify_said(total: int, mods: list[tuple[str, str]]) -> str:
+    """N13 as arithmetic, in the order `modify` applies it, each step with who sent it:
+    "9 ×2(甲 恶毒诅咒)= 18 → ÷2(乙 虔诚庇佑)= 9 → +1(丙 诅咒)= 10"."""
+    parts = [str(total)]
+    for use in ("恶毒诅咒", "虔诚庇佑", "诅咒", "庇佑"):
+        sign, apply = STEP[use]
+        for _, by in [m for m in mods if m[0] == use]:
+            total = apply(total)
+            parts.append(f"{sign}({by} {use})= {total}")
+    said = " → ".join([f"{parts[0]} {parts[1]}", *parts[2:]]) if len(parts) > 1 else parts[0]
+    return said + (" → 不低于 0:0" if total < 0 else "")
 
 
 def tally(d: Day) -> None:
@@ -55,11 +73,14 @@ def tally(d: Day) -> None:
     for target, weight in d.ballots.values():
         totals[target] += weight
     uses: dict[str, list[str]] = defaultdict(list)
-    for use, target in state.next_day_modifiers:
+    senders: dict[str, list[tuple[str, str]]] = defaultdict(list)  # for the trace: (use, who sent it)
+    for use, target, *by in state.next_day_modifiers:
         uses[target].append(use)
+        senders[target].append((use, by[0] if by else "?"))
     for a in state.actions:
         if a.use in MODIFIERS and a.target:
             uses[a.target].append(a.use)
+            senders[a.target].append((a.use, a.by))
     for name in (s.name for s in state.seats):  # seat order, never a set's (its order changes with PYTHONHASHSEED)
         if name not in living or (name not in totals and name not in uses):
             if tr is not None and name in uses and name not in living:
@@ -73,7 +94,7 @@ def tally(d: Day) -> None:
             if uses[name]:
                 tr(
                     "N13",
-                    f"修正:{name}得票 {totals[name]},{'、'.join(uses[name])}(先×2,再÷2,再±1,不低于 0)→ {total}",
+                    f"修正:{name}得票 {modify_said(totals[name], senders[name])} 票",
                     (name,),
                 )
             tr("D4", f"计票:{name}共 {total} 票(投他的:{names(voters)})", (name, *voters))
@@ -132,7 +153,9 @@ def losses(d: Day) -> None:
                 if name in saints
                 else ("已被特赦过一次,不能再被特赦" if seat.pardoned_once else "今夜可被特赦,牌型在天亮时公布")
             )
-            d.trace("D6", f"处决:{name}丢掉丢牌顺序第一张 {card.name}(保镖无用,B4);{why}", (name,))
+            guards = [c for c in seat.hand if c.name == "保镖" or seat.amoebas.get(c.uid, _NO_FORM).form == "保镖"]
+            guard = "(他的保镖挡不住处决,B4)" if guards else ""
+            d.trace("D6", f"处决:{name}丢掉丢牌顺序第一张 {card.name}{guard};{why}", (name,))
         if name in saints or seat.pardoned_once:
             d.take(name, card, "处决")
         else:

@@ -28,9 +28,10 @@ from moderator.services import (
     clock,
     corrections,
     errors,
-    explain,
     inputs,
     intake,
+    posts,
+    review,
     revote,
     setup,
     storage,
@@ -375,7 +376,7 @@ def deal_pms(request, game: Game) -> list[tuple]:
 def _review(game: Game) -> dict | None:
     if game.status != Game.Status.FINISHED:
         return None
-    bbcode, text = explain.review_post(game)
+    bbcode, text = review.post(game)
     return {"title": text.splitlines()[0], "bbcode": bbcode, "text": text}
 
 
@@ -387,7 +388,9 @@ def _links(request, game: Game) -> dict[str, str]:
 @login_required
 def announcements(request, game_id: int):
     game = gm_game(request, game_id)
-    drafts = game.announcements.select_related("phase").order_by("id")
+    links = _links(request, game) if game.self_entry else {}
+    rows = game.announcements.select_related("phase").order_by("id")
+    drafts = [posts.with_link(a, links.get(a.recipient, "")) for a in rows]
     return render(
         request,
         "console/announcements.html",
@@ -399,7 +402,7 @@ def announcements(request, game_id: int):
             "player_list": setup.player_list_post(game),
             "review": _review(game),  # the 复盘 post, once the game is over
             # self-entry: a private draft (an O3 reminder…) points to the recipient's page; its link, to paste with it
-            "links": _links(request, game) if game.self_entry else {},
+            "links": links,
         },
     )
 
@@ -575,8 +578,11 @@ def import_game(request):
 
 @login_required
 def start(request, game_id: int):
-    """T1: post the player list → night 1 starts."""
+    """T1: post the player list → night 1 starts. A game already started says so and points to its dashboard."""
     game = gm_game(request, game_id)
+    if game.status != Game.Status.SETUP and game.phases.exists():
+        first = game.phases.order_by("starts_at", "id").first()
+        return render(request, "console/started.html", {"game": game, "first": first})
     form = forms.StartForm(request.POST or None)
     closing: list[str] = []
     if request.method == "POST" and form.is_valid():

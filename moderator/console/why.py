@@ -10,6 +10,7 @@ from django.shortcuts import render
 from moderator import rules
 from moderator.models import Game, Phase
 from moderator.services import explain
+from moderator.services import review as review_post
 from moderator.services.preview import close_preview
 from moderator.web.access import gm_game
 
@@ -47,7 +48,7 @@ def phase_why(request, game_id: int, phase_id: int):
 def review(request, game_id: int):
     game = gm_game(request, game_id)
     try:
-        bbcode, text = explain.review_post(game)
+        bbcode, text = review_post.post(game)
     except explain.ReviewNotReady as exc:
         return render(request, "console/review.html", {"game": game, "refused": str(exc)})
     return render(request, "console/review.html", {"game": game, "bbcode": bbcode, "text": text})

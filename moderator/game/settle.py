@@ -66,7 +66,13 @@ def deaths(close: Close, day: bool, executed_last: set[str] | None = None) -> No
         state = state.with_seat(evolve(seat, alive=False))
         reveal = day or seat.name in (executed_last or set())
         if close.trace is not None:
-            shown = f"公布身份:{seat.camp}" if reveal else "夜里死亡,不公布身份"
+            shown = (
+                f"白天死亡,公布身份:{seat.camp}"
+                if day
+                else f"昨天被处决的牌到今夜结束才公布,仍算白天死亡,公布身份:{seat.camp}"
+                if reveal
+                else "夜里死亡,不公布身份"
+            )
             close.trace("V5", f"死亡:{seat.name}的牌已全部丢光,死亡({shown})", (seat.name,))
         close.died.append(seat.name)
         close.events.append(
@@ -176,6 +182,11 @@ def complete_transformations(state: GameState, trace: Tracer | None = None) -> G
         if done:
             state = state.with_seat(evolve(seat, amoebas={**seat.amoebas, **done}))
             if trace is not None:
-                for a in done.values():
-                    trace("M1", f"变形:{seat.name}的阿米巴变形完成,现在是{a.form}", (seat.name,))
+                held = {c.uid for c in seat.hand}
+                for uid, a in done.items():
+                    if uid in held:
+                        trace("M1", f"变形:{seat.name}的阿米巴变形完成,现在是{a.form}", (seat.name,))
+                    else:  # the card was lost before the end of the transformation: nothing works as the new form
+                        said = f"变形:{seat.name}变为{a.form}的阿米巴在变形完成之前已经丢掉,没有变形"
+                        trace("M1", said, (seat.name,))
     return state

@@ -202,7 +202,7 @@ class GameState:
     pending_executions: dict[str, PendingExecution] = field(default_factory=dict)
     unpardonable: frozenset[str] = frozenset()  # N14: 圣人 took effect today: no pardon tonight
     arsons: tuple[Arson, ...] = ()
-    next_day_modifiers: tuple[tuple[str, str], ...] = ()  # N13: (use, target) sent at night, for the next count
+    next_day_modifiers: tuple[tuple[str, ...], ...] = ()  # N13: (use, target, by) sent at night, for the next count
     streaks: dict[tuple[str, str, str], int] = field(default_factory=dict)  # N7/N8: (binder, use, target) -> nights
     saints_armed: frozenset[str] = frozenset()  # N14: used 圣人 last night: effective in today's vote
     saved: frozenset[str] = frozenset()  # N7/N8: saved last night: no vote today

@@ -297,7 +297,7 @@ def submit_vote(state: GameState, vote: Vote) -> tuple[GameState, Verdict]:
             raise Refused("只有白天才能投票")
         voter = living(state, vote.by, "投票者")
         if voter.name in state.saved:
-            raise Refused(f"“{voter.name}”昨夜被束魂/治疗救活,今天可以发言但不能投票(N7/N8, D1)")
+            raise Refused(f"“{voter.name}”昨夜被救活(束魂/治疗),今天可以发言但不能投票(N7/N8, D1)")
         if vote.change is None:
             return _original_vote(state, voter, vote)
         return _change_vote(state, voter, vote)

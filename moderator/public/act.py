@@ -164,6 +164,7 @@ def seat_act(request: HttpRequest, token: str) -> HttpResponse:
         form = page_forms[kind]
         if form.is_valid():
             sub = _submission(kind, form, request.POST)
+            me_name = seat.player_name
             try:
                 if "confirm" in request.POST:
                     entry, done = selfentry.confirm(
@@ -177,8 +178,11 @@ def seat_act(request: HttpRequest, token: str) -> HttpResponse:
                     messages.success(
                         request,
                         f"已提交({timezone.localtime(entry.at):%m-%d %H:%M}):"
-                        + ";".join(f"{i.sentence} — {'接受' if i.accepted else '拒绝:' + i.reason}" for i in done.items)
-                        + (f"。共 {accepted} 项被接受。" if done.items else "。没有读出任何行动。"),
+                        + ";".join(
+                            f"{i.sentence} — {'接受' if i.accepted else '拒绝:' + selfentry.to_you(i.reason, me_name)}"
+                            for i in done.items
+                        )
+                        + f"。共 {accepted} 项被接受。",
                     )
                     return _private(redirect("seat_act", token=token))
                 shown = selfentry.preview(seat=seat, token=token, sub=sub)

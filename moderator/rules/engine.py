@@ -192,6 +192,14 @@ def _trace_open(before: GameState, after: GameState, events: list[dict], tracer:
         clause = next((c for k, c in AP_CLAUSE.items() if row.reason.startswith(k)), "AP1")
         sign = "获得" if row.delta > 0 else "扣除"
         tracer(clause, f"行动点数:{row.seat}{sign} {abs(row.delta)} 点({row.reason}),余 {row.balance} 点", (row.seat,))
+    for name, pending in after.pending_executions.items():
+        if after.phase[0] == NIGHT:
+            tracer(
+                "AP2",
+                f"行动点数:{name}昨天被处决丢掉的{pending.card.name}等到天亮才公布;今夜它不产生行动点数,也不能使用"
+                "(即使被特赦)",
+                (name,),
+            )
     for e in events:
         if e["type"] == "arson":
             tracer("N14", f"纵火:{e['by']}对{e['target']}的纵火生效,{e['target']}的点数减半", (e["by"], e["target"]))

@@ -9,20 +9,20 @@ over, in the 复盘 draft the 天神 may paste into the thread.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.utils import timezone
 
 from moderator import rules
-from moderator.game.trace import Step, Trace, input_step
-from moderator.models import Announcement, Game, Input, Phase
+from moderator.game.trace import Step, Trace, input_step, use_clause
+from moderator.models import Announcement, Game, Input, Phase, SeatHolder
 from moderator.rules import codec
 from moderator.services import storage
-from moderator.services.drafts import BLANK_LINES
 from moderator.services.errors import PlayError
-from moderator.services.posts import bb
 
-KIND_CLAUSE = {Input.Kind.ACTION: "AP4", Input.Kind.VOTE: "D3", Input.Kind.ORDER: "O1", Input.Kind.PASS: "T5"}
+KIND_CLAUSE = {Input.Kind.VOTE: "D3", Input.Kind.PASS: "T5"}
 VICTORY = ("V1", "V2", "V3", "V4", "V1–V4")
 # Lines of a post that name no player, and the clauses that explain them (checked before the players' names).
 TOPICS = (
@@ -36,6 +36,24 @@ TOPICS = (
     ("没有人被处决", ("D5",)),
     ("没有人得票", ("D5",)),
     ("加权计票结果", ("D1", "D2", "D4", "N13")),
+)
+
+
+ATTACK = ("N1", "N2", "N3", "N4", "N5", "N6", "N9", "N10", "B1", "B2", "B3", "B5", "O4")
+# A line naming players is explained by the steps about them under the clauses of what the line says (so that
+# "X被特赦" shows the pardon, not X's own 绝杀 that night); a line none of these fit shows every step about them.
+SAYS = (
+    ("被特赦", ("N12", "D6")),
+    ("不能被特赦", ("D6", "N12", "N14", "B4", "O4")),
+    ("被处决的", ("D6", "N12")),
+    ("受到了攻击", ATTACK),
+    ("束魂/巫医失败", ("N7", "N8", *ATTACK)),
+    ("被绝杀", ("N11", "B4", "O4")),
+    ("被救活", ("N7", "N8", "N7/N8", "D1")),
+    ("死亡", ("V5",)),
+    ("圣人", ("N14", "D7", "B4", "O4")),
+    ("被处决的是", ("D5", "D4")),
+    (" 票", ("D1", "D2", "D4", "N13")),
 )
 
 
@@ -61,19 +79,68 @@ class WhyLine:
     steps: list[Step]
 
 
-def _input_steps(replay: storage.Replay, phase: Phase, by_seat: dict[int, str]) -> list[Step]:
-    """Every input of the phase in forum order, with the verdict the replay gave it (a voided one says so)."""
-    steps = Trace()
+def _input_steps(replay: storage.Replay, phase: Phase, by_seat: dict[int, str], holders: Holders) -> list[Step]:
+    """Every input of the phase in forum order, with the verdict the replay gave it (a voided one says so), under
+    the player who held the seat when it was sent (S5)."""
+    out: list[Step] = []
     for rec in replay.records.get(phase.pk, []):
+        steps = Trace()
         said = f"{timezone.localtime(rec.forum_at):%m-%d %H:%M} " + codec.describe(rec.kind, rec.payload, replay.names)
-        kind = KIND_CLAUSE.get(Input.Kind(rec.kind), "AP4")
+        kind = _input_clause(rec, phase)
         by = by_seat[rec.seat_id]
         verdict = replay.verdicts.get(rec.pk)
         if storage.voided(rec) or verdict is None:
             steps(kind, f"输入:{by} {said}:已被天神作废,不参与结算", (by,))
         else:
             input_step(steps, by, said, verdict.accepted, verdict.reason, verdict.cost, kind)
-    return list(steps)
+        out += _as_held(list(steps), _held_at(holders, rec.forum_at))
+    return out
+
+
+Holders = dict[str, list[tuple[datetime, str]]]  # the seat's player now → [(since, who held it)], oldest first
+
+
+def _holders(game: Game) -> Holders:
+    """S5: who held each seat from when, under the name the replay gives the seat (its player now)."""
+    now = dict(game.seats.values_list("pk", "player_name"))
+    out: Holders = {}
+    for seat_id, since, name in SeatHolder.objects.filter(seat__game=game).values_list(
+        "seat_id", "since", "player_name"
+    ):
+        out.setdefault(now[seat_id], []).append((since, name))
+    for rows in out.values():
+        rows.sort(key=lambda r: r[0])
+    return out
+
+
+def _held_at(holders: Holders, when: datetime) -> dict[str, str]:
+    """Each seat's player now → who held the seat at `when` (the replay names every seat by its player now)."""
+    out = {}
+    for now, rows in holders.items():
+        out[now] = next((name for since, name in reversed(rows) if since <= when), rows[0][1] if rows else now)
+    return out
+
+
+def _as_held(steps: list[Step], held: dict[str, str]) -> list[Step]:
+    """The steps with each seat named by who held it then, not by the substitute who holds it now (S5)."""
+    if all(k == v for k, v in held.items()):
+        return steps
+    pattern = re.compile("|".join(re.escape(n) for n in sorted(held, key=len, reverse=True) if n))
+
+    def swap(text: str) -> str:
+        return pattern.sub(lambda m: held[m.group(0)], text)
+
+    return [Step(s.clause, swap(s.sentence), tuple(held.get(p, p) for p in s.players), s.quote) for s in steps]
+
+
+def _input_clause(rec: Input, phase: Phase) -> str:
+    """The clause that defines an input: its privilege's (N1–N14, M1, S4); an order sent on night 1 is O1, any later
+    one is sent in an order-change window (O3)."""
+    if rec.kind == Input.Kind.ACTION:
+        return use_clause(str(rec.payload.get("use", "")), rec.payload.get("card"))
+    if rec.kind == Input.Kind.ORDER:
+        return "O1" if phase.kind == Phase.Kind.NIGHT and phase.number == 1 else "O3"
+    return KIND_CLAUSE.get(Input.Kind(rec.kind), "AP4")
 
 
 def _dawn_or_dusk(game: Game, phase: Phase) -> str:
@@ -89,16 +156,29 @@ def _traced_replay(game: Game, phases: list[Phase], from_phase: Phase | None) ->
     return replay, tracers
 
 
+def _told(phase: Phase, opening, inputs: list[Step], close, holders: Holders) -> PhaseTrace:
+    """A phase's steps, each seat named by who held it then: at the phase's start, at each input, at its end."""
+    return PhaseTrace(
+        phase,
+        _as_held(list(opening), _held_at(holders, phase.starts_at)),
+        inputs,
+        _as_held(list(close), _held_at(holders, phase.ends_at)),
+    )
+
+
 def phase_trace(game: Game, phase: Phase) -> PhaseTrace:
     """A closed phase, replayed from the snapshot before it with tracing on; an open one, closed as a dry run."""
     replay, tracers = _traced_replay(game, [phase], phase)
     opening, close = tracers[phase.pk]
     by_seat = dict(game.seats.values_list("pk", "player_name"))
-    out = PhaseTrace(phase, list(opening), _input_steps(replay, phase, by_seat))
+    holders = _holders(game)
     if phase.status == Phase.Status.CLOSED:
-        out.close, out.draft = list(close), _dawn_or_dusk(game, phase)
-    elif replay.state.phase_open:
-        out.close = dry_run_steps(replay.state)
+        out = _told(phase, opening, _input_steps(replay, phase, by_seat, holders), close, holders)
+        out.draft = _dawn_or_dusk(game, phase)
+        return out
+    out = _told(phase, opening, _input_steps(replay, phase, by_seat, holders), [], holders)
+    if replay.state.phase_open:
+        out.close = dry_run_steps(replay.state)  # closed now: by the seats' players now
     return out
 
 
@@ -114,12 +194,14 @@ def game_trace(game: Game) -> list[PhaseTrace]:
     phases = list(game.phases.order_by("starts_at", "id"))
     replay, tracers = _traced_replay(game, phases, None)
     by_seat = dict(game.seats.values_list("pk", "player_name"))
+    holders = _holders(game)
     out = []
     for phase in replay.phases:
         opening, close = tracers[phase.pk]
-        trace = PhaseTrace(phase, list(opening), _input_steps(replay, phase, by_seat))
-        if phase.status == Phase.Status.CLOSED:
-            trace.close, trace.draft = list(close), _dawn_or_dusk(game, phase)
+        closed = phase.status == Phase.Status.CLOSED
+        trace = _told(phase, opening, _input_steps(replay, phase, by_seat, holders), close if closed else [], holders)
+        if closed:
+            trace.draft = _dawn_or_dusk(game, phase)
         out.append(trace)
     return out
 
@@ -136,7 +218,9 @@ def why(text: str, steps: list[Step], players: list[str]) -> list[WhyLine]:
             out.append(WhyLine(line, list(steps)))
             continue
         if line.startswith(">"):
-            out.append(WhyLine(line, [s for s in steps if s.clause == "A2"]))
+            quoted = line[1:].strip()
+            own = [s for s in steps if s.clause == "A2" and quoted and quoted in s.quote]
+            out.append(WhyLine(line, own or [s for s in steps if s.clause == "A2"]))
             continue
         topic = next((clauses for word, clauses in TOPICS if word in line), None)
         if topic is not None:
@@ -147,13 +231,19 @@ def why(text: str, steps: list[Step], players: list[str]) -> list[WhyLine]:
             if name and name in rest:
                 named.add(name)
                 rest = rest.replace(name, "\0")
-        out.append(WhyLine(line, [s for s in steps if named & set(s.players)]))
+        about = [s for s in steps if named & set(s.players)]
+        says = {c for word, clauses in SAYS if word in line for c in clauses}
+        out.append(WhyLine(line, [s for s in about if s.clause in says] or about if says else about))
     return out
 
 
 def phase_why(game: Game, trace: PhaseTrace, text: str | None = None) -> list[WhyLine]:
-    players = [s.player_name for s in game.seats.all()]
+    players = list({*game.seats.values_list("player_name", flat=True), *_holder_names(game)})
     return why(trace.draft if text is None else text, trace.close, players)
+
+
+def _holder_names(game: Game) -> list[str]:
+    return list(SeatHolder.objects.filter(seat__game=game).values_list("player_name", flat=True))
 
 
 # --- the 复盘 post ----------------------------------------------------------------------------------------------------
@@ -161,32 +251,3 @@ def phase_why(game: Game, trace: PhaseTrace, text: str | None = None) -> list[Wh
 
 class ReviewNotReady(PlayError):
     """The game is not over: before its end nothing of the trace is public (A1–A5)."""
-
-
-def review_post(game: Game) -> tuple[str, str]:
-    """The 复盘 of a finished game as (BBCode, plain text): the hands as dealt, then night by night and day by day
-    every input with its verdict and every step of the close with its clause; last, the winner."""
-    if game.status != Game.Status.FINISHED:
-        raise ReviewNotReady("游戏结束之后才能生成复盘帖:结束之前,结算过程不能公开(A1–A5)。")
-    blocks: list[tuple[str, list[str]]] = []
-    deal = []
-    for seat in game.seats.order_by("number"):
-        deal.append(f"{seat.player_name}({seat.camp}):{'、'.join(seat.dealt_hand)}")
-    blocks.append(("开局发牌(丢牌顺序从左到右,最后一张是底牌)", deal))
-    for trace in game_trace(game):
-        label = trace.phase.label
-        if trace.opening:
-            blocks.append((f"{label} · 开始(行动点数、纵火)", [s.line for s in trace.opening]))
-        blocks.append((f"{label} · 输入与裁决", [s.line for s in trace.inputs] or ["没有输入。"]))
-        if trace.close:
-            blocks.append((f"{label} · 结算", [s.line for s in trace.close]))
-    won = {"平局": "平局", "自选": "自选立场者获胜"}.get(game.winner or "") or f"{game.winner}阵营获胜"
-    title = f"【{game.name}】复盘:{won}"
-    bbcode = [f"[b]{bb(title)}[/b]\n"]
-    text = [f"{title}\n"]
-    for heading, lines in blocks:
-        bbcode.append(f"\n[b]{bb(heading)}[/b]\n[list]\n" + "".join(f"[*]{bb(line)}\n" for line in lines) + "[/list]\n")
-        text.append(f"\n{heading}\n" + "".join(f"· {line}\n" for line in lines))
-    bbcode.append("\n感谢各位参与!\n")
-    text.append("\n感谢各位参与!\n")
-    return BLANK_LINES.sub("\n\n", "".join(bbcode)), "".join(text)

@@ -191,10 +191,22 @@ def co_win(ctx: dict) -> str:
     )
 
 
+LINK_HERE = "(天神发给你的私人链接)"  # where a private draft takes the recipient's link when it is shown (with_link)
+
+
+def with_link(draft, link: str):
+    """A private draft as the 天神 copies it: the recipient's link inside its text (not saved: a link is made from
+    the site's address, which a close at the clock does not know)."""
+    if link and draft.kind == "private" and LINK_HERE in draft.text:
+        draft.text = draft.text.replace(LINK_HERE, f":{link} ")
+        draft.bbcode = draft.bbcode.replace(LINK_HERE, f":{link} ")
+    return draft
+
+
 def order_window(ctx: dict) -> str:
     """A5, O3: a living seat may send a new discard order (was order_window.bbcode)."""
     own, length = _played(ctx)
-    how = "在自己的私人页面(天神发给你的私人链接)提交" if own else "用短消息寄给天神"
+    how = f"在自己的私人页面{LINK_HERE}提交" if own else "用短消息寄给天神"
     return (
         f"{bb(ctx['seat'].name)},你好!\n\n"
         f"现在是改丢牌顺序的时间:{length}内你可以{how}新的丢牌顺序(排在前面的先丢)。\n"

@@ -90,14 +90,21 @@ class SubmissionPreview:
 
     @property
     def change_offered(self) -> bool:
-        """The form's one item is a second use of the same card and privilege: the change (T3) is offered first."""
-        return bool(self.repeats) and self.submission.kind == FORM
+        """The form's item is a second use of the same card and privilege on another target: a change (T3) means
+        something, so it is offered beside the player's own reading. On the same target a change would move nothing:
+        only the second use is offered."""
+        return self.submission.kind == FORM and self.change is not None
+
+    @property
+    def change(self) -> dict | None:
+        """The second use that a change of target (T3) would make meaningful: its first target differs."""
+        return next((r for r in self.repeats if not r["same"]), None)
 
     @property
     def confirmable(self) -> bool:
-        """Something would be stored: an accepted item (a refused one alone is only shown: nothing to confirm), or a
-        text in which nothing was read (kept for the 天神 to read)."""
-        return any(i.accepted for i in self.items) or (self.submission.kind == TEXT and not self.items)
+        """Something would be stored: an accepted item. A refused one alone, or a text in which nothing was read, is
+        only shown: nothing would reach the 天神, so there is nothing to confirm."""
+        return any(i.accepted for i in self.items)
 
     @property
     def cost(self) -> int:
@@ -106,6 +113,11 @@ class SubmissionPreview:
     @property
     def choices(self) -> list[str]:
         return [f"{k}:{v}" for k, v in sorted(self.submission.choices.items())]
+
+
+def to_you(text: str, name: str) -> str:
+    """A verdict's reason said to the player it names: “甲”昨夜被救活… → 你昨夜被救活… (on his own pages only)."""
+    return text.replace(f"“{name}”", "你") if name else text
 
 
 def _seen(items: list[intake.Item], refusals: list[dict], changes, text: str) -> str:
@@ -254,11 +266,13 @@ def repeats(state: rules.GameState, name: str, items: list[intake.Item]) -> list
             continue
         first = earlier[-1]
         cost = f"会再扣 {item.cost} 点" if item.accepted else "会再扣一次点数"
-        text = (
-            f"这是你本时段第二次用“{use}”(第一次:{use} → {first.target},已扣 {first.cost} 点),{cost}。"
-            f"如果是想把第一次的{use}改到{target}身上,请选“更换对象”:不另扣点(T3, AP4)。"
-        )
-        out.append({"text": text, "use": use, "before": first.target, "target": target})
+        said = f"这是你本时段第二次用“{use}”(第一次:{use} → {first.target},已扣 {first.cost} 点),{cost}。"
+        same = first.target == target
+        if same:
+            text = said + f"确认就是对{target}的第二次{use};对象相同,没有可以更换的(T3, AP4)。"
+        else:
+            text = said + f"如果是想把第一次的{use}改到{target}身上,请选“更换对象”:不另扣点(T3, AP4)。"
+        out.append({"text": text, "use": use, "before": first.target, "target": target, "same": same})
     return out
 
 

@@ -53,3 +53,9 @@ def items_text(raw) -> str:
 @register.filter
 def entry_of(by_input: dict, pk):
     return by_input.get(pk)
+
+
+@register.filter
+def to_you(text, name) -> str:
+    """A reason as the player reads it on his own page: his own quoted name is 你."""
+    return selfentry.to_you(str(text or ""), str(name or ""))

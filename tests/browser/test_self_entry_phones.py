@@ -164,11 +164,9 @@ def _second_use_becomes_a_change(tab, target: str) -> None:
     tab.wait_for_selector("#repeat")
     said = tab.inner_text("#repeat")
     assert "这是你本时段第二次用“束魂”(第一次:束魂 → 虎敬晖,已扣 2 点),会再扣 2 点" in said, said
-    assert tab.eval_on_selector_all("#preview #as-change, #preview #confirm", "els => els.map(e => e.id)") == [
-        "as-change",
-        "confirm",
-    ]  # the change is the first choice; a second use is still possible, said as such
-    assert "仍然作为第二次提交" in tab.inner_text("#confirm")
+    # The change is offered beside; the primary (green) button is what the player wrote: a second use, said as such.
+    assert tab.get_attribute("#confirm", "class") == "confirm" and tab.get_attribute("#as-change", "class") != "confirm"
+    assert "第二次束魂 → 李朗" in tab.inner_text("#confirm")
     assert _fits(tab), f"the second-use warning scrolls sideways on a 390 px phone: {tab.evaluate(WIDE)}"
     tab.click("#as-change")
     tab.wait_for_selector("#preview")

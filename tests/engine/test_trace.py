@@ -60,7 +60,7 @@ def test_n7_the_trace_says_which_attack_a_binding_caught():
         load(yaml.safe_load((HERE / "scenarios/shared/01_binding_voids_all_normal_attacks.yaml").read_text()))
     )
     assert "N7 束魂:乙的束魂抓到了甲的杀手牌的普通攻击(对 乙),这张牌今夜的普通攻击全部无效,乙被救活" in lines
-    assert "N7 攻击:甲用杀手牌普通攻击 丙无效(被束魂/巫医抓到,这张牌今夜的普通攻击全部无效)" in lines
+    assert "N7 攻击:甲用杀手牌普通攻击 丙无效(被束魂抓到,这张牌今夜的普通攻击全部无效)" in lines
 
 
 def test_b5_the_trace_says_the_bodyguard_order_is_the_best_one():

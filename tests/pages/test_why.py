@@ -14,7 +14,7 @@ from django.urls import reverse
 from pages_scan import text_of
 
 from moderator.models import Announcement, Phase
-from moderator.services import explain
+from moderator.services import explain, review
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def test_a_closed_days_dusk_draft_explains_weights_modifiers_and_the_tie_rule_d2
     trace = explain.phase_trace(sample.game, sample.phase("day", 1))
     lines = [s.line for s in trace.close]
     assert "D2 投票:丁投给丁,1 票(手中 1 张牌,D2)" in lines
-    assert "N13 修正:丁得票 11,诅咒(先×2,再÷2,再±1,不低于 0)→ 12" in lines
+    assert 'N13 修正:丁得票 11 +1(<script>alert("x")</script> 诅咒)= 12 票' in lines  # who cursed, as arithmetic
     assert any(line.startswith("D5 处决:票数从高到低 14/12;第二高是 12 票") for line in lines)
     assert any(line.startswith("O3 改顺序窗口:本次公布丢牌 0 张,累计 3 张") for line in lines)
     assert any(line.startswith("T7 默哀期:活着 6 人") for line in lines)
@@ -79,7 +79,7 @@ def test_only_the_games_gm_may_read_a_why_page_or_the_review(client, sample):
 
 def test_the_review_is_refused_before_the_end(sample):
     with pytest.raises(explain.ReviewNotReady, match="游戏结束之后才能生成复盘帖"):
-        explain.review_post(sample.game)
+        review.post(sample.game)
     gm = _client("tianshen", sample.game)
     page = gm.get(reverse("console_review", args=[sample.game.pk]))
     assert "游戏结束之后才能生成复盘帖" in page.content.decode()

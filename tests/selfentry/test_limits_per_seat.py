@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_burst_of_150_confirms_from_one_seat_is_cut_off_with_429_and_nothing_past_the_limit_is_stored(game, client):
     a = seat(game, "甲")
-    data = confirm_data(preview(client, a, "text", {"t-text": "天神好,今晚我休息。"}), {})
+    data = confirm_data(preview(client, a, "text", {"t-text": "天神好,今晚空过。"}), {})
     statuses = []
     for _ in range(150):  # each with a fresh token the server signed for this seat, as a page reload gives
         response = client.post(act_url(a), {**data, **signed(client, "seat_act", game, link=a.token)})

@@ -250,3 +250,5 @@ def test_an_order_window_pm_of_a_self_entry_game_points_to_the_page_and_its_link
     page = gm_client.get(reverse("console_announcements", args=[game.pk])).content.decode()
     draft = page.split(f'id="draft-{pm.pk}"', 1)[1].split("</details>", 1)[0]
     assert "收件人的提交页面" in draft and f"/p/{seat(game, '乙').token}/act/" in draft
+    text = draft.split(f'id="tx-{pm.pk}"', 1)[1].split("</textarea>", 1)[0]
+    assert f"/p/{seat(game, '乙').token}/act/" in text  # the link inside the PM the 天神 copies, not only beside it
