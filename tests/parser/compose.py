@@ -153,7 +153,7 @@ def vote_act(rnd: random.Random, who: Mention, *, change: bool = False) -> Act:
 
 
 # ------------------------------------------------------------------------------------------------ pieces
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Piece:
     text: str
     inputs: tuple[dict, ...]  # the sender's inputs this piece holds
@@ -164,6 +164,9 @@ class Piece:
     open_end: bool = False
     repaired: tuple[dict, ...] = ()  # the acts a cue in this piece cancels, retracts or corrects
     names: tuple[str, ...] = ()  # players it mentions
+
+    def __repr__(self) -> str:
+        return f"Piece({self.text!r}, {self.family}, truth={list(self.inputs)})"
 
 
 @dataclass
@@ -405,12 +408,16 @@ FAMILIES: dict[str, Maker] = {**ACTS, **REPAIRS, **NO_ACT}
 
 
 # ------------------------------------------------------------------------------------------------ messages
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Message:
     pieces: tuple[Piece, ...]
     joints: tuple[str, ...]  # between pieces (len(pieces) - 1)
     hand: tuple[str, ...]
     phase: str
+
+    def __repr__(self) -> str:  # what a failing property prints: the message as the parser is given it
+        hand = "" if self.phase == "day" else f", hand={list(self.hand)}"
+        return f"Message({self.text!r}, {self.phase}{hand}, parts={self.families}, truth={self.inputs})"
 
     @property
     def text(self) -> str:
