@@ -169,12 +169,42 @@ class Piece:
         return f"Piece({self.text!r}, {self.family}, truth={list(self.inputs)})"
 
 
+# The words of each cue family, {a} the act, {b} the act that replaces or corrects it, {y} {z} {x} players, {u} a
+# privilege, {v} the privilege or vote word alone. A property may cover fewer (Context.forms).
+FORMS: dict[str, tuple[str, ...]] = {
+    "pronoun": ("{x}白天一直带节奏,", "{x}发言前后矛盾,所以", "我怀疑{x},"),
+    "negation": ("今晚不{a}", "别{a}", "我不{a}", "昨晚没{a}"),
+    "negation-day": ("别{a}", "不{a}", "今天不{a}"),
+    "cancel": ("{a}。算了", "{a},这条删掉", "{a}。不{v}了", "本来想{a},还是不要了", "{a}……算了,不要了"),
+    "cancel-replace": ("{a}……算了,还是{b}", "{a}。算了。{b}"),
+    "retraction": ("[s]{a}[/s] 不要了", "{a}。撤回,不作数", "{a}。收回这句,作废"),
+    "condition": ("如果{y}明天还不说话,我就{a}", "如果{y}跳杀手,我就{a}"),
+    "counterfactual": ("要不是{z}挡着,我今天就{a}了", "早知道就{a}了", "要是能{a}就好了"),
+    "past": ("昨晚我已经{a}了", "上一晚{a}过了"),
+    "past-day": ("昨天我{a}了",),
+    "report": ("{y}说他要{a}", "{y}说:{a}"),
+    "quote": ("[quote]{a}[/quote]", "\n> {a}\n"),
+    "question": ("要不要{a}?", "大家觉得该不该{a}?"),
+    "correction": ("{a},不对,是{y}", "{a}啊不对打错了,是{y}", "{a}。更正:{b}", "{a},哦不对,{b}"),
+    "change-day": ("由{x}改投{y}", "投票从{x}挪到{y}", "原票{x} → 新票{y}", "票由{x}改为{y}"),
+    "change": ("{u}由{x}改为{y}", "{u}对象由{x}变更为{y}", "{u}从{x}挪到{y}"),
+    "reason": ("{a},因为{z}昨天说她是杀手", "{a},理由:{z}白天一直在保她"),
+    "address": ("天神辛苦啦", "天神晚上好~", "GM辛苦了", "麻烦天神了"),
+    "tally": ("{y}、{z}各一票", "目前{y}两票,{z}一票", "昨天{y}投了{z}"),
+    "chatter": ("我觉得{y}很可疑", "{y}昨天的发言前后矛盾", "{y}和{z}是一伙的", "{y}一直不说话"),
+}
+
+
 @dataclass
 class Context:
     rnd: random.Random
     phase: str
     hand: tuple[str, ...]
     used: set[str] = field(default_factory=set)  # privilege uses (or 投) already in the message
+    forms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the forms drawn from, where not all of FORMS
+
+    def pick(self, family: str) -> str:
+        return self.rnd.choice(self.forms.get(family) or FORMS[family])
 
     def others(self, k: int = 1) -> list[str]:
         return self.rnd.sample(OTHERS, k)
@@ -225,7 +255,7 @@ def pronoun(ctx: Context) -> Piece | None:
     act = ctx.act(x, plain=True)
     if act is None or _targeted(act) is None:
         return None
-    said = ctx.rnd.choice(["{x}白天一直带节奏,", "{x}发言前后矛盾,所以", "我怀疑{x},"]).replace("{x}", x)
+    said = ctx.pick("pronoun").replace("{x}", x)
     return Piece(said + act.text.replace(x, "他"), (act.item,), "pronoun", True, names=(x,))
 
 
@@ -234,9 +264,9 @@ def negation(ctx: Context) -> Piece | None:
     if act is None:
         return None
     if ctx.phase == "day":
-        text = ctx.rnd.choice(["别{a}", "不{a}", "今天不{a}"]).replace("{a}", act.text)
+        text = ctx.pick("negation-day").replace("{a}", act.text)
     else:
-        text = ctx.rnd.choice(["今晚不{a}", "别{a}", "我不{a}", "昨晚没{a}"]).replace("{a}", act.text)
+        text = ctx.pick("negation").replace("{a}", act.text)
     return Piece(text, (), "negation", True, repaired=(act.item,))
 
 
@@ -244,8 +274,7 @@ def cancel(ctx: Context) -> Piece | None:
     act = ctx.act()
     if act is None:
         return None
-    forms = ["{a}。算了", "{a},这条删掉", "{a}。不{v}了", "本来想{a},还是不要了", "{a}……算了,不要了"]
-    text = ctx.rnd.choice(forms).replace("{a}", act.text).replace("{v}", act.verb)
+    text = ctx.pick("cancel").replace("{a}", act.text).replace("{v}", act.verb)
     return Piece(text, (), "cancel", True, repaired=(act.item,))
 
 
@@ -256,7 +285,7 @@ def cancel_and_replace(ctx: Context) -> Piece | None:
     other = ctx.act()
     if other is None:
         return None
-    text = ctx.rnd.choice(["{a}……算了,还是{b}", "{a}。算了。{b}"])
+    text = ctx.pick("cancel-replace")
     text = text.replace("{a}", act.text).replace("{b}", other.text)
     return Piece(text, (other.item,), "cancel", True, repaired=(act.item,))
 
@@ -265,7 +294,7 @@ def retraction(ctx: Context) -> Piece | None:
     act = ctx.act()
     if act is None:
         return None
-    text = ctx.rnd.choice(["[s]{a}[/s] 不要了", "{a}。撤回,不作数", "{a}。收回这句,作废"]).replace("{a}", act.text)
+    text = ctx.pick("retraction").replace("{a}", act.text)
     return Piece(text, (), "retraction", True, repaired=(act.item,))
 
 
@@ -275,7 +304,7 @@ def condition(ctx: Context) -> Piece | None:
     if act is None:
         return None
     ctx.used.discard(act.verb if ctx.phase == "night" else "投")
-    text = ctx.rnd.choice(["如果{y}明天还不说话,我就{a}", "如果{y}跳杀手,我就{a}"])
+    text = ctx.pick("condition")
     return Piece(text.replace("{a}", act.text).replace("{y}", y), (), "condition", False, open_end=True, names=(y,))
 
 
@@ -284,7 +313,7 @@ def counterfactual(ctx: Context) -> Piece | None:
     if act is None:
         return None
     z = ctx.rnd.choice([p for p in OTHERS if p != _targeted(act)])
-    text = ctx.rnd.choice(["要不是{z}挡着,我今天就{a}了", "早知道就{a}了", "要是能{a}就好了"])
+    text = ctx.pick("counterfactual")
     return Piece(
         text.replace("{a}", act.text).replace("{z}", z), (), "counterfactual", True, open_end=True,
         repaired=(act.item,), names=(z,),
@@ -296,7 +325,7 @@ def past(ctx: Context) -> Piece | None:
     if act is None:
         return None
     ctx.used.discard(act.verb if ctx.phase == "night" else "投")  # an account of the past leaves the use free
-    text = ctx.rnd.choice(["昨晚我已经{a}了", "上一晚{a}过了"] if ctx.phase == "night" else ["昨天我{a}了"])
+    text = ctx.pick("past" if ctx.phase == "night" else "past-day")
     return Piece(text.replace("{a}", act.text), (), "past", False, open_end=True)
 
 
@@ -306,7 +335,7 @@ def report(ctx: Context) -> Piece | None:
     if act is None:
         return None
     ctx.used.discard(act.verb if ctx.phase == "night" else "投")
-    text = ctx.rnd.choice(["{y}说他要{a}", "{y}说:{a}"]).replace("{y}", y).replace("{a}", act.text)
+    text = ctx.pick("report").replace("{y}", y).replace("{a}", act.text)
     return Piece(text, (), "report", False, open_end=True, names=(x, y))
 
 
@@ -315,7 +344,7 @@ def quote(ctx: Context) -> Piece | None:
     if act is None:
         return None
     ctx.used.discard(act.verb if ctx.phase == "night" else "投")
-    text = ctx.rnd.choice(["[quote]{a}[/quote]", "\n> {a}\n"]).replace("{a}", act.text)
+    text = ctx.pick("quote").replace("{a}", act.text)
     return Piece(text, (), "quote", False)
 
 
@@ -324,7 +353,7 @@ def question(ctx: Context) -> Piece | None:
     if act is None:
         return None
     ctx.used.discard(act.verb if ctx.phase == "night" else "投")
-    text = ctx.rnd.choice(["要不要{a}?", "大家觉得该不该{a}?"]).replace("{a}", act.text)
+    text = ctx.pick("question").replace("{a}", act.text)
     return Piece(text, (), "question", False, open_end=True)
 
 
@@ -334,7 +363,7 @@ def correction(ctx: Context) -> Piece | None:
         return None
     y = ctx.rnd.choice([p for p in OTHERS if p != _targeted(act)])
     fixed = ctx.act_on(act, y)
-    text = ctx.rnd.choice(["{a},不对,是{y}", "{a}啊不对打错了,是{y}", "{a}。更正:{b}", "{a},哦不对,{b}"])
+    text = ctx.pick("correction")
     text = text.replace("{a}", act.text).replace("{y}", y).replace("{b}", fixed.text)
     return Piece(text, (fixed.item,), "correction", True, repaired=(act.item,))
 
@@ -345,7 +374,7 @@ def change_frame(ctx: Context) -> Piece | None:
         if "投" in ctx.used:
             return None
         ctx.used.add("投")
-        text = ctx.rnd.choice(["由{x}改投{y}", "投票从{x}挪到{y}", "原票{x} → 新票{y}", "票由{x}改为{y}"])
+        text = ctx.pick("change-day")
         return Piece(text.replace("{x}", x).replace("{y}", y), ({"change": y},), "change", True, names=(x, y))
     free = [u for u in ctx.free_uses() if u.target and not u.aimed]
     if not free:
@@ -353,7 +382,7 @@ def change_frame(ctx: Context) -> Piece | None:
     use = ctx.rnd.choice(free)
     ctx.used.add(use.use)
     card = next(c for c in use.cards if c in ctx.hand)
-    text = ctx.rnd.choice(["{u}由{x}改为{y}", "{u}对象由{x}变更为{y}", "{u}从{x}挪到{y}"])
+    text = ctx.pick("change")
     item = {"card": card, "use": use.use, "target": y, "change": True}  # docs/parser.md: a change of target
     return Piece(text.replace("{u}", use.use).replace("{x}", x).replace("{y}", y), (item,), "change", True)
 
@@ -363,24 +392,24 @@ def reason(ctx: Context) -> Piece | None:
     if act is None:
         return None
     z = ctx.rnd.choice([p for p in OTHERS if p != _targeted(act)])
-    text = ctx.rnd.choice(["{a},因为{z}昨天说她是杀手", "{a},理由:{z}白天一直在保她"])
+    text = ctx.pick("reason")
     piece = Piece(text.replace("{a}", act.text).replace("{z}", z), (act.item,), "reason", True, open_end=True)
     return replace(piece, names=(z,))
 
 
 def address(ctx: Context) -> Piece | None:
-    return Piece(ctx.rnd.choice(["天神辛苦啦", "天神晚上好~", "GM辛苦了", "麻烦天神了"]), (), "address", False)
+    return Piece(ctx.pick("address"), (), "address", False)
 
 
 def tally(ctx: Context) -> Piece | None:
     y, z = ctx.others(2)
-    text = ctx.rnd.choice(["{y}、{z}各一票", "目前{y}两票,{z}一票", "昨天{y}投了{z}"])
+    text = ctx.pick("tally")
     return Piece(text.replace("{y}", y).replace("{z}", z), (), "tally", False, names=(y, z))
 
 
 def chatter(ctx: Context) -> Piece | None:
     y, z = ctx.others(2)
-    text = ctx.rnd.choice(["我觉得{y}很可疑", "{y}昨天的发言前后矛盾", "{y}和{z}是一伙的", "{y}一直不说话"])
+    text = ctx.pick("chatter")
     return Piece(text.replace("{y}", y).replace("{z}", z), (), "chatter", False, names=(y, z))
 
 

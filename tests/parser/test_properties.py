@@ -11,11 +11,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.parser import compose
-from tests.parser.compose import Context, Message, Piece
+from tests.parser.compose import FORMS, Context, Message, Piece
 
 BOUNDED = settings(
     max_examples=120, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
+
+
+# The cue words each property draws from (every form of tests/parser/compose.py unless said here).
+LOCALITY_FORMS: dict[str, tuple[str, ...]] = dict(FORMS)
+CLAUSE_FORMS: dict[str, tuple[str, ...]] = dict(FORMS)
+REPAIR_FORMS: dict[str, tuple[str, ...]] = dict(FORMS)
+# The kinds of mention as near to two players as to one (the margin property).
+NEAR = ("one character off both", "a prefix of one, one character off the other")
 
 
 def inputs(got: dict) -> Counter:
@@ -23,11 +31,9 @@ def inputs(got: dict) -> Counter:
 
 
 @st.composite
-def contexts(draw, phase: str | None = None) -> Context:
-    rnd = draw(st.randoms(use_true_random=False))
-    ctx = compose.draw_context(rnd)
-    if phase is not None and ctx.phase != phase:
-        ctx = Context(rnd, phase, compose.draw_hand(rnd) if phase == "night" else ("庶民",) * 5)
+def contexts(draw, forms: dict[str, tuple[str, ...]]) -> Context:
+    ctx = compose.draw_context(draw(st.randoms(use_true_random=False)))
+    ctx.forms = forms
     return ctx
 
 
@@ -41,14 +47,14 @@ def acts_then_talk(draw):
     """Present acts of the sender's (plain, with a reason, a change frame), then one sentence with no act of the
     sender's in the present: a condition, a past account, reported speech, a quote, a question, words to the 天神, a
     tally, chatter."""
-    ctx = draw(contexts())
+    ctx = draw(contexts(LOCALITY_FORMS))
     base = _pieces(draw, ctx, ["act", "reason", "change"], (1, 2))
     talk = compose.piece(ctx, draw(st.sampled_from(list(compose.NO_ACT))))
     if not base or talk is None:
         base = [compose.address(ctx)] if not base else base
     joints = tuple(compose.joint_after(ctx.rnd, p) for p in base[:-1])
     message = Message(tuple(base), joints, ctx.hand, ctx.phase)
-    ending = draw(st.sampled_from(["。", "\n"]))
+    ending = "\n" if talk is not None and talk.text.startswith("\n") else draw(st.sampled_from(["。", "\n"]))
     return message, ending, talk
 
 
@@ -70,11 +76,11 @@ def test_it_never_removes_or_changes_an_input_when_a_sentence_with_no_act_of_the
 @st.composite
 def independent_clauses(draw):
     """Two to four pieces (acts, a repair first, talk), joined where a clause is closed."""
-    ctx = draw(contexts())
+    ctx = draw(contexts(CLAUSE_FORMS))
     pieces: list[Piece] = []
     if draw(st.booleans()):
         pieces += _pieces(draw, ctx, sorted(compose.REPAIRS), (1, 1))
-    pieces += _pieces(draw, ctx, ["act", "reason", "change", "address", "tally", "chatter"], (1, 3))
+    pieces += _pieces(draw, ctx, ["act", "reason", "change", "address", "tally", "chatter"], (2 - len(pieces), 3))
     return ctx, pieces
 
 
@@ -99,7 +105,7 @@ def repaired(draw, families: tuple[str, ...] = ("negation", "cancel", "cancel-re
                                                 "correction", "counterfactual")):  # fmt: skip
     """A repair of an act (a negation, a cancel, a retraction, a counterfactual, a correction), alone or followed
     by other acts and talk."""
-    ctx = draw(contexts())
+    ctx = draw(contexts(REPAIR_FORMS))
     first = compose.piece(ctx, draw(st.sampled_from(families)))
     rest = _pieces(draw, ctx, ["act", "address", "chatter"], (0, 2))
     pieces = [first, *rest] if first is not None else rest
@@ -137,7 +143,8 @@ def near_two(draw):
     阿强), or a prefix of one that is one character off the other (阿飞 between 阿飞龙 and 阿强)."""
     head = draw(st.sampled_from(FIRST))
     a, b, c = draw(st.permutations(SECOND))[:3]
-    if draw(st.booleans()):
+    kind = draw(st.sampled_from(NEAR))
+    if kind == NEAR[0]:
         pair, written = (head + a, head + b), head + c
     else:
         pair, written = (head + a + c, head + b), head + a
