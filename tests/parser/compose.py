@@ -287,7 +287,7 @@ def cancel_and_replace(ctx: Context) -> Piece | None:
         return None
     text = ctx.pick("cancel-replace")
     text = text.replace("{a}", act.text).replace("{b}", other.text)
-    return Piece(text, (other.item,), "cancel", True, repaired=(act.item,))
+    return Piece(text, (other.item,), "cancel-replace", True, repaired=(act.item,))
 
 
 def retraction(ctx: Context) -> Piece | None:
@@ -500,6 +500,8 @@ def compose(rnd: random.Random) -> Message:
             pieces.append(made)
     for _ in range(rnd.randint(0 if pieces else 1, 2)):
         family = rnd.choice(["act", "act", "reason", "change", "pronoun"])
+        if family == "pronoun" and any(p.family == "pronoun" for p in pieces):
+            family = "act"  # (a second 他 would have two antecedents)
         made = piece(ctx, family)
         if made:
             pieces.append(made)
