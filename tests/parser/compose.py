@@ -243,7 +243,7 @@ def _targeted(act: Act) -> str | None:
 
 
 def plain(ctx: Context) -> Piece | None:
-    act = ctx.act()
+    act = ctx.act(vote_change=ctx.rnd.random() < 0.25)  # (by day: a vote, or a change of vote: 改投)
     if act is None:
         return None
     return Piece(act.text, (act.item,), "act", True, names=(_targeted(act) or "",))
