@@ -184,6 +184,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "negation": ("今晚不{a}", "别{a}", "我不{a}", "昨晚没{a}"),
     "negation-day": ("别{a}", "不{a}", "今天不{a}"),
     "cancel": ("{a}。算了", "{a},这条删掉", "{a}。不{v}了", "本来想{a},还是不要了", "{a}……算了,不要了"),
+    "cancel-day": ("{a}。算了", "{a},这条删掉", "{a}。不{v}了", "本来想{a},还是不要了", "{a}……算了,不要了"),
     "cancel-replace": ("{a}……算了,还是{b}", "{a}。算了。{b}"),
     "retraction": ("[s]{a}[/s] 不要了", "{a}。撤回,不作数", "{a}。收回这句,作废"),
     "condition": ("如果{y}明天还不说话,我就{a}", "如果{y}跳杀手,我就{a}"),
@@ -282,7 +283,9 @@ def cancel(ctx: Context) -> Piece | None:
     act = ctx.act()
     if act is None:
         return None
-    text = ctx.pick("cancel").replace("{a}", act.text).replace("{v}", act.verb)
+    text = (
+        ctx.pick("cancel" if ctx.phase == "night" else "cancel-day").replace("{a}", act.text).replace("{v}", act.verb)
+    )
     return Piece(text, (), "cancel", True, repaired=(act.item,))
 
 

@@ -5,6 +5,7 @@ examples, so CI is deterministic, and the bounds keep the file to seconds."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 
@@ -14,8 +15,13 @@ from hypothesis import strategies as st
 from tests.parser import compose
 from tests.parser.compose import FORMS, Context, Message, Piece
 
+# PARSER_PROPERTY_EXAMPLES=2000 for a deeper search by hand; CI draws the same 120 examples every run.
 BOUNDED = settings(
-    max_examples=120, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=int(os.environ.get("PARSER_PROPERTY_EXAMPLES", "120")),
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 
 
