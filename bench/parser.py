@@ -95,7 +95,7 @@ def composed(n: int, seed: int, verbose: bool) -> None:
             small = compose.minimal(message, lambda m, first=result: _still_bad(m, first))
             _, got = compose.score(small)
             print(f"{'WRONG' if result.wrong else 'MISSED'} {small.text!r} {small.families}", file=sys.stderr)
-            hand = "" if small.phase == "day" else f" hand={list(small.hand)}"
+            hand = "" if small.phase != "night" else f" hand={list(small.hand)}"
             print(f"    {small.phase}{hand} want {small.inputs}", file=sys.stderr)
             shown = [{k: v for k, v in i.items() if k not in compose.IGNORED} for i in got["inputs"]]
             print(f"    got {shown} refused={[r['text'] for r in got['refusals']]}", file=sys.stderr)

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from moderator.parser import parse_pm
+from moderator.parser import parse_pm, parse_vote
 
 PLAYERS = ("张三", "李四", "王五", "赵六", "钱七", "欧阳锋", "阿飞")
 SENDER = "钱七"
@@ -225,7 +225,7 @@ class Context:
         """A fresh act (a use not yet in the message), aimed at `who` or a random other player."""
         player = who or self.others()[0]
         m = mention(self.rnd, player, plain=plain)
-        if self.phase == "day":
+        if self.phase != "night":
             if "投" in self.used:
                 return None
             self.used.add("投")
@@ -272,7 +272,7 @@ def negation(ctx: Context) -> Piece | None:
     act = ctx.act()
     if act is None:
         return None
-    if ctx.phase == "day":
+    if ctx.phase != "night":
         text = ctx.pick("negation-day").replace("{a}", act.text)
     else:
         text = ctx.pick("negation").replace("{a}", act.text)
@@ -381,7 +381,7 @@ def correction(ctx: Context) -> Piece | None:
 
 def change_frame(ctx: Context) -> Piece | None:
     x, y = ctx.others(2)
-    if ctx.phase == "day":
+    if ctx.phase != "night":
         if "投" in ctx.used:
             return None
         ctx.used.add("投")
@@ -456,7 +456,7 @@ class Message:
     phase: str
 
     def __repr__(self) -> str:  # what a failing property prints: the message as the parser is given it
-        hand = "" if self.phase == "day" else f", hand={list(self.hand)}"
+        hand = "" if self.phase != "night" else f", hand={list(self.hand)}"
         return f"Message({self.text!r}, {self.phase}{hand}, parts={self.families}, truth={self.inputs})"
 
     @property
@@ -487,8 +487,12 @@ class Message:
         return replace(self, pieces=self.pieces[:k] + self.pieces[k + 1 :], joints=joints)
 
 
+# Where a message is written: a PM by night or by day (parse_pm), or a vote post in the thread (parse_vote).
+PHASES = ("night", "day", "vote")
+
+
 def draw_context(rnd: random.Random) -> Context:
-    phase = "day" if rnd.random() < 0.3 else "night"
+    phase = rnd.choices(PHASES, weights=(7, 1.5, 1.5))[0]
     return Context(rnd, phase, draw_hand(rnd) if phase == "night" else ("庶民",) * 5)
 
 
@@ -531,10 +535,13 @@ def compose(rnd: random.Random) -> Message:
 
 
 def parse(message: Message | str, *, hand: Sequence[str] = (), phase: str = "night", players=PLAYERS) -> dict:
+    """What the site reads from the message: a PM with parse_pm, a vote post (phase "vote") with parse_vote."""
     if isinstance(message, Message):
         text, hand, phase = message.text, message.hand, message.phase
     else:
         text = message
+    if phase == "vote":
+        return parse_vote(text, sender=SENDER, players=list(players)).to_json()
     return parse_pm(text, sender=SENDER, players=list(players), hand=list(hand), phase=phase).to_json()
 
 

@@ -173,8 +173,8 @@ def near_two(draw):
         pair, written = (head + a, head + b), head + c
     else:
         pair, written = (head + a + c, head + b), head + a
-    phase = draw(st.sampled_from(["night", "day"]))
-    if phase == "day":
+    phase = draw(st.sampled_from(compose.PHASES))
+    if phase != "night":
         text = draw(st.sampled_from(["投{m}", "我投{m}", "票给{m}", "改投{m}"]))
         hand: tuple[str, ...] = ("庶民",) * 5
     else:
