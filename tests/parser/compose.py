@@ -1,22 +1,25 @@
 """Messages composed from typed parts with their truth known: player mentions, privilege words, positions, vote words
-and cue words, each cue with its known effect on what the message means (docs/parser.md, /work/shared rulings).
+and cue words, each cue with its known effect on what the message means (the rulings of PARSER.md).
 
-A message is a list of `Piece`s joined by a punctuation mark. A piece is one clause or a few words bound together
-(an act and the cue that repairs it), and carries the inputs it holds:
+A message is a list of `Piece`s joined by punctuation. A piece is one clause, or a few words bound together (an act
+and the cue that repairs it), and carries the inputs it holds:
 
 - an act: a privilege word (the catalogue's use names; the hand decides the card), its player (exact, 繁體, one
   character off a three-character name, or 他 with one antecedent in the same piece), a position (倒数第N张 / 第N张 in
   Arabic, full-width or Chinese numerals), or a vote word (投 / 票给 / 改投);
 - a cue on an act, whose effect on the truth is known: negation (不 / 别 / 没: nothing), cancel (算了, 这条删掉,
-  不X了, 还是不要了: nothing, or the act that replaces it), retraction (撤回, [s]…[/s]: nothing), condition
-  (如果…就: nothing), counterfactual (要不是…就…了, 早知道…: nothing), past and report (昨晚…, 他说他要…: nothing),
-  quote ([quote]…[/quote], "> " lines: nothing), question (nothing), correction (不对,是Y / 啊不对打错了,是Y: the
-  corrected act), change frames (由X改为Y, 从X挪到Y: the act or change to Y), reason (因为…: the act as it is);
-- talk with no act: words to the 天神, a tally of other players' votes, chatter naming players.
+  不X了, 还是不要了: nothing, or the act that replaces it), retraction (撤回, [s]…[/s]: nothing), counterfactual
+  (要不是…就…了, 早知道…: nothing), correction (不对,是Y / 啊不对打错了,是Y: the corrected act), change frames
+  (由X改为Y, 从X挪到Y: the act or change to Y), reason (因为…: the act as it is);
+- words with no act of the sender's in the present: a condition (如果…就), a past account or a report (昨晚…,
+  他说他要…), a quote ([quote]…[/quote], "> " lines), a question, words to the 天神, a tally of others' votes,
+  chatter naming players.
 
-`compose(rnd)` draws a message; `parse(message)` reads it with the project's parser; `score` compares. Everything is
-drawn from the `random.Random` passed in, so a seed gives the same messages on every machine. The Hypothesis
-properties of tests/parser/test_properties.py draw from the same parts."""
+Each cue's words are in FORMS. A message is a PM by night or by day (read with parse_pm) or a vote post in the
+thread (parse_vote). `compose(rnd)` draws one; `score` compares what the parser reads with its truth. Everything is
+drawn from the `random.Random` passed in, so a seed gives the same messages on every machine
+(`python -m bench.parser --generated N --seed S`). The properties of tests/parser/test_properties.py draw from the
+same parts."""
 
 from __future__ import annotations
 
@@ -183,6 +186,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "pronoun": ("{x}白天一直带节奏,", "{x}发言前后矛盾,所以", "我怀疑{x},"),
     "negation": ("今晚不{a}", "别{a}", "我不{a}", "昨晚没{a}"),
     "negation-day": ("别{a}", "不{a}", "今天不{a}"),
+    "negation-vote": ("别{a}", "不{a}", "今天不{a}"),
     "cancel": ("{a}。算了", "{a},这条删掉", "{a}。不{v}了", "本来想{a},还是不要了", "{a}……算了,不要了"),
     "cancel-day": ("{a}。算了", "{a},这条删掉", "{a}。不{v}了", "本来想{a},还是不要了", "{a}……算了,不要了"),
     "cancel-replace": ("{a}……算了,还是{b}", "{a}。算了。{b}"),
@@ -213,7 +217,7 @@ class Context:
     forms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the forms drawn from, where not all of FORMS
 
     def pick(self, family: str) -> str:
-        return self.rnd.choice(self.forms.get(family) or FORMS[family])
+        return self.rnd.choice(self.forms[family] if family in self.forms else FORMS[family])
 
     def others(self, k: int = 1) -> list[str]:
         return self.rnd.sample(OTHERS, k)
@@ -269,13 +273,11 @@ def pronoun(ctx: Context) -> Piece | None:
 
 
 def negation(ctx: Context) -> Piece | None:
-    act = ctx.act()
+    family = "negation" if ctx.phase == "night" else f"negation-{ctx.phase}"
+    act = ctx.act() if ctx.forms.get(family, FORMS[family]) else None
     if act is None:
         return None
-    if ctx.phase != "night":
-        text = ctx.pick("negation-day").replace("{a}", act.text)
-    else:
-        text = ctx.pick("negation").replace("{a}", act.text)
+    text = ctx.pick(family).replace("{a}", act.text)
     return Piece(text, (), "negation", True, repaired=(act.item,))
 
 

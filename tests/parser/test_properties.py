@@ -48,6 +48,7 @@ _without(REPAIR_FORMS, "correction", "{a},不对,是{y}", "{a}啊不对打错了
 _without(REPAIR_FORMS, "retraction", "{a}。收回这句,作废")  # the act kept
 _without(REPAIR_FORMS, "cancel-day", "{a}。不{v}了")  # 不投了: the vote kept
 _without(REPAIR_FORMS, "negation-day", "别{a}")  # 别投票:X read as the vote
+_without(REPAIR_FORMS, "negation-vote", *FORMS["negation-vote"])  # a vote post: 不投X, 别投X read as the vote
 NEAR = NEAR[:1]  # a prefix of one player still wins over a whole name one character off
 
 
