@@ -214,10 +214,14 @@ class Context:
     phase: str
     hand: tuple[str, ...]
     used: set[str] = field(default_factory=set)  # privilege uses (or 投) already in the message
-    forms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the forms drawn from, where not all of FORMS
+    # the forms drawn from, where not all of FORMS; "tally@day" names the forms of one phase ("night", "day", "vote")
+    forms: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def pick(self, family: str) -> str:
-        return self.rnd.choice(self.forms[family] if family in self.forms else FORMS[family])
+        for key in (f"{family}@{self.phase}", family):
+            if key in self.forms:
+                return self.rnd.choice(self.forms[key])
+        return self.rnd.choice(FORMS[family])
 
     def others(self, k: int = 1) -> list[str]:
         return self.rnd.sample(OTHERS, k)

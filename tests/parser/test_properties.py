@@ -34,15 +34,17 @@ NEAR = ("one character off both", "a prefix of one, one character off the other"
 
 
 def _without(forms: dict[str, tuple[str, ...]], family: str, *left_out: str) -> None:
-    assert set(left_out) <= set(forms[family]), left_out
-    forms[family] = tuple(f for f in forms[family] if f not in left_out)
+    """Leave forms out of a family (of one phase only: "tally@day")."""
+    drawn = forms.get(family, forms[family.split("@")[0]])
+    assert set(left_out) <= set(drawn), left_out
+    forms[family] = tuple(f for f in drawn if f not in left_out)
 
 
 # Forms the parser does not read yet, left out of the draws so that each property guards what it does read; each
 # breaks the ruling its property cites. Put one back when the parser learns it.
 _without(LOCALITY_FORMS, "condition", "如果{y}明天还不说话,我就{a}")  # read as the act
 _without(LOCALITY_FORMS, "past", "昨晚我已经{a}了")  # 昨晚我已经用巫医治疗X了: read as the act
-_without(LOCALITY_FORMS, "tally", "{y}、{z}各一票")  # in a day PM after a refused frame: read as a vote for {y}
+_without(LOCALITY_FORMS, "tally@day", "{y}、{z}各一票")  # a day PM, after a refused frame: a vote for {y}
 _without(CLAUSE_FORMS, "tally", "{y}、{z}各一票")  # after a comma, its first name taken as a second target
 _without(CLAUSE_FORMS, "tally", "目前{y}两票,{z}一票")  # a change frame after it and a comma: read only then
 _without(REPAIR_FORMS, "correction", "{a},不对,是{y}", "{a}啊不对打错了,是{y}")  # the first target kept
