@@ -48,8 +48,6 @@ _without(LOCALITY_FORMS, "tally@day", "{y}、{z}各一票")  # a day PM, after a
 _without(CLAUSE_FORMS, "tally", "{y}、{z}各一票")  # after a comma, its first name taken as a second target
 _without(CLAUSE_FORMS, "tally", "目前{y}两票,{z}一票")  # a change frame after it and a comma: read only then
 _without(REPAIR_FORMS, "correction", "{a},不对,是{y}", "{a}啊不对打错了,是{y}")  # the first target kept
-_without(REPAIR_FORMS, "retraction", "{a}。收回这句,作废")  # the act kept
-_without(REPAIR_FORMS, "cancel-day", "{a}。不{v}了")  # 不投了: the vote kept
 _without(REPAIR_FORMS, "negation-day", "别{a}")  # 别投票:X read as the vote
 _without(REPAIR_FORMS, "negation-vote", *FORMS["negation-vote"])  # a vote post: 不投X, 别投X read as the vote
 NEAR = NEAR[:1]  # a prefix of one player still wins over a whole name one character off
