@@ -42,14 +42,9 @@ def _without(forms: dict[str, tuple[str, ...]], family: str, *left_out: str) -> 
 
 # Forms the parser does not read yet, left out of the draws so that each property guards what it does read; each
 # breaks the ruling its property cites. Put one back when the parser learns it.
-_without(LOCALITY_FORMS, "condition", "如果{y}明天还不说话,我就{a}")  # read as the act
-_without(LOCALITY_FORMS, "report", "{y}说他要{a}")  # Y说他要用巫医治疗X: read as the act
-_without(CLAUSE_FORMS, "tally", "{y}、{z}各一票")  # after a comma, its first name taken as a second target
-_without(CLAUSE_FORMS, "tally", "目前{y}两票,{z}一票")  # a change frame after it and a comma: read only then
+_without(CLAUSE_FORMS, "correction", "{a},不对,是{y}", "{a}啊不对打错了,是{y}")  # read only before a full stop
 _without(REPAIR_FORMS, "correction", "{a},不对,是{y}", "{a}啊不对打错了,是{y}")  # the first target kept
-_without(REPAIR_FORMS, "negation-day", "别{a}")  # 别投票:X read as the vote
 _without(REPAIR_FORMS, "negation-vote", *FORMS["negation-vote"])  # a vote post: 不投X, 别投X read as the vote
-NEAR = NEAR[:1]  # a prefix of one player still wins over a whole name one character off
 
 
 def inputs(got: dict) -> Counter:
