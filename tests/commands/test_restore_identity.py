@@ -82,7 +82,7 @@ def test_same_named_games_of_two_gms_come_back_whole_every_row(site):
 
 
 def test_a_game_is_skipped_only_when_that_same_game_is_there_and_the_line_says_which(site):
-    file, rows, games = site
+    file, _rows_before, games = site
     keep = Game.objects.filter(name=DEFAULT).order_by("pk").first()
     assert keep is not None
     Game.objects.exclude(pk=keep.pk).delete()
@@ -101,7 +101,7 @@ def test_a_game_is_skipped_only_when_that_same_game_is_there_and_the_line_says_w
 
 
 def test_a_backup_of_the_older_format_is_still_read_and_same_names_are_not_one_game(site, tmp_path):
-    file, rows, games = site
+    file, _rows_before, games = site
     data = json.loads(file.read_text(encoding="utf-8"))
     data["format"] = "direnjie-backup/1"
     for entry in data["games"]:
