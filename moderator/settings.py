@@ -101,6 +101,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    "moderator.security.BodyLimitMiddleware",  # a body over DATA_UPLOAD_MAX_MEMORY_SIZE: a 413 page, not a dropped connection
     "moderator.security.OutOfRangeMiddleware",
     "moderator.security.RateLimitMiddleware",  # POSTs per seat link and per 天神 account (django-ratelimit)
     "moderator.security.OnceMiddleware",  # forms' one-time tokens: signed by the server for that form, game, seat
@@ -210,6 +211,10 @@ CACHES = {
     if _flag("CACHE_IN_REDIS", False)
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+
+# The largest form a browser may send (files aside, which their own forms bound): Django's 2.5 MB, enough for a dawn's
+# every 杀人宣言 and a bulk paste of 400,000 characters. Past it a 413 page says the limit (moderator.security).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(float(os.environ.get("BODY_LIMIT_MB") or "2.5") * 1024 * 1024)
 
 # Rate limits (django-ratelimit, counted in this cache: Redis in production, so every web process shares the counts):
 # POSTs per seat's private link and per 天神 account. Generous for real play — a player previews and confirms a
