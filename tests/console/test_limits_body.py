@@ -39,7 +39,9 @@ def test_behind_gunicorn_the_413_page_arrives_whole_over_an_open_connection(tmp_
         assert len(body) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
         try:
-            conn.request("POST", "/tables/", body, {"Content-Type": "application/x-www-form-urlencoded"})
+            secret = "a" * 32  # a CSRF cookie and its token, as the page's form sends them
+            headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={secret}"}
+            conn.request("POST", "/tables/", body, headers | {"X-CSRFToken": secret})
             response = conn.getresponse()
             page = response.read().decode()
         except (TimeoutError, ConnectionError) as exc:  # what the browser sees as a network error
