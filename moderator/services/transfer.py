@@ -356,8 +356,8 @@ def _input_v1(i: dict) -> tuple[str, dict]:
 
 
 def backup_entry(game: Game) -> dict[str, Any]:
-    """One game of a backup file: its identity, its export, the user names of its 天神, each seat's private link (so a restore
-    keeps them) and its audit history (so a restore keeps it)."""
+    """One game of a backup file: its identity (so a restore knows it, whatever its name), its export, the user names
+    of its 天神, each seat's private link (so a restore keeps them) and its audit history (so a restore keeps it)."""
     return {
         "uid": str(game.uid),
         "gms": sorted(game.gms.values_list("username", flat=True)),
