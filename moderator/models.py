@@ -7,6 +7,7 @@ Inputs are one append-only log (`Input`); a game's state is the state stored aft
 from __future__ import annotations
 
 import secrets
+import uuid
 
 from django.conf import settings
 from django.db import models
@@ -25,6 +26,9 @@ class Game(models.Model):
         FINISHED = "finished", "已结束"
 
     name = models.CharField("名称", max_length=100)
+    # Who the game is, wherever it goes: names repeat (the new-game form offers one default), so a backup and a
+    # restore know a game by this, never by its name.
+    uid = models.UUIDField("编号", default=uuid.uuid4, unique=True, editable=False)
     created_at = models.DateTimeField("创建时间", auto_now_add=True)
     gms = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="gm_games", verbose_name="天神", blank=True)
     seats_count = models.PositiveSmallIntegerField("人数", default=7)

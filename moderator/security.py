@@ -41,6 +41,51 @@ class OutOfRangeMiddleware:
         return render(request, "out_of_range.html", status=400)
 
 
+DRAIN_MAX = 64 * 1024 * 1024  # a body up to this is read to its end before the 413 (see BodyLimitMiddleware)
+
+
+class BodyLimitMiddleware:
+    """A request body over Django's limit (DATA_UPLOAD_MAX_MEMORY_SIZE, files aside: a 杀人宣言 edit of 3 MB) gets a
+    413 page in Chinese saying the limit, instead of Django's 400 over a connection closed with the body unread (the
+    browser, still sending, sees a network error, never the page). The body is read to its end first (up to
+    DRAIN_MAX, discarded), so the server closes a connection that has nothing left unread."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.core.exceptions import RequestDataTooBig
+
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return self.get_response(request)
+        try:
+            request.POST  # noqa: B018 — parsed now, where a body too big can still be answered with a page
+        except RequestDataTooBig:
+            return self.too_big(request)
+        return self.get_response(request)
+
+    @staticmethod
+    def too_big(request):
+        from django.conf import settings
+        from django.http.request import UnreadablePostError
+        from django.shortcuts import render
+
+        size = int(request.META.get("CONTENT_LENGTH") or 0)
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if size <= DRAIN_MAX:
+            try:
+                while request.read(256 * 1024):
+                    pass
+            except UnreadablePostError:
+                pass
+        mb = f"{limit / 1024 / 1024:.1f}".removesuffix(".0")
+        sent = f"{size / 1024 / 1024:.1f}".removesuffix(".0")
+        response = render(request, "request_too_big.html", {"limit": mb, "size": sent}, status=413)
+        if size > DRAIN_MAX:
+            response["Connection"] = "close"
+        return response
+
+
 class _FormPostMiddleware:
     """A middleware that looks at the POSTs to this site's own forms (the views of moderator/) before the view runs:
     `checked` answers for the view (a page) or lets it run (None)."""
@@ -94,15 +139,34 @@ class OnceMiddleware(_FormPostMiddleware):
         return None
 
 
+# The console's previews: a POST to these forms without `confirm` shows what would be stored and stores nothing (the
+# bulk box sends one after each pause in typing). They are counted apart from the writes, so that no amount of
+# previewing ever refuses a confirm, a close or any other write.
+PREVIEW_VIEWS = frozenset(
+    {"console_pm", "console_vote_post", "console_bulk", "console_correction", "console_substitute"}
+)
+
+
+def is_preview(request) -> bool:
+    match = getattr(request, "resolver_match", None)
+    return match is not None and match.url_name in PREVIEW_VIEWS and "confirm" not in request.POST
+
+
+def wait_said(seconds: int) -> str:
+    """A wait in words, rounded up to the minute (the limits count by the hour)."""
+    return f"{max(1, -(-seconds // 60))} 分钟"
+
+
 class RateLimitMiddleware(_FormPostMiddleware):
     """POSTs to this site's forms, counted per seat's private link and per 天神 account (django-ratelimit on the
-    cache, settings.RATELIMIT_SEAT / RATELIMIT_GM): past the limit a page says when to try again (HTTP 429) and the
-    view never runs, so nothing past the limit is stored."""
+    cache, settings.RATELIMIT_SEAT / RATELIMIT_GM; a 天神's previews apart, RATELIMIT_GM_PREVIEW): past the limit a
+    page says how long until the count starts again, as does its Retry-After (HTTP 429), and the view never runs, so
+    nothing past the limit is stored."""
 
     def checked(self, request, view_kwargs):
         from django.conf import settings
         from django.shortcuts import render
-        from django_ratelimit.core import is_ratelimited
+        from django_ratelimit.core import get_usage
 
         from moderator.services.once import who_of
 
@@ -110,17 +174,31 @@ class RateLimitMiddleware(_FormPostMiddleware):
         if who == "-":
             return None  # nobody signed in and no seat link: the sign-in page (django-axes) and the login redirect
         seat = who.startswith("s:")
-        rate = settings.RATELIMIT_SEAT if seat else settings.RATELIMIT_GM
-        if not is_ratelimited(request, group="posts", key=lambda _group, _request: who, rate=rate, increment=True):
+        preview = not seat and is_preview(request)
+        group, rate = (
+            ("posts", settings.RATELIMIT_SEAT)
+            if seat
+            else ("previews", settings.RATELIMIT_GM_PREVIEW)
+            if preview
+            else ("posts", settings.RATELIMIT_GM)
+        )
+        usage = get_usage(request, group=group, key=lambda _group, _request: who, rate=rate, increment=True)
+        if usage is None or not usage["should_limit"]:
             return None
         count, _, unit = rate.partition("/")
         span = {"s": "每秒", "m": "每分钟", "h": "每小时", "d": "每天"}.get(unit[-1:], "每段时间")
         whose = "这个私人链接" if seat else "这个天神账号"
+        what = "预览" if preview else "提交"
+        wait = max(1, int(usage["time_left"]))  # until this key's window ends: then the count starts again
         response = render(
             request,
             "rate_limited.html",
-            {"reason": f"{whose}提交得太频繁了({span}最多 {count} 次)。这一次没有保存任何内容,请稍后再试。"},
+            {
+                "reason": f"{whose}{what}得太频繁了({span}最多 {count} 次)。这一次没有保存任何内容。",
+                "wait": wait_said(wait),
+                "preview": preview,
+            },
             status=429,
         )
-        response["Retry-After"] = "60"
+        response["Retry-After"] = str(wait)
         return response

@@ -101,6 +101,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    "moderator.security.BodyLimitMiddleware",  # a body over DATA_UPLOAD_MAX_MEMORY_SIZE: a 413 page, not a dropped connection
     "moderator.security.OutOfRangeMiddleware",
     "moderator.security.RateLimitMiddleware",  # POSTs per seat link and per 天神 account (django-ratelimit)
     "moderator.security.OnceMiddleware",  # forms' one-time tokens: signed by the server for that form, game, seat
@@ -211,6 +212,10 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
+# The largest form a browser may send (files aside, which their own forms bound): Django's 2.5 MB, enough for a dawn's
+# every 杀人宣言 and a bulk paste of 400,000 characters. Past it a 413 page says the limit (moderator.security).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(float(os.environ.get("BODY_LIMIT_MB") or "2.5") * 1024 * 1024)
+
 # Rate limits (django-ratelimit, counted in this cache: Redis in production, so every web process shares the counts):
 # POSTs per seat's private link and per 天神 account. Generous for real play — a player previews and confirms a
 # handful of inputs a phase; a 天神's bulk paste previews as he types —, an HTTP 429 page past them.
@@ -218,6 +223,11 @@ CACHES["ratelimit"] = {**CACHES["default"], "KEY_PREFIX": "rl"}
 RATELIMIT_USE_CACHE = "ratelimit"
 RATELIMIT_SEAT = os.environ.get("RATELIMIT_SEAT") or "60/h"
 RATELIMIT_GM = os.environ.get("RATELIMIT_GM") or "1200/h"
+# A 天神's previews (stored nothing; the bulk box sends one after each pause in typing: 32 in 96 s of real typing,
+# 1,200 an hour) are counted apart, so that they never spend the writes' budget: two a second for a whole hour.
+RATELIMIT_GM_PREVIEW = os.environ.get("RATELIMIT_GM_PREVIEW") or "7200/h"
+# The table-creation limit counts per client address, the proxy-aware one sign-in uses (moderator.public.auth).
+RATELIMIT_IP_META_KEY = "moderator.public.auth.client_ip"
 
 # Pages without a query (docs/pages.md): a page is served from the cache under its game's version, checked
 # against the database at most every PAGES_REVALIDATE_SECONDS (a lost version change is seen within that time). A

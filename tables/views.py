@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_ratelimit.core import get_usage
 
 from tables import services
 from tables.forms import CreateTableForm
@@ -51,18 +52,25 @@ PHASES = {
     "lord_general": "主公选择武将",
     "generals": "其他玩家选择武将",
 }
-CREATE_LIMIT = 20  # tables per address per hour
-CREATE_WINDOW = 3600
+CREATE_LIMIT = 20  # tables created per client address per hour
 
 
-def _too_many_tables(request: HttpRequest) -> bool:
-    key = f"tables:create:{request.META.get('REMOTE_ADDR', '')}"
-    cache.add(key, 0, CREATE_WINDOW)
+def _created_so_far(request: HttpRequest, count: bool = False) -> dict:
+    """This client's tables created in the current hour (django-ratelimit; the client's address is the proxy-aware
+    one sign-in uses, settings.RATELIMIT_IP_META_KEY): `count` adds the one just made. Only tables actually created
+    are counted, never a refused form."""
+    rate = f"{CREATE_LIMIT}/h"
     try:
-        return cache.incr(key) > CREATE_LIMIT
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, CREATE_WINDOW)
-        return False
+        usage = get_usage(request, group="tables:create", key="ip", rate=rate, increment=count)
+    except (ValueError, ImproperlyConfigured):  # no address (a Unix socket without a proxy): all such share one count
+        usage = get_usage(request, group="tables:create", key=lambda *_: "-", rate=rate, increment=count)
+    return usage or {"count": 0, "time_left": 0}
+
+
+def _too_many_tables(request: HttpRequest) -> int | None:
+    """Seconds until this client may create a table again, or None when it may now."""
+    usage = _created_so_far(request)
+    return max(1, int(usage["time_left"])) if usage["count"] >= CREATE_LIMIT else None
 
 
 def _version(request: HttpRequest) -> int | None:
@@ -81,7 +89,7 @@ def _already_created(token: str) -> Table | None:
 @require_http_methods(["GET", "POST"])
 @once_checked
 def table_list(request: HttpRequest) -> HttpResponse:
-    status = 200
+    status, wait = 200, None
     form = CreateTableForm(request.POST or None)
     once = request.POST.get("once", "") if request.method == "POST" else ""  # the signed token's nonce
     if request.method == "POST" and (existing := _already_created(once)) is not None:
@@ -90,8 +98,9 @@ def table_list(request: HttpRequest) -> HttpResponse:
         return private_page(render(request, "tables/created.html", context))
     if request.method == "POST":
         status = 400
-        if _too_many_tables(request):
-            form.add_error(None, f"开桌太频繁了:每个地址每小时最多开 {CREATE_LIMIT} 桌,请稍后再试。")
+        if (wait := _too_many_tables(request)) is not None:
+            minutes = max(1, -(-wait // 60))
+            form.add_error(None, f"开桌太频繁了:每个地址每小时最多开 {CREATE_LIMIT} 桌,请在 {minutes} 分钟后再试。")
             status = 429
         elif form.is_valid():
             data = form.cleaned_data
@@ -114,11 +123,15 @@ def table_list(request: HttpRequest) -> HttpResponse:
             except RuleError as error:
                 form.add_error(None, str(error))
             else:
+                _created_so_far(request, count=True)
                 context = {**_links(request, table), "private": True}
                 return private_page(render(request, "tables/created.html", context))
     tables = Table.objects.all()[:100]
     context = {"form": form, "tables": tables}
-    return render(request, "tables/list.html", context, status=status)
+    response = render(request, "tables/list.html", context, status=status)
+    if wait is not None:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 def _links(request: HttpRequest, table: Table) -> dict[str, Any]:

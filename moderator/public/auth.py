@@ -13,6 +13,7 @@ What this module adds to axes:
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import unicodedata
 
 from axes.helpers import get_cool_off
@@ -32,13 +33,19 @@ def username_key(request: HttpRequest, credentials: dict | None) -> str:
 
 
 def client_ip(request: HttpRequest) -> str:
-    """AXES_CLIENT_IP_CALLABLE. Without a trusted proxy X-Forwarded-For is the client's own words: ignored. Behind
-    PROXY_COUNT trusted proxies, each appended the address it saw; the outermost one's entry is the client."""
+    """AXES_CLIENT_IP_CALLABLE and RATELIMIT_IP_META_KEY (the table-creation limit). Without a trusted proxy
+    X-Forwarded-For is the client's own words: ignored. Behind PROXY_COUNT trusted proxies, each appended the address
+    it saw; the outermost one's entry is the client (an entry that is no address at all: REMOTE_ADDR)."""
     remote = request.META.get("REMOTE_ADDR", "")
     if not settings.TRUSTED_PROXY:
         return remote
     hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
-    return hops[-settings.PROXY_COUNT] if len(hops) >= settings.PROXY_COUNT else remote
+    if len(hops) < settings.PROXY_COUNT:
+        return remote
+    try:
+        return str(ipaddress.ip_address(hops[-settings.PROXY_COUNT]))
+    except ValueError:
+        return remote
 
 
 def lockout_response(request: HttpRequest, original_response=None, credentials: dict | None = None) -> HttpResponse:

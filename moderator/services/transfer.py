@@ -9,9 +9,10 @@ named: a file of the wrong shape never reaches the database or the rules."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 from django.db import DatabaseError, transaction
 from django.db.models import Exists, OuterRef
@@ -180,17 +181,20 @@ def export_game(game: Game) -> dict[str, Any]:
     }
 
 
-def import_game(data: Any, *, gm=None, name: str | None = None, once=None, restore: bool = False) -> Game:
+def import_game(
+    data: Any, *, gm=None, name: str | None = None, once=None, restore: bool = False, uid: UUID | None = None
+) -> Game:
     """A whole game from an export (format 1 or 2), replayed; ImportRefused (nothing written) when the file does
     not hold, or its inputs cannot be replayed. `once`: the form's one-time token (a repeated upload makes one game).
     An upload of a running game arrives paused (not a second live game); `restore` (the `restore` command putting back
-    a backup into a database that lacks the game) keeps it running as it was."""
+    a backup into a database that lacks the game) keeps it running as it was, under its own name and identity `uid`
+    (an upload is a new game: a name of its own, a new identity)."""
     checked = validate(data)
     _table_check(checked)
     try:
         with transaction.atomic():
             one_time.spend_create(once, "导入游戏")
-            game = _import(checked, gm=gm, name=name, restore=restore)
+            game = _import(checked, gm=gm, name=name, restore=restore, uid=uid)
             one_time.made(once, game)
             return game
     except (DatabaseError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
@@ -225,10 +229,12 @@ def _seed(value: int | str | None) -> str | None:
     return None if value is None else str(value)
 
 
-def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = False) -> Game:
+def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = False, uid: UUID | None = None) -> Game:
     fields = data.game.model_dump(exclude={"started_at"})
     fields |= {f: _seed(fields[f]) for f in ("camp_seed", "deal_seed", "order_seed")}
-    fields["name"] = copy_name(name or fields["name"])
+    fields["name"] = fields["name"] if restore else copy_name(name or fields["name"])
+    if uid is not None:
+        fields["uid"] = uid
     game = Game.objects.create(**fields, started_at=data.game.started_at)
     if gm is not None:
         game.gms.add(gm)
@@ -350,9 +356,10 @@ def _input_v1(i: dict) -> tuple[str, dict]:
 
 
 def backup_entry(game: Game) -> dict[str, Any]:
-    """One game of a backup file: its export, the user names of its 天神, each seat's private link (so a restore
-    keeps them) and its audit history (so a restore keeps it)."""
+    """One game of a backup file: its identity (so a restore knows it, whatever its name), its export, the user names
+    of its 天神, each seat's private link (so a restore keeps them) and its audit history (so a restore keeps it)."""
     return {
+        "uid": str(game.uid),
         "gms": sorted(game.gms.values_list("username", flat=True)),
         "export": export_game(game),
         "links": {str(n): token for n, token in game.seats.values_list("number", "token")},
@@ -372,7 +379,7 @@ def backup_parse(raw: bytes | str) -> schema.BackupFile:
     """A backup file, every game of it checked (its shape, then each export as an upload is) before anything is
     written; ImportRefused names the first problem and where it is."""
     data = _json(raw)
-    if not isinstance(data, dict) or data.get("format") != schema.BACKUP_FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in schema.BACKUP_FORMATS:
         raise ImportRefused(f"这不是 backup 命令写的备份文件(需要 format = {schema.BACKUP_FORMAT})")
     if schema.depth(data, schema.MAX_DEPTH + 4) > schema.MAX_DEPTH + 3:  # games → 第 n 局 → export → the export
         raise ImportRefused(f"JSON 嵌套太深(每局最多 {schema.MAX_DEPTH} 层)")
@@ -392,23 +399,39 @@ def backup_parse(raw: bytes | str) -> schema.BackupFile:
 
 @dataclass
 class Restored:
-    game: Game | None  # None: skipped (a game of that name is already there)
+    game: Game | None  # None: skipped, the same game is already there (`already`)
     name: str
     missing_gms: list[str]
     new_links: list[str]  # the seats whose link clashed with one in use, and were given a new one
+    already: Game | None = None
+    rows: dict[str, int] = field(default_factory=dict)  # what was written: seats, inputs, audit rows
+
+
+def same_game(entry: schema.BackupGame) -> Game | None:
+    """The game of this database that is the entry's game: by its identity; a file of format 1 has none, so there the
+    same name with the same default-order seed (128 random bits) and the same seated players."""
+    if entry.uid is not None:
+        return Game.objects.filter(uid=entry.uid).first()
+    game = entry.export["game"]
+    players = sorted(str(s.get("player_name")) for s in entry.export.get("seats", []))
+    for candidate in Game.objects.filter(name=game["name"], order_seed=_seed(game.get("order_seed"))):
+        if sorted(candidate.seats.values_list("player_name", flat=True)) == players:
+            return candidate
+    return None
 
 
 def restore_game(entry: schema.BackupGame, *, gm=None) -> Restored:
-    """One checked game of a backup, put back: replayed as an import is, running as it was; attached to the 天神
-    named in the file whose accounts exist (never created) and to `gm`; each seat keeps its private link unless
-    another seat already uses it; its audit history kept, with a line saying it was restored. The caller holds
-    the transaction."""
+    """One checked game of a backup, put back whole under its name and identity: replayed as an import is, running as
+    it was; attached to the 天神 named in the file whose accounts exist (never created) and to `gm`; each seat keeps its
+    private link unless another seat already uses it; its audit history kept, with a line saying it was restored.
+    Skipped only when that same game is already here (`same_game`), whatever the names. The caller holds the
+    transaction."""
     from django.contrib.auth import get_user_model
 
     name = entry.export["game"]["name"]
-    if Game.objects.filter(name=name).exists():
-        return Restored(None, name, [], [])
-    game = import_game(entry.export, gm=gm, restore=True)
+    if (already := same_game(entry)) is not None:
+        return Restored(None, name, [], [], already=already)
+    game = import_game(entry.export, gm=gm, restore=True, uid=entry.uid)
     accounts = {u.username: u for u in get_user_model().objects.filter(username__in=entry.gms)}
     game.gms.add(*accounts.values())
     missing = [g for g in entry.gms if g not in accounts]
@@ -421,8 +444,8 @@ def restore_game(entry: schema.BackupGame, *, gm=None) -> Restored:
             new_links.append(f"{seat.number} 号 {seat.player_name}")
             continue
         Seat.objects.filter(pk=seat.pk).update(token=link)
+    AuditLog.objects.filter(game=game, action="导入游戏").delete()  # replaced by the history and the line below
     if entry.audit:
-        AuditLog.objects.filter(game=game, action="导入游戏").delete()  # replaced by the history and the line below
         actors = {u.username: u for u in get_user_model().objects.filter(username__in={a.actor for a in entry.audit})}
         rows = AuditLog.objects.bulk_create(
             AuditLog(
@@ -437,4 +460,9 @@ def restore_game(entry: schema.BackupGame, *, gm=None) -> Restored:
             row.at = a.at
         AuditLog.objects.bulk_update(rows, ["at"], batch_size=500)
     audit.record(game, gm, "从备份恢复", {"missing_gms": missing, "new_links": new_links, "history": len(entry.audit)})
-    return Restored(game, name, missing, new_links)
+    written = {
+        "seats": Seat.objects.filter(game=game).count(),
+        "inputs": Input.objects.filter(game=game).count(),
+        "audit": AuditLog.objects.filter(game=game).count(),
+    }
+    return Restored(game, name, missing, new_links, rows=written)

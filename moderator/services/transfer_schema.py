@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
+from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails
@@ -374,7 +375,9 @@ def _what(err: ErrorDetails) -> str:
 
 # --- the backup file (manage.py backup / restore): every game's export, its 天神, its links and its audit ---
 
-BACKUP_FORMAT = "direnjie-backup/1"
+# Format 2 knows each game by its identity (`uid`, the model's UUID); format 1 (games by name alone) is still read.
+BACKUP_FORMAT = "direnjie-backup/2"
+BACKUP_FORMATS = ("direnjie-backup/1", BACKUP_FORMAT)
 MAX_BACKUP_GAMES = 10_000
 MAX_AUDIT = 20_000  # a long game's log: every input, close, edit of its 天神
 Link = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{22,64}$")]
@@ -388,6 +391,7 @@ class AuditIn(Strict):
 
 
 class BackupGame(Strict):
+    uid: UUID | None = None  # required in format 2 (BackupFile)
     gms: Annotated[list[Annotated[str, Field(min_length=1, max_length=150)]], Field(max_length=100)] = []
     export: dict[str, Any]  # checked as an export (GameFile) game by game
     links: dict[Annotated[str, Field(pattern=r"^[0-9]{1,3}$")], Link] = {}  # seat number → private link
@@ -395,9 +399,21 @@ class BackupGame(Strict):
 
 
 class BackupFile(Strict):
-    format: Literal["direnjie-backup/1"]
+    format: Literal["direnjie-backup/1", "direnjie-backup/2"]
     written_at: str | None = None
     games: Annotated[list[BackupGame], Field(max_length=MAX_BACKUP_GAMES)]
+
+    @model_validator(mode="after")
+    def _each_game_once(self) -> BackupFile:
+        if self.format == BACKUP_FORMAT:
+            seen: set[UUID] = set()
+            for n, game in enumerate(self.games, 1):
+                if game.uid is None:
+                    raise ValueError(f"第 {n} 局没有编号(uid)")
+                if game.uid in seen:
+                    raise ValueError(f"第 {n} 局的编号(uid)与前面的一局相同:一局游戏只能出现一次")
+                seen.add(game.uid)
+        return self
 
 
 def nul_at(value: Any, where: tuple = ()) -> tuple | None:

@@ -42,7 +42,7 @@ def test_backup_then_restore_gives_back_every_game_with_every_input(tmp_path):
     gm = get_user_model().objects.get(username="tianshen")
     file = tmp_path / "backup.json"
     assert "已备份 2 局游戏" in _run("backup", str(file))
-    assert json.loads(file.read_text(encoding="utf-8"))["format"] == "direnjie-backup/1"
+    assert json.loads(file.read_text(encoding="utf-8"))["format"] == "direnjie-backup/2"
 
     Game.objects.all().delete()
     assert "已恢复 2 局游戏,跳过 0 局" in _run("restore", str(file))

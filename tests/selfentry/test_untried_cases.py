@@ -31,7 +31,7 @@ def test_a_confirm_whose_manifesto_edit_is_megabytes_long_is_refused_in_a_senten
     response = client.post(act_url(a), {**data, box: "长" * 20_000 + "安" * 600_000})  # 1.8 MB of UTF-8
     assert response.status_code == 200 and "杀人宣言太长了:最多 20000 字" in response.content.decode()
     response = client.post(act_url(a), {**data, box: "x" * 3_000_000})  # past the request's 2.5 MB
-    assert response.status_code == 400 and "超过了 2.5 MB" in response.content.decode()
+    assert response.status_code == 413 and "每次最多接收 2.5 MB" in response.content.decode()
     assert not Input.objects.exists() and not Message.objects.exists() and not SelfEntry.objects.exists()
     assert client.post(act_url(a), data).status_code == 302  # the page's own confirm still stores, once
     assert Input.objects.get().payload["manifesto"] == MANIFESTO

@@ -1,7 +1,10 @@
 """python manage.py restore FILE [--gm NAME] — put back the games of a `backup` file. The whole file is checked
 first (its shape, then each game as an uploaded export is): a malformed file ends with one line saying what is wrong
-and where, exit status 1, nothing written. Then each game is imported and replayed, all or nothing. A game whose
-name is already in the database is skipped, and said so (a restore run twice adds nothing).
+and where, exit status 1, nothing written. Then each game is imported and replayed, all or nothing, under its own name
+and identity. Games are known by their identity (format 2's `uid`), never by their name — names repeat: a game is
+skipped only when that same game is already in the database, and the line says which and why (a restore run twice
+adds nothing). A file of format 1 has no identities: there the same game is the one of the same name, default-order
+seed and seated players. The last line counts the games, seats, inputs and audit rows written.
 
 Games are attached only to accounts that exist (the file's 天神 names) or to the one named with --gm: no account is
 ever created from a file; the names with no account are listed. Each seat keeps its private link unless another
@@ -53,9 +56,9 @@ class Command(BaseCommand):
         except DatabaseError as exc:
             raise CommandError(f"数据库拒绝了写入({type(exc).__name__}),什么都没有保存") from None
         restored = [r for r in done if r.game is not None]
-        for r in done:
+        for r, entry in zip(done, backup.games, strict=True):
             if r.game is None:
-                self.stdout.write(f"跳过“{r.name}”:数据库里已经有同名的游戏")
+                self.stdout.write(self._skipped(r, entry.uid is not None))
                 continue
             if r.missing_gms:
                 self.stdout.write(f"“{r.name}”:这些天神账号不存在,没有新建,也没有挂上:{'、'.join(r.missing_gms)}")
@@ -63,4 +66,19 @@ class Command(BaseCommand):
                 self.stdout.write(f"“{r.name}”:没有任何天神(用 --gm NAME 指定一个已有账号)")
             if r.new_links:
                 self.stdout.write(f"“{r.name}”:这些座位的私人链接与现有链接冲突,已换成新链接:{'、'.join(r.new_links)}")
-        self.stdout.write(f"已恢复 {len(restored)} 局游戏,跳过 {len(done) - len(restored)} 局({file})")
+        rows = {k: sum(r.rows.get(k, 0) for r in restored) for k in ("seats", "inputs", "audit")}
+        self.stdout.write(
+            f"已恢复 {len(restored)} 局游戏,跳过 {len(done) - len(restored)} 局({file});写入:"
+            f"游戏 {len(restored)} 局,座位 {rows['seats']} 个,输入 {rows['inputs']} 条,操作记录 {rows['audit']} 条"
+        )
+
+    @staticmethod
+    def _skipped(r, by_uid: bool) -> str:
+        there = r.already
+        if by_uid:
+            why = f"编号 {there.uid} 的这一局已经在数据库里(第 {there.pk} 号游戏“{there.name}”)"
+        else:
+            why = (
+                f"旧格式的备份没有编号,而第 {there.pk} 号游戏与它同名、默认丢牌顺序种子相同、座位上的玩家相同,是同一局"
+            )
+        return f"跳过“{r.name}”:{why},没有再写一遍"
