@@ -20,7 +20,7 @@ from moderator.console import forms
 from moderator.console.draw import draw_context
 from moderator.console.sentences import audit_sentence
 from moderator.console.why import dry_run_why
-from moderator.models import Game, Message, Phase
+from moderator.models import AuditLog, Game, Message, Phase
 from moderator.rules import codec, views
 from moderator.selectors import closed_phases_of, open_phase_of, seat_names
 from moderator.services import (
@@ -438,8 +438,10 @@ def audit(request, game_id: int):
     game = gm_game(request, game_id)
     logged = list(game.audit.select_related("actor").order_by("-at", "-id"))
     # T5: an early end logs its own row; the close it triggers is not also "按时结束" by the system.
-    early = {(r.detail or {}).get("phase") for r in logged if r.action == "phase_end_early"}
-    shown = [r for r in logged if not (r.action == "phase_close" and (r.detail or {}).get("phase") in early)]
+    early = {(r.detail or {}).get("phase") for r in logged if r.action == AuditLog.Action.PHASE_END_EARLY}
+    shown = [
+        r for r in logged if not (r.action == AuditLog.Action.PHASE_CLOSE and (r.detail or {}).get("phase") in early)
+    ]
     rows = [(row, audit_sentence(row)) for row in shown]
     return render(request, "console/audit.html", {"game": game, "rows": rows})
 

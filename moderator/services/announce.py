@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator.game.state import CloseResult, GameState
-from moderator.models import Announcement, Game, Phase, Seat
+from moderator.models import Announcement, AuditLog, Game, Phase, Seat
 from moderator.services import audit, posts
 from moderator.services.base import db_now, game_lock
 from moderator.services.drafts import Renderer, build, close_drafts, final_summary_draft
@@ -156,6 +156,6 @@ def announcement_post(*, game: Game, pk: int, posted: bool = True, actor=None, o
         raise PlayError("没有这篇公告草稿")
     draft.posted_at = timezone.now() if posted else None
     draft.save(update_fields=["posted_at"])
-    action = "标记公告已发布" if posted else "撤回公告发布标记"
+    action = AuditLog.Action.ANNOUNCEMENT_POSTED if posted else AuditLog.Action.ANNOUNCEMENT_UNPOSTED
     audit.record(game, actor, action, {"title": draft.title})
     return draft

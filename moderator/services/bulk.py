@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
-from moderator.models import Game, Message, Phase, Seat
+from moderator.models import AuditLog, Game, Message, Phase, Seat
 from moderator.parser import parse_pm, parse_vote
 from moderator.parser.text import normalise_word
 from moderator.parser.thread import Post
@@ -258,7 +258,7 @@ def bulk_confirm(
     verdicts.check_seen(outcome, seen)
     result = BulkResult(stored, [r for r in rows if not r.kept], outcome)
     detail = {"messages": [m.pk for _, m, _ in stored], "skipped": [[r.post.author, r.skip] for r in result.skipped]}
-    audit.record(game, user, "批量录入", detail)
+    audit.record(game, user, AuditLog.Action.BULK_ENTER, detail)
     return result
 
 

@@ -502,7 +502,7 @@ def _write(game: Game, closed: resolve.Closed, now: datetime | None) -> tuple[st
         times = {"starts_at": starts_at.isoformat(), "ends_at": ends_at.isoformat()}
         nexts.append({"game_id": game.pk, "kind": kind, "number": number, **times})
     drafts = [{"game_id": game.pk, "phase_id": phase.pk, **draft._asdict()} for draft in closed.drafts]
-    log = {"game_id": game.pk, "actor_id": None, "action": resolve.CLOSE_ACTION, "detail": closed.log}
+    log = {"game_id": game.pk, "actor_id": None, "action": AuditLog.Action.PHASE_CLOSE.value, "detail": closed.log}
     statement = write_statement(verdicts=bool(verdicts), finished=bool(closed.winner), following=bool(nexts))
     return statement, {
         "game": game.pk,

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
-from moderator.models import Announcement, Game, Input, InputVoid, Phase, SeatHolder
+from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
 from moderator.selectors import has_open_phase
 from moderator.services import audit, base, errors, explain, inputs, resolve, storage, verdicts
@@ -420,7 +420,7 @@ def correction_apply(
         "phases": [d.phase.label for d in diffs],
         "game": [list(g) for g in diffs.game],
     }
-    audit.record(game, user, "更正", detail)
+    audit.record(game, user, AuditLog.Action.CORRECTION, detail)
     return diffs
 
 

@@ -12,7 +12,7 @@ from django.db import transaction
 
 from moderator import rules
 from moderator.game.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
-from moderator.models import Game, Input, InputVoid, Message, Phase, Seat
+from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
 from moderator.parser import Part, account, parse_pm, parse_vote, sender_words
 from moderator.rules import codec
 from moderator.services import audit, base, errors, inputs, resolve, storage, verdicts
@@ -452,7 +452,7 @@ def pm_confirm(
         **({"manifesto_edits": edits} if edits else {}),
         **(audit_detail or {}),
     }
-    audit.record(game, user, "录入消息", detail)
+    audit.record(game, user, AuditLog.Action.MESSAGE_ENTER, detail)
     return message, stored.items, refusals
 
 
@@ -462,7 +462,7 @@ def action_entry(*, game: Game, seat: Seat, item: dict, forum_at: datetime, acto
     `actor` and written to the audit log (the detail is the item: the audit page shows it as a sentence)."""
     entry = inputs.Entry(seat, [item], forum_at, entered_by=actor)
     rec, verdict = inputs.write(game, entry, once=once, seen=seen).first
-    audit.record(game, actor, "录入特权", {"seat": seat.player_name, **item})
+    audit.record(game, actor, AuditLog.Action.ACTION_ENTER, {"seat": seat.player_name, **item})
     return rec, verdict
 
 
@@ -485,7 +485,7 @@ def vote_entry(
     rec, verdict = inputs.write(game, entry, once=once, seen=seen).first
     post = "change" if change else "edited" if edited else "original"
     detail = {"seat": seat.player_name, "target": target.player_name if target else "", "post": post}
-    audit.record(game, actor, "录入投票", detail)
+    audit.record(game, actor, AuditLog.Action.VOTE_ENTER, detail)
     return rec, verdict
 
 
@@ -509,4 +509,4 @@ def input_void(*, game: Game, pk: int, user=None, reason: str = "", once: Once |
     rec = open_input(game, pk)
     InputVoid.objects.create(input=rec, by=user, reason=reason)
     storage.replay_save(storage.game_replay(game))
-    audit.record(game, user, "作废输入", {"id": pk, "reason": reason})
+    audit.record(game, user, AuditLog.Action.INPUT_VOID, {"id": pk, "reason": reason})

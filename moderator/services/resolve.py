@@ -26,8 +26,6 @@ from moderator.rules import codec
 from moderator.services.drafts import Draft, close_drafts
 from moderator.services.errors import PlayError
 
-CLOSE_ACTION = "phase_close"  # the log row of every close the clock makes
-
 
 class SeatDeal(Protocol):
     """What a game's first state needs of a seat: a Seat row, or the close's lighter copy (closesql)."""
@@ -164,7 +162,7 @@ class Closed:
     winner: str  # "" while the game goes on; else the game ends (Game.winner)
     next_phase: NextPhase | None  # None when the game ends
     drafts: list[Draft]  # the announcements' drafts, in their order
-    log: dict  # the close's log row (CLOSE_ACTION) but its lateness: the closing statement's clock gives that
+    log: dict  # the close's log row (AuditLog.Action.PHASE_CLOSE) but its lateness: the closing statement's clock gives that
 
 
 def close(game: Game, phase: Phase, state: GameState, judged: Iterable[tuple[Any, Stored, Verdict]] = ()) -> Closed:

@@ -24,7 +24,7 @@ from django.utils import timezone
 from moderator import rules
 from moderator.game.state import NIGHT
 from moderator.game.validate import ONCE_PER_PHASE
-from moderator.models import Game, Input, Phase, Seat, SelfEntry
+from moderator.models import AuditLog, Game, Input, Phase, Seat, SelfEntry
 from moderator.rules import views
 from moderator.selectors import open_phase_of
 from moderator.services import audit, base, errors, inputs, intake, storage, verdicts
@@ -390,7 +390,7 @@ def confirm(
         "message": message.pk if message else None,
         "raw": sub.raw,
     }
-    audit.record(game, None, "玩家自行提交", detail)
+    audit.record(game, None, AuditLog.Action.SELF_ENTRY, detail)
     return entry, shown
 
 
@@ -401,5 +401,5 @@ def setting_change(*, game: Game, on: bool, actor=None, once: Once | None = None
     spend(game, once, "玩家自行提交设置")
     game.self_entry = on
     game.save(update_fields=["self_entry"])
-    audit.record(game, actor, "玩家自行提交设置", {"on": on})
+    audit.record(game, actor, AuditLog.Action.SELF_ENTRY_SETTING, {"on": on})
     return game

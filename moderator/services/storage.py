@@ -19,7 +19,7 @@ from django.db.models.functions import Now
 from moderator import rules
 from moderator.game.state import CloseResult, GameState, Verdict
 from moderator.game.trace import Tracer
-from moderator.models import Announcement, Game, Input, InputVerdict, Phase, Seat
+from moderator.models import Announcement, AuditLog, Game, Input, InputVerdict, Phase, Seat
 from moderator.rules import codec
 from moderator.selectors import open_phase_of
 from moderator.services import audit, resolve
@@ -255,4 +255,4 @@ def close_store(game: Game, replay: Replay, closed: resolve.Closed, *, logged: b
     if logged:
         assert phase.closed_at is not None  # read back after the compare-and-set
         lateness = round((phase.closed_at - phase.ends_at).total_seconds(), 3)
-        audit.record(game, None, resolve.CLOSE_ACTION, {**closed.log, "lateness_s": lateness})
+        audit.record(game, None, AuditLog.Action.PHASE_CLOSE, {**closed.log, "lateness_s": lateness})
