@@ -55,7 +55,7 @@ def _records(phase: Phase | None, game: Game, holders=None) -> list[dict]:
 
 def _dry_run(state: rules.GameState):
     """What closing now would give (a dry run of the pure engine; nothing is stored)."""
-    return rules.close_phase(state)[1] if state.phase_open else None
+    return rules.end_phase(state)[1] if state.phase_open else None
 
 
 def _with_order(game: Game, state: rules.GameState) -> set[str]:
@@ -92,8 +92,8 @@ def dashboard(request, game_id: int):
     game = gm_game(request, game_id)
     state = storage.game_replay(game).state
     phase = open_phase_of(game)
-    result = _dry_run(state) if phase else None
-    dryrun = close_preview(game, state) if phase else None  # from this page's one replay
+    dryrun = close_preview(game, state) if phase else None  # from this page's one replay and one close
+    result = dryrun["result"] if dryrun else None
     return render(
         request,
         "console/dashboard.html",

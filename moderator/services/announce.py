@@ -139,7 +139,7 @@ def _vote_post_again(game: Game, day: Phase, state: GameState) -> Announcement:
     return _draft(game, night, Announcement.Kind.VOTE_POST, title, posts.vote_post, ctx, [])
 
 
-def final_summary(*, game: Game, phase: Phase, state: GameState, winner: str) -> Announcement:
+def final_summary_store(*, game: Game, phase: Phase, state: GameState, winner: str) -> Announcement:
     """The end of the game: the winner, and every seat's camp and the cards it still held (nothing is secret now)."""
     draft = announcement(game, phase, final_summary_draft(game=game, phase=phase, state=state, winner=winner))
     draft.save()

@@ -24,7 +24,7 @@ from moderator.parser import parse_pm, parse_vote
 from moderator.parser.text import normalise_word
 from moderator.parser.thread import Post
 from moderator.rules import codec
-from moderator.services import audit, base, intake, resolve, storage, verdicts
+from moderator.services import audit, base, closing, intake, storage, verdicts
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
 
@@ -169,7 +169,7 @@ def bulk_preview(
             result = parse_pm(row.post.body, sender=sender, players=names, hand=hand, phase=phase.kind)
         data = result.to_json()
         inputs = intake.edited_inputs(data["inputs"]) if vote_post and row.post.edited else data["inputs"]
-        at = resolve.minutes_into(phase, row.at)
+        at = closing.minutes_into(phase, row.at)
         state, judged = rules.submit_message(state, [codec.item_to_engine(i, by=sender, at=at) for i in inputs])
         row.items = [intake.Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, judged, strict=True)]
         row.refusals = data["refusals"]

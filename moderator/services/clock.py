@@ -102,7 +102,7 @@ def _read_many(locked: list[tuple[Game, Phase]]) -> dict[int, tuple]:
 
 def _close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = None) -> bool:
     """The close under the caller's game lock, with its `phase_close` log row in the same transaction (so: one per
-    close): the one close calculation (`resolve.close`) written by closesql on PostgreSQL (two more statements: one
+    close): the one close calculation (`closing.calculate`) written by closesql on PostgreSQL (two more statements: one
     read, one write that stores everything and the log row, or nothing), through the ORM where closesql says so
     (`play.phase_close_locked`)."""
     if closesql.usable():

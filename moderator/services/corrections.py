@@ -17,7 +17,7 @@ from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
 from moderator.selectors import has_open_phase
-from moderator.services import audit, base, errors, explain, inputs, resolve, storage, verdicts
+from moderator.services import audit, base, closing, errors, explain, inputs, storage, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.clock import DRAW
 from moderator.services.intake import open_input
@@ -37,7 +37,7 @@ LABELS = {
 }
 
 
-def describe(key: str, value) -> str:
+def result_sentence(key: str, value) -> str:
     """A stored close result, as the 天神 reads it."""
     if key == "lost":
         parts = [f"{name}:{k.get('特权', 0)}特权 {k.get('庶民', 0)}庶民" for name, k in (value or {}).items()]
@@ -84,7 +84,11 @@ def result_changes(before: dict, after: dict, seat_of: dict[str, int], names: di
         old, new = by_seat(key, before.get(key), seat_of), by_seat(key, after.get(key), seat_of)
         if (old or None) != (new or None):
             changes.append(
-                (LABELS[key], describe(key, _named(key, old, names)), describe(key, _named(key, new, names)))
+                (
+                    LABELS[key],
+                    result_sentence(key, _named(key, old, names)),
+                    result_sentence(key, _named(key, new, names)),
+                )
             )
     return changes
 
@@ -206,11 +210,11 @@ def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, storage.Replay, dict]:
     for phase in replay.replayed:
         diff = PhaseDiff(phase, verdicts=_verdict_lines(replay, phase, names, seat_names))
         if phase.pk in replay.closed:
-            diff.changes = _changes(phase.result, resolve.result_json(replay.closed[phase.pk][1]), seat_of, names)
+            diff.changes = _changes(phase.result, closing.result_json(replay.closed[phase.pk][1]), seat_of, names)
         elif before_open is not None and phase.status == Phase.Status.OPEN:
             diff.open = True
-            old = resolve.result_json(rules.close_phase(before_open.state)[1])
-            new = resolve.result_json(rules.close_phase(replay.state)[1])
+            old = closing.result_json(rules.end_phase(before_open.state)[1])
+            new = closing.result_json(rules.end_phase(replay.state)[1])
             diff.changes = _changes(old, new, seat_of, names)
         diffs.append(diff)
     return diffs, replay, seat_names
@@ -451,7 +455,7 @@ def void_preview(*, game: Game, pk: int) -> VoidPreview:
     after = rolled_back(voided)
     changes = verdicts.verdict_changes(before, after, rec.phase_id, skip=frozenset({rec.pk}))
     preview.verdicts = [(c.who, c.what, c.before, c.after) for c in changes]
-    old_close = resolve.result_json(rules.close_phase(before.state)[1])
-    new_close = resolve.result_json(rules.close_phase(after.state)[1])
+    old_close = closing.result_json(rules.end_phase(before.state)[1])
+    new_close = closing.result_json(rules.end_phase(after.state)[1])
     preview.changes = result_changes(old_close, new_close, seat_of, names)
     return preview

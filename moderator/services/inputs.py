@@ -14,19 +14,19 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 
 from moderator import rules
 from moderator.game.state import Verdict
 from moderator.models import Game, Input, Message, Phase, Seat
 from moderator.rules import codec
-from moderator.services import closesql
+from moderator.services import inputlog
 from moderator.services.base import game_lock
+from moderator.services.closing import check_forum_time
+from moderator.services.closing import minutes_into as _minutes
 from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
-from moderator.services.play import _next_seq, seat_numbers
-from moderator.services.resolve import check_forum_time
-from moderator.services.resolve import minutes_into as _minutes
+from moderator.services.play import seat_numbers
 from moderator.services.storage import Replay, game_replay, replay_save
 from moderator.services.verdicts import EntryOutcome, check_seen, later_inputs, verdict_changes
 
@@ -35,7 +35,7 @@ from moderator.services.verdicts import EntryOutcome, check_seen, later_inputs, 
 class Entry:
     """One message's inputs: who sent them (`seat`), what (`items`, the codec's vocabulary), when (`forum_at`); the
     stored raw message they came from, who entered them, and what the message is besides its inputs (`context`,
-    intake.message_context: part of the digest the 天神 confirms)."""
+    intake.pm_context: part of the digest the 天神 confirms)."""
 
     seat: Seat
     items: Sequence[dict]
@@ -71,24 +71,15 @@ def store(game: Game, phase: Phase, entry: Entry, *, seat_of: dict[str, int] | N
         raise PlayError(str(exc)) from exc
     if not encoded:
         return []
-    seat, forum_at, message, entered_by = entry.seat, entry.forum_at, entry.message, entry.entered_by
-    if connection.vendor == "postgresql":  # the entry numbers and the rows in one statement
-        return closesql.inputs_insert(
-            game=game,
-            phase=phase,
-            seat=seat,
-            encoded=encoded,
-            forum_at=forum_at,
-            message=message,
-            entered_by=entered_by,
-        )
-    first = _next_seq(game, len(encoded))
-    common = {"game": game, "phase": phase, "seat": seat, "forum_at": forum_at, "message": message}
-    recs = [
-        Input(**common, kind=kind, payload=payload, seq=first + i, entered_by=entered_by)
-        for i, (kind, payload) in enumerate(encoded)
-    ]
-    return Input.objects.bulk_create(recs)
+    return inputlog.append(
+        game=game,
+        phase=phase,
+        seat=entry.seat,
+        encoded=encoded,
+        forum_at=entry.forum_at,
+        message=entry.message,
+        entered_by=entry.entered_by,
+    )
 
 
 @transaction.atomic

@@ -15,7 +15,7 @@ from moderator.game.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
 from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
 from moderator.parser import Part, account, parse_pm, parse_vote, sender_words
 from moderator.rules import codec
-from moderator.services import audit, base, errors, inputs, resolve, storage, verdicts
+from moderator.services import audit, base, closing, errors, inputs, storage, verdicts
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
 
@@ -262,7 +262,7 @@ def manifesto_edits(inputs: list[dict]) -> list[dict]:
     ]
 
 
-def message_context(seat: Seat, forum_at: datetime, text: str, refusals: list[dict], inputs: list[dict]) -> list[str]:
+def pm_context(seat: Seat, forum_at: datetime, text: str, refusals: list[dict], inputs: list[dict]) -> list[str]:
     """verdicts.message_context, and every 杀人宣言 that will be published: a confirm whose manifesto was edited after
     the preview is not what the preview showed."""
     context = verdicts.message_context(seat.player_name, forum_at, text, refusals)
@@ -342,15 +342,15 @@ def pm_preview(
     pasted = Pasted(seat, text, forum_at, vote_post, False, dict(choices or {}), dict(manifestos or {}), chooser)
     replay = replay or storage.game_replay(game)
     items, refusals, phase, state, notes = parse_message(game, pasted, state=replay.state)
-    resolve.check_forum_time(phase, forum_at)
+    closing.check_forum_time(phase, forum_at)
     preview = MessagePreview(seat, phase, forum_at, text, refusals=refusals, notes=notes)
     if verdicts.later_inputs(replay, phase, forum_at):
         outcome = rolled_back(lambda: _message_store(base.game_lock(game), pasted).outcome)
     else:
-        at = resolve.minutes_into(phase, forum_at)
+        at = closing.minutes_into(phase, forum_at)
         engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in items]
         judged = rules.submit_message(state, engine_inputs)[1]  # N-kill: the message is judged as one
-        context = message_context(seat, forum_at, text, refusals, items)
+        context = pm_context(seat, forum_at, text, refusals, items)
         outcome = verdicts.EntryOutcome(judged, what=verdicts.sentences(items, replay.names), context=context)
     preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(items, outcome.verdicts, strict=True)]
     preview.later, preview.changes, preview.digest = outcome.later, outcome.changes, outcome.digest
@@ -400,7 +400,7 @@ def _message_store(
         forum_at=forum_at,
         entered_by=user,
     )
-    context = message_context(seat, forum_at, pasted.text, refusals, items)
+    context = pm_context(seat, forum_at, pasted.text, refusals, items)
     entry = inputs.Entry(seat, items, forum_at, message=message, entered_by=user, context=context)
     written = inputs.write_locked(game, entry, seen=seen, replay=replay)  # the caller's lock and transaction
     judged = [Item(item, v.accepted, v.reason, v.cost) for item, v in zip(items, written.verdicts, strict=True)]

@@ -26,6 +26,7 @@ from cards.catalogue import (
     CAMPS,
     DEFAULT_CAMPS,
     DEFAULT_HAND_SIZE,
+    SEATS_MAX,
     standard_deck,
 )
 from cards.dealing import DealError, check_hands, deal
@@ -46,9 +47,6 @@ class SetupError(ValueError):
 
 SEED_BITS = 128
 NAME_MAX = cast(int, Seat._meta.get_field("player_name").max_length)  # a CharField: its max_length is set
-# Limits no real game reaches: S1's table seats 7 and the standard deck deals at most 7 hands of 5; a
-# forum game of 30 would already be unplayable. Beyond them a request is refused in a sentence before any work.
-SEATS_MAX = 30
 
 
 def _seed() -> str:

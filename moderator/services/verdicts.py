@@ -17,10 +17,11 @@ from datetime import datetime
 from typing import Protocol
 
 from moderator import rules
+from moderator.game.state import CloseResult
 from moderator.models import Phase, Seat
 from moderator.rules import codec
+from moderator.services.closing import result_json
 from moderator.services.errors import PlayError
-from moderator.services.resolve import result_json
 from moderator.services.storage import Replay, voided
 
 
@@ -149,8 +150,13 @@ def later_inputs(replay: Replay, phase: Phase, forum_at: datetime) -> int:
     return sum(1 for r in replay.records.get(phase.pk, []) if r.forum_at > forum_at and not voided(r))
 
 
+def result_digest(result: CloseResult) -> str:
+    """A fingerprint of what a close gives (losses, saves, executions, tally, deaths, windows, winner, the post's
+    events): the end-early page shows that close, and the end is refused if it would differ (T5)."""
+    doc = result_json(result)
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()[:16]
+
+
 def close_digest(state: rules.GameState) -> str:
-    """A fingerprint of what closing the open phase now gives (losses, saves, executions, tally, deaths, windows,
-    winner, the post's events): the end-early page shows that close, and the end is refused if it would differ (T5)."""
-    result = result_json(rules.close_phase(state)[1])
-    return hashlib.sha256(json.dumps(result, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()[:16]
+    """`result_digest` of closing the open phase of `state` now."""
+    return result_digest(rules.end_phase(state)[1])

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def tally(game):
-    return rules.close_phase(storage.game_replay(game).state)[1].tally
+    return rules.end_phase(storage.game_replay(game).state)[1].tally
 
 
 def login(page, django_user_model, game):
@@ -68,7 +68,7 @@ def test_the_dawn_dry_run_reads_as_a_preview(page):
     attack = {"card": "杀手", "use": "普通攻击", "target": "李元芳", "manifesto": DEFAULT_MANIFESTO}
     seat = game.seats.get(player_name="狄如燕")
     inputs.action_submit(game=game, seat=seat, payload=attack, forum_at=night.starts_at + timezone.timedelta(hours=3))
-    html = render_to_string("console/_dryrun.html", {"game": game, "dryrun": dryrun.dawn_preview(game)})
+    html = render_to_string("console/_dryrun.html", {"game": game, "dryrun": dryrun.close_preview(game)})
     page.set_content(render_to_string("base.html").replace("<main></main>", f"<main>{html}</main>"))
     assert "这只是预览" in page.inner_text(".dryrun-mark")
     assert "李元芳昨夜受到了攻击" in page.inner_text(".dryrun-post")

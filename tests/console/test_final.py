@@ -18,7 +18,7 @@ def test_the_final_summary_and_the_public_view_reveal_every_camp_and_hand_once_t
     won = replace(state, winner="平民")
     final = views.public_view(won)["final"]
     assert {(s["name"], s["camp"]) for s in final} == {("甲", "杀手"), ("乙", "平民"), ("丙", "平民"), ("丁", "狼人")}
-    draft = announce.final_summary(game=game, phase=game.phases.get(), state=won, winner="平民")
+    draft = announce.final_summary_store(game=game, phase=game.phases.get(), state=won, winner="平民")
     assert draft.kind == Announcement.Kind.NOTICE and draft.posted_at is None
     assert "平民阵营获胜" in draft.text and "甲:杀手" in draft.text and "狙击手" in draft.text
     html = render_to_string("public/_final.html", {"final": final})

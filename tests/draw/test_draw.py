@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 
 from moderator.game.state import SeatSpec
 from moderator.models import Announcement, AuditLog, Game
-from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
+from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
 from moderator.rules.scenario import load, messages
 from moderator.rules.views import deadlock
 from moderator.scenarios import play_scenario
@@ -42,7 +42,7 @@ def _after_each_close(scenario):
     for plan in scenario.phases:
         for message in messages(plan.steps):
             state, _ = submit_message(state, [s.inp for s in message])
-        state, result = close_phase(state)
+        state, result = end_phase(state)
         results.append(result)
         out.append((state, list(results)))
         state, _ = open_phase(state)

@@ -18,7 +18,7 @@ PLAYERS = list(TABLE)
 
 
 def tally(game) -> dict:
-    return rules.close_phase(storage.game_replay(game).state)[1].tally
+    return rules.end_phase(storage.game_replay(game).state)[1].tally
 
 
 def posts(name):

@@ -26,9 +26,9 @@ def test_the_dawn_preview_is_the_dawn_post_the_close_will_write_A2(night):
     attack = {"card": "杀手", "use": "普通攻击", "target": "李元芳", "manifesto": DEFAULT_MANIFESTO}
     inputs.action_submit(game=night, seat=_seat(night, "狄如燕"), payload=attack, forum_at=t)
     inputs.action_submit(game=night, seat=_seat(night, "狄仁杰"), payload={"use": "束魂", "target": "曾泰"}, forum_at=t)
-    preview = dryrun.dawn_preview(night)
+    preview = dryrun.close_preview(night)
     assert "李元芳昨夜受到了攻击,他丢了一张庶民牌" in preview["text"]
-    assert "预览" in preview["title"] and dryrun.dusk_preview(night) is None
+    assert "预览" in preview["title"] and preview["kind"] == "night"
     assert not Announcement.objects.exists()
     assert play.phase_close(phase=_open(night), now=_open(night).ends_at)
     assert Announcement.objects.get(kind=Announcement.Kind.DAWN).bbcode == preview["bbcode"]

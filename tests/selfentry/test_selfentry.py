@@ -128,7 +128,7 @@ def test_the_link_rotated_between_preview_and_confirm_is_refused_by_the_service(
     shown = selfentry.preview(seat=a, token=a.token, sub=sub)
     old = a.token
     seat_token_rotate(seat=a)
-    with pytest.raises(selfentry.Refused, match="链接已经失效"):
+    with pytest.raises(selfentry.EntryRefused, match="链接已经失效"):
         selfentry.confirm(seat=a, token=old, sub=sub, seen=shown.seen, once=None)
     assert Input.objects.count() == 0
 

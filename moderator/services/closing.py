@@ -151,7 +151,7 @@ class NextPhase(NamedTuple):
 
 @dataclass
 class Closed:
-    """Everything a close writes, computed once (`close`)."""
+    """Everything a close writes, computed once (`calculate`)."""
 
     phase: Phase
     state: GameState  # after the close
@@ -165,16 +165,29 @@ class Closed:
     log: dict  # the close's log row (AuditLog.Action.PHASE_CLOSE) but its lateness: the closing statement's clock gives that
 
 
-def close(game: Game, phase: Phase, state: GameState, judged: Iterable[tuple[Any, Stored, Verdict]] = ()) -> Closed:
+def next_phase_of(game: Game, after: GameState, starts_at: datetime) -> NextPhase | None:
+    """The one next-phase rule: the phase the engine opened after a close (`after`), starting when the closed phase
+    ended and lasting the game's phase length; None when the close ended the game."""
+    if after.winner:
+        return None
+    kind, number = after.phase
+    return NextPhase(kind, number, starts_at, starts_at + timedelta(seconds=game.phase_seconds))
+
+
+def calculate(
+    game: Game,
+    phase: Phase,
+    state: GameState,
+    judged: Iterable[tuple[Any, Stored, Verdict]] = (),
+    *,
+    ends_at: datetime | None = None,
+) -> Closed:
     """The one close calculation: `phase` of `game` resolved from `state` (its inputs judged: `judge`), and every row
     the close writes derived from that. `judged`: (input id, the stored verdict, the verdict now) of each input the
-    replay judged, for the verdicts to store."""
-    state, result = rules.close_phase(state)
-    next_phase = None
-    if not state.winner:
-        kind, number = state.phase
-        ends_at = phase.ends_at + timedelta(seconds=game.phase_seconds)
-        next_phase = NextPhase(kind, number, phase.ends_at, ends_at)
+    replay judged, for the verdicts to store. `ends_at`: when the phase ends, if not at its deadline (a preview of
+    an early end, T5)."""
+    state, result = rules.end_phase(state)
+    next_phase = next_phase_of(game, state, ends_at or phase.ends_at)
     return Closed(
         phase=phase,
         state=state,
