@@ -161,7 +161,7 @@ class VoteForm(forms.Form):
         return data
 
     def vote(self) -> dict:
-        """What vote_submit takes: the target seat id (None: an edited post whose original target is unknown, D3)."""
+        """What inputs.vote_item takes: the target seat id (None: an edited post whose original target is unknown, D3)."""
         data = self.cleaned_data
         return {
             "target": data["target"],

@@ -147,16 +147,18 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
         try:
             if "confirm" in request.POST:
                 message, items, refusals = intake.pm_confirm(
-                    game=game,
-                    seat=seat,
-                    text=data["text"],
-                    forum_at=data["forum_at"],
+                    game,
+                    intake.Pasted(
+                        seat=seat,
+                        text=data["text"],
+                        forum_at=data["forum_at"],
+                        vote_post=vote_post,
+                        choices=choices,
+                        manifestos=manifestos,
+                    ),
                     user=request.user,
-                    vote_post=vote_post,
                     once=Once.from_post(request.POST),
                     seen=request.POST.get("seen", ""),
-                    choices=choices,
-                    manifestos=manifestos,
                 )
                 accepted = sum(i.accepted for i in items)
                 unread = sum(not r.get("choice") for r in refusals)

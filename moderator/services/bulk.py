@@ -245,13 +245,11 @@ def bulk_confirm(
     stored = []
     for row in _forum_order(rows):
         message, items, _ = intake.pm_confirm(
-            game=game,
-            seat=row.sender,
-            text=row.post.body,
-            forum_at=row.at,
+            game,
+            intake.Pasted(
+                seat=row.sender, text=row.post.body, forum_at=row.at, vote_post=vote_post, edited=row.post.edited
+            ),
             user=user,
-            vote_post=vote_post,
-            edited=row.post.edited,
         )
         stored.append((row, message, items))
     outcome = _outcome(game, phase, before, stored)

@@ -174,6 +174,13 @@ def next_phase_of(game: Game, after: GameState, starts_at: datetime) -> NextPhas
     return NextPhase(kind, number, starts_at, starts_at + timedelta(seconds=game.phase_seconds))
 
 
+def redrafts(game: Game, phase: Phase, after: GameState, result: CloseResult) -> list[Draft]:
+    """The drafts of a close a replay made again (a correction, an import): the live close's drafts (`calculate`),
+    word for word — the next phase as the close opened it (`next_phase_of`), whatever happened to it since."""
+    next_phase = next_phase_of(game, after, phase.ends_at)
+    return close_drafts(game=game, phase=phase, state=after, result=result, next_phase=next_phase)
+
+
 def calculate(
     game: Game,
     phase: Phase,

@@ -307,22 +307,12 @@ def _rewrite(game: Game, diffs: Diffs, replay: storage.Replay, at: datetime) -> 
     now = timezone.now()
     by_phase = {d.phase.pk: d for d in diffs}
     phases = [p for p in replay.phases if p not in end.cancelled]
-    for i, phase in enumerate(phases):
+    for phase in phases:
         if phase.pk not in replay.closed or not by_phase[phase.pk].changes:
             continue  # its result stands seat by seat: its drafts stand (a substitute's name is no change, S5)
         state, result = replay.closed[phase.pk]
         olds = [a for a in phase.announcements.filter(corrected_at__isnull=True).order_by("id") if _of_the_close(a)]
-        nxt = None if result.winner else (phases[i + 1] if i + 1 < len(phases) else end.reopened)
-        if nxt is not None and nxt.announced_end:  # T5: the posts name the announced deadline, not the early end
-            nxt = Phase(
-                pk=nxt.pk,
-                game=game,
-                kind=nxt.kind,
-                number=nxt.number,
-                starts_at=nxt.starts_at,
-                ends_at=nxt.announced_end,
-            )
-        made = write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
+        made = write_announcements(game=game, phase=phase, state=state, result=result)
         _supersede(by_phase[phase.pk], olds, made, now)
     diffs[:] = [d for d in diffs if d.any and d.phase not in end.cancelled]
     rows = [(d.phase.label, d.changes) for d in diffs if d.changes and not d.open]

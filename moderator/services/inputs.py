@@ -149,39 +149,7 @@ def _continued(before: Replay, phase: Phase, entry: Entry, recs: list[Input]) ->
     return after, list(judged)
 
 
-def action_submit(*, game: Game, seat: Seat, payload: dict, forum_at: datetime, message=None, entered_by=None):
-    """A privilege use (or the S4 stance) in the scenario vocabulary; returns (record, verdict)."""
-    return write(game, Entry(seat, [payload], forum_at, message, entered_by)).first
-
-
 def vote_item(target: Seat | None, *, change: bool, edited: bool = False) -> dict:
     """A vote post (D1–D3) as an item: an original vote or a change post; an edited post without a target: the
     original target cannot be known (D3)."""
     return {("change" if change else "for"): target.player_name, "edited": edited} if target else {"edited": True}
-
-
-def vote_submit(
-    *,
-    game: Game,
-    seat: Seat,
-    target: Seat | None,
-    change: bool,
-    forum_at: datetime,
-    edited: bool = False,
-    entered_by=None,
-    once: Once | None = None,
-    seen: str | None = None,
-):
-    """A vote post (D1–D3); returns (record, verdict)."""
-    entry = Entry(seat, [vote_item(target, change=change, edited=edited)], forum_at, entered_by=entered_by)
-    return write(game, entry, once=once, seen=seen).first
-
-
-def order_submit(*, game: Game, seat: Seat, order: list[str], forum_at: datetime, message=None):
-    """A discard order (O1–O3): accepted in the first 24 hours or an O3 window, refused otherwise with the reason."""
-    return write(game, Entry(seat, [{"order": list(order)}], forum_at, message)).first
-
-
-def current_order(seat: Seat) -> list[str]:
-    """The seat's discard order as the rules hold it now (O1–O3)."""
-    return list(game_replay(seat.game).state.seat(seat.player_name).names)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from django.db import transaction
 
@@ -286,6 +287,14 @@ class Pasted:
     chooser: str = "天神"
 
 
+class Confirmed(NamedTuple):
+    """What a confirm stored: the raw message, its inputs (with their verdicts) and the parser's refusals."""
+
+    message: Message
+    items: list[Item]
+    refusals: list[dict]
+
+
 def parse_message(
     game: Game, pasted: Pasted, *, state: rules.GameState | None = None, replay: storage.Replay | None = None
 ) -> tuple[list[dict], list[dict], Phase, rules.GameState, list[dict]]:
@@ -409,33 +418,26 @@ def _message_store(
 
 @transaction.atomic
 def pm_confirm(
-    *,
     game: Game,
-    seat: Seat,
-    text: str,
-    forum_at: datetime,
+    pasted: Pasted,
+    *,
     user=None,
-    vote_post: bool = False,
     once: Once | None = None,
-    edited: bool = False,
     seen: str | None = None,
-    choices: dict[int, str] | None = None,
-    manifestos: dict[int, str] | None = None,
     replay: storage.Replay | None = None,
     audit_detail: dict | None = None,
-    chooser: str = "天神",
-) -> tuple[Message, list[Item], list[dict]]:
+) -> Confirmed:
     """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
     repeated or stale confirm (`once`) stores nothing; nor does one whose outcome differs from the preview the
-    天神 saw (`seen`, the preview's digest: verdicts.NotAsSeen). `choices`: the 天神's choices among refusals'
+    天神 saw (`seen`, the preview's digest: verdicts.NotAsSeen). `pasted.choices`: the choices among refusals'
     candidates, exactly as the preview applied them (choices_apply); kept in the message's record and the audit.
-    `manifestos`: the 杀人宣言 as edited in the preview (manifestos_apply): published as edited, the raw text kept, the
-    edit in the message's record and the audit; part of the digest, so an edit after the preview stores nothing.
-    `replay`: the game replayed by the caller under this same lock, with nothing written since (else one is made);
-    `audit_detail`: more for the log row (a player's own page: how it came)."""
+    `pasted.manifestos`: the 杀人宣言 as edited in the preview (manifestos_apply): published as edited, the raw text
+    kept, the edit in the message's record and the audit; part of the digest, so an edit after the preview stores
+    nothing. `replay`: the game replayed by the caller under this same lock, with nothing written since (else one is
+    made); `audit_detail`: more for the log row (a player's own page: how it came)."""
     game = base.game_lock(game)
     spend(game, once, "录入消息")
-    pasted = Pasted(seat, text, forum_at, vote_post, edited, dict(choices or {}), dict(manifestos or {}), chooser)
+    seat = pasted.seat
     stored = _message_store(game, pasted, user=user, seen=seen, replay=replay)
     message, refusals = stored.message, stored.refusals
     edits = message.parsed.get("manifesto_edits", [])
@@ -453,7 +455,7 @@ def pm_confirm(
         **(audit_detail or {}),
     }
     audit.record(game, user, AuditLog.Action.MESSAGE_ENTER, detail)
-    return message, stored.items, refusals
+    return Confirmed(message, stored.items, refusals)
 
 
 @transaction.atomic

@@ -346,19 +346,16 @@ def confirm(
         if not shown.confirmable:
             raise EntryRefused("这次提交没有一项会被接受:什么都没有保存。请按预览里的原因修改后重新预览。")
         message, _, _ = intake.pm_confirm(
-            game=game,
-            seat=seat,
-            text=sub.text,
-            forum_at=now,
+            game,
+            intake.Pasted(
+                seat=seat, text=sub.text, forum_at=now, choices=sub.choices, manifestos=sub.manifestos, chooser="玩家"
+            ),
             seen=shown.digest,
-            choices=sub.choices,
-            manifestos=sub.manifestos,
             replay=replay,
             audit_detail={
                 "via": "私人页面",
                 "link": link_mark(token),
-            },  # entered by the player from his page, not the 天神
-            chooser="玩家",
+            },
         )
         recs = list(message.inputs.order_by("seq"))
     else:

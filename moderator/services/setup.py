@@ -284,14 +284,6 @@ def table_create(
     return game
 
 
-def seat_sign_in(*, seat: Seat, at: datetime) -> Seat:
-    """S5: the player signed in under the player list."""
-    if seat.signed_in_at is None:
-        seat.signed_in_at = at
-        seat.save(update_fields=["signed_in_at"])
-    return seat
-
-
 @transaction.atomic
 def seat_substitute(
     *, seat: Seat, player_name: str, at: datetime, actor=None, once=None, link_base: str = ""

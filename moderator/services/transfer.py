@@ -294,8 +294,7 @@ def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = Fals
     for phase in phases:
         if phase.pk in replay.closed:
             state, result = replay.closed[phase.pk]
-            nxt = next((p for p in phases if p.starts_at == phase.ends_at), None)
-            write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
+            write_announcements(game=game, phase=phase, state=state, result=result)
     drafts = drafts_restore(game, phases, data.announcements)
     detail = {"inputs": len(data.inputs), **({"drafts": drafts.detail()} if data.announcements is not None else {})}
     open_phase = next((p for p in phases if p.status == Phase.Status.OPEN), None)

@@ -1,5 +1,6 @@
 """A page computes the close it shows once: the dashboard's preview, tally and alerts, and the end-early page's post
-and digest, all come from one run of the close calculation (the engine's night or day resolution)."""
+and digest, all come from one run of the close calculation (the engine's night or day resolution). The dashboard's
+为什么 panel runs the engine once more with a tracer, to tell each step's clause: that traced run is not counted."""
 
 from datetime import timedelta
 
@@ -14,14 +15,14 @@ from moderator.services import setup
 
 @pytest.fixture
 def closes(monkeypatch):
-    """How many times the engine resolved a night or a day."""
+    """How many times the engine resolved a night or a day without a tracer."""
     counted = {"n": 0}
     for module, name in ((nights.resolve, "close_night"), (votes.count, "close_day")):
         real = getattr(module, name)
 
-        def counting(*args, _real=real, **kwargs):
-            counted["n"] += 1
-            return _real(*args, **kwargs)
+        def counting(state, tracer=None, _real=real):
+            counted["n"] += tracer is None
+            return _real(state, tracer)
 
         monkeypatch.setattr(module, name, counting)
     return counted
