@@ -4,7 +4,6 @@ vote forms, and voiding an input of the open phase. Each verb writes its audit r
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
@@ -132,7 +131,7 @@ class MessagePreview:
 
     @property
     def text_key(self) -> str:
-        return text_key(self.text)
+        return verdicts.text_key(self.text)
 
     @property
     def choices(self) -> list[str]:
@@ -246,12 +245,6 @@ def manifestos_apply(inputs: list[dict], edits: dict[int, str] | None) -> list[d
         item.update(manifesto=text or None, manifesto_edited=True, manifesto_parsed=parsed)
         item.pop("manifesto_spans", None)
     return out
-
-
-def text_key(text: str) -> str:
-    """Which pasted text a preview's 宣言 boxes belong to: edits made for another text (the 天神 pasted a new PM
-    and previewed again) are dropped, never applied to the new text's attacks."""
-    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
 
 
 def manifesto_edits(inputs: list[dict]) -> list[dict]:

@@ -81,18 +81,6 @@ def issue(*, kind: str, game_id: int | None, phase_id: int | None, who: str) -> 
     return signing.dumps(body, salt=SALT, compress=False)
 
 
-def issue_for(kind: str, game: Game | None = None, *, user=None, link: str | None = None) -> dict[str, str]:
-    """The hidden fields a page would carry for this form (scripts and tests that post without the page): signed for
-    the seat whose private link is `link`, else for `user`."""
-    if link:
-        who = link_who(link)
-    else:
-        who = f"u:{user.pk}" if user is not None else "-"
-    phase_id = open_phase_id(game)
-    token = issue(kind=kind, game_id=getattr(game, "pk", None), phase_id=phase_id, who=who)
-    return {"once": token, "phase": "" if phase_id is None else str(phase_id)}
-
-
 class TokenRefused(Exception):
     """A token the server did not issue for this form, or no longer honours: the page says why; nothing changes."""
 

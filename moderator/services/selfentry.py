@@ -32,7 +32,6 @@ from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
 
 FORM, ORDER, VOTE, TEXT = "form", "order", "vote", "text"
-SUBMISSION_LABELS = {FORM: "特权表单", ORDER: "丢牌顺序", VOTE: "投票", TEXT: "自由文字"}
 
 
 class EntryRefused(errors.PlayError):

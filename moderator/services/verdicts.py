@@ -82,6 +82,12 @@ class EntryOutcome:
         return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
+def text_key(text: str) -> str:
+    """Which pasted text a preview's 宣言 boxes belong to: edits made for another text (the 天神 pasted a new PM
+    and previewed again) are dropped, never applied to the new text's attacks."""
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
+
+
 def message_context(sender: str, forum_at: datetime, text: str, refusals: list[dict]) -> list[str]:
     """What a message is besides its inputs, for the digest: who sent it, its forum minute, its words (hashed) and what
     was not understood or was chosen among candidates. A confirm with another sender, time or text is not what the
