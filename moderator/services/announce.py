@@ -13,9 +13,6 @@ from moderator.services import audit, posts
 from moderator.services.base import db_now, game_lock
 from moderator.services.closing import redrafts
 from moderator.services.drafts import Renderer, build
-from moderator.services.drafts import plain as plain  # the console's dry run reads these three here
-from moderator.services.drafts import public_post as public_post
-from moderator.services.drafts import render_bbcode as render_bbcode
 from moderator.services.errors import PlayError
 from moderator.services.once import spend
 from moderator.services.storage import announcement, drafts_store
