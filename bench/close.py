@@ -123,7 +123,7 @@ def _play_phase(game, phase, timings: list[float] | None, meters: list | None = 
             start = time.perf_counter()
             with Meter() as meter:
                 intake.pm_confirm(
-                    game=game, seat=seats[name], text=text, forum_at=at + timedelta(minutes=n), vote_post=vote
+                    game, intake.Pasted(seat=seats[name], text=text, forum_at=at + timedelta(minutes=n), vote_post=vote)
                 )
             if timings is not None:
                 timings.append(time.perf_counter() - start)
@@ -181,7 +181,7 @@ def replays_per_pm() -> float:
     storage.game_replay = counted
     try:
         text = f"今晚束魂{PLAYERS[2]},诅咒{PLAYERS[3]}。顺序:庶民、狼人、巫医、束魂、诅咒/庇佑"
-        intake.pm_confirm(game=game, seat=seat, text=text, forum_at=timezone.now() - timedelta(hours=1))
+        intake.pm_confirm(game, intake.Pasted(seat=seat, text=text, forum_at=timezone.now() - timedelta(hours=1)))
     finally:
         storage.game_replay = real
     return float(len(calls))

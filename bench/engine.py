@@ -16,7 +16,7 @@ import time
 from cards.catalogue import DEFAULT_CAMPS, standard_deck
 from cards.dealing import deal
 from moderator.game.orders import random_order
-from moderator.rules import Action, SeatSpec, close_phase, new_game, submit
+from moderator.rules import Action, SeatSpec, end_phase, new_game, submit
 from moderator.rules.scenario import DEFAULT_MANIFESTO
 
 PLAYERS_7 = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
@@ -88,7 +88,7 @@ def run(seats, acts, repeat: int) -> tuple[float, float, int]:
             state, verdict = submit(state, act)
             accepted += verdict.accepted
         t1 = time.perf_counter()
-        close_phase(state)
+        end_phase(state)
         t2 = time.perf_counter()
         close_times.append(t2 - t1)
         whole_times.append(t2 - t0)

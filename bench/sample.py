@@ -49,11 +49,12 @@ class Sample:
 
 
 def _act(s: Sample, by: str, at: datetime, **payload):
-    return inputs.action_submit(game=s.game, seat=s.seats[by], payload=payload, forum_at=at)
+    return inputs.write(s.game, inputs.Entry(s.seats[by], [payload], at)).first
 
 
 def _vote(s: Sample, by: str, target: str, at: datetime, change: bool = False):
-    return inputs.vote_submit(game=s.game, seat=s.seats[by], target=s.seats[target], change=change, forum_at=at)
+    item = inputs.vote_item(s.seats[target], change=change)
+    return inputs.write(s.game, inputs.Entry(s.seats[by], [item], at)).first
 
 
 def _close(s: Sample, phase: Phase) -> Phase:
@@ -84,9 +85,9 @@ def night_1(s: Sample, phase: Phase) -> None:
     _act(s, "庚", t + timedelta(hours=2), use="立场", side="杀手", mode="共赢")
     _act(s, "庚", t + timedelta(hours=5), card="防弹衣/狼毒", use="防弹衣")
     new_order = ["巫医", "庶民", "诅咒/庇佑", "绝杀/特赦", "禁锢/反狙击"]
-    inputs.order_submit(game=s.game, seat=s.seats[SCRIPT], order=new_order, forum_at=t + timedelta(hours=6))
+    inputs.write(s.game, inputs.Entry(s.seats[SCRIPT], [{"order": new_order}], t + timedelta(hours=6)))
     bad_order = ["庶民", "诅咒/庇佑", "禁锢/反狙击", "保镖", "庶民"]  # refused: a commoner 底牌 (O2)
-    inputs.order_submit(game=s.game, seat=s.seats[IMG], order=bad_order, forum_at=t + timedelta(hours=6))
+    inputs.write(s.game, inputs.Entry(s.seats[IMG], [{"order": bad_order}], t + timedelta(hours=6)))
 
 
 def day_1(s: Sample, phase: Phase) -> None:

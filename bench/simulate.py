@@ -54,7 +54,7 @@ from cards.dealing import deal
 from moderator.game.settle import COMMON, PRIVILEGE, winners
 from moderator.game.state import DAY, NIGHT, PHASE_MINUTES, Action, CloseResult, GameState, Order, SeatSpec, Vote
 from moderator.game.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
-from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
+from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
 
 NAMES = ("甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬")
 EXTENSION = 12 * 60  # T4
@@ -329,7 +329,7 @@ def play_phase(state: GameState, log: PhaseLog, index: int, check: Checker | Non
         if check:
             check.message(before, state, msg, verdicts, index, m)
     pre = state
-    state, result = close_phase(state)
+    state, result = end_phase(state)
     if check:
         check.close(pre, state, result, index)
     return state, result
@@ -683,7 +683,7 @@ def scenario(game: Game, logs: list[PhaseLog], found: Violation) -> dict:
                 must = found.phase == i and found.refuse == (m, j)
                 key = "votes" if isinstance(inp, Vote) else "orders" if isinstance(inp, Order) else "actions"
                 rows[key].append(_step(inp, refused=not v.accepted or must))
-        state, result = close_phase(state)
+        state, result = end_phase(state)
         phase: dict[str, Any] = {"night" if log.kind == NIGHT else "day": log.number}
         phase.update({k: v for k, v in rows.items() if v})
         if log.early is not None:

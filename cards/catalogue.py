@@ -47,7 +47,9 @@ CAMP_KILLER, CAMP_WEREWOLF, CAMP_CIVILIAN, CAMP_SELF = "杀手", "狼人", "平�
 CAMPS: tuple[str, ...] = (CAMP_KILLER, CAMP_WEREWOLF, CAMP_CIVILIAN, CAMP_SELF)
 DEFAULT_CAMPS: tuple[str, ...] = (CAMP_KILLER, CAMP_WEREWOLF, *([CAMP_CIVILIAN] * 4), CAMP_SELF)  # S1: the 7 seats
 
-DEFAULT_SEATS = 7  # S1
+# A limit no real game reaches: S1's table seats 7 and the standard deck deals at most 7 hands of 5; a forum game of
+# 30 would already be unplayable. Beyond it a table is refused in a sentence before any work.
+SEATS_MAX = 30
 DEFAULT_HAND_SIZE = 5  # S1
 
 

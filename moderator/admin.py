@@ -58,7 +58,7 @@ class GameAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change) -> None:
         if change and "name" in form.changed_data:
             old = Game.objects.values_list("name", flat=True).get(pk=obj.pk)
-            audit.record(obj, request.user, "后台修改", {"field": "name", "old": old, "new": obj.name})
+            audit.record(obj, request.user, AuditLog.Action.ADMIN_EDIT, {"field": "name", "old": old, "new": obj.name})
         super().save_model(request, obj, form, change)
 
     def save_related(self, request, form, formsets, change) -> None:
@@ -67,7 +67,7 @@ class GameAdmin(admin.ModelAdmin):
         super().save_related(request, form, formsets, change)
         new = sorted(game.gms.values_list("username", flat=True))
         if change and old != new:
-            audit.record(game, request.user, "后台修改", {"field": "gms", "old": old, "new": new})
+            audit.record(game, request.user, AuditLog.Action.ADMIN_EDIT, {"field": "gms", "old": old, "new": new})
 
 
 @admin.register(Seat)

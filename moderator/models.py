@@ -289,11 +289,41 @@ class Announcement(models.Model):
 class AuditLog(models.Model):
     """Every GM act on a game (inputs, edits, voids, closes, extensions, pauses, corrections): who, what, when."""
 
+    class Action(models.TextChoices):
+        """The audit log's whole vocabulary: every row names one of these (a test reads the code for any other). The
+        stored values are the ones rows were always written with, Chinese or an English code; the label is what the
+        audit page calls an act whose detail it cannot read."""
+
+        GAME_CREATE = "game_create", "新建游戏"
+        GAME_START = "开始游戏", "开始游戏"
+        GAME_IMPORT = "导入游戏", "导入游戏"
+        GAME_RESTORE = "从备份恢复", "从备份恢复"
+        ADMIN_EDIT = "后台修改", "后台修改"
+        MESSAGE_ENTER = "录入消息", "录入消息"
+        ACTION_ENTER = "录入特权", "录入特权"
+        VOTE_ENTER = "录入投票", "录入投票"
+        BULK_ENTER = "批量录入", "批量录入"
+        SELF_ENTRY = "玩家自行提交", "玩家自行提交"
+        SELF_ENTRY_SETTING = "玩家自行提交设置", "玩家自行提交设置"
+        INPUT_VOID = "作废输入", "作废输入"
+        CORRECTION = "更正", "更正"
+        SUBSTITUTE = "替补", "替补"
+        SEAT_TOKEN_ROTATE = "seat_token_rotate", "更换私人链接"
+        PHASE_CLOSE = "phase_close", "时段结算"
+        PHASE_EXTEND = "phase_extend", "延长时段"
+        PHASE_END_EARLY = "phase_end_early", "提前结束时段"
+        GAME_PAUSE = "game_pause", "暂停游戏"
+        GAME_RESUME = "game_resume", "继续游戏"
+        GAME_DECLARE_DRAW = "game_declare_draw", "宣布平局"
+        ANNOUNCEMENT_POSTED = "标记公告已发布", "标记公告已发布"
+        ANNOUNCEMENT_UNPOSTED = "撤回公告发布标记", "撤回公告发布标记"
+        REVOTE_DRAFT = "起草重新投票通知", "起草重新投票通知"
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="audit", verbose_name="游戏")
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, verbose_name="操作人"
     )
-    action = models.CharField("操作", max_length=40)
+    action = models.CharField("操作", max_length=40, choices=Action.choices)
     detail = models.JSONField("详情", default=dict, blank=True)
     at = models.DateTimeField("时间", auto_now_add=True)
 

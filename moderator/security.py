@@ -129,7 +129,7 @@ class OnceMiddleware(_FormPostMiddleware):
                 who=once.who_of(request),
                 any_game=isinstance(view_kwargs.get("token"), str),  # a seat's link names its game: `who` binds it
             )
-        except once.Refused as exc:
+        except once.TokenRefused as exc:
             return render(request, "once_refused.html", {"reason": str(exc)}, status=exc.status)
         post = request.POST.copy()
         post["once"] = body["n"]

@@ -4,8 +4,8 @@ import re
 
 from django import forms
 
-from cards.catalogue import CAMPS
-from moderator.services.setup import NAME_MAX, SEATS_MAX
+from cards.catalogue import CAMPS, SEATS_MAX
+from moderator.services.setup import NAME_MAX
 from moderator.web.forms import ForumTimeField, seat_choices
 
 # The text a full table can need (SEATS_MAX names of NAME_MAX characters, a separator each): anything longer is
@@ -161,7 +161,7 @@ class VoteForm(forms.Form):
         return data
 
     def vote(self) -> dict:
-        """What vote_submit takes: the target seat id (None: an edited post whose original target is unknown, D3)."""
+        """What inputs.vote_item takes: the target seat id (None: an edited post whose original target is unknown, D3)."""
         data = self.cleaned_data
         return {
             "target": data["target"],

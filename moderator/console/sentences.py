@@ -81,46 +81,57 @@ def _drafts(d: dict | None) -> str:
 
 
 SENTENCES: dict[str, Callable[[dict], str]] = {
-    "录入消息": _message,
-    "录入特权": lambda d: f"表单录入 {d.get('seat', '?')}:{_item(d)}",
-    "录入投票": _vote,
-    "作废输入": lambda d: f"作废输入 #{d.get('id')}" + (f"(原因:{d['reason']})" if d.get("reason") else ""),
-    "更正": _edits,
-    "开始游戏": lambda d: f"发布《游戏者名单》,第1夜开始于 {_time(d.get('at'))}",
-    "phase_close": lambda d: f"{d.get('phase', '时段')}按时结束并结算(原定 {_time(d.get('ends_at'))})",
-    "phase_extend": lambda d: (
+    AuditLog.Action.GAME_CREATE: lambda d: (
+        f"新建游戏「{d['name']}」,{d['seats']} 个座位" + (",玩家在私人页面自行提交" if d.get("self_entry") else "")
+    ),
+    AuditLog.Action.GAME_RESTORE: lambda d: (
+        f"从备份恢复这局游戏,连同 {d.get('history', 0)} 条操作记录"
+        + (f";备份里的天神账号这里没有:{'、'.join(d['missing_gms'])}" if d.get("missing_gms") else "")
+    ),
+    AuditLog.Action.MESSAGE_ENTER: _message,
+    AuditLog.Action.ACTION_ENTER: lambda d: f"表单录入 {d.get('seat', '?')}:{_item(d)}",
+    AuditLog.Action.VOTE_ENTER: _vote,
+    AuditLog.Action.INPUT_VOID: lambda d: (
+        f"作废输入 #{d.get('id')}" + (f"(原因:{d['reason']})" if d.get("reason") else "")
+    ),
+    AuditLog.Action.CORRECTION: _edits,
+    AuditLog.Action.GAME_START: lambda d: f"发布《游戏者名单》,第1夜开始于 {_time(d.get('at'))}",
+    AuditLog.Action.PHASE_CLOSE: lambda d: f"{d.get('phase', '时段')}按时结束并结算(原定 {_time(d.get('ends_at'))})",
+    AuditLog.Action.PHASE_EXTEND: lambda d: (
         f"{d.get('phase', '时段')}延长 {_hours(d.get('by_s'))},到 {_time(d.get('ends_at'))}"
         + (f"(原因:{d['reason']})" if d.get("reason") else "")
     ),
-    "phase_end_early": lambda d: (
+    AuditLog.Action.PHASE_END_EARLY: lambda d: (
         f"{d.get('phase', '时段')}提前结束(原定 {_time(d.get('planned_end'))},"
         f"实际 {_time(d.get('ended_at'))})"
         + (f";当时还没有行动:{'、'.join(d['not_acted'])}" if d.get("not_acted") else ";所有人都已行动")
         + (f";丢牌顺序由系统随机决定:{'、'.join(d['orders_missing'])}" if d.get("orders_missing") else "")
     ),
-    "game_pause": lambda d: f"暂停游戏({d.get('phase', '')}剩余 {_hours(d.get('remaining_s'))})",
-    "game_resume": lambda d: f"继续游戏,{d.get('phase', '')}到 {_time(d.get('ends_at'))} 结束",
-    "seat_token_rotate": lambda d: f"更换 {d.get('seat', '?')} 号座位的私人链接(旧链接作废)",
-    "标记公告已发布": lambda d: f"标记已发到论坛:{d.get('title', '')}",
-    "撤回公告发布标记": lambda d: f"撤回已发布标记:{d.get('title', '')}",
-    "导入游戏": lambda d: "从导出的文件导入这局游戏,并从头重放" + _drafts(d.get("drafts")),
-    "替补": lambda d: f"{d.get('seat', '?')} 号座位:{d.get('new', '?')} 接替 {d.get('old', '?')}",
-    "起草重新投票通知": lambda d: f"起草重新投票通知:{d.get('title', '')}",
-    "批量录入": lambda d: (
+    AuditLog.Action.GAME_PAUSE: lambda d: f"暂停游戏({d.get('phase', '')}剩余 {_hours(d.get('remaining_s'))})",
+    AuditLog.Action.GAME_RESUME: lambda d: f"继续游戏,{d.get('phase', '')}到 {_time(d.get('ends_at'))} 结束",
+    AuditLog.Action.SEAT_TOKEN_ROTATE: lambda d: f"更换 {d.get('seat', '?')} 号座位的私人链接(旧链接作废)",
+    AuditLog.Action.ANNOUNCEMENT_POSTED: lambda d: f"标记已发到论坛:{d.get('title', '')}",
+    AuditLog.Action.ANNOUNCEMENT_UNPOSTED: lambda d: f"撤回已发布标记:{d.get('title', '')}",
+    AuditLog.Action.GAME_IMPORT: lambda d: "从导出的文件导入这局游戏,并从头重放" + _drafts(d.get("drafts")),
+    AuditLog.Action.SUBSTITUTE: lambda d: f"{d.get('seat', '?')} 号座位:{d.get('new', '?')} 接替 {d.get('old', '?')}",
+    AuditLog.Action.REVOTE_DRAFT: lambda d: f"起草重新投票通知:{d.get('title', '')}",
+    AuditLog.Action.BULK_ENTER: lambda d: (
         f"批量录入 {len(d.get('messages') or [])} 条消息"
         + (f",跳过 {len(d['skipped'])} 条" if d.get("skipped") else "")
     ),
-    "玩家自行提交": lambda d: (
+    AuditLog.Action.SELF_ENTRY: lambda d: (
         f"{d.get('sender', '?')} 在自己的私人页面(链接 #{d.get('link', '?')})提交:"
         + (";".join(_item(i) for i in d.get("inputs") or []) or "没有读出任何行动")
     ),
-    "玩家自行提交设置": lambda d: "打开玩家在私人页面提交" if d.get("on") else "关闭玩家在私人页面提交(改由天神录入)",
-    "后台修改": lambda d: (
+    AuditLog.Action.SELF_ENTRY_SETTING: lambda d: (
+        "打开玩家在私人页面提交" if d.get("on") else "关闭玩家在私人页面提交(改由天神录入)"
+    ),
+    AuditLog.Action.ADMIN_EDIT: lambda d: (
         f"在管理后台把游戏名从「{d['old']}」改为「{d['new']}」"
         if d["field"] == "name"
         else f"在管理后台把本局的天神从 {'、'.join(d['old']) or '(无)'} 改为 {'、'.join(d['new']) or '(无)'}"
     ),
-    "game_declare_draw": lambda d: (
+    AuditLog.Action.GAME_DECLARE_DRAW: lambda d: (
         f"{d.get('phase', '')}宣布平局(V4)"
         + (f",存活:{'、'.join(d['alive'])}" if d.get("alive") else "")
         + (";系统当时显示僵局" if d.get("deadlock_shown") else ";系统当时没有显示僵局,由天神判断")
@@ -129,12 +140,15 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
 
 
 def _unknown(action: str) -> str:
+    """An act shown by its name: the vocabulary's label, or a stored name from before it (never an English code)."""
+    if action in AuditLog.Action.values:
+        return AuditLog.Action(action).label
     return "其他操作" if action.isascii() else action
 
 
 def audit_sentence(row: AuditLog) -> str:
-    """One audit row as a sentence; an action this table does not know is shown by its name if it is Chinese, with no
-    detail dump (an internal English code never reaches the page)."""
+    """One audit row as a sentence; an action this table cannot say is shown by its name (`AuditLog.Action`'s label),
+    with no detail dump (an internal English code never reaches the page)."""
     detail = row.detail if isinstance(row.detail, dict) else {}
     build = SENTENCES.get(row.action)
     if build is None:

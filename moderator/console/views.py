@@ -20,7 +20,7 @@ from moderator.console import forms
 from moderator.console.draw import draw_context
 from moderator.console.sentences import audit_sentence
 from moderator.console.why import dry_run_why
-from moderator.models import Game, Message, Phase
+from moderator.models import AuditLog, Game, Message, Phase
 from moderator.rules import codec, views
 from moderator.selectors import closed_phases_of, open_phase_of, seat_names
 from moderator.services import (
@@ -56,7 +56,7 @@ def _records(phase: Phase | None, game: Game, holders=None) -> list[dict]:
 
 def _dry_run(state: rules.GameState):
     """What closing now would give (a dry run of the pure engine; nothing is stored)."""
-    return rules.close_phase(state)[1] if state.phase_open else None
+    return rules.end_phase(state)[1] if state.phase_open else None
 
 
 def _with_order(game: Game, state: rules.GameState) -> set[str]:
@@ -93,8 +93,8 @@ def dashboard(request, game_id: int):
     game = gm_game(request, game_id)
     state = storage.game_replay(game).state
     phase = open_phase_of(game)
-    result = _dry_run(state) if phase else None
-    dryrun = close_preview(game, state) if phase else None  # from this page's one replay
+    dryrun = close_preview(game, state) if phase else None  # from this page's one replay and one close
+    result = dryrun["result"] if dryrun else None
     return render(
         request,
         "console/dashboard.html",
@@ -148,16 +148,18 @@ def pm_intake(request, game_id: int, vote_post: bool = False):
         try:
             if "confirm" in request.POST:
                 message, items, refusals = intake.pm_confirm(
-                    game=game,
-                    seat=seat,
-                    text=data["text"],
-                    forum_at=data["forum_at"],
+                    game,
+                    intake.Pasted(
+                        seat=seat,
+                        text=data["text"],
+                        forum_at=data["forum_at"],
+                        vote_post=vote_post,
+                        choices=choices,
+                        manifestos=manifestos,
+                    ),
                     user=request.user,
-                    vote_post=vote_post,
                     once=Once.from_post(request.POST),
                     seen=request.POST.get("seen", ""),
-                    choices=choices,
-                    manifestos=manifestos,
                 )
                 accepted = sum(i.accepted for i in items)
                 unread = sum(not r.get("choice") for r in refusals)
@@ -441,8 +443,10 @@ def audit(request, game_id: int):
     game = gm_game(request, game_id)
     logged = list(game.audit.select_related("actor").order_by("-at", "-id"))
     # T5: an early end logs its own row; the close it triggers is not also "按时结束" by the system.
-    early = {(r.detail or {}).get("phase") for r in logged if r.action == "phase_end_early"}
-    shown = [r for r in logged if not (r.action == "phase_close" and (r.detail or {}).get("phase") in early)]
+    early = {(r.detail or {}).get("phase") for r in logged if r.action == AuditLog.Action.PHASE_END_EARLY}
+    shown = [
+        r for r in logged if not (r.action == AuditLog.Action.PHASE_CLOSE and (r.detail or {}).get("phase") in early)
+    ]
     rows = [(row, audit_sentence(row)) for row in shown]
     return render(request, "console/audit.html", {"game": game, "rows": rows})
 

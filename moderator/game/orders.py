@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from cards.catalogue import is_privilege
 from cards.dealing import DealError
 from moderator.game.state import Card, GameState, Order, Verdict, evolve
-from moderator.game.validate import Refused, check_time, living
+from moderator.game.validate import InputRefused, check_time, living
 
 
 def check_order(hand: Sequence[str], order: Sequence[str]) -> list[str]:
@@ -54,12 +54,12 @@ def submit_order(state: GameState, order: Order) -> tuple[GameState, Verdict]:
         check_time(state, order.at)
         seat = living(state, order.by, "发送者")
         if not state.orders_open:
-            raise Refused("现在不能改丢牌顺序:只能在《游戏者名单》发布后 24 小时内,或天神宣布的改顺序期内(O1, O3)")
+            raise InputRefused("现在不能改丢牌顺序:只能在《游戏者名单》发布后 24 小时内,或天神宣布的改顺序期内(O1, O3)")
         problems = check_order(seat.names, order.order)
         if problems:
-            raise Refused(";".join(problems))
+            raise InputRefused(";".join(problems))
         if state.bottoms_fixed and seat.hand and order.order[-1] != seat.hand[-1].name:
-            raise Refused(f"底牌一经确定整局不能更换:你的底牌是“{seat.hand[-1].name}”(O2, O3)")
+            raise InputRefused(f"底牌一经确定整局不能更换:你的底牌是“{seat.hand[-1].name}”(O2, O3)")
         pool = list(seat.hand)
         hand: list[Card] = []
         for name in order.order:
@@ -70,5 +70,5 @@ def submit_order(state: GameState, order: Order) -> tuple[GameState, Verdict]:
             hand = [c for c in hand if c.uid != seat.hand[-1].uid] + [seat.hand[-1]]
         state = state.with_seat(evolve(seat, hand=tuple(hand)))
         return evolve(state, ordered=state.ordered | {seat.name}), Verdict(True)
-    except Refused as exc:
+    except InputRefused as exc:
         return state, Verdict.refuse(str(exc))

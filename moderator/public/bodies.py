@@ -19,8 +19,8 @@ from moderator.public.chart import Chart, card_chart
 from moderator.public.snapshot import Snapshot
 from moderator.rules import views
 from moderator.services import selfentry
+from moderator.services.closing import initial_state
 from moderator.services.posts import span
-from moderator.services.resolve import initial_state
 from moderator.services.storage import closed_states, game_replay
 from moderator.web.inputs import phase_rows
 

@@ -7,7 +7,7 @@ The public surface:
 - `submit(state, inp)` — validate one input (an action, a vote or a discard order) at the moment it was sent (AP4, T3,
   D3, O1–O3) and record it: returns the new state and a `Verdict` (accepted, or refused with the reason).
 - `submit_message(state, inputs)` — the inputs of one PM together (N-kill: one message, one count).
-- `close_phase(state)` — resolve the open night or day (N, B, D, M …) and return the events to announce (A1–A4).
+- `end_phase(state)` — resolve the open night or day (N, B, D, M …) and return the events to announce (A1–A4).
 - `open_phase(state)` — start the next phase: AP grant, upkeep, arsons (AP1, AP3, N14).
 
 The layers of the core, each importing only those below it: `cards/` (catalogue, dealing) → `moderator/game/`
@@ -16,7 +16,7 @@ the codec of stored inputs, what each viewer may see). `make lint` checks them.
 """
 
 from moderator.game.state import Action, GameState, Order, SeatSpec, Verdict, Vote
-from moderator.rules.engine import close_phase, new_game, open_phase, submit, submit_message
+from moderator.rules.engine import end_phase, new_game, open_phase, submit, submit_message
 
 __all__ = [
     "Action",
@@ -25,7 +25,7 @@ __all__ = [
     "SeatSpec",
     "Verdict",
     "Vote",
-    "close_phase",
+    "end_phase",
     "new_game",
     "open_phase",
     "submit",

@@ -1,4 +1,4 @@
-"""The engine's four transitions: new_game, submit, close_phase, open_phase."""
+"""The engine's four transitions: new_game, submit, end_phase, open_phase."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def _new_attack(act: Action) -> bool:
     return act.use in ATTACKS and not act.change
 
 
-def close_phase(state: GameState, tracer: trace.Tracer | None = None) -> tuple[GameState, CloseResult]:
+def end_phase(state: GameState, tracer: trace.Tracer | None = None) -> tuple[GameState, CloseResult]:
     """Resolve the open phase; the next phase is not open yet (open_phase starts it). `tracer`: told every step's
     clause and sentence (moderator/game/trace.py); the clock's close passes none."""
     if not state.phase_open:
@@ -213,4 +213,4 @@ def _trace_open(before: GameState, after: GameState, events: list[dict], tracer:
             tracer("N14", f"纵火:{e['by']}对{e['target']}的{ARSON_FAILED[e['why']]}", (e["by"], e["target"]))
 
 
-__all__ = ["DAY", "close_phase", "new_game", "open_phase", "submit", "submit_message"]
+__all__ = ["DAY", "end_phase", "new_game", "open_phase", "submit", "submit_message"]

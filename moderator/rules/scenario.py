@@ -28,7 +28,7 @@ from moderator.game.state import (
 )
 from moderator.game.trace import Trace, input_step
 from moderator.rules import codec
-from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
+from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
 
 TOP_KEYS = {"name", "rules", "players", "ap", "phases", "start"}
 PLAYER_KEYS = {"name", "camp", "hand"}
@@ -359,7 +359,7 @@ def play(scenario: Scenario) -> list[str]:
             state, verdicts = submit_message(state, [s.inp for s in message])
             for step, verdict in zip(message, verdicts, strict=True):
                 problems += verdict_problems(step, verdict)
-        state, result = close_phase(state)
+        state, result = end_phase(state)
         problems += mismatches(plan, state, result)
         if result.winner and i + 1 < len(scenario.phases):
             problems.append(f"after {plan.label}: the game is over ({result.winner}) but more phases follow")
@@ -387,7 +387,7 @@ def trace(scenario: Scenario) -> list[str]:
                 said = codec.describe_item(codec.from_engine(step.inp))
                 kind = input_kind(step.inp)
                 input_step(steps, step.inp.by, said, verdict.accepted, verdict.reason, verdict.cost, kind)
-        state, result = close_phase(state, steps)
+        state, result = end_phase(state, steps)
         lines += steps.lines
         steps = Trace()
         if result.winner:

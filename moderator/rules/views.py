@@ -13,7 +13,7 @@ from typing import Any
 from cards.catalogue import AMOEBA, ARSON_SAINT, DOOM_PARDON, PRIVILEGES
 from moderator.game.settle import winners
 from moderator.game.state import AMOEBA_CAP, DAY, NIGHT, CloseResult, GameState, SeatState
-from moderator.rules.engine import close_phase
+from moderator.rules.engine import end_phase
 
 
 def phase_name(phase: tuple[str, int]) -> str:
@@ -342,7 +342,7 @@ def executions_preview(state: GameState) -> list[dict[str, str]]:
     the hand until the end of the next night; N12 may give it back)."""
     if not (state.phase_open and state.phase_kind == DAY):
         return []
-    after, result = close_phase(state)
+    after, result = end_phase(state)
     pending = after.pending_executions
     out = []
     for n in result.executed:

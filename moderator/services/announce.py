@@ -8,24 +8,20 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator.game.state import CloseResult, GameState
-from moderator.models import Announcement, Game, Phase, Seat
+from moderator.models import Announcement, AuditLog, Game, Phase, Seat
 from moderator.services import audit, posts
 from moderator.services.base import db_now, game_lock
-from moderator.services.drafts import Renderer, build, close_drafts, final_summary_draft
-from moderator.services.drafts import plain as plain  # the console's dry run reads these three here
-from moderator.services.drafts import public_post as public_post
-from moderator.services.drafts import render_bbcode as render_bbcode
+from moderator.services.closing import redrafts
+from moderator.services.drafts import Renderer, build
 from moderator.services.errors import PlayError
 from moderator.services.once import spend
 from moderator.services.storage import announcement, drafts_store
 
 
-def write_announcements(
-    *, game: Game, phase: Phase, state: GameState, result: CloseResult, next_phase: Phase | None
-) -> list[Announcement]:
-    """Store the drafts of a close (`drafts.close_drafts`), in one INSERT."""
-    drafts = close_drafts(game=game, phase=phase, state=state, result=result, next_phase=next_phase)
-    return drafts_store(game, phase, drafts)
+def write_announcements(*, game: Game, phase: Phase, state: GameState, result: CloseResult) -> list[Announcement]:
+    """Store the drafts of a close a replay made again (`closing.redrafts`: the live close's drafts), in one INSERT.
+    `state`: the state after the close."""
+    return drafts_store(game, phase, redrafts(game, phase, state, result))
 
 
 def _draft(game, phase, kind, title, template: Renderer, ctx, events, recipient="") -> Announcement:
@@ -139,13 +135,6 @@ def _vote_post_again(game: Game, day: Phase, state: GameState) -> Announcement:
     return _draft(game, night, Announcement.Kind.VOTE_POST, title, posts.vote_post, ctx, [])
 
 
-def final_summary(*, game: Game, phase: Phase, state: GameState, winner: str) -> Announcement:
-    """The end of the game: the winner, and every seat's camp and the cards it still held (nothing is secret now)."""
-    draft = announcement(game, phase, final_summary_draft(game=game, phase=phase, state=state, winner=winner))
-    draft.save()
-    return draft
-
-
 @transaction.atomic
 def announcement_post(*, game: Game, pk: int, posted: bool = True, actor=None, once=None) -> Announcement:
     """The 天神 says a draft is on the forum now (or not): only posted drafts reach the public page."""
@@ -156,6 +145,6 @@ def announcement_post(*, game: Game, pk: int, posted: bool = True, actor=None, o
         raise PlayError("没有这篇公告草稿")
     draft.posted_at = timezone.now() if posted else None
     draft.save(update_fields=["posted_at"])
-    action = "标记公告已发布" if posted else "撤回公告发布标记"
+    action = AuditLog.Action.ANNOUNCEMENT_POSTED if posted else AuditLog.Action.ANNOUNCEMENT_UNPOSTED
     audit.record(game, actor, action, {"title": draft.title})
     return draft

@@ -8,7 +8,7 @@ from typing import Any
 from moderator.models import AuditLog, Game
 
 
-def record(game: Game | int, actor: Any, action: str, detail: dict[str, Any] | None = None) -> AuditLog:
+def record(game: Game | int, actor: Any, action: AuditLog.Action, detail: dict[str, Any] | None = None) -> AuditLog:
     """One row: who (`actor`, a user or None for the clock and players' links), what (`action`, a short Chinese verb
     the audit page shows) and its detail (shown as a sentence by the console)."""
     game_id = game if isinstance(game, int) else game.pk

@@ -19,12 +19,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
-from moderator.models import Game, Message, Phase, Seat
+from moderator.models import AuditLog, Game, Message, Phase, Seat
 from moderator.parser import parse_pm, parse_vote
 from moderator.parser.text import normalise_word
 from moderator.parser.thread import Post
 from moderator.rules import codec
-from moderator.services import audit, base, intake, resolve, storage, verdicts
+from moderator.services import audit, base, closing, intake, storage, verdicts
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
 
@@ -169,7 +169,7 @@ def bulk_preview(
             result = parse_pm(row.post.body, sender=sender, players=names, hand=hand, phase=phase.kind)
         data = result.to_json()
         inputs = intake.edited_inputs(data["inputs"]) if vote_post and row.post.edited else data["inputs"]
-        at = resolve.minutes_into(phase, row.at)
+        at = closing.minutes_into(phase, row.at)
         state, judged = rules.submit_message(state, [codec.item_to_engine(i, by=sender, at=at) for i in inputs])
         row.items = [intake.Item(i, v.accepted, v.reason, v.cost) for i, v in zip(inputs, judged, strict=True)]
         row.refusals = data["refusals"]
@@ -245,20 +245,18 @@ def bulk_confirm(
     stored = []
     for row in _forum_order(rows):
         message, items, _ = intake.pm_confirm(
-            game=game,
-            seat=row.sender,
-            text=row.post.body,
-            forum_at=row.at,
+            game,
+            intake.Pasted(
+                seat=row.sender, text=row.post.body, forum_at=row.at, vote_post=vote_post, edited=row.post.edited
+            ),
             user=user,
-            vote_post=vote_post,
-            edited=row.post.edited,
         )
         stored.append((row, message, items))
     outcome = _outcome(game, phase, before, stored)
     verdicts.check_seen(outcome, seen)
     result = BulkResult(stored, [r for r in rows if not r.kept], outcome)
     detail = {"messages": [m.pk for _, m, _ in stored], "skipped": [[r.post.author, r.skip] for r in result.skipped]}
-    audit.record(game, user, "批量录入", detail)
+    audit.record(game, user, AuditLog.Action.BULK_ENTER, detail)
     return result
 
 

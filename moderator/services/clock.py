@@ -102,7 +102,7 @@ def _read_many(locked: list[tuple[Game, Phase]]) -> dict[int, tuple]:
 
 def _close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = None) -> bool:
     """The close under the caller's game lock, with its `phase_close` log row in the same transaction (so: one per
-    close): the one close calculation (`resolve.close`) written by closesql on PostgreSQL (two more statements: one
+    close): the one close calculation (`closing.calculate`) written by closesql on PostgreSQL (two more statements: one
     read, one write that stores everything and the log row, or nothing), through the ORM where closesql says so
     (`play.phase_close_locked`)."""
     if closesql.usable():
@@ -193,7 +193,7 @@ def _open_phase(game: Game) -> Phase:
     return Phase.objects.select_for_update().get(pk=require_open_phase(game).pk)
 
 
-def _audit(game: Game, action: str, actor, **detail) -> AuditLog:
+def _audit(game: Game, action: AuditLog.Action, actor, **detail) -> AuditLog:
     return audit.record(
         game, actor, action, {k: v.isoformat() if isinstance(v, datetime) else v for k, v in detail.items()}
     )
@@ -227,7 +227,13 @@ def phase_extend(
         phase.close_failures, phase.close_error = 0, ""
         phase.save(update_fields=["close_failures", "close_error"])
     _audit(
-        game, "phase_extend", actor, phase=phase.label, by_s=by.total_seconds(), ends_at=phase.ends_at, reason=reason
+        game,
+        AuditLog.Action.PHASE_EXTEND,
+        actor,
+        phase=phase.label,
+        by_s=by.total_seconds(),
+        ends_at=phase.ends_at,
+        reason=reason,
     )
     if notice:
         clock_notice(game=game, phase=phase, what="extend", by=by, reason=reason)
@@ -268,7 +274,14 @@ def phase_end_early(
     _close(game, phase, now)
     more = {"orders_missing": orders} if orders else {}
     _audit(
-        game, "phase_end_early", actor, phase=phase.label, planned_end=planned, ended_at=now, not_acted=waiting, **more
+        game,
+        AuditLog.Action.PHASE_END_EARLY,
+        actor,
+        phase=phase.label,
+        planned_end=planned,
+        ended_at=now,
+        not_acted=waiting,
+        **more,
     )
     return phase
 
@@ -284,7 +297,9 @@ def game_pause(*, game: Game, actor=None, once: Once | None = None) -> Game:
     phase.save(update_fields=["paused_remaining"])
     game.status = Game.Status.PAUSED
     game.save(update_fields=["status"])
-    _audit(game, "game_pause", actor, phase=phase.label, remaining_s=phase.paused_remaining.total_seconds())
+    _audit(
+        game, AuditLog.Action.GAME_PAUSE, actor, phase=phase.label, remaining_s=phase.paused_remaining.total_seconds()
+    )
     clock_notice(game=game, phase=phase, what="pause")
     return game
 
@@ -301,7 +316,14 @@ def game_resume(*, game: Game, actor=None, once: Once | None = None) -> Game:
     phase.save(update_fields=["ends_at", "paused_remaining"])
     game.status = Game.Status.RUNNING
     game.save(update_fields=["status"])
-    _audit(game, "game_resume", actor, phase=phase.label, remaining_s=remaining.total_seconds(), ends_at=phase.ends_at)
+    _audit(
+        game,
+        AuditLog.Action.GAME_RESUME,
+        actor,
+        phase=phase.label,
+        remaining_s=remaining.total_seconds(),
+        ends_at=phase.ends_at,
+    )
     clock_notice(game=game, phase=phase, what="resume")
     return game
 
@@ -337,7 +359,7 @@ def game_declare_draw(*, game: Game, actor=None, once: Once | None = None) -> An
     alive = [s.name for s in game_replay(game).state.alive]
     game.status, game.winner = Game.Status.FINISHED, DRAW
     game.save(update_fields=["status", "winner"])
-    _audit(game, "game_declare_draw", actor, phase=phase.label, deadlock_shown=shown, alive=alive)
+    _audit(game, AuditLog.Action.GAME_DECLARE_DRAW, actor, phase=phase.label, deadlock_shown=shown, alive=alive)
     ctx = {"game": game, "phase": phase, "alive": alive, "left": count(len(alive))}
     bbcode = render_to_string("announcements/draw.bbcode", ctx).strip()
     return Announcement.objects.create(

@@ -10,7 +10,7 @@
    closed`, so when the compare-and-set matched no row nothing at all is written: no snapshot, verdict, next phase,
    draft or log row. That is what keeps a close exactly once.
 
-Between the two, the phase is judged (`resolve.judge`) and closed by the one close calculation (`resolve.close`), the
+Between the two, the phase is judged (`closing.judge`) and closed by the one close calculation (`closing.calculate`), the
 same functions the ORM path runs (`play.phase_close_locked`); this module only reads their data and writes their rows
 (tests/clock/test_clock_batch.py compares the rows of both paths on every scenario). The ORM path stays for SQLite
 (the embedded default), for a first night whose default orders must be drawn (O1: they are inputs stored before the
@@ -18,9 +18,9 @@ night resolves), and for a game whose snapshots do not reach the open phase: `cl
 takes that path. A batch (`clock.close_batch`) reads statement 2 of all its phases in one round trip (`read_many`),
 and WRITE leaves out the CTEs that have nothing to write (`write_statement`).
 
-Every table, column and status value in the statements comes from the models (`_sql`: `{phase}` is Phase's table,
-`{phase.ends_at}` its column, `{CLOSED}` Phase.Status.CLOSED); every INSERT lists the model's columns (`_insert`), and
-its rows are sent as JSON, each field's default filled in from the model (`_rows`), that PostgreSQL maps onto the
+Every table, column and status value in the statements comes from the models (`sql`: `{phase}` is Phase's table,
+`{phase.ends_at}` its column, `{CLOSED}` Phase.Status.CLOSED); every INSERT lists the model's columns (`insert`), and
+its rows are sent as JSON, each field's default filled in from the model (`model_rows`), that PostgreSQL maps onto the
 table's columns (`jsonb_populate_recordset`): a field added to a model is written here without a change
 (tests/clock/test_close_rows.py compares every column with the ORM close's).
 
@@ -29,165 +29,27 @@ The close's statements (LOCK, READ, READ_MANY, WRITE) are prepared once per data
 only, and the server neither parses nor plans them again. CLOCK_CLOSE_PREPARED=false turns that off (a pooler:
 docs/scaling.md).
 
-A PM confirm's inputs are written here too (`inputs_insert`: the entry numbers and the rows in one statement).
-Raw SQL lives only here, beside the models it writes."""
+Raw SQL lives here and in the input log's append (`inputlog`), both built by `sqlrows` from the models they write."""
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.db import connection, models
+from django.db import connection
 from django.utils import timezone
 
 from moderator import rules
-from moderator.models import Announcement, AuditLog, Game, Input, InputVerdict, InputVoid, Phase, Seat
+from moderator.models import Announcement, AuditLog, Game, InputVerdict, Phase
 from moderator.rules import codec
-from moderator.services import resolve
+from moderator.services import closing
+from moderator.services.sqlrows import column_of, dumps, insert, inserted, model_rows, quote, sql
 
-
-def _quote(name: str) -> str:
-    """A table's or column's name as the statements write it: bare (each is a plain lower-case word, checked here, as
-    in the statements the clock's tests watch for in pg_stat_activity)."""
-    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-        raise ValueError(f"not a plain SQL name: {name!r}")
-    return name
-
-
-class _Table:
-    """A model in a statement's text: `{phase}` is its table, `{phase.ends_at}` a field's column (`{phase.game}`:
-    game_id), both read from the model's `_meta`."""
-
-    def __init__(self, model: type[models.Model]):
-        self._model = model
-
-    def __format__(self, spec: str) -> str:
-        return _quote(self._model._meta.db_table)
-
-    def __getattr__(self, name: str) -> str:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        field = self._model._meta.get_field(name)
-        assert isinstance(field, models.Field), f"{name} is a field with a column, not a reverse relation"
-        return _column(field)
-
-
-def _literal(value: str) -> str:
-    """A status value of a model's choices as an SQL literal (only plain words: nothing to escape)."""
-    if not re.fullmatch(r"[a-z_]+", value):
-        raise ValueError(f"not a plain status value: {value!r}")
-    return f"'{value}'"
-
-
-_TABLES = {
-    "game": _Table(Game),
-    "seat": _Table(Seat),
-    "phase": _Table(Phase),
-    "input": _Table(Input),
-    "verdict": _Table(InputVerdict),
-    "void": _Table(InputVoid),
-    "draft": _Table(Announcement),
-    "audit": _Table(AuditLog),
-}
-_VALUES = {
-    "OPEN": _literal(Phase.Status.OPEN),
-    "CLOSED": _literal(Phase.Status.CLOSED),
-    "RUNNING": _literal(Game.Status.RUNNING),
-    "FINISHED": _literal(Game.Status.FINISHED),
-}
-
-
-def _sql(text: str, **more: str) -> str:
-    """A statement with its tables, columns and status values filled in from the models (see `_Table`)."""
-    return text.format(**_TABLES, **_VALUES, **more)
-
-
-def _column(f: models.Field) -> str:
-    assert f.column is not None, f"{f.name} is a concrete field: it has a column"
-    return _quote(f.column)
-
-
-def _inserted(model: type[models.Model]) -> list[models.Field]:
-    """The columns an INSERT of `model` writes: every concrete field but an automatic primary key."""
-    return [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
-
-
-def _insert(model: type[models.Model], source: str, **expressions: str) -> str:
-    """`INSERT INTO` the model's table every column of `_inserted(model)`, each `r.<column>` of `source` (a row of
-    the table's type, from `_rows`) unless `expressions` gives another by field name."""
-    fields = _inserted(model)
-    columns = ", ".join(_column(f) for f in fields)
-    values = ", ".join(expressions.get(f.name, f"r.{_column(f)}") for f in fields)
-    return f"INSERT INTO {_quote(model._meta.db_table)} ({columns})\n  SELECT {values}\n    FROM {source}"
-
-
-def _encode(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, timedelta):
-        return f"{value.total_seconds()} seconds"
-    raise TypeError(f"{type(value).__name__} is not a column value")
-
-
-class _Shape(NamedTuple):
-    """What a row of a model needs besides the values a write gives: each column's default (a callable one is called
-    for each row, but an empty `dict` or `list`: the row is only sent as JSON), and the columns an `auto_now_add`
-    field stamps."""
-
-    columns: dict[str, str]  # field attname -> column, where they differ
-    defaults: dict[str, Any]  # column -> default value (but NULL: a row leaves its column out)
-    made: dict[str, Callable[[], Any]]  # column -> the callable that makes its default for each row
-    stamped: tuple[str, ...]  # columns of `auto_now_add` fields
-
-
-@cache
-def _shape(model: type[models.Model]) -> _Shape:
-    columns, defaults, made, stamped = {}, {}, {}, []
-    for f in _inserted(model):
-        column = _column(f)
-        if column != f.attname:
-            columns[f.attname] = column
-        if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False):
-            stamped.append(column)
-        elif f.has_default() and callable(f.default) and f.default not in (dict, list):
-            made[column] = f.default
-        elif (default := f.get_default()) is not None:  # a column left out of a row is NULL
-            defaults[column] = default
-    return _Shape(columns, defaults, made, tuple(stamped))
-
-
-def _rows(model: type[models.Model], values: Sequence[dict[str, Any]], now: str) -> list[dict[str, Any]]:
-    """Rows of `model` (column -> value) as `jsonb_populate_recordset` maps them onto its table, once sent as JSON
-    (`_dumps`): each row the ORM would insert for these field values (by attname; a time as its ISO text), every other
-    field's default, `auto_now_add` times `now` (ISO text)."""
-    if not values:
-        return []
-    shape = _shape(model)
-    base = {**shape.defaults, **dict.fromkeys(shape.stamped, now)}
-    rows = []
-    for given in values:
-        row = base.copy()
-        for column, make in shape.made.items():
-            row[column] = make()
-        if shape.columns:
-            given = {shape.columns.get(name, name): value for name, value in given.items()}
-        row.update(given)
-        rows.append(row)
-    return rows
-
-
-def _dumps(value: Any) -> str:
-    """A statement's JSON parameter."""
-    return json.dumps(value, default=_encode, ensure_ascii=False)
-
-
-READ = _sql("""
+READ = sql("""
 SELECT
   (SELECT count(*) FILTER (WHERE q.{phase.status} <> {CLOSED} OR q.{phase.snapshot} = ''
                               OR (q.{phase.starts_at}, q.{phase.id}) > (%(starts)s, %(phase)s))
@@ -216,19 +78,19 @@ READ_MANY = (
     + "\nFROM unnest(%(games)s::bigint[], %(phases)s::bigint[], %(starts)s::timestamptz[]) AS t(game, phase, starts)\n"
 )
 
-_UPDATED = ", ".join(f"{_column(f)} = EXCLUDED.{_column(f)}" for f in _inserted(InputVerdict) if not f.primary_key)
+_UPDATED = ", ".join(f"{column_of(f)} = EXCLUDED.{column_of(f)}" for f in inserted(InputVerdict) if not f.primary_key)
 
 
 def _each(table: str, key: str) -> str:
-    """The rows under `key` of the close's JSON document (its one parameter `rows`, parsed once by the
+    """The rows under `key` of the close's JSON document (its one parameter `model_rows`, parsed once by the
     compare-and-set and returned as `closed.doc`) as rows of the table's type, in their order."""
-    return _sql(
+    return sql(
         f"closed CROSS JOIN jsonb_populate_recordset(NULL::{{{table}}}, closed.doc -> '{key}') WITH ORDINALITY AS r"
     )
 
 
 _LATENESS = "round(EXTRACT(EPOCH FROM closed.closed_at - closed.ends_at)::numeric, 3)::float8"
-WRITE = _sql(
+WRITE = sql(
     """
 WITH closed AS (
   UPDATE {phase} p SET {phase.status} = {CLOSED}, {phase.closed_at} = STATEMENT_TIMESTAMP(),
@@ -255,13 +117,13 @@ WITH closed AS (
 SELECT closed_at FROM closed
 """,
     updated=_UPDATED,
-    verdicts_rows=_insert(InputVerdict, _each("verdict", "verdicts")),
-    next_rows=_insert(Phase, _each("phase", "next")),
-    drafts_rows=_insert(Announcement, _each("draft", "drafts")),
-    audit_rows=_insert(
+    verdicts_rows=insert(InputVerdict, _each("verdict", "verdicts")),
+    next_rows=insert(Phase, _each("phase", "next")),
+    drafts_rows=insert(Announcement, _each("draft", "drafts")),
+    audit_rows=insert(
         AuditLog,
         _each("audit", "log"),
-        detail=_sql("r.{audit.detail} || jsonb_build_object('lateness_s', ") + _LATENESS + ")",
+        detail=sql("r.{audit.detail} || jsonb_build_object('lateness_s', ") + _LATENESS + ")",
     ),
 )
 
@@ -282,55 +144,6 @@ def write_statement(*, verdicts: bool, finished: bool, following: bool) -> str:
         if not kept:
             statement = statement.replace(_cte(name), "", 1)
     return statement
-
-
-INPUTS_INSERT = _sql(
-    """
-WITH seq AS (
-  UPDATE {game} SET {game.input_seq} = {game.input_seq} + %(n)s WHERE {game.id} = %(game)s
-  RETURNING {game.input_seq} - %(n)s AS base
-)
-{insert}
- ORDER BY r.ordinality
-RETURNING {input.id}, {input.seq}
-""",
-    insert=_insert(
-        Input,
-        "seq CROSS JOIN jsonb_populate_recordset(NULL::" + _sql("{input}") + ", %(items)s::jsonb) WITH ORDINALITY AS r",
-        seq="seq.base + r.ordinality",
-    ),
-)
-
-
-def inputs_insert(
-    *, game: Game, phase: Phase, seat: Seat, encoded: list[tuple[str, Any]], forum_at: datetime, message, entered_by
-) -> list[Input]:
-    """An input log write on PostgreSQL: the entry numbers reserved and the inputs inserted in one statement (a PM
-    confirm: one round trip fewer). The rows are those the ORM's entry numbers and `bulk_create` write."""
-    at = timezone.now()
-    ids = {"game_id": game.pk, "phase_id": phase.pk, "seat_id": seat.pk, "message_id": getattr(message, "pk", None)}
-    common = {**ids, "forum_at": forum_at.isoformat(), "seq": 0, "entered_by_id": getattr(entered_by, "pk", None)}
-    rows = _dumps(
-        _rows(Input, [{**common, "kind": kind, "payload": payload} for kind, payload in encoded], at.isoformat())
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(INPUTS_INSERT, {"n": len(encoded), "game": game.pk, "items": rows})
-        ids_of = dict((seq, pk) for pk, seq in cursor.fetchall())
-    first = min(ids_of)
-    game.input_seq = first + len(encoded) - 1
-    common = {"game": game, "phase": phase, "seat": seat, "forum_at": forum_at, "message": message}
-    return [
-        Input(
-            **common,
-            id=ids_of[first + i],
-            kind=kind,
-            payload=payload,
-            seq=first + i,
-            entered_at=at,
-            entered_by=entered_by,
-        )
-        for i, (kind, payload) in enumerate(encoded)
-    ]
 
 
 class _PreparedCursor(psycopg.Cursor):
@@ -374,12 +187,12 @@ _GAME, _PHASE = _columns(Game), _columns(Phase)
 # The second sets `plan_cache_mode` for the same transaction: READ and WRITE, prepared (`_cursor`), run on their one
 # generic plan from the first close of a session instead of being planned again for each of their first five (every
 # plan they can have is the same: look-ups by primary and foreign key).
-LOCK = _sql(
+LOCK = sql(
     "SELECT set_config('synchronous_commit', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true), "
     "{g}, {p} FROM {phase} p JOIN {game} g ON g.{game.id} = p.{phase.game} "
     "WHERE p.{phase.id} = ANY(%s::bigint[]) ORDER BY p.{phase.game}, p.{phase.id} FOR UPDATE OF g",
-    g=", ".join(f"g.{_quote(c)}" for c in _GAME[1]),
-    p=", ".join(f"p.{_quote(c)}" for c in _PHASE[1]),
+    g=", ".join(f"g.{quote(c)}" for c in _GAME[1]),
+    p=", ".join(f"p.{quote(c)}" for c in _PHASE[1]),
 )
 
 
@@ -436,7 +249,7 @@ def _json(value: Any) -> Any:
 
 
 class _Seat:
-    """A seat as the close needs it: what resolve.initial_state reads, and its number and id."""
+    """A seat as the close needs it: what closing.initial_state reads, and its number and id."""
 
     __slots__ = ("camp", "dealt_hand", "number", "pk", "player_name")
 
@@ -473,14 +286,14 @@ def close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = N
             return None
         seats = [_Seat(row) for row in _json(seats_json) or []]
         if snapshot is None:  # the game's first phase
-            state = resolve.initial_state(game, seats)
+            state = closing.initial_state(game, seats)
         else:
             state, _ = rules.open_phase(codec.state_load(snapshot))
         records = [_Rec(row) for row in _json(inputs_json) or []]
         by_seat = {s.pk: s.player_name for s in seats}
         names = {s.number: s.player_name for s in seats}
-        state, verdicts = resolve.judge(state, phase, records, by_seat=by_seat, names=names)
-        closed = resolve.close(game, phase, state, ((r.pk, r.stored, verdicts[r.pk]) for r in records))
+        state, verdicts = closing.judge(state, phase, records, by_seat=by_seat, names=names)
+        closed = closing.calculate(game, phase, state, ((r.pk, r.stored, verdicts[r.pk]) for r in records))
         cursor.execute(*_write(game, closed, now))
         row = cursor.fetchone()
     if row is None:
@@ -492,7 +305,7 @@ def close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = N
     return True
 
 
-def _write(game: Game, closed: resolve.Closed, now: datetime | None) -> tuple[str, dict[str, Any]]:
+def _write(game: Game, closed: closing.Closed, now: datetime | None) -> tuple[str, dict[str, Any]]:
     """WRITE and its values for this close: every row as the ORM path writes it (`storage.close_store`)."""
     phase, following, now_at = closed.phase, closed.next_phase, timezone.now().isoformat()
     verdicts = [{"input_id": pk, "accepted": a, "reason": why, "cost": cost} for pk, a, why, cost in closed.verdicts]
@@ -502,7 +315,7 @@ def _write(game: Game, closed: resolve.Closed, now: datetime | None) -> tuple[st
         times = {"starts_at": starts_at.isoformat(), "ends_at": ends_at.isoformat()}
         nexts.append({"game_id": game.pk, "kind": kind, "number": number, **times})
     drafts = [{"game_id": game.pk, "phase_id": phase.pk, **draft._asdict()} for draft in closed.drafts]
-    log = {"game_id": game.pk, "actor_id": None, "action": resolve.CLOSE_ACTION, "detail": closed.log}
+    log = {"game_id": game.pk, "actor_id": None, "action": AuditLog.Action.PHASE_CLOSE.value, "detail": closed.log}
     statement = write_statement(verdicts=bool(verdicts), finished=bool(closed.winner), following=bool(nexts))
     return statement, {
         "game": game.pk,
@@ -510,13 +323,13 @@ def _write(game: Game, closed: resolve.Closed, now: datetime | None) -> tuple[st
         "now": now,
         "snapshot": closed.snapshot,
         "winner": closed.winner,
-        "rows": _dumps(
+        "rows": dumps(
             {
                 "result": closed.result_doc,
-                "verdicts": _rows(InputVerdict, verdicts, now_at),
-                "next": _rows(Phase, nexts, now_at),
-                "drafts": _rows(Announcement, drafts, now_at),
-                "log": _rows(AuditLog, [log], now_at),
+                "verdicts": model_rows(InputVerdict, verdicts, now_at),
+                "next": model_rows(Phase, nexts, now_at),
+                "drafts": model_rows(Announcement, drafts, now_at),
+                "log": model_rows(AuditLog, [log], now_at),
             }
         ),
     }

@@ -14,10 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
-from moderator.models import Announcement, Game, Input, InputVoid, Phase, SeatHolder
+from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
 from moderator.selectors import has_open_phase
-from moderator.services import audit, base, errors, explain, inputs, resolve, storage, verdicts
+from moderator.services import audit, base, closing, errors, explain, inputs, storage, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.clock import DRAW
 from moderator.services.intake import open_input
@@ -37,7 +37,7 @@ LABELS = {
 }
 
 
-def describe(key: str, value) -> str:
+def result_sentence(key: str, value) -> str:
     """A stored close result, as the 天神 reads it."""
     if key == "lost":
         parts = [f"{name}:{k.get('特权', 0)}特权 {k.get('庶民', 0)}庶民" for name, k in (value or {}).items()]
@@ -84,7 +84,11 @@ def result_changes(before: dict, after: dict, seat_of: dict[str, int], names: di
         old, new = by_seat(key, before.get(key), seat_of), by_seat(key, after.get(key), seat_of)
         if (old or None) != (new or None):
             changes.append(
-                (LABELS[key], describe(key, _named(key, old, names)), describe(key, _named(key, new, names)))
+                (
+                    LABELS[key],
+                    result_sentence(key, _named(key, old, names)),
+                    result_sentence(key, _named(key, new, names)),
+                )
             )
     return changes
 
@@ -206,11 +210,11 @@ def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, storage.Replay, dict]:
     for phase in replay.replayed:
         diff = PhaseDiff(phase, verdicts=_verdict_lines(replay, phase, names, seat_names))
         if phase.pk in replay.closed:
-            diff.changes = _changes(phase.result, resolve.result_json(replay.closed[phase.pk][1]), seat_of, names)
+            diff.changes = _changes(phase.result, closing.result_json(replay.closed[phase.pk][1]), seat_of, names)
         elif before_open is not None and phase.status == Phase.Status.OPEN:
             diff.open = True
-            old = resolve.result_json(rules.close_phase(before_open.state)[1])
-            new = resolve.result_json(rules.close_phase(replay.state)[1])
+            old = closing.result_json(rules.end_phase(before_open.state)[1])
+            new = closing.result_json(rules.end_phase(replay.state)[1])
             diff.changes = _changes(old, new, seat_of, names)
         diffs.append(diff)
     return diffs, replay, seat_names
@@ -303,22 +307,12 @@ def _rewrite(game: Game, diffs: Diffs, replay: storage.Replay, at: datetime) -> 
     now = timezone.now()
     by_phase = {d.phase.pk: d for d in diffs}
     phases = [p for p in replay.phases if p not in end.cancelled]
-    for i, phase in enumerate(phases):
+    for phase in phases:
         if phase.pk not in replay.closed or not by_phase[phase.pk].changes:
             continue  # its result stands seat by seat: its drafts stand (a substitute's name is no change, S5)
         state, result = replay.closed[phase.pk]
         olds = [a for a in phase.announcements.filter(corrected_at__isnull=True).order_by("id") if _of_the_close(a)]
-        nxt = None if result.winner else (phases[i + 1] if i + 1 < len(phases) else end.reopened)
-        if nxt is not None and nxt.announced_end:  # T5: the posts name the announced deadline, not the early end
-            nxt = Phase(
-                pk=nxt.pk,
-                game=game,
-                kind=nxt.kind,
-                number=nxt.number,
-                starts_at=nxt.starts_at,
-                ends_at=nxt.announced_end,
-            )
-        made = write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
+        made = write_announcements(game=game, phase=phase, state=state, result=result)
         _supersede(by_phase[phase.pk], olds, made, now)
     diffs[:] = [d for d in diffs if d.any and d.phase not in end.cancelled]
     rows = [(d.phase.label, d.changes) for d in diffs if d.changes and not d.open]
@@ -420,7 +414,7 @@ def correction_apply(
         "phases": [d.phase.label for d in diffs],
         "game": [list(g) for g in diffs.game],
     }
-    audit.record(game, user, "更正", detail)
+    audit.record(game, user, AuditLog.Action.CORRECTION, detail)
     return diffs
 
 
@@ -451,7 +445,7 @@ def void_preview(*, game: Game, pk: int) -> VoidPreview:
     after = rolled_back(voided)
     changes = verdicts.verdict_changes(before, after, rec.phase_id, skip=frozenset({rec.pk}))
     preview.verdicts = [(c.who, c.what, c.before, c.after) for c in changes]
-    old_close = resolve.result_json(rules.close_phase(before.state)[1])
-    new_close = resolve.result_json(rules.close_phase(after.state)[1])
+    old_close = closing.result_json(rules.end_phase(before.state)[1])
+    new_close = closing.result_json(rules.end_phase(after.state)[1])
     preview.changes = result_changes(old_close, new_close, seat_of, names)
     return preview

@@ -157,7 +157,7 @@ def render_bbcode(template: Renderer, ctx: dict) -> str:
 def close_drafts(*, game: Game, phase: Phase, state: GameState, result: CloseResult, next_phase) -> list[Draft]:
     """Every draft of a close, rendered, in the order they are stored: the public post (dawn or dusk), the vote post
     of the day it opens, the private notices, and the final summary when the game is won. `next_phase`: what the
-    close opens (a `Phase`, or the close's `resolve.NextPhase`: its kind, number, end and label), None when none."""
+    close opens (a `Phase`, or the close's `closing.NextPhase`: its kind, number, end and label), None when none."""
     events = list(result.events)
     seats = [s.name for s in state.seats]
     render, ctx = public_post(game=game, phase=phase, result=result, next_phase=next_phase, seats=seats, state=state)

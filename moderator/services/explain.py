@@ -185,7 +185,7 @@ def phase_trace(game: Game, phase: Phase) -> PhaseTrace:
 def dry_run_steps(state: rules.GameState) -> list[Step]:
     """The steps of closing the open phase now (a dry run: nothing is stored)."""
     steps = Trace()
-    rules.close_phase(state, steps)
+    rules.end_phase(state, steps)
     return list(steps)
 
 

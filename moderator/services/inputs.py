@@ -14,19 +14,19 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 
 from moderator import rules
 from moderator.game.state import Verdict
 from moderator.models import Game, Input, Message, Phase, Seat
 from moderator.rules import codec
-from moderator.services import closesql
+from moderator.services import inputlog
 from moderator.services.base import game_lock
+from moderator.services.closing import check_forum_time
+from moderator.services.closing import minutes_into as _minutes
 from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
-from moderator.services.play import _next_seq, seat_numbers
-from moderator.services.resolve import check_forum_time
-from moderator.services.resolve import minutes_into as _minutes
+from moderator.services.play import seat_numbers
 from moderator.services.storage import Replay, game_replay, replay_save
 from moderator.services.verdicts import EntryOutcome, check_seen, later_inputs, verdict_changes
 
@@ -35,7 +35,7 @@ from moderator.services.verdicts import EntryOutcome, check_seen, later_inputs, 
 class Entry:
     """One message's inputs: who sent them (`seat`), what (`items`, the codec's vocabulary), when (`forum_at`); the
     stored raw message they came from, who entered them, and what the message is besides its inputs (`context`,
-    intake.message_context: part of the digest the 天神 confirms)."""
+    intake.pm_context: part of the digest the 天神 confirms)."""
 
     seat: Seat
     items: Sequence[dict]
@@ -71,24 +71,15 @@ def store(game: Game, phase: Phase, entry: Entry, *, seat_of: dict[str, int] | N
         raise PlayError(str(exc)) from exc
     if not encoded:
         return []
-    seat, forum_at, message, entered_by = entry.seat, entry.forum_at, entry.message, entry.entered_by
-    if connection.vendor == "postgresql":  # the entry numbers and the rows in one statement
-        return closesql.inputs_insert(
-            game=game,
-            phase=phase,
-            seat=seat,
-            encoded=encoded,
-            forum_at=forum_at,
-            message=message,
-            entered_by=entered_by,
-        )
-    first = _next_seq(game, len(encoded))
-    common = {"game": game, "phase": phase, "seat": seat, "forum_at": forum_at, "message": message}
-    recs = [
-        Input(**common, kind=kind, payload=payload, seq=first + i, entered_by=entered_by)
-        for i, (kind, payload) in enumerate(encoded)
-    ]
-    return Input.objects.bulk_create(recs)
+    return inputlog.append(
+        game=game,
+        phase=phase,
+        seat=entry.seat,
+        encoded=encoded,
+        forum_at=entry.forum_at,
+        message=entry.message,
+        entered_by=entry.entered_by,
+    )
 
 
 @transaction.atomic
@@ -158,39 +149,7 @@ def _continued(before: Replay, phase: Phase, entry: Entry, recs: list[Input]) ->
     return after, list(judged)
 
 
-def action_submit(*, game: Game, seat: Seat, payload: dict, forum_at: datetime, message=None, entered_by=None):
-    """A privilege use (or the S4 stance) in the scenario vocabulary; returns (record, verdict)."""
-    return write(game, Entry(seat, [payload], forum_at, message, entered_by)).first
-
-
 def vote_item(target: Seat | None, *, change: bool, edited: bool = False) -> dict:
     """A vote post (D1–D3) as an item: an original vote or a change post; an edited post without a target: the
     original target cannot be known (D3)."""
     return {("change" if change else "for"): target.player_name, "edited": edited} if target else {"edited": True}
-
-
-def vote_submit(
-    *,
-    game: Game,
-    seat: Seat,
-    target: Seat | None,
-    change: bool,
-    forum_at: datetime,
-    edited: bool = False,
-    entered_by=None,
-    once: Once | None = None,
-    seen: str | None = None,
-):
-    """A vote post (D1–D3); returns (record, verdict)."""
-    entry = Entry(seat, [vote_item(target, change=change, edited=edited)], forum_at, entered_by=entered_by)
-    return write(game, entry, once=once, seen=seen).first
-
-
-def order_submit(*, game: Game, seat: Seat, order: list[str], forum_at: datetime, message=None):
-    """A discard order (O1–O3): accepted in the first 24 hours or an O3 window, refused otherwise with the reason."""
-    return write(game, Entry(seat, [{"order": list(order)}], forum_at, message)).first
-
-
-def current_order(seat: Seat) -> list[str]:
-    """The seat's discard order as the rules hold it now (O1–O3)."""
-    return list(game_replay(seat.game).state.seat(seat.player_name).names)

@@ -4,18 +4,18 @@ vote forms, and voiding an input of the open phase. Each verb writes its audit r
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from django.db import transaction
 
 from moderator import rules
 from moderator.game.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
-from moderator.models import Game, Input, InputVoid, Message, Phase, Seat
+from moderator.models import AuditLog, Game, Input, InputVoid, Message, Phase, Seat
 from moderator.parser import Part, account, parse_pm, parse_vote, sender_words
 from moderator.rules import codec
-from moderator.services import audit, base, errors, inputs, resolve, storage, verdicts
+from moderator.services import audit, base, closing, errors, inputs, storage, verdicts
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
 
@@ -131,7 +131,7 @@ class MessagePreview:
 
     @property
     def text_key(self) -> str:
-        return text_key(self.text)
+        return verdicts.text_key(self.text)
 
     @property
     def choices(self) -> list[str]:
@@ -247,12 +247,6 @@ def manifestos_apply(inputs: list[dict], edits: dict[int, str] | None) -> list[d
     return out
 
 
-def text_key(text: str) -> str:
-    """Which pasted text a preview's 宣言 boxes belong to: edits made for another text (the 天神 pasted a new PM
-    and previewed again) are dropped, never applied to the new text's attacks."""
-    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
-
-
 def manifesto_edits(inputs: list[dict]) -> list[dict]:
     """The edits of this message's 杀人宣言, for its record and the audit: what the parser took, what is published."""
     return [
@@ -262,7 +256,7 @@ def manifesto_edits(inputs: list[dict]) -> list[dict]:
     ]
 
 
-def message_context(seat: Seat, forum_at: datetime, text: str, refusals: list[dict], inputs: list[dict]) -> list[str]:
+def pm_context(seat: Seat, forum_at: datetime, text: str, refusals: list[dict], inputs: list[dict]) -> list[str]:
     """verdicts.message_context, and every 杀人宣言 that will be published: a confirm whose manifesto was edited after
     the preview is not what the preview showed."""
     context = verdicts.message_context(seat.player_name, forum_at, text, refusals)
@@ -284,6 +278,14 @@ class Pasted:
     choices: dict[int, str] = field(default_factory=dict)
     manifestos: dict[int, str] = field(default_factory=dict)
     chooser: str = "天神"
+
+
+class Confirmed(NamedTuple):
+    """What a confirm stored: the raw message, its inputs (with their verdicts) and the parser's refusals."""
+
+    message: Message
+    items: list[Item]
+    refusals: list[dict]
 
 
 def parse_message(
@@ -342,15 +344,15 @@ def pm_preview(
     pasted = Pasted(seat, text, forum_at, vote_post, False, dict(choices or {}), dict(manifestos or {}), chooser)
     replay = replay or storage.game_replay(game)
     items, refusals, phase, state, notes = parse_message(game, pasted, state=replay.state)
-    resolve.check_forum_time(phase, forum_at)
+    closing.check_forum_time(phase, forum_at)
     preview = MessagePreview(seat, phase, forum_at, text, refusals=refusals, notes=notes)
     if verdicts.later_inputs(replay, phase, forum_at):
         outcome = rolled_back(lambda: _message_store(base.game_lock(game), pasted).outcome)
     else:
-        at = resolve.minutes_into(phase, forum_at)
+        at = closing.minutes_into(phase, forum_at)
         engine_inputs = [codec.item_to_engine(item, by=seat.player_name, at=at) for item in items]
         judged = rules.submit_message(state, engine_inputs)[1]  # N-kill: the message is judged as one
-        context = message_context(seat, forum_at, text, refusals, items)
+        context = pm_context(seat, forum_at, text, refusals, items)
         outcome = verdicts.EntryOutcome(judged, what=verdicts.sentences(items, replay.names), context=context)
     preview.items = [Item(i, v.accepted, v.reason, v.cost) for i, v in zip(items, outcome.verdicts, strict=True)]
     preview.later, preview.changes, preview.digest = outcome.later, outcome.changes, outcome.digest
@@ -400,7 +402,7 @@ def _message_store(
         forum_at=forum_at,
         entered_by=user,
     )
-    context = message_context(seat, forum_at, pasted.text, refusals, items)
+    context = pm_context(seat, forum_at, pasted.text, refusals, items)
     entry = inputs.Entry(seat, items, forum_at, message=message, entered_by=user, context=context)
     written = inputs.write_locked(game, entry, seen=seen, replay=replay)  # the caller's lock and transaction
     judged = [Item(item, v.accepted, v.reason, v.cost) for item, v in zip(items, written.verdicts, strict=True)]
@@ -409,33 +411,26 @@ def _message_store(
 
 @transaction.atomic
 def pm_confirm(
-    *,
     game: Game,
-    seat: Seat,
-    text: str,
-    forum_at: datetime,
+    pasted: Pasted,
+    *,
     user=None,
-    vote_post: bool = False,
     once: Once | None = None,
-    edited: bool = False,
     seen: str | None = None,
-    choices: dict[int, str] | None = None,
-    manifestos: dict[int, str] | None = None,
     replay: storage.Replay | None = None,
     audit_detail: dict | None = None,
-    chooser: str = "天神",
-) -> tuple[Message, list[Item], list[dict]]:
+) -> Confirmed:
     """Store the raw message forever, then every input it produced, each linked to it (refusals included). A
     repeated or stale confirm (`once`) stores nothing; nor does one whose outcome differs from the preview the
-    天神 saw (`seen`, the preview's digest: verdicts.NotAsSeen). `choices`: the 天神's choices among refusals'
+    天神 saw (`seen`, the preview's digest: verdicts.NotAsSeen). `pasted.choices`: the choices among refusals'
     candidates, exactly as the preview applied them (choices_apply); kept in the message's record and the audit.
-    `manifestos`: the 杀人宣言 as edited in the preview (manifestos_apply): published as edited, the raw text kept, the
-    edit in the message's record and the audit; part of the digest, so an edit after the preview stores nothing.
-    `replay`: the game replayed by the caller under this same lock, with nothing written since (else one is made);
-    `audit_detail`: more for the log row (a player's own page: how it came)."""
+    `pasted.manifestos`: the 杀人宣言 as edited in the preview (manifestos_apply): published as edited, the raw text
+    kept, the edit in the message's record and the audit; part of the digest, so an edit after the preview stores
+    nothing. `replay`: the game replayed by the caller under this same lock, with nothing written since (else one is
+    made); `audit_detail`: more for the log row (a player's own page: how it came)."""
     game = base.game_lock(game)
     spend(game, once, "录入消息")
-    pasted = Pasted(seat, text, forum_at, vote_post, edited, dict(choices or {}), dict(manifestos or {}), chooser)
+    seat = pasted.seat
     stored = _message_store(game, pasted, user=user, seen=seen, replay=replay)
     message, refusals = stored.message, stored.refusals
     edits = message.parsed.get("manifesto_edits", [])
@@ -452,8 +447,8 @@ def pm_confirm(
         **({"manifesto_edits": edits} if edits else {}),
         **(audit_detail or {}),
     }
-    audit.record(game, user, "录入消息", detail)
-    return message, stored.items, refusals
+    audit.record(game, user, AuditLog.Action.MESSAGE_ENTER, detail)
+    return Confirmed(message, stored.items, refusals)
 
 
 @transaction.atomic
@@ -462,7 +457,7 @@ def action_entry(*, game: Game, seat: Seat, item: dict, forum_at: datetime, acto
     `actor` and written to the audit log (the detail is the item: the audit page shows it as a sentence)."""
     entry = inputs.Entry(seat, [item], forum_at, entered_by=actor)
     rec, verdict = inputs.write(game, entry, once=once, seen=seen).first
-    audit.record(game, actor, "录入特权", {"seat": seat.player_name, **item})
+    audit.record(game, actor, AuditLog.Action.ACTION_ENTER, {"seat": seat.player_name, **item})
     return rec, verdict
 
 
@@ -485,7 +480,7 @@ def vote_entry(
     rec, verdict = inputs.write(game, entry, once=once, seen=seen).first
     post = "change" if change else "edited" if edited else "original"
     detail = {"seat": seat.player_name, "target": target.player_name if target else "", "post": post}
-    audit.record(game, actor, "录入投票", detail)
+    audit.record(game, actor, AuditLog.Action.VOTE_ENTER, detail)
     return rec, verdict
 
 
@@ -509,4 +504,4 @@ def input_void(*, game: Game, pk: int, user=None, reason: str = "", once: Once |
     rec = open_input(game, pk)
     InputVoid.objects.create(input=rec, by=user, reason=reason)
     storage.replay_save(storage.game_replay(game))
-    audit.record(game, user, "作废输入", {"id": pk, "reason": reason})
+    audit.record(game, user, AuditLog.Action.INPUT_VOID, {"id": pk, "reason": reason})

@@ -81,19 +81,7 @@ def issue(*, kind: str, game_id: int | None, phase_id: int | None, who: str) -> 
     return signing.dumps(body, salt=SALT, compress=False)
 
 
-def issue_for(kind: str, game: Game | None = None, *, user=None, link: str | None = None) -> dict[str, str]:
-    """The hidden fields a page would carry for this form (scripts and tests that post without the page): signed for
-    the seat whose private link is `link`, else for `user`."""
-    if link:
-        who = link_who(link)
-    else:
-        who = f"u:{user.pk}" if user is not None else "-"
-    phase_id = open_phase_id(game)
-    token = issue(kind=kind, game_id=getattr(game, "pk", None), phase_id=phase_id, who=who)
-    return {"once": token, "phase": "" if phase_id is None else str(phase_id)}
-
-
-class Refused(Exception):
+class TokenRefused(Exception):
     """A token the server did not issue for this form, or no longer honours: the page says why; nothing changes."""
 
     def __init__(self, message: str, status: int = 400):
@@ -103,28 +91,28 @@ class Refused(Exception):
 
 def check(token: str, *, kind: str, game_id: int | None, who: str, any_game: bool = False) -> dict:
     """The token's signed body if it was issued for this kind of form, this game (unless `any_game`: a seat's link
-    names its own game) and this seat or 天神, and has not expired; else Refused. The phase is `spend`'s to check,
+    names its own game) and this seat or 天神, and has not expired; else TokenRefused. The phase is `spend`'s to check,
     under the game lock."""
     if len(token) > 400:
-        raise Refused("这个表单的一次性令牌不是本站签发的(长度不对):什么都没有改动。请刷新页面后再提交。")
+        raise TokenRefused("这个表单的一次性令牌不是本站签发的(长度不对):什么都没有改动。请刷新页面后再提交。")
     try:
         body = signing.loads(token, salt=SALT, max_age=max_age())
     except signing.SignatureExpired:
         hours = max_age() // 3600
-        raise Refused(f"这个表单已过期(页面打开超过 {hours} 小时):什么都没有改动。请刷新页面后再提交。") from None
+        raise TokenRefused(f"这个表单已过期(页面打开超过 {hours} 小时):什么都没有改动。请刷新页面后再提交。") from None
     except signing.BadSignature:
-        raise Refused(
+        raise TokenRefused(
             "这个表单的一次性令牌不是本站签发的(伪造或被改动过):什么都没有改动。请刷新页面后再提交。"
         ) from None
     if not isinstance(body, dict) or not isinstance(body.get("n"), str) or not body["n"]:
-        raise Refused("这个表单的一次性令牌不是本站签发的:什么都没有改动。请刷新页面后再提交。")
+        raise TokenRefused("这个表单的一次性令牌不是本站签发的:什么都没有改动。请刷新页面后再提交。")
     if body.get("w") != who:
         whose = "另一个座位的私人链接" if str(body.get("w", "")).startswith("s:") else "另一个账号"
-        raise Refused(f"这个表单是发给{whose}的,不能在这里提交:什么都没有改动。", status=403)
+        raise TokenRefused(f"这个表单是发给{whose}的,不能在这里提交:什么都没有改动。", status=403)
     if not any_game and body.get("g") != game_id:
-        raise Refused("这个表单属于另一局游戏,不能在这里提交:什么都没有改动。", status=403)
+        raise TokenRefused("这个表单属于另一局游戏,不能在这里提交:什么都没有改动。", status=403)
     if body.get("k") != kind:
-        raise Refused("这个表单的一次性令牌是为另一种操作签发的,不能用在这里:什么都没有改动。请刷新页面后再提交。")
+        raise TokenRefused("这个表单的一次性令牌是为另一种操作签发的,不能用在这里:什么都没有改动。请刷新页面后再提交。")
     return body
 
 

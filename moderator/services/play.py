@@ -1,6 +1,6 @@
 """Playing a game: the close of a phase.
 
-A close is the one close calculation (`resolve.close`) written by one storage step: `closesql` (SQL statements, on
+A close is the one close calculation (`closing.calculate`) written by one storage step: `closesql` (SQL statements, on
 PostgreSQL, for the clock) or the ORM (`storage.close_store`: SQLite, the closes the SQL leaves to it, and
 `phase_close`). The replay and the snapshots live in `storage`, the game lock in `base`, `PlayError` in `errors`.
 """
@@ -9,28 +9,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 
 from moderator.game.orders import random_order, seat_seed
 from moderator.models import Game, Input, Phase
-from moderator.services import resolve, versions
+from moderator.services import closing, inputlog, versions
 from moderator.services.base import game_lock
 from moderator.services.storage import (
     close_claim,
     close_store,
     game_replay,
 )
-
-
-def _next_seq(game: Game, n: int = 1) -> int:
-    """Reserve `n` entry numbers in one statement (the database adds and returns: safe whatever the caller's copy
-    of the row says); returns the first."""
-    with connection.cursor() as cursor:
-        table = Game._meta.db_table
-        cursor.execute(f"UPDATE {table} SET input_seq = input_seq + %s WHERE id = %s RETURNING input_seq", [n, game.pk])
-        game.input_seq = cursor.fetchone()[0]
-    return game.input_seq - n + 1
 
 
 def seat_numbers(game: Game) -> dict[str, int]:
@@ -49,7 +39,7 @@ def default_orders_assign(*, game: Game, phase: Phase) -> list[Input]:
     missing = [seat for seat in game.seats.order_by("number") if seat.pk not in has_order]
     if not missing:
         return []
-    first = _next_seq(game, len(missing))
+    first = inputlog.seq_reserve(game, len(missing))
     made = []
     for i, seat in enumerate(missing):
         seed = seat_seed(game.order_seed, seat.number)
@@ -90,6 +80,6 @@ def phase_close_locked(*, game: Game, phase: Phase, now: datetime | None = None,
     replay = game_replay(game, closing=phase)
     stored = next(p for p in replay.phases if p.pk == phase.pk)  # read after the compare-and-set: its closed_at
     phase.status, phase.closed_at = stored.status, stored.closed_at
-    closed = resolve.close(game, phase, replay.state, replay.judged())
+    closed = closing.calculate(game, phase, replay.state, replay.judged())
     close_store(game, replay, closed, logged=logged)
     return True

@@ -4,14 +4,13 @@ One mechanism for every preview that must store to know: `rolled_back(write)` ru
 savepoint, keeps what it returned and rolls everything back — the preview is the confirm, not a copy of it (a PM or a
 bulk paste entered out of forum order, a player's form, a substitution, a correction, a void). A preview the pure
 engine can answer stores nothing at all: the open phase's dawn or dusk post as it would read if the phase closed now
-(`close_preview`, `end_preview`), through the same renderer and context as the real close (announce.public_post), so
-what the 天神 reads is word for word what the close would draft.
+(`close_preview`, `end_preview`), from the one close calculation (`closing.calculate`), so what the 天神 reads is word
+for word what the close would draft.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 from typing import TypeVar
 
 from django.db import transaction
@@ -20,7 +19,7 @@ from django.utils import timezone
 from moderator import rules
 from moderator.models import Game, Phase
 from moderator.selectors import open_phase_of
-from moderator.services import announce, storage, verdicts
+from moderator.services import closing, storage, verdicts
 
 T = TypeVar("T")
 
@@ -42,57 +41,33 @@ def rolled_back(write: Callable[[], T]) -> T:
     return done[0]
 
 
-def _open(game: Game, kind: str) -> Phase | None:
-    return game.phases.filter(status=Phase.Status.OPEN, kind=kind).order_by("-starts_at").first()
-
-
 def _close_post(game: Game, phase: Phase, ends_at=None, state: rules.GameState | None = None) -> dict | None:
-    """`ends_at`: when the phase would end (its deadline, or now for an early end, T5): the next phase starts then.
-    `state`: the game now, when the caller has replayed it already (a page replays once)."""
+    """The close the phase would give, from the one close calculation (`closing.calculate`), computed once: its public
+    post and the digest of its outcome. `ends_at`: when the phase would end (its deadline, or now for an early end,
+    T5): the next phase starts then. `state`: the game now, when the caller has replayed it already (a page replays
+    once)."""
     state = state if state is not None else storage.game_replay(game).state
     if not state.phase_open:  # the replay found no open phase to close (a page must not fail on it)
         return None
-    after, result = rules.close_phase(state)
-    early = ends_at is not None
-    ends_at = ends_at or phase.ends_at
-    next_phase = None
-    if not result.winner:
-        kind, number = after.phase
-        length = timedelta(seconds=game.phase_seconds)
-        next_phase = Phase(game=game, kind=kind, number=number, starts_at=ends_at, ends_at=ends_at + length)
-    seats = [s.name for s in after.seats]
-    render, ctx = announce.public_post(
-        game=game, phase=phase, result=result, next_phase=next_phase, seats=seats, state=after
-    )
-    bbcode = announce.render_bbcode(render, ctx)
+    closed = closing.calculate(game, phase, state, ends_at=ends_at)
+    post = closed.drafts[0]  # the public post: dawn after a night, dusk after a day
     name = "天亮公告" if phase.kind == Phase.Kind.NIGHT else "天黑公告(投票结果)"
     return {
         "kind": phase.kind,
         "phase": phase,
         # What it computes, said: the dashboard's close at the deadline, the end-early page's close now (T5).
         "title": f"预览:如果{phase.label}现在提前结束,{name}会是这样"
-        if early
+        if ends_at is not None
         else f"预览:{phase.label}按时结束({timezone.localtime(phase.ends_at):%m-%d %H:%M})时,按现在的输入,{name}会是这样",
-        "bbcode": bbcode,
-        "text": announce.plain(bbcode),
+        "bbcode": post.bbcode,
+        "text": post.text,
         "as_of": timezone.now(),
-        "executed": list(result.executed),
-        "died": list(result.died),
-        "window": result.window,
-        "digest": verdicts.close_digest(state),
+        "executed": list(closed.result.executed),
+        "died": list(closed.result.died),
+        "window": closed.result.window,
+        "result": closed.result,
+        "digest": verdicts.result_digest(closed.result),
     }
-
-
-def dawn_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
-    """A2: the dawn post if the open night closed now; None when no night is open."""
-    phase = _open(game, Phase.Kind.NIGHT)
-    return _close_post(game, phase, state=state) if phase else None
-
-
-def dusk_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
-    """A3: the dusk post (tally, executions, 圣人 and 绝杀 losses, deaths) if the open day closed now."""
-    phase = _open(game, Phase.Kind.DAY)
-    return _close_post(game, phase, state=state) if phase else None
 
 
 def close_preview(game: Game, state: rules.GameState | None = None) -> dict | None:

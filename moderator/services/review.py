@@ -150,7 +150,7 @@ def _corrections(game: Game, holders: Holders) -> dict[str, list[str]]:
     """Each correction, under the first phase it changed: what was added or voided, and why."""
     names = {**dict(game.seats.values_list("number", "player_name"))}
     out: dict[str, list[str]] = {}
-    for log in AuditLog.objects.filter(game=game, action="更正").order_by("at", "id"):
+    for log in AuditLog.objects.filter(game=game, action=AuditLog.Action.CORRECTION).order_by("at", "id"):
         what, touched = [], []
         for edit in log.detail.get("edits", []):
             if edit.get("op") == "void":

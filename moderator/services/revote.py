@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db import transaction
 
 from moderator.game.state import GameState
-from moderator.models import Announcement, Game, Message, Phase
+from moderator.models import Announcement, AuditLog, Game, Message, Phase
 from moderator.services import audit
 from moderator.services.announce import notice
 from moderator.services.base import game_lock
@@ -58,5 +58,5 @@ def revote_request(*, game: Game, actor=None, once: Once | None = None) -> Annou
     ctx = {"who": who, "end": phase.announced_end or phase.ends_at}
     title = f"【{game.name}】{phase.label}:请重新投票"
     draft = notice(game, phase, title, "announcements/revote.bbcode", ctx)
-    audit.record(game, actor, "起草重新投票通知", {"title": title})
+    audit.record(game, actor, AuditLog.Action.REVOTE_DRAFT, {"title": title})
     return draft

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from moderator.models import Seat, new_token
+from moderator.models import AuditLog, Seat, new_token
 from moderator.services.audit import record
 
 
@@ -15,5 +15,5 @@ def seat_token_rotate(*, seat: Seat, actor=None) -> Seat:
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
     seat.token = new_token()
     seat.save(update_fields=["token"])
-    record(seat.game_id, actor, "seat_token_rotate", {"seat": seat.number})
+    record(seat.game_id, actor, AuditLog.Action.SEAT_TOKEN_ROTATE, {"seat": seat.number})
     return seat

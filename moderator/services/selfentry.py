@@ -24,7 +24,7 @@ from django.utils import timezone
 from moderator import rules
 from moderator.game.state import NIGHT
 from moderator.game.validate import ONCE_PER_PHASE
-from moderator.models import Game, Input, Phase, Seat, SelfEntry
+from moderator.models import AuditLog, Game, Input, Phase, Seat, SelfEntry
 from moderator.rules import views
 from moderator.selectors import open_phase_of
 from moderator.services import audit, base, errors, inputs, intake, storage, verdicts
@@ -32,10 +32,9 @@ from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
 
 FORM, ORDER, VOTE, TEXT = "form", "order", "vote", "text"
-KIND_LABELS = {FORM: "特权表单", ORDER: "丢牌顺序", VOTE: "投票", TEXT: "自由文字"}
 
 
-class Refused(errors.PlayError):
+class EntryRefused(errors.PlayError):
     """The player may not act now (the link, the game, the phase, the seat): the message says why."""
 
 
@@ -171,7 +170,7 @@ def current_seat(seat_id: int, token: str) -> Seat:
     """The seat, read again under the game lock: a link that is no longer the seat's own acts for nobody."""
     seat = Seat.objects.filter(pk=seat_id, token=token).select_related("game").first()
     if seat is None:
-        raise Refused("这个私人链接已经失效(天神更换了链接,或座位已由替补接替):什么都没有保存。")
+        raise EntryRefused("这个私人链接已经失效(天神更换了链接,或座位已由替补接替):什么都没有保存。")
     return seat
 
 
@@ -280,7 +279,7 @@ def _own(preview: SubmissionPreview, seat: Seat) -> SubmissionPreview:
     """A player sees only his own inputs: an entry that would change another seat's verdict (inputs entered with a
     forum time later than now, out of order) is for the 天神 to enter, never shown here."""
     if any(c.who != seat.player_name for c in preview.changes):
-        raise Refused("本时段有论坛时间晚于现在的输入,这条提交会改变别人的结果:请改用短消息寄给天神,由天神录入。")
+        raise EntryRefused("本时段有论坛时间晚于现在的输入,这条提交会改变别人的结果:请改用短消息寄给天神,由天神录入。")
     return preview
 
 
@@ -319,11 +318,11 @@ def _check(game: Game, seat: Seat, sub: Submission, now: datetime) -> storage.Re
     replay = storage.game_replay(game)
     reason = why_not(game, seat, replay.state, now)
     if reason:
-        raise Refused(reason)
+        raise EntryRefused(reason)
     if sub.kind == TEXT and not sub.text.strip():
-        raise Refused("请先写下要寄给天神的内容。")
+        raise EntryRefused("请先写下要寄给天神的内容。")
     if sub.kind != TEXT and not sub.items:
-        raise Refused("没有要提交的内容。")
+        raise EntryRefused("没有要提交的内容。")
     return replay
 
 
@@ -358,21 +357,18 @@ def confirm(
             shown.repeats = repeats(replay.state, seat.player_name, shown.items)
             raise Changed(shown)
         if not shown.confirmable:
-            raise Refused("这次提交没有一项会被接受:什么都没有保存。请按预览里的原因修改后重新预览。")
+            raise EntryRefused("这次提交没有一项会被接受:什么都没有保存。请按预览里的原因修改后重新预览。")
         message, _, _ = intake.pm_confirm(
-            game=game,
-            seat=seat,
-            text=sub.text,
-            forum_at=now,
+            game,
+            intake.Pasted(
+                seat=seat, text=sub.text, forum_at=now, choices=sub.choices, manifestos=sub.manifestos, chooser="玩家"
+            ),
             seen=shown.digest,
-            choices=sub.choices,
-            manifestos=sub.manifestos,
             replay=replay,
             audit_detail={
                 "via": "私人页面",
                 "link": link_mark(token),
-            },  # entered by the player from his page, not the 天神
-            chooser="玩家",
+            },
         )
         recs = list(message.inputs.order_by("seq"))
     else:
@@ -381,7 +377,7 @@ def confirm(
             shown.repeats = repeats(replay.state, seat.player_name, shown.items)
             raise Changed(shown)
         if not shown.confirmable:
-            raise Refused("这次提交没有一项会被接受:什么都没有保存。请按预览里的原因修改后重新预览。")
+            raise EntryRefused("这次提交没有一项会被接受:什么都没有保存。请按预览里的原因修改后重新预览。")
         recs, message = inputs.write(game, inputs.Entry(seat, sub.items, now), seen=shown.digest).inputs, None
     entry = SelfEntry.objects.create(
         game=game,
@@ -404,7 +400,7 @@ def confirm(
         "message": message.pk if message else None,
         "raw": sub.raw,
     }
-    audit.record(game, None, "玩家自行提交", detail)
+    audit.record(game, None, AuditLog.Action.SELF_ENTRY, detail)
     return entry, shown
 
 
@@ -415,5 +411,5 @@ def setting_change(*, game: Game, on: bool, actor=None, once: Once | None = None
     spend(game, once, "玩家自行提交设置")
     game.self_entry = on
     game.save(update_fields=["self_entry"])
-    audit.record(game, actor, "玩家自行提交设置", {"on": on})
+    audit.record(game, actor, AuditLog.Action.SELF_ENTRY_SETTING, {"on": on})
     return game

@@ -26,11 +26,12 @@ from cards.catalogue import (
     CAMPS,
     DEFAULT_CAMPS,
     DEFAULT_HAND_SIZE,
+    SEATS_MAX,
     standard_deck,
 )
 from cards.dealing import DealError, check_hands, deal
 from moderator.game.state import next_phase
-from moderator.models import Announcement, Game, Phase, Seat, SeatHolder, phase_label
+from moderator.models import Announcement, AuditLog, Game, Phase, Seat, SeatHolder, phase_label
 from moderator.parser.text import to_simplified
 from moderator.selectors import has_open_phase, open_phase_of
 from moderator.services import announce, audit, base, clock, storage
@@ -46,9 +47,6 @@ class SetupError(ValueError):
 
 SEED_BITS = 128
 NAME_MAX = cast(int, Seat._meta.get_field("player_name").max_length)  # a CharField: its max_length is set
-# Limits no real game reaches: S1's table seats 7 and the standard deck deals at most 7 hands of 5; a
-# forum game of 30 would already be unplayable. Beyond them a request is refused in a sentence before any work.
-SEATS_MAX = 30
 
 
 def _seed() -> str:
@@ -206,6 +204,9 @@ def game_create(
         game.gms.add(gm)
     for number, (player, camp, hand) in enumerate(zip(names, camps, hands, strict=True), start=1):
         Seat.objects.create(game=game, number=number, player_name=player, camp=camp, dealt_hand=list(hand))
+    audit.record(
+        game, gm, AuditLog.Action.GAME_CREATE, {"name": game.name, "seats": len(names), "self_entry": self_entry}
+    )
     one_time.made(once, game)
     return game
 
@@ -235,7 +236,9 @@ def game_start(*, game: Game, at: datetime, once=None, actor=None) -> Phase:
         SeatHolder.objects.create(seat=seat, player_name=seat.player_name, since=at, reason="开局")
     if actor is not None:
         closing = start_closes_at_once(game, at, timezone.now())
-        audit.record(game, actor, "开始游戏", {"at": str(at), **({"closed_at_once": closing} if closing else {})})
+        audit.record(
+            game, actor, AuditLog.Action.GAME_START, {"at": str(at), **({"closed_at_once": closing} if closing else {})}
+        )
     return Phase.objects.create(
         game=game,
         kind=game.start_kind,
@@ -281,14 +284,6 @@ def table_create(
     return game
 
 
-def seat_sign_in(*, seat: Seat, at: datetime) -> Seat:
-    """S5: the player signed in under the player list."""
-    if seat.signed_in_at is None:
-        seat.signed_in_at = at
-        seat.save(update_fields=["signed_in_at"])
-    return seat
-
-
 @transaction.atomic
 def seat_substitute(
     *, seat: Seat, player_name: str, at: datetime, actor=None, once=None, link_base: str = ""
@@ -317,7 +312,7 @@ def seat_substitute(
     seat.save(update_fields=["player_name"])
     holder = SeatHolder.objects.create(seat=seat, player_name=player_name, since=at, reason="替补")
     detail = {"seat": seat.number, "new": player_name, "old": old}
-    audit.record(seat.game, actor, "替补", detail)
+    audit.record(seat.game, actor, AuditLog.Action.SUBSTITUTE, detail)
     seat.token = seat_token_rotate(seat=seat, actor=actor).token  # the replaced player's link must not show the hand
     if seat.game.phases.exists():
         storage.snapshots_rebuild(seat.game)  # the stored states name the seat's holder: write them with the new name

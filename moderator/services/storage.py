@@ -3,10 +3,10 @@
 The truth is the input log (`Input`, append-only) and the table. The state after each closed phase is stored as a
 snapshot (`Phase.snapshot`, moderator.rules.codec), so a write replays only the open phase from the last snapshot; a
 correction replays from the phase it corrects and rewrites only the snapshots after it. Each phase is judged by
-`resolve.judge`, the close's own replay.
+`closing.judge`, the close's own replay.
 
 The close's rows are written here through the ORM (`close_store`), from the one close calculation
-(`resolve.close`); `closesql` writes the same rows in SQL statements on PostgreSQL.
+(`closing.calculate`); `closesql` writes the same rows in SQL statements on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from django.db.models.functions import Now
 from moderator import rules
 from moderator.game.state import CloseResult, GameState, Verdict
 from moderator.game.trace import Tracer
-from moderator.models import Announcement, Game, Input, InputVerdict, Phase, Seat
+from moderator.models import Announcement, AuditLog, Game, Input, InputVerdict, Phase, Seat
 from moderator.rules import codec
 from moderator.selectors import open_phase_of
-from moderator.services import audit, resolve
+from moderator.services import audit
+from moderator.services.closing import Closed, Stored, initial_state, judge, result_json, verdicts_changed
 from moderator.services.drafts import Draft
 from moderator.services.errors import PlayError
 
@@ -47,7 +48,7 @@ class Replay:
     def replayed(self) -> list[Phase]:
         return self.phases[self.start :]
 
-    def judged(self) -> list[tuple[int, resolve.Stored, Verdict]]:
+    def judged(self) -> list[tuple[int, Stored, Verdict]]:
         """(input id, its stored verdict, its verdict now) of every input the replay judged."""
         out = []
         for records in self.records.values():
@@ -122,14 +123,14 @@ def game_replay(
     that phase (a correction); `full` from night 1 (a check that snapshots change nothing). A page that has read the
     seats and phases already passes them: the replay then costs one query (the inputs it replays). `tracers`: phase
     id -> (its opening's tracer, its close's tracer), for the phases to explain (services/explain.py). `closing`: the
-    phase a close is resolving, replayed up to its close and not closed (`resolve.close` closes it)."""
+    phase a close is resolving, replayed up to its close and not closed (`closing.calculate` closes it)."""
     tracers = tracers or NO_TRACERS
     seats = seats if seats is not None else list(game.seats.order_by("number"))
     phases = phases if phases is not None else _phases(game)
     start = 0 if full else _first_to_replay(phases, from_phase)
     first = tracers.get(phases[start].pk, (None, None))[0] if tracers and start < len(phases) else None
     if start == 0:
-        state = resolve.initial_state(game, seats, first)
+        state = initial_state(game, seats, first)
         events: list[dict] = []
     else:
         before = phases[start - 1]
@@ -146,10 +147,10 @@ def game_replay(
     closing_pk = closing.pk if closing is not None else None
     for i, phase in enumerate(replay.replayed, start):
         records = [r for r in replay.records.get(phase.pk, []) if not voided(r)]
-        state, verdicts = resolve.judge(replay.state, phase, records, by_seat=by_seat, names=replay.names)
+        state, verdicts = judge(replay.state, phase, records, by_seat=by_seat, names=replay.names)
         replay.verdicts.update(verdicts)
         if phase.status == Phase.Status.CLOSED and phase.pk != closing_pk:
-            state, result = rules.close_phase(state, tracers[phase.pk][1] if phase.pk in tracers else None)
+            state, result = rules.end_phase(state, tracers[phase.pk][1] if phase.pk in tracers else None)
             replay.closed[phase.pk] = (state, result)
             if i + 1 < len(phases):
                 after = phases[i + 1].pk
@@ -182,14 +183,14 @@ def _snapshots_store(replay: Replay, skip: int | None = None) -> None:
     for phase in replay.replayed:
         if phase.pk in replay.closed and phase.pk != skip:
             state, result = replay.closed[phase.pk]
-            phase.snapshot, phase.result = codec.state_dump(state), resolve.result_json(result)
+            phase.snapshot, phase.result = codec.state_dump(state), result_json(result)
             Phase.objects.filter(pk=phase.pk).update(snapshot=phase.snapshot, result=phase.result)
 
 
 def replay_save(replay: Replay) -> None:
     """Keep what the replay derived: each replayed input's verdict (only those that changed, one statement) and the
     snapshot and result of each phase it closed."""
-    changed = resolve.verdicts_changed(replay.judged())
+    changed = verdicts_changed(replay.judged())
     if changed:
         _verdicts_store(changed, _records(replay))
     _snapshots_store(replay)
@@ -236,8 +237,8 @@ def close_claim(phase: Phase, now=None) -> bool:
     return due.update(status=Phase.Status.CLOSED, closed_at=Now()) == 1
 
 
-def close_store(game: Game, replay: Replay, closed: resolve.Closed, *, logged: bool) -> None:
-    """Write a close (`resolve.close`) through the ORM, after its compare-and-set (`close_claim`): the verdicts that
+def close_store(game: Game, replay: Replay, closed: Closed, *, logged: bool) -> None:
+    """Write a close (`closing.calculate`) through the ORM, after its compare-and-set (`close_claim`): the verdicts that
     changed, the snapshots of the phases the replay closed before it (when theirs were missing) and its own, the end
     of the game or the next phase, the drafts, and (`logged`) its log row."""
     phase = closed.phase
@@ -255,4 +256,4 @@ def close_store(game: Game, replay: Replay, closed: resolve.Closed, *, logged: b
     if logged:
         assert phase.closed_at is not None  # read back after the compare-and-set
         lateness = round((phase.closed_at - phase.ends_at).total_seconds(), 3)
-        audit.record(game, None, resolve.CLOSE_ACTION, {**closed.log, "lateness_s": lateness})
+        audit.record(game, None, AuditLog.Action.PHASE_CLOSE, {**closed.log, "lateness_s": lateness})

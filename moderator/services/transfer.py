@@ -300,8 +300,7 @@ def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = Fals
     for phase in phases:
         if phase.pk in replay.closed:
             state, result = replay.closed[phase.pk]
-            nxt = next((p for p in phases if p.starts_at == phase.ends_at), None)
-            write_announcements(game=game, phase=phase, state=state, result=result, next_phase=nxt)
+            write_announcements(game=game, phase=phase, state=state, result=result)
     drafts = drafts_restore(game, phases, data.announcements)
     detail = {"inputs": len(data.inputs), **({"drafts": drafts.detail()} if data.announcements is not None else {})}
     open_phase = next((p for p in phases if p.status == Phase.Status.OPEN), None)
@@ -311,7 +310,7 @@ def _import(data: schema.GameFile, *, gm, name: str | None, restore: bool = Fals
         game.status = Game.Status.PAUSED
         game.save(update_fields=["status"])
         detail["paused"] = True
-    audit.record(game, gm, "导入游戏", detail)
+    audit.record(game, gm, AuditLog.Action.GAME_IMPORT, detail)
     return game
 
 
@@ -328,8 +327,8 @@ def copy_name(name: str) -> str:
 
 def listed_on_home(games):
     """The games the public home page lists: an imported game only once the 天神 has started its clock (继续)."""
-    imported = AuditLog.objects.filter(game=OuterRef("pk"), action="导入游戏")
-    resumed = AuditLog.objects.filter(game=OuterRef("pk"), action="game_resume")
+    imported = AuditLog.objects.filter(game=OuterRef("pk"), action=AuditLog.Action.GAME_IMPORT)
+    resumed = AuditLog.objects.filter(game=OuterRef("pk"), action=AuditLog.Action.GAME_RESUME)
     return games.exclude(Exists(imported) & ~Exists(resumed))
 
 
@@ -444,7 +443,7 @@ def restore_game(entry: schema.BackupGame, *, gm=None) -> Restored:
             new_links.append(f"{seat.number} 号 {seat.player_name}")
             continue
         Seat.objects.filter(pk=seat.pk).update(token=link)
-    AuditLog.objects.filter(game=game, action="导入游戏").delete()  # replaced by the history and the line below
+    AuditLog.objects.filter(game=game, action=AuditLog.Action.GAME_IMPORT).delete()  # replaced by the history and the line below
     if entry.audit:
         actors = {u.username: u for u in get_user_model().objects.filter(username__in={a.actor for a in entry.audit})}
         rows = AuditLog.objects.bulk_create(
@@ -459,7 +458,12 @@ def restore_game(entry: schema.BackupGame, *, gm=None) -> Restored:
         for row, a in zip(rows, entry.audit, strict=True):  # `at` is auto_now_add: set back as it was
             row.at = a.at
         AuditLog.objects.bulk_update(rows, ["at"], batch_size=500)
-    audit.record(game, gm, "从备份恢复", {"missing_gms": missing, "new_links": new_links, "history": len(entry.audit)})
+    audit.record(
+        game,
+        gm,
+        AuditLog.Action.GAME_RESTORE,
+        {"missing_gms": missing, "new_links": new_links, "history": len(entry.audit)},
+    )
     written = {
         "seats": Seat.objects.filter(game=game).count(),
         "inputs": Input.objects.filter(game=game).count(),

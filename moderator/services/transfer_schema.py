@@ -16,9 +16,8 @@ from uuid import UUID
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails
 
-from cards.catalogue import CAMPS, CARD_NAMES, USES
+from cards.catalogue import CAMPS, CARD_NAMES, SEATS_MAX, USES
 from moderator.rules.codec import KINDS
-from moderator.services.setup import SEATS_MAX
 
 # Limits no real game reaches (500 seats and 50,000 inputs in 8.3 MB would run past the worker's 60 s). A
 # played 7-seat game of 30 phases has a few hundred inputs and PMs and is well under 1 MB; 3,000 inputs (480 KB)

@@ -17,10 +17,11 @@ from datetime import datetime
 from typing import Protocol
 
 from moderator import rules
+from moderator.game.state import CloseResult
 from moderator.models import Phase, Seat
 from moderator.rules import codec
+from moderator.services.closing import result_json
 from moderator.services.errors import PlayError
-from moderator.services.resolve import result_json
 from moderator.services.storage import Replay, voided
 
 
@@ -79,6 +80,12 @@ class EntryOutcome:
         """A fingerprint of everything the 天神 is shown, so a confirm can check it stores what was seen."""
         lines = self.context + self.what + [verdict_text(v) for v in self.verdicts] + [c.sentence for c in self.changes]
         return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+def text_key(text: str) -> str:
+    """Which pasted text a preview's 宣言 boxes belong to: edits made for another text (the 天神 pasted a new PM
+    and previewed again) are dropped, never applied to the new text's attacks."""
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
 
 
 def message_context(sender: str, forum_at: datetime, text: str, refusals: list[dict]) -> list[str]:
@@ -149,8 +156,13 @@ def later_inputs(replay: Replay, phase: Phase, forum_at: datetime) -> int:
     return sum(1 for r in replay.records.get(phase.pk, []) if r.forum_at > forum_at and not voided(r))
 
 
+def result_digest(result: CloseResult) -> str:
+    """A fingerprint of what a close gives (losses, saves, executions, tally, deaths, windows, winner, the post's
+    events): the end-early page shows that close, and the end is refused if it would differ (T5)."""
+    doc = result_json(result)
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()[:16]
+
+
 def close_digest(state: rules.GameState) -> str:
-    """A fingerprint of what closing the open phase now gives (losses, saves, executions, tally, deaths, windows,
-    winner, the post's events): the end-early page shows that close, and the end is refused if it would differ (T5)."""
-    result = result_json(rules.close_phase(state)[1])
-    return hashlib.sha256(json.dumps(result, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()[:16]
+    """`result_digest` of closing the open phase of `state` now."""
+    return result_digest(rules.end_phase(state)[1])

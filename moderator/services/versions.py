@@ -24,7 +24,7 @@ from django.core.cache import caches
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models.signals import post_delete, post_save
 
-log = logging.getLogger(__name__)
+_log = logging.getLogger(__name__)
 
 VERSION_SECONDS = 7 * 24 * 3600  # an unused game's version leaves the cache after a week (then: a new one, a miss)
 
@@ -45,7 +45,7 @@ def bump(*game_ids: int) -> None:
     try:
         cache().set_many({key(g): secrets.token_hex(8) for g in game_ids}, VERSION_SECONDS)
     except Exception:
-        log.exception("page versions of games %s not changed: the cache did not answer", sorted(game_ids))
+        _log.exception("page versions of games %s not changed: the cache did not answer", sorted(game_ids))
 
 
 class _Bumps:
@@ -106,7 +106,7 @@ def current(game_id: int, known: str | None = None) -> str | None:
             version = store.get(key(game_id))
         return version
     except Exception:
-        log.warning("page version of game %s unreadable: the cache did not answer", game_id, exc_info=True)
+        _log.warning("page version of game %s unreadable: the cache did not answer", game_id, exc_info=True)
         return None
 
 

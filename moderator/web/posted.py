@@ -3,14 +3,14 @@ candidates and the edited 杀人宣言. Read from the POST defensively: only eve
 
 from __future__ import annotations
 
-from moderator.services import intake
+from moderator.services import verdicts
 
 
 def manifesto_edits(post, text: str | None = None) -> dict[int, str]:
     """The 杀人宣言 as edited in the preview ("manifesto-<where the attack was written>"). Only the boxes the preview
     showed, and only for the text it showed (`text`: the pasted text now; a new paste drops them); the service refuses
     one that is no longer an attack of the message."""
-    if text is not None and post.get("manifesto_text") != intake.text_key(text):
+    if text is not None and post.get("manifesto_text") != verdicts.text_key(text):
         return {}
     edits: dict[int, str] = {}
     for name in post:

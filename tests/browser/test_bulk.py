@@ -9,8 +9,9 @@ from moderator import rules
 from moderator.models import Message, Phase
 from moderator.parser.thread import split_posts
 from moderator.rules.scenario import DEFAULT_MANIFESTO
-from moderator.services import inputs, intake, storage
+from moderator.services import intake, storage
 from moderator.services import preview as dryrun
+from tests import entries
 from tests.browser import console_kit
 from tests.browser.test_gm_flow import shot
 from tests.intake.conftest import TABLE, corpus, day_one, table
@@ -19,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def tally(game):
-    return rules.close_phase(storage.game_replay(game).state)[1].tally
+    return rules.end_phase(storage.game_replay(game).state)[1].tally
 
 
 def login(page, django_user_model, game):
@@ -57,7 +58,8 @@ def test_a_gm_pastes_a_thirty_post_thread_and_confirms_it_in_one_step(page, djan
             continue
         seen.add((post.author, at, post.body))
         intake.pm_confirm(
-            game=by_hand, seat=seats[post.author], text=post.body, forum_at=at, vote_post=True, edited=post.edited
+            by_hand,
+            intake.Pasted(seat=seats[post.author], text=post.body, forum_at=at, vote_post=True, edited=post.edited),
         )
     assert tally(game) == tally(by_hand) and tally(game)["李朗"] > 0
 
@@ -67,8 +69,8 @@ def test_the_dawn_dry_run_reads_as_a_preview(page):
     night = game.phases.get(status=Phase.Status.OPEN)
     attack = {"card": "杀手", "use": "普通攻击", "target": "李元芳", "manifesto": DEFAULT_MANIFESTO}
     seat = game.seats.get(player_name="狄如燕")
-    inputs.action_submit(game=game, seat=seat, payload=attack, forum_at=night.starts_at + timezone.timedelta(hours=3))
-    html = render_to_string("console/_dryrun.html", {"game": game, "dryrun": dryrun.dawn_preview(game)})
+    entries.action_submit(game=game, seat=seat, payload=attack, forum_at=night.starts_at + timezone.timedelta(hours=3))
+    html = render_to_string("console/_dryrun.html", {"game": game, "dryrun": dryrun.close_preview(game)})
     page.set_content(render_to_string("base.html").replace("<main></main>", f"<main>{html}</main>"))
     assert "这只是预览" in page.inner_text(".dryrun-mark")
     assert "李元芳昨夜受到了攻击" in page.inner_text(".dryrun-post")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from moderator.models import Announcement, Input, Phase
-from moderator.services import inputs, setup, storage
+from moderator.services import setup, storage
+from tests import entries
 from tests.browser.console_kit import (
     MANIFESTO,
     action,
@@ -206,7 +207,7 @@ def test_the_end_early_page_shows_the_post_it_will_draft_and_a_stale_page_ends_n
     page.goto(f"/gm/{game.pk}/end/")
     page.wait_for_selector("#confirm-end")
     assert "第1夜结束,天亮了" in page.inner_text("#dryrun") and "昨夜平安无事" in page.inner_text("#dryrun")
-    inputs.action_submit(  # meanwhile 甲 attacks 乙, entered elsewhere: the close would now differ
+    entries.action_submit(  # meanwhile 甲 attacks 乙, entered elsewhere: the close would now differ
         game=game,
         seat=seat(game, "甲"),
         payload={"card": "杀手", "use": "普通攻击", "target": "乙", "manifesto": MANIFESTO},

@@ -590,4 +590,4 @@ def test_a_gm_plays_a_seven_player_game_to_a_winner_through_the_console(page, dj
     assert "第5天(进行中)" in open_day and "曾泰的票权\t1 票\t2 票" in open_day
     page.click("#confirm")
     assert "更正已生效" in flash(page)
-    assert rules.close_phase(storage.game_replay(game).state)[1].tally["狄如燕"] >= 2
+    assert rules.end_phase(storage.game_replay(game).state)[1].tally["狄如燕"] >= 2

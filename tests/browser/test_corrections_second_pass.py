@@ -10,7 +10,8 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import Announcement, Game, Input, Phase
-from moderator.services import clock, inputs, setup, storage
+from moderator.services import clock, setup, storage
+from tests import entries
 from tests.browser.console_kit import MANIFESTO, end_phase, flash, local, login, seat, table_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,7 +34,7 @@ def _game(user, players, name="更正测试局") -> Game:
 
 def _act(game, who: str, **payload) -> Input:
     phase = game.phases.get(status=Phase.Status.OPEN)
-    rec, _ = inputs.action_submit(game=game, seat=seat(game, who), payload=payload, forum_at=phase.starts_at)
+    rec, _ = entries.action_submit(game=game, seat=seat(game, who), payload=payload, forum_at=phase.starts_at)
     return rec
 
 
@@ -104,7 +105,7 @@ def test_a_correction_lists_what_it_changes_in_the_open_phase_t3_t5(page, django
     game = _game(user, OPEN, name="进行中更正局")
     night1 = game.phases.get()
     day1 = end_phase(game)
-    ding, _ = inputs.vote_submit(
+    ding, _ = entries.vote_submit(
         game=game, seat=seat(game, "丁"), target=seat(game, "丙"), change=False, forum_at=day1.starts_at
     )
     assert ding.verdict.accepted
@@ -240,9 +241,9 @@ def test_the_votes_page_says_who_must_vote_again_and_why_and_drafts_the_request_
     day = end_phase(game)
     at = day.starts_at + timedelta(minutes=5)
     for who, text in (("甲", "如果乙不投丙我就投乙"), ("乙", "投 丙 丁"), ("丙", "投 丁或者甲")):
-        intake.pm_confirm(game=game, seat=seat(game, who), text=text, forum_at=at, vote_post=True)
+        intake.pm_confirm(game, intake.Pasted(seat=seat(game, who), text=text, forum_at=at, vote_post=True))
     intake.pm_confirm(
-        game=game, seat=seat(game, "丙"), text="投 丁", forum_at=at + timedelta(minutes=1), vote_post=True
+        game, intake.Pasted(seat=seat(game, "丙"), text="投 丁", forum_at=at + timedelta(minutes=1), vote_post=True)
     )
     page.goto(f"/gm/{game.pk}/votes/")
     listed = page.inner_text("#revotes")
@@ -350,7 +351,7 @@ def test_t5_does_not_wait_for_a_player_whose_only_card_is_pending_execution(page
     game = _game(user, OPEN, name="待处决局")
     day = end_phase(game)
     for voter in ("甲", "乙", "丙", "戊"):
-        inputs.vote_submit(
+        entries.vote_submit(
             game=game, seat=seat(game, voter), target=seat(game, "丁"), change=False, forum_at=day.starts_at
         )
     end_phase(game)

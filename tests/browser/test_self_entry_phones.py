@@ -204,7 +204,7 @@ def _posts(game) -> list[tuple[str, str]]:
 
 def _paste(game, name: str, text: str, at, vote_post: bool = False) -> None:
     seat = game.seats.get(player_name=name)
-    intake.pm_confirm(game=game, seat=seat, text=text, forum_at=at, vote_post=vote_post)
+    intake.pm_confirm(game, intake.Pasted(seat=seat, text=text, forum_at=at, vote_post=vote_post))
 
 
 def test_seven_phones_play_a_night_and_a_day_and_the_pm_game_gives_the_same_state(

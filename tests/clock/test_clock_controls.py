@@ -9,8 +9,9 @@ from clockkit import assert_closed_once, running_game
 from django.contrib.auth import get_user_model
 
 from moderator.models import AuditLog, Game, Phase
-from moderator.services import clock, inputs, setup
+from moderator.services import clock, setup
 from moderator.services.errors import PlayError
+from tests import entries
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def _log(phase: Phase, action: str) -> AuditLog:
 def _vote(phase: Phase, voters: list[str], target: str = "狄仁杰") -> None:
     game = phase.game
     for name in voters:
-        inputs.vote_submit(
+        entries.vote_submit(
             game=game,
             seat=game.seats.get(player_name=name),
             target=game.seats.get(player_name=target),
@@ -95,7 +96,7 @@ def test_at_night_a_player_without_an_accepted_action_is_still_waited_for_T5():
     phase = running_game(ends_in=3600)
     game = phase.game
     assert len(clock.not_acted(game)) == 7
-    inputs.action_submit(
+    entries.action_submit(
         game=game,
         seat=game.seats.get(player_name="虎敬晖"),  # the 自选 seat: S4 stance, night 1
         payload={"use": "立场", "side": "杀手", "mode": "共赢"},

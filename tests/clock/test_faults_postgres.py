@@ -186,10 +186,8 @@ class Confirms(threading.Thread):
                     phase_id = game.phases.get(status=Phase.Status.OPEN).pk
                     seat = game.seats.get(number=2)
                     intake.pm_confirm(
-                        game=game,
-                        seat=seat,
-                        text=f"诅咒 狄仁杰(第 {n} 条)",
-                        forum_at=db_now(),
+                        game,
+                        intake.Pasted(seat=seat, text=f"诅咒 狄仁杰(第 {n} 条)", forum_at=db_now()),
                         once=Once(token, phase_id),
                     )
                     self.answered.append(token)

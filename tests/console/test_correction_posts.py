@@ -10,7 +10,8 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import Announcement, Input, Phase
-from moderator.services import corrections, inputs, play, setup
+from moderator.services import corrections, play, setup
+from tests import entries
 from tests.console.test_console import MANIFESTO
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def _attack(game, target: str) -> Input:
     phase = game.phases.get(status=Phase.Status.OPEN)
-    rec, _ = inputs.action_submit(
+    rec, _ = entries.action_submit(
         game=game,
         seat=game.seats.get(player_name="甲"),
         payload={"card": "杀手", "use": "普通攻击", "target": target, "manifesto": MANIFESTO},
@@ -64,7 +65,7 @@ def test_a_correction_whose_outcome_differs_from_its_preview_stores_nothing(game
     _close(game)
     shown = corrections.correction_preview(game=game, edits=[{"op": "void", "id": attack.pk}])
     day = game.phases.get(status=Phase.Status.OPEN)
-    inputs.vote_submit(  # meanwhile 乙 votes: the void now changes the weight of a vote the preview did not show
+    entries.vote_submit(  # meanwhile 乙 votes: the void now changes the weight of a vote the preview did not show
         game=game,
         seat=game.seats.get(player_name="乙"),
         target=game.seats.get(player_name="丁"),

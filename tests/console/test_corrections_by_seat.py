@@ -6,6 +6,7 @@ import pytest
 
 from moderator.models import Announcement, Phase
 from moderator.services import corrections, inputs, play, setup
+from tests import entries
 
 pytestmark = pytest.mark.django_db
 MANIFESTO = "天下大势,分久必合,合久必分。" * 8
@@ -14,10 +15,10 @@ MANIFESTO = "天下大势,分久必合,合久必分。" * 8
 def test_a_correction_sees_no_change_where_only_the_seats_holder_changed_s5(game):
     night1 = game.phases.get(status=Phase.Status.OPEN)
     at = night1.starts_at + timedelta(hours=1)
-    inputs.action_submit(
+    entries.action_submit(
         game=game, seat=game.seats.get(player_name="乙"), payload={"use": "束魂", "target": "乙"}, forum_at=at
     )
-    inputs.action_submit(
+    entries.action_submit(
         game=game,
         seat=game.seats.get(player_name="甲"),
         payload={"use": "普通攻击", "target": "乙", "manifesto": MANIFESTO},

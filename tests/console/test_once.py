@@ -52,9 +52,9 @@ def _together(n: int, work) -> list:
 def test_it_refuses_a_confirm_sent_twice_and_stores_the_message_once(game):
     seat = game.seats.get(player_name="乙")
     once = _once(game)
-    intake.pm_confirm(game=game, seat=seat, text="束魂 乙", forum_at=_at(game), once=once)
+    intake.pm_confirm(game, intake.Pasted(seat=seat, text="束魂 乙", forum_at=_at(game)), once=once)
     with pytest.raises(errors.PlayError, match="已经提交过了"):
-        intake.pm_confirm(game=game, seat=seat, text="束魂 乙", forum_at=_at(game), once=once)
+        intake.pm_confirm(game, intake.Pasted(seat=seat, text="束魂 乙", forum_at=_at(game)), once=once)
     assert Message.objects.count() == 1 and Input.objects.count() == 1
     assert storage.game_replay(game).state.seat("乙").ap == 1  # charged once: 3 − 2
 
@@ -78,7 +78,9 @@ def test_a_form_without_its_token_changes_nothing(game):
 @pytest.mark.django_db(transaction=True)
 def test_three_concurrent_confirms_of_one_pm_store_one_curse_and_charge_once(game):
     seat, once, at = game.seats.get(player_name="乙"), _once(game), _at(game)
-    results = _together(3, lambda i: intake.pm_confirm(game=game, seat=seat, text="诅咒 甲", forum_at=at, once=once))
+    results = _together(
+        3, lambda i: intake.pm_confirm(game, intake.Pasted(seat=seat, text="诅咒 甲", forum_at=at), once=once)
+    )
     assert sum(not isinstance(r, Exception) for r in results) == 1, results
     assert all("已经提交过了" in str(r) for r in results if isinstance(r, Exception))
     assert Message.objects.count() == 1 and Input.objects.count() == 1
@@ -125,7 +127,7 @@ def test_every_service_at_once_on_one_game_queues_on_the_game_row_and_never_dead
     jobs = [
         lambda: intake.action_entry(game=game, seat=seats["乙"], item={"use": "束魂", "target": "乙"}, forum_at=at),
         lambda: intake.action_entry(game=game, seat=seats["丙"], item={"use": "治疗", "target": "乙"}, forum_at=at),
-        lambda: intake.pm_confirm(game=game, seat=seats["丁"], text="诅咒 甲", forum_at=at),
+        lambda: intake.pm_confirm(game, intake.Pasted(seat=seats["丁"], text="诅咒 甲", forum_at=at)),
         lambda: intake.input_void(game=game, pk=first.pk, reason="录错了"),
         lambda: clock.phase_extend(game=game, by=timedelta(hours=1)),
         lambda: clock.game_pause(game=game),

@@ -14,12 +14,13 @@ from django.contrib.auth import get_user_model
 
 from moderator.game.state import SeatSpec
 from moderator.models import Announcement, AuditLog, Game
-from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
+from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
 from moderator.rules.scenario import load, messages
 from moderator.rules.views import deadlock
 from moderator.scenarios import play_scenario
-from moderator.services import clock, inputs
+from moderator.services import clock
 from moderator.services.errors import PlayError
+from tests import entries
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "golden"))
 from golden import START, compare
@@ -42,7 +43,7 @@ def _after_each_close(scenario):
     for plan in scenario.phases:
         for message in messages(plan.steps):
             state, _ = submit_message(state, [s.inp for s in message])
-        state, result = close_phase(state)
+        state, result = end_phase(state)
         results.append(result)
         out.append((state, list(results)))
         state, _ = open_phase(state)
@@ -118,7 +119,7 @@ def test_the_gm_declares_a_draw_logged_posted_and_the_game_is_over_V4(deadlocked
         clock.game_declare_draw(game=deadlocked)
     seat = deadlocked.seats.get(player_name="甲")
     with pytest.raises(PlayError, match="不再接受输入"):
-        inputs.action_submit(game=deadlocked, seat=seat, payload={"use": "防弹衣"}, forum_at=post.phase.starts_at)
+        entries.action_submit(game=deadlocked, seat=seat, payload={"use": "防弹衣"}, forum_at=post.phase.starts_at)
 
 
 def test_the_draw_page_shows_the_deadlock_and_declares_only_with_its_token_and_confirmation_V4(deadlocked, gm, client):

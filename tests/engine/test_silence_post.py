@@ -1,6 +1,6 @@
 """T7 ruling: the 默哀期 post says how many players are left (3 or 2), and is made once."""
 
-from moderator.rules import Action, SeatSpec, close_phase, new_game, submit
+from moderator.rules import Action, SeatSpec, end_phase, new_game, submit
 from moderator.services import posts
 from moderator.services.drafts import _common, plain
 
@@ -16,7 +16,7 @@ def _night_one(*attacks: str):
     for target in attacks:
         state, verdict = submit(state, Action("甲", "普通攻击", "杀手", target, manifesto="杀" * 100))
         assert verdict.accepted, verdict.reason
-    return close_phase(state)[1]
+    return end_phase(state)[1]
 
 
 def _tail(result) -> str:

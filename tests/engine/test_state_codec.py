@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from moderator.game.state import Amoeba, evolve
-from moderator.rules import Action, SeatSpec, close_phase, new_game, open_phase, submit
+from moderator.rules import Action, SeatSpec, end_phase, new_game, open_phase, submit
 from moderator.rules.codec import SNAPSHOT_FORMAT, CodecError, state_dump, state_load
 
 
@@ -21,7 +21,7 @@ def _played():
     ]
     state, verdict = submit(new_game(seats), Action("甲", "普通攻击", "杀手", "丙", manifesto="月黑风高[/quote]" * 13))
     assert verdict.accepted, verdict.reason
-    state, _ = open_phase(close_phase(state)[0])
+    state, _ = open_phase(end_phase(state)[0])
     b = state.seat("乙")
     uid = next(c.uid for c in b.hand if c.name == "阿米巴")
     state = state.with_seat(evolve(b, amoebas={uid: Amoeba(form="保镖", done_at=("night", 1), forms_used=("保镖",))}))

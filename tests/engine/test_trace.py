@@ -9,7 +9,7 @@ import yaml
 
 from moderator.game.trace import Trace
 from moderator.rules import codec
-from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
+from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
 from moderator.rules.scenario import SeatSpec, load, messages, trace
 from tests.golden.golden import HEADER, updating
 
@@ -29,7 +29,7 @@ def _closes(path: Path, traced: bool) -> list[tuple[str, object]]:
         for message in messages(_plan.steps):
             state, verdicts = submit_message(state, [s.inp for s in message])
             out.append(("verdicts", verdicts))
-        state, result = close_phase(state, tracer)
+        state, result = end_phase(state, tracer)
         out.append((codec.state_dump(state), result))
         if result.winner:
             break
@@ -151,8 +151,8 @@ def test_without_a_tracer_the_close_calls_nothing_of_the_trace():
 
         sys.setprofile(profile)
         try:
-            close_phase(state, tracer)
-            open_phase(close_phase(state, tracer)[0], tracer)
+            end_phase(state, tracer)
+            open_phase(end_phase(state, tracer)[0], tracer)
         finally:
             sys.setprofile(None)
         return calls

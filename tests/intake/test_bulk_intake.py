@@ -18,7 +18,7 @@ PLAYERS = list(TABLE)
 
 
 def tally(game) -> dict:
-    return rules.close_phase(storage.game_replay(game).state)[1].tally
+    return rules.end_phase(storage.game_replay(game).state)[1].tally
 
 
 def posts(name):
@@ -75,7 +75,8 @@ def test_the_tally_equals_entering_the_posts_one_by_one_D4(day):
         seen.add(key)
         at = timezone.make_aware(post.at)
         intake.pm_confirm(
-            game=by_hand, seat=seats[post.author], text=post.body, forum_at=at, vote_post=True, edited=post.edited
+            by_hand,
+            intake.Pasted(seat=seats[post.author], text=post.body, forum_at=at, vote_post=True, edited=post.edited),
         )
     assert tally(day) == tally(by_hand)
     assert tally(day)["李朗"] > 0
@@ -169,12 +170,17 @@ def test_a_second_vote_post_pasted_alone_is_the_change_and_an_edited_one_is_not_
     seat = day.seats.get(player_name="李元芳")
     at = day.phases.get(status="open").starts_at
     for hours, text in ((1, "投 曾泰"), (2, "再想想,我投李朗")):
-        intake.pm_confirm(game=day, seat=seat, text=text, forum_at=at + timedelta(hours=hours), vote_post=True)
+        intake.pm_confirm(
+            day, intake.Pasted(seat=seat, text=text, forum_at=at + timedelta(hours=hours), vote_post=True)
+        )
     assert storage.game_replay(day).state.votes["李元芳"].target == "李朗"
     other = day.seats.get(player_name="狄仁杰")
-    intake.pm_confirm(game=day, seat=other, text="投 曾泰", forum_at=at + timedelta(hours=1), vote_post=True)
+    intake.pm_confirm(day, intake.Pasted(seat=other, text="投 曾泰", forum_at=at + timedelta(hours=1), vote_post=True))
     _, [item], _ = intake.pm_confirm(
-        game=day, seat=other, text="再想想,我投李朗", forum_at=at + timedelta(hours=2), vote_post=True, edited=True
+        day,
+        intake.Pasted(
+            seat=other, text="再想想,我投李朗", forum_at=at + timedelta(hours=2), vote_post=True, edited=True
+        ),
     )
     assert item.accepted and "按原投票(→ 曾泰)计票,改票权作废" in item.reason
     assert storage.game_replay(day).state.votes["狄仁杰"].target == "曾泰"

@@ -90,7 +90,7 @@ def test_the_vote_post_page_offers_the_candidate_as_a_button_and_stores_the_chos
 
 def test_a_target_change_without_its_privilege_is_previewed_as_inferred_from_the_hand_t3(gm_client, night):
     phase = night.phases.get(status=Phase.Status.OPEN)
-    intake.pm_confirm(game=night, seat=seat(night, "赵六"), text="束魂 王五", forum_at=at(night, 30))
+    intake.pm_confirm(night, intake.Pasted(seat=seat(night, "赵六"), text="束魂 王五", forum_at=at(night, 30)))
     data = {
         "seat": seat(night, "赵六").pk,
         "forum_at": timezone.localtime(at(night, 60)).strftime("%Y-%m-%dT%H:%M"),

@@ -36,7 +36,7 @@ def test_a_chosen_candidate_becomes_the_attack_with_its_manifesto_and_is_stored_
     assert preview.refusals[0]["choice"] == "乙" and preview.choices == ["0:乙"]
 
     message, items, _ = intake.pm_confirm(
-        game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={0: "乙"}, seen=preview.digest
+        game, intake.Pasted(seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={0: "乙"}), seen=preview.digest
     )
     assert message.text == UNCLEAR  # the raw text is never altered
     assert [(i.sentence, i.accepted, i.cost) for i in items] == [(item.sentence, True, 1)]

@@ -46,7 +46,7 @@ def test_a_trimmed_manifesto_is_stored_and_published_the_raw_pm_kept_and_the_edi
     assert marked == MANIFESTO  # the words still published are the ones marked in the pasted text
 
     message, _, _ = intake.pm_confirm(
-        game=game, seat=jia(game), text=PM, forum_at=at(game), seen=shown.digest, manifestos=edits
+        game, intake.Pasted(seat=jia(game), text=PM, forum_at=at(game), manifestos=edits), seen=shown.digest
     )
     assert message.text == PM  # the raw PM stays as it was, forever
     assert Input.objects.get(message=message).payload["manifesto"] == MANIFESTO
@@ -68,10 +68,12 @@ def test_a_confirm_whose_manifesto_was_edited_after_the_preview_stores_nothing(g
     shown = preview(game, {item.key: MANIFESTO})
     with pytest.raises(verdicts.NotAsSeen):
         intake.pm_confirm(
-            game=game, seat=jia(game), text=PM, forum_at=at(game), seen=shown.digest, manifestos={item.key: PM}
+            game,
+            intake.Pasted(seat=jia(game), text=PM, forum_at=at(game), manifestos={item.key: PM}),
+            seen=shown.digest,
         )
     with pytest.raises(verdicts.NotAsSeen):  # nor the untrimmed text with the trimmed preview's digest
-        intake.pm_confirm(game=game, seat=jia(game), text=PM, forum_at=at(game), seen=shown.digest)
+        intake.pm_confirm(game, intake.Pasted(seat=jia(game), text=PM, forum_at=at(game)), seen=shown.digest)
     assert Message.objects.count() == 0 and Input.objects.count() == 0
 
 
@@ -82,12 +84,9 @@ def test_a_repeated_confirm_of_an_edited_preview_stores_once(game):
     for _ in range(2):
         try:
             intake.pm_confirm(
-                game=game,
-                seat=jia(game),
-                text=PM,
-                forum_at=at(game),
+                game,
+                intake.Pasted(seat=jia(game), text=PM, forum_at=at(game), manifestos=edits),
                 seen=shown.digest,
-                manifestos=edits,
                 once=Once(token, game.phases.get().pk),
             )
         except errors.PlayError:

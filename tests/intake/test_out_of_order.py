@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from moderator.models import Input, Message
 from moderator.parser.thread import Post
-from moderator.services import bulk, inputs, intake, play, setup, verdicts
+from moderator.services import bulk, intake, play, setup, verdicts
+from tests import entries
 from tests.browser.console_kit import TABLE
 from tests.tokens import signed
 
@@ -47,7 +48,7 @@ def test_it_previews_an_earlier_pm_in_forum_order_and_names_the_verdict_it_chang
     """AP4: 乙 holds 3 AP. The 20:00 束魂 (2) is entered first and accepted; then the 19:00 禁锢 (2): in forum order
     the 禁锢 comes first, and the 束魂 is left with 1 AP — refused. The preview says so before anything is stored."""
     yi = seat(game, "乙")
-    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
+    intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)))
     preview = intake.pm_preview(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30))
     assert preview.later == 1
     assert [(i.sentence, i.accepted, i.cost) for i in preview.items] == [("禁锢(禁锢/反狙击) → 丁", True, 2)]
@@ -56,16 +57,16 @@ def test_it_previews_an_earlier_pm_in_forum_order_and_names_the_verdict_it_chang
     assert change.after.startswith("拒绝:") and "点" in change.after
     assert Message.objects.count() == 1 and Input.objects.count() == 1  # the dry run was rolled back
 
-    intake.pm_confirm(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30), seen=preview.digest)
+    intake.pm_confirm(game, intake.Pasted(seat=yi, text="禁锢 丁", forum_at=at(game, 30)), seen=preview.digest)
     assert stored_verdicts(game) == {"乙 禁锢(禁锢/反狙击) → 丁": "接受(−2 点)", "乙 束魂 → 丙": change.after}
 
 
 def test_an_in_order_pm_changes_nothing_else_and_says_nothing_about_order(game):
     yi = seat(game, "乙")
-    intake.pm_confirm(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30))
+    intake.pm_confirm(game, intake.Pasted(seat=yi, text="禁锢 丁", forum_at=at(game, 30)))
     preview = intake.pm_preview(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
     assert preview.later == 0 and preview.changes == [] and not preview.items[0].accepted
-    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60), seen=preview.digest)
+    intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)), seen=preview.digest)
     shown = verdicts.verdict_text(preview.items[0])
     assert stored_verdicts(game) == {"乙 禁锢(禁锢/反狙击) → 丁": "接受(−2 点)", "乙 束魂 → 丙": shown}
 
@@ -74,18 +75,18 @@ def test_a_confirm_that_would_not_store_what_the_preview_showed_stores_nothing(g
     yi = seat(game, "乙")
     preview = intake.pm_preview(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30))
     assert preview.changes == []
-    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))  # entered meanwhile
+    intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)))  # entered meanwhile
     with pytest.raises(verdicts.NotAsSeen) as refused:
-        intake.pm_confirm(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30), seen=preview.digest)
+        intake.pm_confirm(game, intake.Pasted(seat=yi, text="禁锢 丁", forum_at=at(game, 30)), seen=preview.digest)
     assert [c.what for c in refused.value.outcome.changes] == ["束魂 → 丙"]
     assert Message.objects.count() == 1
 
 
 def test_a_confirm_without_a_preview_may_not_change_another_verdict(game):
     yi = seat(game, "乙")
-    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
+    intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)))
     with pytest.raises(verdicts.NotAsSeen):
-        intake.pm_confirm(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30), seen="")
+        intake.pm_confirm(game, intake.Pasted(seat=yi, text="禁锢 丁", forum_at=at(game, 30)), seen="")
     assert Input.objects.count() == 1
 
 
@@ -96,7 +97,7 @@ def test_the_action_form_shows_the_change_and_stores_only_on_a_second_confirmed_
     game.gms.add(gm)
     client.force_login(gm)
     yi = seat(game, "乙")
-    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
+    intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)))
     local = timezone.localtime(at(game, 30)).strftime("%Y-%m-%dT%H:%M")
     form = {"seat": yi.pk, "forum_at": local, "use": "禁锢", "target": "丁", **signed(client, "console_action", game)}
     page = client.post(f"/gm/{game.pk}/action/", form).content.decode()
@@ -121,7 +122,7 @@ def test_the_vote_form_asks_before_an_earlier_post_changes_a_vote_verdict(client
     assert play.phase_close(phase=night, now=night.ends_at)
     day = game.phases.get(status="open")
     yi, bing = seat(game, "乙"), seat(game, "丙")
-    inputs.vote_submit(game=game, seat=yi, target=bing, change=True, forum_at=day.starts_at + timedelta(hours=3))
+    entries.vote_submit(game=game, seat=yi, target=bing, change=True, forum_at=day.starts_at + timedelta(hours=3))
     local = timezone.localtime(day.starts_at + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
     form = {"seat": yi.pk, "forum_at": local, "post": "original", "target": seat(game, "丁").pk}
     page = client.post(f"/gm/{game.pk}/votes/", {**form, **signed(client, "console_votes", game)}).content.decode()
@@ -139,7 +140,7 @@ def test_the_vote_form_asks_before_an_earlier_post_changes_a_vote_verdict(client
 
 def test_the_bulk_preview_judges_an_earlier_post_in_forum_order_and_names_the_change(game):
     yi = seat(game, "乙")
-    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
+    intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)))
     naive = timezone.localtime(at(game, 30)).replace(tzinfo=None)
     posts = [Post("乙", naive, "禁锢 丁", False, 1)]
     preview = bulk.bulk_preview(game=game, posts=posts, vote_post=False)
@@ -165,7 +166,7 @@ def test_a_stale_preview_page_stores_nothing_and_shows_the_new_preview(client, d
         f"/gm/{game.pk}/pm/", {**form, **signed(client, "console_pm", game), "preview": "1"}
     ).content.decode()
     seen = page.split('name="seen" value="')[1].split('"')[0]
-    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))  # meanwhile, in another tab
+    intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)))  # meanwhile, in another tab
     page = client.post(
         f"/gm/{game.pk}/pm/", {**form, **signed(client, "console_pm", game), "confirm": "1", "seen": seen}
     ).content.decode()
@@ -185,9 +186,9 @@ def test_a_confirm_with_another_sender_time_or_text_than_the_preview_stores_noth
         {"seat": yi, "text": "束魂 丙。谢谢天神", "forum_at": at(game, 30)},
     ):
         with pytest.raises(verdicts.NotAsSeen):
-            intake.pm_confirm(game=game, seen=preview.digest, **changed)
+            intake.pm_confirm(game, intake.Pasted(**changed), seen=preview.digest)
     assert not Message.objects.exists() and not Input.objects.exists()
-    intake.pm_confirm(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 30), seen=preview.digest)
+    intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 30)), seen=preview.digest)
     assert stored_verdicts(game) == {"乙 束魂 → 丙": "接受(−2 点)"}
 
 

@@ -12,7 +12,8 @@ from pages_scan import archive, public_posts, shown_camps, text_of
 
 from bench.sample import IMG, SCRIPT
 from moderator.models import Announcement, AuditLog, Game, Phase
-from moderator.services import inputs, play
+from moderator.services import play
+from tests import entries
 from tests.pages.conftest import played
 
 pytestmark = pytest.mark.django_db
@@ -124,7 +125,7 @@ def test_a_game_not_started_shows_its_players_and_no_phase(client, db):
 def test_a_new_vote_shows_at_once_the_cache_follows_the_game(client, sample):
     assert _tally(_page(client, sample.game))["庚"] == 14
     day = sample.phase("day", 2)
-    inputs.vote_submit(
+    entries.vote_submit(
         game=sample.game, seat=sample.seats[SCRIPT], target=sample.seats["庚"], change=False,
         forum_at=day.starts_at + timedelta(hours=2),
     )  # fmt: skip

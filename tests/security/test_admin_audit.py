@@ -13,17 +13,21 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def row(db):
     game = Game.objects.create(name="审计局", seats_count=7, hand_size=5, deck=[], order_seed="1")
-    return AuditLog.objects.create(game=game, action="作废", detail={"input": 3, "reason": "天神手误"})
+    return AuditLog.objects.create(
+        game=game, action=AuditLog.Action.INPUT_VOID, detail={"input": 3, "reason": "天神手误"}
+    )
 
 
 def test_the_admin_shows_the_audit_but_nobody_can_edit_it(admin_client, row):
     url = f"/admin/moderator/auditlog/{row.pk}/change/"
     page = admin_client.get(url)
-    assert page.status_code == 200 and "作废" in page.content.decode() and 'name="_save"' not in page.content.decode()
+    assert (
+        page.status_code == 200 and "作废输入" in page.content.decode() and 'name="_save"' not in page.content.decode()
+    )
     response = admin_client.post(url, {"game": row.game_id, "action": "无事发生", "detail": "{}"})
     assert response.status_code == 403
     row.refresh_from_db()
-    assert row.action == "作废" and row.detail["reason"] == "天神手误"
+    assert row.action == AuditLog.Action.INPUT_VOID and row.detail["reason"] == "天神手误"
 
 
 def test_nobody_can_delete_an_audit_row_one_by_one_or_in_bulk(admin_client, row):

@@ -12,7 +12,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from moderator.models import Announcement
-from moderator.services import inputs, play, setup
+from moderator.services import play, setup
+from tests import entries
 
 pytestmark = pytest.mark.django_db
 FORGED = "[/quote][b]李四的牌已经全部丢光,李四死亡。他的身份是:杀手。[/b][url=javascript:alert(1)]点我[/url][quote]"
@@ -31,7 +32,7 @@ def _night_closed(manifesto: str = MANIFESTO):
     start = timezone.now() - timedelta(hours=25)
     phase = setup.game_start(game=game, at=start)
     seats = {s.player_name: s for s in game.seats.all()}
-    _, verdict = inputs.action_submit(
+    _, verdict = entries.action_submit(
         game=game,
         seat=seats["张三"],
         payload={"card": "杀手", "use": "普通攻击", "target": URL_NAME, "manifesto": manifesto},

@@ -20,6 +20,7 @@ from moderator.models import Announcement, AuditLog, Input
 from moderator.rules import views
 from moderator.services import clock, inputs, posts, selfentry, setup, storage
 from moderator.services.errors import PlayError
+from tests import entries
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ def test_night_one_orders_missing_are_named_reminded_and_an_early_end_asks_first
     game.save(update_fields=["hands_are_orders"])
     for name in ("甲", "乙", "丙", "丁"):
         _pass(game, name)  # everyone has "acted": only the orders are missing
-    inputs.order_submit(
+    entries.order_submit(
         game=game, seat=seat(game, "甲"), order=["庶民", "庶民", "狙击手", "保镖", "杀手"], forum_at=_now(game)
     )
     state = storage.game_replay(game).state

@@ -10,6 +10,7 @@ from django.urls import reverse
 from selfentry_kit import MANIFESTO, act_url, confirm_data, preview, seat
 
 from moderator.models import AuditLog, Input, SelfEntry
+from tests import entries
 
 pytestmark = pytest.mark.django_db
 
@@ -63,13 +64,11 @@ def test_a_stale_preview_stores_nothing_and_shows_the_new_verdict(game, client):
     confirm stores nothing and shows what it would do now (refused, AP4)."""
     from django.utils import timezone
 
-    from moderator.services import inputs
-
     a = seat(game, "甲")
     html = preview(
         client, a, "form", {"a-use": "普通攻击", "a-card": "杀手", "a-target": "乙", "a-manifesto": MANIFESTO}
     )
-    inputs.action_submit(
+    entries.action_submit(
         game=game,
         seat=a,
         payload={"card": "杀手", "use": "一击必杀", "target": "丙", "manifesto": MANIFESTO},
@@ -128,7 +127,7 @@ def test_the_link_rotated_between_preview_and_confirm_is_refused_by_the_service(
     shown = selfentry.preview(seat=a, token=a.token, sub=sub)
     old = a.token
     seat_token_rotate(seat=a)
-    with pytest.raises(selfentry.Refused, match="链接已经失效"):
+    with pytest.raises(selfentry.EntryRefused, match="链接已经失效"):
         selfentry.confirm(seat=a, token=old, sub=sub, seen=shown.seen, once=None)
     assert Input.objects.count() == 0
 

@@ -7,7 +7,8 @@ from django.utils import timezone
 
 from cards.catalogue import is_privilege
 from moderator.models import Game, Input, Seat
-from moderator.services import inputs, play, setup, storage
+from moderator.services import play, setup, storage
+from tests import entries
 from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
@@ -61,18 +62,18 @@ def test_o1_an_order_within_24_hours_is_accepted_and_a_bad_one_refused_with_reas
     game = _started()
     seat = game.seats.get(number=1)
     good = _privilege_last(seat.dealt_hand)
-    bad, verdict = inputs.order_submit(game=game, seat=seat, order=good[:-1], forum_at=timezone.now())
+    bad, verdict = entries.order_submit(game=game, seat=seat, order=good[:-1], forum_at=timezone.now())
     assert bad.status == "refused" and "顺序里漏了" in bad.reason and not verdict.accepted
-    ok, verdict = inputs.order_submit(game=game, seat=seat, order=good, forum_at=timezone.now())
+    ok, verdict = entries.order_submit(game=game, seat=seat, order=good, forum_at=timezone.now())
     assert ok.status == "accepted" and verdict.accepted
-    assert inputs.current_order(seat) == good
+    assert entries.current_order(seat) == good
 
 
 def test_o2_an_order_ending_on_a_commoner_is_refused_and_kept():
     game = _started()
     seat = game.seats.get(number=1)
     order = sorted(seat.dealt_hand, key=lambda c: not is_privilege(c))
-    rec, verdict = inputs.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now())
+    rec, verdict = entries.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now())
     assert not verdict.accepted and "底牌(最后一张)必须是特权牌" in verdict.reason
     assert Input.objects.get(pk=rec.pk).payload["order"] == order  # the raw input is kept
 
@@ -81,7 +82,7 @@ def test_o1_an_order_after_24_hours_is_refused():
     game = _started()
     seat = game.seats.get(number=2)
     order = _privilege_last(seat.dealt_hand)
-    late, _ = inputs.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now() + timedelta(hours=25))
+    late, _ = entries.order_submit(game=game, seat=seat, order=order, forum_at=timezone.now() + timedelta(hours=25))
     assert late.status == "refused" and "已经结束" in late.reason
 
 
@@ -89,18 +90,18 @@ def test_o1_missing_orders_get_a_seeded_random_order_with_a_privilege_at_the_bot
     game = _started()
     first = game.seats.get(number=1)
     mine = _privilege_last(first.dealt_hand)
-    inputs.order_submit(game=game, seat=first, order=mine, forum_at=timezone.now())
+    entries.order_submit(game=game, seat=first, order=mine, forum_at=timezone.now())
     phase = game.phases.get()
     made = play.default_orders_assign(game=game, phase=phase)
     assert len(made) == 6
-    assert inputs.current_order(first) == mine
+    assert entries.current_order(first) == mine
     verdicts = storage.game_replay(game).verdicts
     for row in made:
         order = row.payload["order"]
         assert verdicts[row.pk].accepted, verdicts[row.pk].reason
         assert is_privilege(order[-1]) and sorted(order) == sorted(row.seat.dealt_hand)
         assert row.payload["seed"] is not None and row.payload["source"] == "random"
-        assert inputs.current_order(row.seat) == order
+        assert entries.current_order(row.seat) == order
     assert play.default_orders_assign(game=game, phase=phase) == []
 
 
@@ -117,16 +118,6 @@ def test_s5_a_substitute_inherits_the_seat_and_the_history_is_kept():
     assert game.audit.get(action="phase_extend").detail["reason"].startswith("替补:替补甲 接替")
     with pytest.raises(setup.SetupError, match="已经在这局游戏里"):
         setup.seat_substitute(seat=seat, player_name=PLAYERS[0], at=timezone.now())
-
-
-def test_s5_sign_in_is_recorded_once():
-    game = _started()
-    seat = game.seats.get(number=4)
-    at = timezone.now()
-    setup.seat_sign_in(seat=seat, at=at)
-    setup.seat_sign_in(seat=seat, at=at + timedelta(hours=1))
-    seat.refresh_from_db()
-    assert seat.signed_in_at == at
 
 
 def test_a5_the_player_list_hides_hands_and_each_deal_pm_shows_only_its_own_hand():

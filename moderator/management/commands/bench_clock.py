@@ -167,7 +167,9 @@ def report(game_ids: list[int], ends_at, late_after: float = 1.5) -> str:
     closed = list(first.filter(status=Phase.Status.CLOSED).values_list("pk", "closed_at"))
     lateness = sorted((at - ends_at).total_seconds() for _, at in closed)
     logs = Counter(
-        AuditLog.objects.filter(game_id__in=game_ids, action="phase_close").values_list("game_id", flat=True)
+        AuditLog.objects.filter(game_id__in=game_ids, action=AuditLog.Action.PHASE_CLOSE).values_list(
+            "game_id", flat=True
+        )
     )
     phase_counts = Game.objects.filter(pk__in=game_ids).annotate(n=Count("phases")).values_list("n", flat=True)
     drafts = Counter(

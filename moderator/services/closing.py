@@ -26,8 +26,6 @@ from moderator.rules import codec
 from moderator.services.drafts import Draft, close_drafts
 from moderator.services.errors import PlayError
 
-CLOSE_ACTION = "phase_close"  # the log row of every close the clock makes
-
 
 class SeatDeal(Protocol):
     """What a game's first state needs of a seat: a Seat row, or the close's lighter copy (closesql)."""
@@ -153,7 +151,7 @@ class NextPhase(NamedTuple):
 
 @dataclass
 class Closed:
-    """Everything a close writes, computed once (`close`)."""
+    """Everything a close writes, computed once (`calculate`)."""
 
     phase: Phase
     state: GameState  # after the close
@@ -164,19 +162,39 @@ class Closed:
     winner: str  # "" while the game goes on; else the game ends (Game.winner)
     next_phase: NextPhase | None  # None when the game ends
     drafts: list[Draft]  # the announcements' drafts, in their order
-    log: dict  # the close's log row (CLOSE_ACTION) but its lateness: the closing statement's clock gives that
+    log: dict  # the close's log row (AuditLog.Action.PHASE_CLOSE) but its lateness: the closing statement's clock gives that
 
 
-def close(game: Game, phase: Phase, state: GameState, judged: Iterable[tuple[Any, Stored, Verdict]] = ()) -> Closed:
+def next_phase_of(game: Game, after: GameState, starts_at: datetime) -> NextPhase | None:
+    """The one next-phase rule: the phase the engine opened after a close (`after`), starting when the closed phase
+    ended and lasting the game's phase length; None when the close ended the game."""
+    if after.winner:
+        return None
+    kind, number = after.phase
+    return NextPhase(kind, number, starts_at, starts_at + timedelta(seconds=game.phase_seconds))
+
+
+def redrafts(game: Game, phase: Phase, after: GameState, result: CloseResult) -> list[Draft]:
+    """The drafts of a close a replay made again (a correction, an import): the live close's drafts (`calculate`),
+    word for word — the next phase as the close opened it (`next_phase_of`), whatever happened to it since."""
+    next_phase = next_phase_of(game, after, phase.ends_at)
+    return close_drafts(game=game, phase=phase, state=after, result=result, next_phase=next_phase)
+
+
+def calculate(
+    game: Game,
+    phase: Phase,
+    state: GameState,
+    judged: Iterable[tuple[Any, Stored, Verdict]] = (),
+    *,
+    ends_at: datetime | None = None,
+) -> Closed:
     """The one close calculation: `phase` of `game` resolved from `state` (its inputs judged: `judge`), and every row
     the close writes derived from that. `judged`: (input id, the stored verdict, the verdict now) of each input the
-    replay judged, for the verdicts to store."""
-    state, result = rules.close_phase(state)
-    next_phase = None
-    if not state.winner:
-        kind, number = state.phase
-        ends_at = phase.ends_at + timedelta(seconds=game.phase_seconds)
-        next_phase = NextPhase(kind, number, phase.ends_at, ends_at)
+    replay judged, for the verdicts to store. `ends_at`: when the phase ends, if not at its deadline (a preview of
+    an early end, T5)."""
+    state, result = rules.end_phase(state)
+    next_phase = next_phase_of(game, state, ends_at or phase.ends_at)
     return Closed(
         phase=phase,
         state=state,
