@@ -93,14 +93,14 @@ def _input_steps(replay: storage.Replay, phase: Phase, by_seat: dict[int, str], 
             steps(kind, f"输入:{by} {said}:已被天神作废,不参与结算", (by,))
         else:
             input_step(steps, by, said, verdict.accepted, verdict.reason, verdict.cost, kind)
-        out += _as_held(list(steps), _held_at(holders, rec.forum_at))
+        out += _as_held(list(steps), held_at(holders, rec.forum_at))
     return out
 
 
 Holders = dict[str, list[tuple[datetime, str]]]  # the seat's player now → [(since, who held it)], oldest first
 
 
-def _holders(game: Game) -> Holders:
+def seat_holders_of(game: Game) -> Holders:
     """S5: who held each seat from when, under the name the replay gives the seat (its player now)."""
     now = dict(game.seats.values_list("pk", "player_name"))
     out: Holders = {}
@@ -113,7 +113,7 @@ def _holders(game: Game) -> Holders:
     return out
 
 
-def _held_at(holders: Holders, when: datetime) -> dict[str, str]:
+def held_at(holders: Holders, when: datetime) -> dict[str, str]:
     """Each seat's player now → who held the seat at `when` (the replay names every seat by its player now)."""
     out = {}
     for now, rows in holders.items():
@@ -160,9 +160,9 @@ def _told(phase: Phase, opening, inputs: list[Step], close, holders: Holders) ->
     """A phase's steps, each seat named by who held it then: at the phase's start, at each input, at its end."""
     return PhaseTrace(
         phase,
-        _as_held(list(opening), _held_at(holders, phase.starts_at)),
+        _as_held(list(opening), held_at(holders, phase.starts_at)),
         inputs,
-        _as_held(list(close), _held_at(holders, phase.ends_at)),
+        _as_held(list(close), held_at(holders, phase.ends_at)),
     )
 
 
@@ -171,7 +171,7 @@ def phase_trace(game: Game, phase: Phase) -> PhaseTrace:
     replay, tracers = _traced_replay(game, [phase], phase)
     opening, close = tracers[phase.pk]
     by_seat = dict(game.seats.values_list("pk", "player_name"))
-    holders = _holders(game)
+    holders = seat_holders_of(game)
     if phase.status == Phase.Status.CLOSED:
         out = _told(phase, opening, _input_steps(replay, phase, by_seat, holders), close, holders)
         out.draft = _dawn_or_dusk(game, phase)
@@ -194,7 +194,7 @@ def game_trace(game: Game) -> list[PhaseTrace]:
     phases = list(game.phases.order_by("starts_at", "id"))
     replay, tracers = _traced_replay(game, phases, None)
     by_seat = dict(game.seats.values_list("pk", "player_name"))
-    holders = _holders(game)
+    holders = seat_holders_of(game)
     out = []
     for phase in replay.phases:
         opening, close = tracers[phase.pk]

@@ -12,7 +12,7 @@ from moderator.models import AuditLog, Game, Input, Phase, SeatHolder
 from moderator.rules import codec
 from moderator.services import storage
 from moderator.services.drafts import BLANK_LINES
-from moderator.services.explain import Holders, PhaseTrace, ReviewNotReady, _held_at, _holders, game_trace
+from moderator.services.explain import Holders, PhaseTrace, ReviewNotReady, game_trace, held_at, seat_holders_of
 from moderator.services.posts import bb
 
 # A step the post leaves to the 为什么 pages: the bookkeeping behind a line it keeps.
@@ -157,14 +157,14 @@ def _corrections(game: Game, holders: Holders) -> dict[str, list[str]]:
                 rec = Input.objects.filter(pk=edit.get("id"), game=game).select_related("seat", "phase").first()
                 if rec is not None:
                     touched.append(rec.phase.label)
-                    who = _held_at(holders, rec.forum_at).get(rec.seat.player_name, rec.seat.player_name)
+                    who = held_at(holders, rec.forum_at).get(rec.seat.player_name, rec.seat.player_name)
                     what.append(f"作废 {who} {codec.describe(rec.kind, rec.payload, names)}")
             elif edit.get("op") == "add":
                 seat = game.seats.filter(pk=edit.get("seat_id")).first()
                 who = seat.player_name if seat else "?"
                 touched += [p.label for p in game.phases.filter(pk=edit.get("phase_id"))]
                 if edit.get("forum_at"):  # the player who held the seat when the message was sent (S5)
-                    who = _held_at(holders, datetime.fromisoformat(edit["forum_at"])).get(who, who)
+                    who = held_at(holders, datetime.fromisoformat(edit["forum_at"])).get(who, who)
                 what.append(f"补录 {who} {codec.describe_item(edit.get('item') or {})}")
         phases = touched or log.detail.get("phases") or []  # where the edit is; the phases it changed may be none
         reason = log.detail.get("reason") or ""
@@ -186,7 +186,7 @@ def post(game: Game) -> tuple[str, str]:
     """The 复盘 as (BBCode, plain text)."""
     if game.status != Game.Status.FINISHED:
         raise ReviewNotReady("游戏结束之后才能生成复盘帖:结束之前,结算过程不能公开(A1–A5)。")
-    holders = _holders(game)
+    holders = seat_holders_of(game)
     fixes = _corrections(game, holders)
     blocks: list[tuple[str, list[str]]] = [("开局:身份、发到的牌和丢牌顺序", _deal(game, holders))]
     for trace in game_trace(game):

@@ -443,7 +443,9 @@ def restore_game(entry: schema.BackupGame, *, gm=None) -> Restored:
             new_links.append(f"{seat.number} 号 {seat.player_name}")
             continue
         Seat.objects.filter(pk=seat.pk).update(token=link)
-    AuditLog.objects.filter(game=game, action=AuditLog.Action.GAME_IMPORT).delete()  # replaced by the history and the line below
+    AuditLog.objects.filter(
+        game=game, action=AuditLog.Action.GAME_IMPORT
+    ).delete()  # replaced by the history and the line below
     if entry.audit:
         actors = {u.username: u for u in get_user_model().objects.filter(username__in={a.actor for a in entry.audit})}
         rows = AuditLog.objects.bulk_create(
