@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('moderator', '0009_self_entry'),
+        ('moderator', '0010_game_uid'),
     ]
 
     operations = [
