@@ -1,4 +1,4 @@
-"""What a whole game on seven phones turned up, the non-browser half: night-1 orders missing are named, reminded and
+"""What a whole self-entry game on seven phones needs, the non-browser half: night-1 orders missing are named, reminded and
 needed before an early end (O1, T5); drafts say the game's phase length and how it is played (A4, A5, O3, T6); a
 candidate the player clicked is his choice; a refused-only preview stores nothing; the execution preview of a player
 pardoned once (D6); the clause a win is cited under (V1–V3); a self-chosen day death with his stance (V5, S4); inputs
