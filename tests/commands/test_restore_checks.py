@@ -20,7 +20,7 @@ from django.core.management.base import CommandError
 
 from moderator.models import AuditLog, Game, Seat
 from moderator.services import setup
-from tests.console.conftest import TABLE
+from tests.world import TABLE
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,8 +18,8 @@ from moderator.parser.thread import split_posts
 from moderator.rules import codec
 from moderator.services import bulk, play, setup
 from moderator.web.inputs import STATUS_LABELS
-from tests.console.conftest import TABLE
 from tests.console.test_console import MANIFESTO, _pm, once
+from tests.world import TABLE
 
 pytestmark = pytest.mark.django_db
 

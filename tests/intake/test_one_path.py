@@ -27,11 +27,6 @@ def game():
     return g
 
 
-@pytest.fixture
-def gm(django_user_model):
-    return django_user_model.objects.create_user("tianshen", password="pw-123456")
-
-
 def seat(game, name):
     return game.seats.get(player_name=name)
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from moderator.models import AuditLog, Game, Message, Phase
 from moderator.services import setup
-from tests.console.conftest import TABLE
+from tests.world import TABLE
 
 pytestmark = pytest.mark.django_db
 
