@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from moderator.services import setup
 from tests.tokens import signed
+from tests.world import PLAYERS
 
 pytestmark = pytest.mark.django_db
-PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,9 @@ from moderator.game.orders import seat_seed
 from moderator.models import Game, Input
 from moderator.services import play, setup
 from tests.tokens import signed
+from tests.world import PLAYERS
 
 pytestmark = pytest.mark.django_db
-PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
 
 
 def _recover(camp: str, hand: list[str], tries: int) -> list[tuple[list[str], list[list[str]]]]:
