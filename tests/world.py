@@ -79,7 +79,7 @@ def gm(db):
 
 
 @pytest.fixture
-def gm_client(client, gm):
-    """pytest-django's client, signed in as the 天神."""
-    client.force_login(gm)
-    return client
+def gm_client(gm):
+    """The 天神's browser: a client of its own, signed in, beside pytest-django's `client` (a player or a visitor,
+    signed out)."""
+    return signed_in(gm)

@@ -9,9 +9,9 @@ from cards.catalogue import is_privilege
 from moderator.models import Game, Input, Seat
 from moderator.services import inputs, play, setup, storage
 from tests.tokens import signed
+from tests.world import PLAYERS
 
 pytestmark = pytest.mark.django_db
-PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
 
 
 def _started(**kwargs):
