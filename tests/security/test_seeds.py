@@ -70,25 +70,30 @@ def test_a_seats_drawn_order_carries_a_seed_that_does_not_give_the_games_seed_aw
         assert seed == seat_seed(game.order_seed, number) and game.order_seed not in seed
 
 
-def test_the_gm_form_refuses_a_typed_seed_for_a_live_game(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
-    page = client.post(
-        "/games/new/", {**signed(client, "game_new"), "name": "正式局", "players": "\n".join(PLAYERS), "seed": "2014"}
+def test_the_gm_form_refuses_a_typed_seed_for_a_live_game(gm_client):
+    page = gm_client.post(
+        "/games/new/",
+        {**signed(gm_client, "game_new"), "name": "正式局", "players": "\n".join(PLAYERS), "seed": "2014"},
     )
     assert page.status_code == 200 and "正式局不能手填随机种子" in page.content.decode()
     assert not Game.objects.filter(name="正式局").exists()
-    ok = client.post(
+    ok = gm_client.post(
         "/games/new/",
-        {**signed(client, "game_new"), "name": "复盘局", "players": "\n".join(PLAYERS), "seed": "2014", "replay": "on"},
+        {
+            **signed(gm_client, "game_new"),
+            "name": "复盘局",
+            "players": "\n".join(PLAYERS),
+            "seed": "2014",
+            "replay": "on",
+        },
     )
     assert ok.status_code == 302 and Game.objects.get(name="复盘局").deal_seed == "2014"
 
 
 @pytest.mark.parametrize("seed", [str(2**63), "9" * 41, "-1", "1e10", "１２"])
-def test_the_gm_form_answers_any_seed_without_a_500(client, django_user_model, seed):
-    client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
-    data = {**signed(client, "game_new"), "name": "x", "players": "\n".join(PLAYERS), "seed": seed, "replay": "on"}
-    assert client.post("/games/new/", data).status_code in (200, 302)
+def test_the_gm_form_answers_any_seed_without_a_500(gm_client, seed):
+    data = {**signed(gm_client, "game_new"), "name": "x", "players": "\n".join(PLAYERS), "seed": seed, "replay": "on"}
+    assert gm_client.post("/games/new/", data).status_code in (200, 302)
 
 
 def test_the_setup_page_and_the_private_page_hide_the_seeds_until_the_end(client, django_user_model):
