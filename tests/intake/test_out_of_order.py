@@ -12,17 +12,17 @@ from django.utils import timezone
 
 from moderator.models import Input, Message
 from moderator.parser.thread import Post
-from moderator.services import bulk, inputs, intake, play, setup, verdicts
+from moderator.services import bulk, inputs, intake, play, verdicts
 from tests.browser.console_kit import TABLE
 from tests.tokens import signed
+from tests.world import game_make
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def game():
-    g = setup.table_create(name="乱序局", players=TABLE)
-    setup.game_start(game=g, at=timezone.now() - timedelta(hours=3))
+    g = game_make(name="乱序局", players=TABLE, started_at=timezone.now() - timedelta(hours=3))
     return g
 
 

@@ -20,6 +20,7 @@ from moderator.models import Announcement, AuditLog, Input
 from moderator.rules import views
 from moderator.services import clock, inputs, posts, selfentry, setup, storage
 from moderator.services.errors import PlayError
+from tests.world import game_make
 
 pytestmark = pytest.mark.django_db
 
@@ -150,8 +151,7 @@ def test_the_execution_preview_names_the_card_a_player_pardoned_once_would_lose_
         {"name": "丙", "camp": "平民", "hand": ["庶民", "巫医"]},
         {"name": "丁", "camp": "狼人", "hand": ["庶民", "狼人"]},
     ]
-    game = setup.table_create(name="处决预览", players=table, start=("day", 1))
-    setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
+    game = game_make(name="处决预览", players=table, start=("day", 1), started_at=timezone.now() - timedelta(hours=1))
     for name in ("甲", "丙", "丁"):
         inputs.write(game, inputs.Entry(seat(game, name), [{"for": "乙"}], _now(game)))
     state = storage.game_replay(game).state
@@ -182,8 +182,7 @@ def test_a_self_chosen_players_day_death_is_posted_with_his_stance_v5(client):
         {"name": "丁", "camp": "狼人", "hand": ["庶民", "狼人"]},
         {"name": "戊", "camp": "自选", "hand": ["保镖"]},
     ]
-    game = setup.table_create(name="自选之死", players=table)
-    setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
+    game = game_make(name="自选之死", players=table, started_at=timezone.now() - timedelta(hours=1))
     stance = {"use": "立场", "side": "杀手", "mode": "共赢"}
     inputs.write(game, inputs.Entry(seat(game, "戊"), [stance], _now(game)))
     clock.phase_end_early(game=game, force=True)  # night 1
@@ -232,11 +231,14 @@ def test_an_order_window_pm_of_a_self_entry_game_points_to_the_page_and_its_link
         {"name": "丙", "camp": "平民", "hand": ["巫医", "绝杀/特赦"]},
         {"name": "丁", "camp": "狼人", "hand": ["狼人"]},
     ]
-    game = setup.table_create(name="改顺序期", players=table, start=("day", 1))
-    game.gms.add(gm)
-    game.self_entry = True
-    game.save(update_fields=["self_entry"])
-    setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
+    game = game_make(
+        name="改顺序期",
+        players=table,
+        start=("day", 1),
+        gm=gm,
+        self_entry=True,
+        started_at=timezone.now() - timedelta(hours=1),
+    )
     for name in ("甲", "乙", "丙"):
         inputs.write(game, inputs.Entry(seat(game, name), [{"for": "丁"}], _now(game)))
     clock.phase_end_early(game=game, force=True)
