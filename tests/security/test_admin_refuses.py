@@ -16,8 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def game(db):
-    gm = get_user_model().objects.create_user("tianshen", password="x")
+def game(gm):
     game = game_make(name="后台局", players=TABLE, gm=gm, started_at=timezone.now())
     Message.objects.create(game=game, sender_name="甲", text="今晚杀乙", forum_at=timezone.now())
     return game

@@ -14,7 +14,7 @@ from moderator.game.orders import seat_seed
 from moderator.models import Game, Input
 from moderator.services import play, setup
 from tests.tokens import signed
-from tests.world import PLAYERS
+from tests.world import PLAYERS, game_make
 
 pytestmark = pytest.mark.django_db
 
@@ -96,14 +96,12 @@ def test_the_gm_form_answers_any_seed_without_a_500(gm_client, seed):
     assert gm_client.post("/games/new/", data).status_code in (200, 302)
 
 
-def test_the_setup_page_and_the_private_page_hide_the_seeds_until_the_end(client, django_user_model):
-    gm = django_user_model.objects.create_user("gm", password="pw-123456")
-    game = setup.game_create(name="保密", player_names=PLAYERS, gm=gm)
-    client.force_login(gm)
-    setup_page = client.get(reverse("game_setup", args=[game.pk])).content.decode()
-    private = client.get(reverse("seat_private", args=[game.seats.get(number=1).token])).content.decode()
+def test_the_setup_page_and_the_private_page_hide_the_seeds_until_the_end(gm, gm_client):
+    game = game_make(name="保密", gm=gm)
+    setup_page = gm_client.get(reverse("game_setup", args=[game.pk])).content.decode()
+    private = gm_client.get(reverse("seat_private", args=[game.seats.get(number=1).token])).content.decode()
     for seed in (game.camp_seed, game.deal_seed, game.order_seed):
         assert seed not in setup_page and seed not in private
     assert "游戏结束后显示" in setup_page
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-    assert game.deal_seed in client.get(reverse("game_setup", args=[game.pk])).content.decode()
+    assert game.deal_seed in gm_client.get(reverse("game_setup", args=[game.pk])).content.decode()
