@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from moderator.models import Game
-from moderator.services import setup
+if TYPE_CHECKING:  # the models load with Django: tests/conftest.py imports this module before settings exist
+    from moderator.models import Game
 
 # Scenario 01's table, in discard order: four seats, every camp but 自选.
 TABLE = (
@@ -58,6 +58,8 @@ def game_make(
 ) -> Game:
     """A game of `players`: names are dealt by `setup.game_create` (its options: seeds, camps, hands …); a table of
     seats (dicts) is seated as given by `setup.table_create` (its options: `ap`, `start`)."""
+    from moderator.services import setup
+
     if players and isinstance(players[0], dict):
         game = setup.table_create(name=name, players=list(players), **options)
         if gm is not None:
