@@ -20,6 +20,7 @@ import pytest
 from django.conf import settings
 
 from tests.servers import RedisServer
+from tests.world import gm, gm_client  # noqa: F401 — the test world's fixtures, for every test (tests/world.py)
 
 # Debian's chromium-headless-shell when installed (the same Chromium, built without the browser's windowing layers: a
 # new context costs ≈ 0.1 s of CPU instead of ≈ 0.45 s, a page load about half; what Playwright itself runs headless),

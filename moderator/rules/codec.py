@@ -243,7 +243,8 @@ _FORMAT_HEAD = '{"format":' + str(SNAPSHOT_FORMAT) + ',"state":'
 
 def state_dump(state: st.GameState) -> str:
     """The state as JSON text, with its format: `{"format":2,"state":…}`, the state being every field of every frozen
-    dataclass (tagged by its class name), tuples, sets and non-string keys tagged.
+    dataclass (tagged by its fixed tag in `_TAGS`, never its class name), tuples, sets and non-string keys
+    tagged.
 
     Written in one pass (`_write`), not `_pack`ed into dicts for `json.dumps` to walk again: the text is the one
     `json.dumps(_pack(state), ensure_ascii=False, separators=(",", ":"))` gives, character for character (the same

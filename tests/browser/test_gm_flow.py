@@ -9,9 +9,9 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import Announcement, Game, Input, Phase
+from tests.world import CAST
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PLAYERS = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
 MANIFESTO = "夜色如墨,长安城里灯火渐熄,我的刀已经出鞘,今夜必有一人付出代价。" * 4
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -47,7 +47,7 @@ def test_a_gm_runs_a_night_and_a_day_and_corrects_night_one(page, django_user_mo
 
     page.goto("/games/new/")
     page.fill("#id_name", "浏览器测试局")
-    page.fill("#id_players", "\n".join(PLAYERS))
+    page.fill("#id_players", "\n".join(CAST))
     page.fill("#id_seed", "2014")
     page.check("#id_replay")  # a typed seed is for tests and replays only
     page.click("button[type=submit]")

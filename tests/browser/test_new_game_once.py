@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from moderator.models import Game
-
-PLAYERS = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
+from tests.world import CAST
 
 
 def _sign_in_and_fill(page, django_user_model, name: str) -> None:
@@ -19,7 +18,7 @@ def _sign_in_and_fill(page, django_user_model, name: str) -> None:
     page.click("button[type=submit]")
     page.goto("/games/new/")
     page.fill("#id_name", name)
-    page.fill("#id_players", "\n".join(PLAYERS))
+    page.fill("#id_players", "\n".join(CAST))
 
 
 SEND = """async (together) => {

@@ -20,7 +20,7 @@ from django.core.management.base import CommandError
 
 from moderator.models import AuditLog, Game, Seat
 from moderator.services import setup
-from tests.console.conftest import TABLE
+from tests.world import TABLE, game_make, gm_make
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,9 +35,8 @@ def _run(*args) -> str:
 @pytest.fixture
 def backup(tmp_path) -> tuple[Path, dict]:
     """One running game of 天神 tianshen, with a pause and a resume in its history, backed up."""
-    gm = get_user_model().objects.create_user("tianshen", password="pw-123456")
-    game = setup.table_create(name="备份局", players=TABLE)
-    game.gms.add(gm)
+    gm = gm_make()
+    game = game_make(name="备份局", players=TABLE, gm=gm)
     setup.game_start(game=game, at=game.created_at)
     AuditLog.objects.create(game=game, actor=gm, action="暂停", detail={"note": "原来的记录"})
     file = tmp_path / "backup.json"

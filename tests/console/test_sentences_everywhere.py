@@ -16,10 +16,10 @@ from moderator.console.sentences import SENTENCES
 from moderator.models import Announcement, AuditLog, Game, Input, Message, Phase
 from moderator.parser.thread import split_posts
 from moderator.rules import codec
-from moderator.services import bulk, play, setup
+from moderator.services import bulk, play
 from moderator.web.inputs import STATUS_LABELS
-from tests.console.conftest import TABLE
 from tests.console.test_console import MANIFESTO, _pm, once
+from tests.world import TABLE, game_make
 
 pytestmark = pytest.mark.django_db
 
@@ -168,9 +168,7 @@ def _night_2(gm: Console) -> None:
 
 @pytest.fixture
 def played(gm_client, gm):
-    game = setup.table_create(name="句子局", players=TABLE)
-    game.gms.add(gm)
-    setup.game_start(game=game, at=timezone.now() - timedelta(days=2, hours=1))
+    game = game_make(name="句子局", players=TABLE, gm=gm, started_at=timezone.now() - timedelta(days=2, hours=1))
     console = Console(gm_client, game)
     for step in (_night_1, _day_1, _night_2):
         step(console)
@@ -224,9 +222,7 @@ def test_the_scan_sees_what_it_must_and_ignores_markup():
 def test_a_refused_form_answers_in_a_sentence_too(gm_client, gm):
     """What a 天神 may type wrong — an extension of "abc", inf or 1e308 hours, a correction naming a phase that does
     not exist — is answered in Chinese, never with Python's own words."""
-    game = setup.table_create(name="句子局", players=TABLE)
-    game.gms.add(gm)
-    setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
+    game = game_make(name="句子局", players=TABLE, gm=gm, started_at=timezone.now() - timedelta(hours=1))
     gm = Console(gm_client, game)
     for hours in ("abc", "inf", "nan", "1e308", "-5", "0"):
         page = gm.post("clock/extend/", {"hours": hours}, "")

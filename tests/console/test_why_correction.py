@@ -4,8 +4,6 @@ correction removes and those it adds (services/corrections.py, templates/console
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
 
 from moderator.services import corrections
@@ -24,14 +22,10 @@ def test_voiding_an_attack_shows_its_steps_gone_and_the_void_in_the_new_trace_n1
     assert not any("乙生效" in line for line in night.trace_new)
 
 
-def test_the_correction_page_shows_the_trace_change(game):
+def test_the_correction_page_shows_the_trace_change(game, gm_client):
     attack = _attack(game, "乙")
     _close(game)
-    user = get_user_model().objects.create_user("gm-why", password="direnjie-demo-pw")
-    game.gms.add(user)
-    client = Client()
-    client.force_login(user)
-    page = client.post(reverse("console_correction", args=[game.pk]), {"void": [str(attack.pk)], "preview": "1"})
+    page = gm_client.post(reverse("console_correction", args=[game.pk]), {"void": [str(attack.pk)], "preview": "1"})
     body = page.content.decode()
     assert "为什么:结算过程的变化" in body
     assert "甲用杀手牌普通攻击 乙生效" in body

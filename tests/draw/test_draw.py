@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from django.contrib.auth import get_user_model
 
 from moderator.game.state import SeatSpec
 from moderator.models import Announcement, AuditLog, Game
@@ -98,13 +97,6 @@ def deadlocked(db):
     return Game.objects.get(name__startswith="情景:僵局")
 
 
-@pytest.fixture
-def gm(db, client):
-    user = get_user_model().objects.create_user("tianshen-draw", password="x")
-    client.force_login(user)
-    return user
-
-
 def test_the_gm_declares_a_draw_logged_posted_and_the_game_is_over_V4(deadlocked, gm):
     assert clock.draw_shown(deadlocked) is True
     post = clock.game_declare_draw(game=deadlocked, actor=gm)
@@ -122,28 +114,30 @@ def test_the_gm_declares_a_draw_logged_posted_and_the_game_is_over_V4(deadlocked
         entries.action_submit(game=deadlocked, seat=seat, payload={"use": "防弹衣"}, forum_at=post.phase.starts_at)
 
 
-def test_the_draw_page_shows_the_deadlock_and_declares_only_with_its_token_and_confirmation_V4(deadlocked, gm, client):
+def test_the_draw_page_shows_the_deadlock_and_declares_only_with_its_token_and_confirmation_V4(
+    deadlocked, gm, gm_client
+):
     deadlocked.gms.add(gm)
-    page = client.get(f"/gm/{deadlocked.pk}/draw/").content.decode()
+    page = gm_client.get(f"/gm/{deadlocked.pk}/draw/").content.decode()
     assert "<strong>僵局:</strong>" in page and 'name="once"' in page and "宣布平局" in page
     token = {k: v for k, v in _hidden(page).items() if k in ("once", "phase", "csrfmiddlewaretoken")}
-    client.post(f"/gm/{deadlocked.pk}/draw/", token)  # not confirmed: nothing happens
+    gm_client.post(f"/gm/{deadlocked.pk}/draw/", token)  # not confirmed: nothing happens
     deadlocked.refresh_from_db()
     assert deadlocked.status == Game.Status.RUNNING
-    page = client.get(f"/gm/{deadlocked.pk}/draw/").content.decode()
+    page = gm_client.get(f"/gm/{deadlocked.pk}/draw/").content.decode()
     token = {k: v for k, v in _hidden(page).items() if k in ("once", "phase")}
-    client.post(f"/gm/{deadlocked.pk}/draw/", {**token, "confirm": "1"})
-    client.post(f"/gm/{deadlocked.pk}/draw/", {**token, "confirm": "1"})  # the same form twice: one declaration
+    gm_client.post(f"/gm/{deadlocked.pk}/draw/", {**token, "confirm": "1"})
+    gm_client.post(f"/gm/{deadlocked.pk}/draw/", {**token, "confirm": "1"})  # the same form twice: one declaration
     deadlocked.refresh_from_db()
     assert (deadlocked.status, deadlocked.winner) == (Game.Status.FINISHED, "平局")
     assert AuditLog.objects.filter(game=deadlocked, action="game_declare_draw").count() == 1
 
 
-def test_the_page_says_there_is_no_deadlock_while_an_attack_is_held_V4(db, gm, client):
+def test_the_page_says_there_is_no_deadlock_while_an_attack_is_held_V4(db, gm, gm_client):
     play_scenario(_scenario({"乙": ["庶民", "狼人"]}), start_at=START)
     game = Game.objects.get(name__startswith="情景:僵局")
     game.gms.add(gm)
-    page = client.get(f"/gm/{game.pk}/draw/").content.decode()
+    page = gm_client.get(f"/gm/{game.pk}/draw/").content.decode()
     assert "现在不是僵局" in page and "<strong>僵局:</strong>" not in page
 
 

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from bench.intake import TABLE
 from moderator.models import Phase
-from moderator.services import play, setup
+from moderator.services import play
+from tests.world import game_make
 
 CORPUS = Path(__file__).parent / "corpus"
 NIGHT_1 = timezone.make_aware(datetime(2024, 3, 4, 9, 0))
@@ -22,18 +23,15 @@ def corpus(name: str) -> str:
 
 
 def table(name: str = "第十二局"):
-    game = setup.table_create(name=name, players=[{"name": n, "camp": c, "hand": h} for n, (c, h) in TABLE.items()])
-    setup.game_start(game=game, at=NIGHT_1)
-    return game
+    seats = [{"name": n, "camp": c, "hand": h} for n, (c, h) in TABLE.items()]
+    return game_make(name=name, players=seats, started_at=NIGHT_1)
 
 
 def console_table(name: str):
     """The console kit's table (甲 … 庚: tests/browser/console_kit.py), its night 1 begun three hours ago."""
     from tests.browser.console_kit import TABLE as CONSOLE_TABLE
 
-    game = setup.table_create(name=name, players=CONSOLE_TABLE)
-    setup.game_start(game=game, at=timezone.now() - timedelta(hours=3))
-    return game
+    return game_make(name=name, players=CONSOLE_TABLE, started_at=timezone.now() - timedelta(hours=3))
 
 
 def jia(game):
@@ -61,14 +59,3 @@ def day(db):
     game = table()
     day_one(game)
     return game
-
-
-@pytest.fixture
-def gm(django_user_model):
-    return django_user_model.objects.create_user("tianshen", password="pw-123456")
-
-
-@pytest.fixture
-def gm_client(client, gm):
-    client.force_login(gm)
-    return client

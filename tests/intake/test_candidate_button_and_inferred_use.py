@@ -14,11 +14,12 @@ import pytest
 from django.utils import timezone
 
 from moderator.models import Input, Phase
-from moderator.services import intake, play, setup
+from moderator.services import intake, play
 from tests.tokens import signed
+from tests.world import game_make
 
 pytestmark = pytest.mark.django_db
-PLAYERS = [
+TABLE = [
     {"name": "王五", "camp": "杀手", "hand": ["庶民", "庶民", "狙击手", "保镖", "杀手"]},
     {"name": "赵六", "camp": "平民", "hand": ["庶民", "束魂", "保镖", "庶民", "庶民"]},  # one privilege naming a player
     {"name": "小白兔", "camp": "平民", "hand": ["庶民", "巫医", "绝杀/特赦", "纵火/圣人", "阿米巴"]},
@@ -27,10 +28,8 @@ PLAYERS = [
 
 
 @pytest.fixture
-def night():
-    game = setup.table_create(name="第二十三局", players=PLAYERS)
-    setup.game_start(game=game, at=timezone.now() - timedelta(hours=3))
-    return game
+def night(gm):
+    return game_make(name="第二十三局", players=TABLE, gm=gm, started_at=timezone.now() - timedelta(hours=3))
 
 
 @pytest.fixture
@@ -38,14 +37,6 @@ def day(night):
     phase = night.phases.get(status=Phase.Status.OPEN)
     assert play.phase_close(phase=phase, now=phase.ends_at)
     return night
-
-
-@pytest.fixture
-def gm_client(client, django_user_model, night):
-    gm = django_user_model.objects.create_user("tianshen", password="pw-123456")
-    night.gms.add(gm)
-    client.force_login(gm)
-    return client
 
 
 def seat(game, name):

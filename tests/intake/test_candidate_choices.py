@@ -57,25 +57,21 @@ def test_a_choice_that_is_not_a_candidate_or_not_about_a_privilege_is_refused_an
     assert Message.objects.count() == 0
 
 
-def test_the_page_turns_a_click_on_a_candidate_into_the_input_and_the_confirm_stores_it(
-    client, django_user_model, game
-):
-    gm = django_user_model.objects.create_user("tianshen", password="pw-123456")
+def test_the_page_turns_a_click_on_a_candidate_into_the_input_and_the_confirm_stores_it(gm, gm_client, game):
     game.gms.add(gm)
-    client.force_login(gm)
     form = {
         "seat": jia(game).pk,
         "forum_at": timezone.localtime(at(game)).strftime("%Y-%m-%dT%H:%M"),
         "text": UNCLEAR,
-        **signed(client, "console_pm", game),
+        **signed(gm_client, "console_pm", game),
     }
-    page = client.post(f"/gm/{game.pk}/pm/", {**form, "preview": "1"}).content.decode()
+    page = gm_client.post(f"/gm/{game.pk}/pm/", {**form, "preview": "1"}).content.decode()
     assert 'name="pick" value="0:乙"' in page and "天神选定" not in page
-    page = client.post(f"/gm/{game.pk}/pm/", {**form, "pick": "0:乙"}).content.decode()
+    page = gm_client.post(f"/gm/{game.pk}/pm/", {**form, "pick": "0:乙"}).content.decode()
     assert "天神选定:乙" in page and 'name="chosen" value="0:乙"' in page
     seen = page.split('name="seen" value="')[1].split('"')[0]
-    done = client.post(f"/gm/{game.pk}/pm/", {**form, "confirm": "1", "chosen": "0:乙", "seen": seen}, follow=True)
+    done = gm_client.post(f"/gm/{game.pk}/pm/", {**form, "confirm": "1", "chosen": "0:乙", "seen": seen}, follow=True)
     assert "天神选定:乙" in done.content.decode()
     assert Input.objects.get().payload["target"] == game.seats.get(player_name="乙").number
-    audit = client.get(f"/gm/{game.pk}/audit/").content.decode()
+    audit = gm_client.get(f"/gm/{game.pk}/audit/").content.decode()
     assert "→ 乙(由天神选定)" in audit

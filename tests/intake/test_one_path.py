@@ -14,6 +14,7 @@ from moderator.models import AuditLog, Game, Input, InputVerdict, Message
 from moderator.services import errors, inputs, intake, play, setup, storage, verdicts
 from moderator.services.preview import rolled_back
 from tests.browser.console_kit import TABLE
+from tests.world import game_make
 
 pytestmark = pytest.mark.django_db
 
@@ -22,14 +23,8 @@ MANIFESTO = "月黑风高" * 30
 
 @pytest.fixture
 def game():
-    g = setup.table_create(name="一条路", players=TABLE)
-    setup.game_start(game=g, at=timezone.now() - timedelta(hours=3))
+    g = game_make(name="一条路", players=TABLE, started_at=timezone.now() - timedelta(hours=3))
     return g
-
-
-@pytest.fixture
-def gm(django_user_model):
-    return django_user_model.objects.create_user("tianshen", password="pw-123456")
 
 
 def seat(game, name):
@@ -107,10 +102,9 @@ def test_the_vote_form_verb_writes_its_audit_row_with_the_kind_of_post(game, gm)
 
 
 def test_a_start_by_the_gm_is_logged_with_the_phases_it_closes_at_once_and_a_scenarios_is_not(gm):
-    started = setup.table_create(name="开局", players=TABLE)
+    started = game_make(name="开局", players=TABLE)
     setup.game_start(game=started, at=timezone.now() - timedelta(hours=61), actor=gm)
     row = AuditLog.objects.get(game=started, action="开始游戏")
     assert row.actor == gm and row.detail["closed_at_once"] == ["第1夜", "第1天"]
-    quiet = setup.table_create(name="情景", players=TABLE)
-    setup.game_start(game=quiet, at=timezone.now() - timedelta(hours=1))
+    quiet = game_make(name="情景", players=TABLE, started_at=timezone.now() - timedelta(hours=1))
     assert not AuditLog.objects.filter(game=quiet).exists()

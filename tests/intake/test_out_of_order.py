@@ -12,18 +12,18 @@ from django.utils import timezone
 
 from moderator.models import Input, Message
 from moderator.parser.thread import Post
-from moderator.services import bulk, intake, play, setup, verdicts
+from moderator.services import bulk, intake, play, verdicts
 from tests import entries
 from tests.browser.console_kit import TABLE
 from tests.tokens import signed
+from tests.world import game_make
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def game():
-    g = setup.table_create(name="乱序局", players=TABLE)
-    setup.game_start(game=g, at=timezone.now() - timedelta(hours=3))
+    g = game_make(name="乱序局", players=TABLE, started_at=timezone.now() - timedelta(hours=3))
     return g
 
 
@@ -90,34 +90,36 @@ def test_a_confirm_without_a_preview_may_not_change_another_verdict(game):
     assert Input.objects.count() == 1
 
 
-def test_the_action_form_shows_the_change_and_stores_only_on_a_second_confirmed_click(client, django_user_model, game):
+def test_the_action_form_shows_the_change_and_stores_only_on_a_second_confirmed_click(gm, gm_client, game):
     """The structured form has no preview: an out-of-order entry that changes another verdict is shown first (T3);
     the confirm carries a new one-time token, and a repeated click changes nothing."""
-    gm = django_user_model.objects.create_user("tianshen", password="pw-123456")
     game.gms.add(gm)
-    client.force_login(gm)
     yi = seat(game, "乙")
     intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)))
     local = timezone.localtime(at(game, 30)).strftime("%Y-%m-%dT%H:%M")
-    form = {"seat": yi.pk, "forum_at": local, "use": "禁锢", "target": "丁", **signed(client, "console_action", game)}
-    page = client.post(f"/gm/{game.pk}/action/", form).content.decode()
+    form = {
+        "seat": yi.pk,
+        "forum_at": local,
+        "use": "禁锢",
+        "target": "丁",
+        **signed(gm_client, "console_action", game),
+    }
+    page = gm_client.post(f"/gm/{game.pk}/action/", form).content.decode()
     assert Input.objects.count() == 1
     assert "早于本时段已经录入的 1 条输入" in page and "束魂 → 丙" in page and "拒绝:" in page
     seen = page.split('name="seen" value="')[1].split('"')[0]
-    confirm = {**form, **signed(client, "console_action", game), "seen": seen}
-    assert client.post(f"/gm/{game.pk}/action/", confirm).status_code == 302
+    confirm = {**form, **signed(gm_client, "console_action", game), "seen": seen}
+    assert gm_client.post(f"/gm/{game.pk}/action/", confirm).status_code == 302
     assert Input.objects.count() == 2
     assert stored_verdicts(game)["乙 束魂 → 丙"].startswith("拒绝:")
-    again = client.post(f"/gm/{game.pk}/action/", confirm, follow=True).content.decode()
+    again = gm_client.post(f"/gm/{game.pk}/action/", confirm, follow=True).content.decode()
     assert "已经提交过了" in again and Input.objects.count() == 2
 
 
-def test_the_vote_form_asks_before_an_earlier_post_changes_a_vote_verdict(client, django_user_model, game):
+def test_the_vote_form_asks_before_an_earlier_post_changes_a_vote_verdict(gm, gm_client, game):
     """D3: a change post is judged against the original by forum time; an original vote entered after its own
     change (but stamped earlier) turns the change into an accepted one, and the form says so first."""
-    gm = django_user_model.objects.create_user("tianshen", password="pw-123456")
     game.gms.add(gm)
-    client.force_login(gm)
     night = game.phases.get()
     assert play.phase_close(phase=night, now=night.ends_at)
     day = game.phases.get(status="open")
@@ -125,14 +127,16 @@ def test_the_vote_form_asks_before_an_earlier_post_changes_a_vote_verdict(client
     entries.vote_submit(game=game, seat=yi, target=bing, change=True, forum_at=day.starts_at + timedelta(hours=3))
     local = timezone.localtime(day.starts_at + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
     form = {"seat": yi.pk, "forum_at": local, "post": "original", "target": seat(game, "丁").pk}
-    page = client.post(f"/gm/{game.pk}/votes/", {**form, **signed(client, "console_votes", game)}).content.decode()
+    page = gm_client.post(
+        f"/gm/{game.pk}/votes/", {**form, **signed(gm_client, "console_votes", game)}
+    ).content.decode()
     assert Input.objects.filter(phase=day).count() == 1
     assert "早于本时段已经录入的 1 条输入" in page and 'id="verdict-changes"' in page, page
     table = page.split('id="verdict-changes"')[1].split("</table>")[0]
     cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td>(.*?)</td>", table, re.S)]
     assert cells[0] == "乙" and "改票" in cells[1] and cells[2].startswith("拒绝")  # the change, refused before
     seen = page.split('name="seen" value="')[1].split('"')[0]
-    client.post(f"/gm/{game.pk}/votes/", {**form, **signed(client, "console_votes", game), "seen": seen})
+    gm_client.post(f"/gm/{game.pk}/votes/", {**form, **signed(gm_client, "console_votes", game), "seen": seen})
     assert Input.objects.filter(phase=day).count() == 2
     changed = stored_verdicts(game)["乙 改票 → 丙"]
     assert changed == cells[3] and changed.startswith("接受")  # stored as the page said it would be
@@ -153,22 +157,20 @@ def test_the_bulk_preview_judges_an_earlier_post_in_forum_order_and_names_the_ch
     assert stored_verdicts(game)["乙 束魂 → 丙"] == preview.changes[0].after
 
 
-def test_a_stale_preview_page_stores_nothing_and_shows_the_new_preview(client, django_user_model, game):
+def test_a_stale_preview_page_stores_nothing_and_shows_the_new_preview(gm, gm_client, game):
     """The preview was shown; then another input of the same player was entered; the confirm of the old page would
     change its verdict: nothing is stored, and the page shows the new preview with the change."""
-    gm = django_user_model.objects.create_user("tianshen", password="pw-123456")
     game.gms.add(gm)
-    client.force_login(gm)
     yi = seat(game, "乙")
     local = timezone.localtime(at(game, 30)).strftime("%Y-%m-%dT%H:%M")
     form = {"seat": yi.pk, "forum_at": local, "text": "禁锢 丁", "phase": game.phases.get().pk}
-    page = client.post(
-        f"/gm/{game.pk}/pm/", {**form, **signed(client, "console_pm", game), "preview": "1"}
+    page = gm_client.post(
+        f"/gm/{game.pk}/pm/", {**form, **signed(gm_client, "console_pm", game), "preview": "1"}
     ).content.decode()
     seen = page.split('name="seen" value="')[1].split('"')[0]
     intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)))  # meanwhile, in another tab
-    page = client.post(
-        f"/gm/{game.pk}/pm/", {**form, **signed(client, "console_pm", game), "confirm": "1", "seen": seen}
+    page = gm_client.post(
+        f"/gm/{game.pk}/pm/", {**form, **signed(gm_client, "console_pm", game), "confirm": "1", "seen": seen}
     ).content.decode()
     assert Message.objects.count() == 1
     assert "这条输入会改变本时段其他输入的结果" in page and 'id="verdict-changes"' in page and "束魂 → 丙" in page

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.pages.conftest import played
@@ -37,12 +36,11 @@ def test_a_private_page_costs_the_same_few_queries_at_night_1_and_on_day_2(clien
             assert client.get(url).status_code == 200
 
 
-def test_a_signed_in_gm_adds_only_the_session_the_user_and_the_phases(client, sample, django_assert_max_num_queries):
-    client.force_login(get_user_model().objects.create_user("tianshen", password="direnjie-demo-pw"))
+def test_a_signed_in_gm_adds_only_the_session_the_user_and_the_phases(gm_client, sample, django_assert_max_num_queries):
     url = reverse("game_public", args=[sample.game.pk])
-    client.get(url)
+    gm_client.get(url)
     with django_assert_max_num_queries(WARM + SIGNED_IN):
-        client.get(url)
+        gm_client.get(url)
 
 
 def test_a_wrong_token_costs_one_query_and_an_impossible_one_none(client, sample, django_assert_max_num_queries):

@@ -9,7 +9,6 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 from pages_scan import (
@@ -30,17 +29,10 @@ from moderator.models import AuditLog, Game, Input, Phase
 from moderator.rules import codec
 from moderator.services.storage import game_replay
 from tests.pages.conftest import played
+from tests.world import GM_PASSWORD, GM_USERNAME
 
 pytestmark = pytest.mark.django_db
 STAGES = {1: "第1夜", 2: "第1天", 3: "第2夜", 4: "第2天"}
-
-
-@pytest.fixture
-def gm_client(db):
-    user = get_user_model().objects.create_user("tianshen", password="direnjie-demo-pw")
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _tokens(game) -> list[str]:
@@ -173,11 +165,10 @@ def test_every_form_carries_a_csrf_token(client, gm_client, sample):
                     assert 'name="csrfmiddlewaretoken"' in form, url
 
 
-def test_a_post_without_the_csrf_token_is_refused(db):
-    user = get_user_model().objects.create_user("tianshen", password="direnjie-demo-pw")
+def test_a_post_without_the_csrf_token_is_refused(gm):
     strict = Client(enforce_csrf_checks=True)
-    assert strict.post(reverse("login"), {"username": "tianshen", "password": "direnjie-demo-pw"}).status_code == 403
-    strict.force_login(user)
+    assert strict.post(reverse("login"), {"username": GM_USERNAME, "password": GM_PASSWORD}).status_code == 403
+    strict.force_login(gm)
     assert strict.post(reverse("logout")).status_code == 403
 
 

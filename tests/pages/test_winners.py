@@ -67,10 +67,8 @@ def test_while_the_game_goes_on_no_page_speaks_of_winning(client):
         assert "你获胜了" not in page and "你没有获胜" not in page and "游戏结束" not in page
 
 
-def test_the_gms_dashboard_names_both_winners_v2(client, django_user_model):
+def test_the_gms_dashboard_names_both_winners_v2(gm, gm_client):
     game = _finished("c_V2_cowin_self_chosen_alone_wins_for_the_camp")
-    gm = django_user_model.objects.create_user("tianshen", password="pw-123456")
     game.gms.add(gm)
-    client.force_login(gm)
-    page = " ".join(text_of(client.get(f"/gm/{game.pk}/").content.decode()).split())
+    page = " ".join(text_of(gm_client.get(f"/gm/{game.pk}/").content.decode()).split())
     assert "获胜的玩家:甲、乙(共赢的自选立场者)(V2:生死不论)。" in page

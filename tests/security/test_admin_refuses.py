@@ -10,18 +10,14 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from moderator.models import AuditLog, Game, Message, Phase
-from moderator.services import setup
-from tests.console.conftest import TABLE
+from tests.world import TABLE, game_make
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def game(db):
-    gm = get_user_model().objects.create_user("tianshen", password="x")
-    game = setup.table_create(name="后台局", players=TABLE)
-    game.gms.add(gm)
-    setup.game_start(game=game, at=timezone.now())
+def game(gm):
+    game = game_make(name="后台局", players=TABLE, gm=gm, started_at=timezone.now())
     Message.objects.create(game=game, sender_name="甲", text="今晚杀乙", forum_at=timezone.now())
     return game
 

@@ -6,39 +6,29 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moderator.models import Game, Phase
-from moderator.services import setup
+from moderator.models import Game, Input, Phase
 from tests.tokens import signed
+from tests.world import PLAYERS, game_make, signed_in
 
 pytestmark = pytest.mark.django_db
-PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
 HUGE = "9" * 23
 
 
 @pytest.fixture
-def gm(db):
-    return get_user_model().objects.create_user("gm", password="pw-123456")
-
-
-@pytest.fixture
 def gm_client(gm):
-    client = Client(raise_request_exception=False)
-    client.force_login(gm)
-    return client
+    """The 天神's browser: a 500 is a page it gets, not an exception in the test."""
+    return signed_in(gm, raise_request_exception=False)
 
 
 @pytest.fixture
 def game(gm):
-    game = setup.game_create(name="边界局", player_names=PLAYERS, gm=gm)
-    setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
-    return game
+    return game_make(name="边界局", gm=gm, started_at=timezone.now() - timedelta(hours=1))
 
 
 def test_a_huge_id_in_a_url_is_a_404(gm_client, game):
@@ -50,7 +40,7 @@ def test_a_huge_id_in_a_url_is_a_404(gm_client, game):
 
 @pytest.mark.parametrize("at", ["0001-01-01T00:00", "9999-12-31T23:59"])
 def test_a_start_time_in_year_1_or_9999_is_refused(gm_client, gm, at):
-    fresh = setup.game_create(name="未开局", player_names=PLAYERS, gm=gm)
+    fresh = game_make(name="未开局", gm=gm)
     response = gm_client.post(f"/gm/{fresh.pk}/start/", {"at": at})
     assert response.status_code == 200 and "2000 年到 2100 年之间" in response.content.decode()
     assert Game.objects.get(pk=fresh.pk).status == Game.Status.SETUP
@@ -80,7 +70,9 @@ def test_an_aimed_position_out_of_range_is_a_form_error(gm_client, game, positio
     seat = game.seats.get(number=1)
     data = {"seat": seat.pk, "forum_at": "2030-01-01T00:00", "use": "瞄准狙击", "card": "狙击手", "position": position}
     response = gm_client.post(f"/gm/{game.pk}/action/", data)
-    assert response.status_code == 200
+    page = response.content.decode()
+    assert response.status_code == 200 and "确保该值" in page, page
+    assert not Input.objects.filter(seat=seat).exists()
 
 
 # --- the property ---------------------------------------------------------------------------------------------

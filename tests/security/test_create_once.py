@@ -9,26 +9,17 @@ import re
 import threading
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
 
 from moderator.models import Game
 from moderator.services import transfer
-
-PLAYERS = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
-
-
-@pytest.fixture
-def gm(db):
-    return get_user_model().objects.create_user("gm", password="pw-123456")
+from tests.world import CAST, signed_in
 
 
 def _client(gm) -> Client:
-    client = Client()
-    client.force_login(gm)
-    return client
+    return signed_in(gm)
 
 
 def _token(client, url: str) -> str:
@@ -39,7 +30,7 @@ def _token(client, url: str) -> str:
 @pytest.mark.django_db
 def test_the_new_game_form_sent_four_times_makes_one_game_and_says_so(gm):
     client = _client(gm)
-    form = {"once": _token(client, "/games/new/"), "name": "论坛第40局", "players": "\n".join(PLAYERS)}
+    form = {"once": _token(client, "/games/new/"), "name": "论坛第40局", "players": "\n".join(CAST)}
     first = client.post("/games/new/", form)
     assert first.status_code == 302
     for _ in range(3):
@@ -52,7 +43,7 @@ def test_the_new_game_form_sent_four_times_makes_one_game_and_says_so(gm):
 
 @pytest.mark.django_db
 def test_a_new_game_form_without_its_token_makes_nothing_and_says_why(gm):
-    page = _client(gm).post("/games/new/", {"name": "旧页面", "players": "\n".join(PLAYERS)}).content.decode()
+    page = _client(gm).post("/games/new/", {"name": "旧页面", "players": "\n".join(CAST)}).content.decode()
     assert "缺少一次性令牌" in page and not Game.objects.filter(name="旧页面").exists()
 
 
@@ -60,7 +51,7 @@ def test_a_new_game_form_without_its_token_makes_nothing_and_says_why(gm):
 def test_a_fresh_form_makes_a_second_game(gm):
     client = _client(gm)
     for _ in range(2):
-        form = {"once": _token(client, "/games/new/"), "name": "两局", "players": "\n".join(PLAYERS)}
+        form = {"once": _token(client, "/games/new/"), "name": "两局", "players": "\n".join(CAST)}
         assert client.post("/games/new/", form).status_code == 302
     assert Game.objects.filter(name="两局").count() == 2
 
@@ -82,7 +73,7 @@ def test_an_import_uploaded_twice_makes_one_game(gm, sample):
 @pytest.mark.django_db(transaction=True)
 def test_four_concurrent_submits_of_one_new_game_form_make_one_game(gm):
     once = _token(_client(gm), "/games/new/")
-    form = {"once": once, "name": "并发局", "players": "\n".join(PLAYERS)}
+    form = {"once": once, "name": "并发局", "players": "\n".join(CAST)}
     barrier, codes = threading.Barrier(4), []
 
     def submit():

@@ -11,10 +11,8 @@ import json
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
-from django.test import Client
 
 from bench.sample import sample_game
 from moderator.models import Game
@@ -23,13 +21,6 @@ from moderator.services.transfer_schema import MAX_BYTES
 from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def gm_client(db):
-    client = Client()
-    client.force_login(get_user_model().objects.create_user("gm", password="pw-123456"))
-    return client
 
 
 def _export(game: Game) -> dict:

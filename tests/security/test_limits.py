@@ -8,9 +8,7 @@ import copy
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
 
 from moderator.models import Game
 from moderator.services import setup, transfer
@@ -19,13 +17,6 @@ from moderator.services.transfer_schema import MAX_INPUTS
 from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def gm_client(db):
-    client = Client()
-    client.force_login(get_user_model().objects.create_user("gm", password="pw-123456"))
-    return client
 
 
 @pytest.fixture

@@ -17,6 +17,8 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.world import gm_make
+
 PASSWORD = "direnjie-测试-pw"
 LOGIN = "/accounts/login/"
 PRODUCTION_HASHER = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]  # tests/settings.py uses a fast one
@@ -24,7 +26,7 @@ PRODUCTION_HASHER = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]  # test
 
 @pytest.fixture
 def gm(db):
-    return get_user_model().objects.create_user("tianshen", password=PASSWORD)
+    return gm_make(password=PASSWORD)
 
 
 def _login(client, password, username="tianshen", address="10.0.0.1", url=LOGIN, **headers):

@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from moderator.services import setup
 from tests.tokens import signed
+from tests.world import PLAYERS
 
 pytestmark = pytest.mark.django_db
-PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
 
 
 @pytest.mark.parametrize(
@@ -57,10 +57,9 @@ def test_the_s1_table_entered_by_hand_is_accepted():
     assert list(game.seats.values_list("camp", flat=True)) == camps
 
 
-def test_the_new_game_page_names_the_s1_problem(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
-    page = client.post(
+def test_the_new_game_page_names_the_s1_problem(gm_client):
+    page = gm_client.post(
         "/games/new/",
-        {**signed(client, "game_new"), "name": "x", "players": "\n".join(PLAYERS), "camps": ",".join(["杀手"] * 7)},
+        {**signed(gm_client, "game_new"), "name": "x", "players": "\n".join(PLAYERS), "camps": ",".join(["杀手"] * 7)},
     )
     assert page.status_code == 200 and "阵营不符合 S1" in page.content.decode()

@@ -6,21 +6,19 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from moderator.models import Input, Phase
-from moderator.services import clock, setup
+from moderator.services import clock
+from tests.world import game_make
 
 pytestmark = pytest.mark.django_db
-PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
 
 
 @pytest.fixture
-def broken():
-    gm = get_user_model().objects.create_user("gm", password="pw-123456")
-    game = setup.game_create(name="坏局", player_names=PLAYERS, gm=gm)
-    phase = setup.game_start(game=game, at=timezone.now() - timedelta(hours=25))
+def broken(gm):
+    game = game_make(name="坏局", gm=gm, started_at=timezone.now() - timedelta(hours=25))
+    phase = game.phases.get()
     seat = game.seats.get(number=1)
     # A row whose entry number the game's counter never gave out (no service writes that): the replay reads it
     # fine, but the close's default orders (O1) take numbers from the counter and collide with it, every time.

@@ -14,9 +14,9 @@ from moderator.game.orders import seat_seed
 from moderator.models import Game, Input
 from moderator.services import play, setup
 from tests.tokens import signed
+from tests.world import PLAYERS, game_make
 
 pytestmark = pytest.mark.django_db
-PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
 
 
 def _recover(camp: str, hand: list[str], tries: int) -> list[tuple[list[str], list[list[str]]]]:
@@ -70,35 +70,38 @@ def test_a_seats_drawn_order_carries_a_seed_that_does_not_give_the_games_seed_aw
         assert seed == seat_seed(game.order_seed, number) and game.order_seed not in seed
 
 
-def test_the_gm_form_refuses_a_typed_seed_for_a_live_game(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
-    page = client.post(
-        "/games/new/", {**signed(client, "game_new"), "name": "正式局", "players": "\n".join(PLAYERS), "seed": "2014"}
+def test_the_gm_form_refuses_a_typed_seed_for_a_live_game(gm_client):
+    page = gm_client.post(
+        "/games/new/",
+        {**signed(gm_client, "game_new"), "name": "正式局", "players": "\n".join(PLAYERS), "seed": "2014"},
     )
     assert page.status_code == 200 and "正式局不能手填随机种子" in page.content.decode()
     assert not Game.objects.filter(name="正式局").exists()
-    ok = client.post(
+    ok = gm_client.post(
         "/games/new/",
-        {**signed(client, "game_new"), "name": "复盘局", "players": "\n".join(PLAYERS), "seed": "2014", "replay": "on"},
+        {
+            **signed(gm_client, "game_new"),
+            "name": "复盘局",
+            "players": "\n".join(PLAYERS),
+            "seed": "2014",
+            "replay": "on",
+        },
     )
     assert ok.status_code == 302 and Game.objects.get(name="复盘局").deal_seed == "2014"
 
 
 @pytest.mark.parametrize("seed", [str(2**63), "9" * 41, "-1", "1e10", "１２"])
-def test_the_gm_form_answers_any_seed_without_a_500(client, django_user_model, seed):
-    client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
-    data = {**signed(client, "game_new"), "name": "x", "players": "\n".join(PLAYERS), "seed": seed, "replay": "on"}
-    assert client.post("/games/new/", data).status_code in (200, 302)
+def test_the_gm_form_answers_any_seed_without_a_500(gm_client, seed):
+    data = {**signed(gm_client, "game_new"), "name": "x", "players": "\n".join(PLAYERS), "seed": seed, "replay": "on"}
+    assert gm_client.post("/games/new/", data).status_code in (200, 302)
 
 
-def test_the_setup_page_and_the_private_page_hide_the_seeds_until_the_end(client, django_user_model):
-    gm = django_user_model.objects.create_user("gm", password="pw-123456")
-    game = setup.game_create(name="保密", player_names=PLAYERS, gm=gm)
-    client.force_login(gm)
-    setup_page = client.get(reverse("game_setup", args=[game.pk])).content.decode()
-    private = client.get(reverse("seat_private", args=[game.seats.get(number=1).token])).content.decode()
+def test_the_setup_page_and_the_private_page_hide_the_seeds_until_the_end(gm, gm_client):
+    game = game_make(name="保密", gm=gm)
+    setup_page = gm_client.get(reverse("game_setup", args=[game.pk])).content.decode()
+    private = gm_client.get(reverse("seat_private", args=[game.seats.get(number=1).token])).content.decode()
     for seed in (game.camp_seed, game.deal_seed, game.order_seed):
         assert seed not in setup_page and seed not in private
     assert "游戏结束后显示" in setup_page
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-    assert game.deal_seed in client.get(reverse("game_setup", args=[game.pk])).content.decode()
+    assert game.deal_seed in gm_client.get(reverse("game_setup", args=[game.pk])).content.decode()

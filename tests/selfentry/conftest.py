@@ -3,16 +3,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from moderator.services import setup
-from tests.console.conftest import TABLE, gm, gm_client  # noqa: F401 — the console's table and 天神 (fixtures)
+from tests.world import TABLE, game_make
 
 
 @pytest.fixture
-def game(gm):  # noqa: F811 — `gm` is the imported fixture, requested by name
+def game(gm):
     """Scenario 01's table with self-entry on, night 1 started an hour ago (23 hours left)."""
-    g = setup.table_create(name="自助局", players=TABLE)
-    g.gms.add(gm)
-    g.self_entry = True
-    g.save(update_fields=["self_entry"])
-    setup.game_start(game=g, at=timezone.now() - timedelta(hours=1))
-    return g
+    return game_make(
+        name="自助局", players=TABLE, gm=gm, self_entry=True, started_at=timezone.now() - timedelta(hours=1)
+    )

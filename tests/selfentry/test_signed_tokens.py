@@ -10,8 +10,8 @@ from selfentry_kit import MANIFESTO, act_url, confirm_data, preview, seat
 
 from moderator.models import Game, Input, Phase, SelfEntry, UsedToken
 from moderator.services import play, setup
-from tests.console.conftest import TABLE
 from tests.tokens import signed
+from tests.world import TABLE
 
 pytestmark = pytest.mark.django_db
 

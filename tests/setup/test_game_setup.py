@@ -10,9 +10,9 @@ from moderator.models import Game, Input, Seat
 from moderator.services import play, setup, storage
 from tests import entries
 from tests.tokens import signed
+from tests.world import PLAYERS
 
 pytestmark = pytest.mark.django_db
-PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
 
 
 def _started(**kwargs):
@@ -131,26 +131,25 @@ def test_a5_the_player_list_hides_hands_and_each_deal_pm_shows_only_its_own_hand
         assert all(f"[b]{card}[/b]" in pm for card in seat.dealt_hand)
 
 
-def test_a_gm_creates_a_game_in_the_page_and_sees_the_drafts(client, django_user_model):
-    gm = django_user_model.objects.create_user("gm", password="pw-123456")
-    client.force_login(gm)
-    response = client.post(
-        "/games/new/", {**signed(client, "game_new"), "name": "论坛第39局", "players": "\n".join(PLAYERS)}
+def test_a_gm_creates_a_game_in_the_page_and_sees_the_drafts(gm_client):
+    response = gm_client.post(
+        "/games/new/", {**signed(gm_client, "game_new"), "name": "论坛第39局", "players": "\n".join(PLAYERS)}
     )
     assert response.status_code == 302
     game = Game.objects.get(name="论坛第39局")
-    page = client.get(response["Location"]).content.decode()
+    page = gm_client.get(response["Location"]).content.decode()
     assert "《游戏者名单》" in page and "发牌短消息" in page
     assert all(card in page for card in game.seats.get(number=1).dealt_hand)
 
 
-def test_the_create_page_says_what_is_wrong_instead_of_failing(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
-    page = client.post(
-        "/games/new/", {**signed(client, "game_new"), "name": "x", "players": "a\nb\nc", "camps": "杀手,狼人,警察"}
+def test_the_create_page_says_what_is_wrong_instead_of_failing(gm_client):
+    page = gm_client.post(
+        "/games/new/", {**signed(gm_client, "game_new"), "name": "x", "players": "a\nb\nc", "camps": "杀手,狼人,警察"}
     ).content.decode()
     assert "不认识:警察" in page
-    page = client.post("/games/new/", {**signed(client, "game_new"), "name": "x", "players": "a\nb"}).content.decode()
+    page = gm_client.post(
+        "/games/new/", {**signed(gm_client, "game_new"), "name": "x", "players": "a\nb"}
+    ).content.decode()
     assert "至少需要 3 名玩家" in page
 
 
@@ -172,12 +171,17 @@ def test_a4_drafts_are_bbcode_not_html_so_a_hostile_name_is_pasted_as_written():
     assert "<b>甲</b>" in post and "乙&丙" in post and "&lt;" not in post and "&amp;" not in post
 
 
-def test_one_seed_fixes_camps_deal_and_default_orders(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("gm", password="pw-123456"))
+def test_one_seed_fixes_camps_deal_and_default_orders(gm_client):
     for name in ("甲局", "乙局"):
-        client.post(
+        gm_client.post(
             "/games/new/",
-            {**signed(client, "game_new"), "name": name, "players": "\n".join(PLAYERS), "seed": "77", "replay": "on"},
+            {
+                **signed(gm_client, "game_new"),
+                "name": name,
+                "players": "\n".join(PLAYERS),
+                "seed": "77",
+                "replay": "on",
+            },
         )
     a, b = Game.objects.get(name="甲局"), Game.objects.get(name="乙局")
     assert a.order_seed == b.order_seed == "77"

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from moderator.models import AuditLog, Game, Phase
 from moderator.services import setup
-from tests.console.conftest import TABLE, gm, gm_client  # noqa: F401 — the console's 天神 (fixtures)
 from tests.tokens import signed
+from tests.world import TABLE
 
 pytestmark = pytest.mark.django_db
 
@@ -21,13 +21,13 @@ def _local(at) -> str:
 
 
 @pytest.fixture
-def fresh(gm):  # noqa: F811 — `gm` is the imported fixture
+def fresh(gm):
     game = setup.table_create(name="新局", players=TABLE)
     game.gms.add(gm)
     return game
 
 
-def test_a_start_two_and_a_half_days_ago_names_the_phases_it_closes_and_waits_for_a_tick(gm_client, fresh):  # noqa: F811
+def test_a_start_two_and_a_half_days_ago_names_the_phases_it_closes_and_waits_for_a_tick(gm_client, fresh):
     url = f"/gm/{fresh.pk}/start/"
     at = _local(timezone.now() - timedelta(hours=61))
     page = gm_client.post(url, {"at": at, **signed(gm_client, "console_start", fresh)}).content.decode()
@@ -40,7 +40,7 @@ def test_a_start_two_and_a_half_days_ago_names_the_phases_it_closes_and_waits_fo
     assert AuditLog.objects.get(game=fresh, action="开始游戏").detail["closed_at_once"] == ["第1夜", "第1天"]
 
 
-def test_a_start_within_the_first_phase_needs_no_confirmation(gm_client, fresh):  # noqa: F811
+def test_a_start_within_the_first_phase_needs_no_confirmation(gm_client, fresh):
     at = _local(timezone.now() - timedelta(hours=3))
     response = gm_client.post(f"/gm/{fresh.pk}/start/", {"at": at, **signed(gm_client, "console_start", fresh)})
     assert response.status_code == 302

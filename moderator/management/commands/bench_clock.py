@@ -42,6 +42,7 @@ from cards.catalogue import DEFAULT_CAMPS, DEFAULT_HAND_SIZE, standard_deck
 from cards.dealing import deal
 from moderator.celery import app
 from moderator.cpu import cpu_seconds
+from moderator.management.migrated import ensure_migrated
 from moderator.models import Announcement, AuditLog, Game, Phase, Seat
 from moderator.services.clock import db_now
 
@@ -62,6 +63,7 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=2, help="processes of the worker it starts (if none runs)")
 
     def handle(self, *args, workers: int, **options):
+        ensure_migrated(self)  # a fresh database: the tables first, as make run does
         answering = app.control.ping(timeout=2)
         if answering:
             names = ", ".join(name for reply in answering for name in reply)

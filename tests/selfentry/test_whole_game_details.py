@@ -1,4 +1,4 @@
-"""What a whole game on seven phones turned up, the non-browser half: night-1 orders missing are named, reminded and
+"""What a whole self-entry game on seven phones needs, the non-browser half: night-1 orders missing are named, reminded and
 needed before an early end (O1, T5); drafts say the game's phase length and how it is played (A4, A5, O3, T6); a
 candidate the player clicked is his choice; a refused-only preview stores nothing; the execution preview of a player
 pardoned once (D6); the clause a win is cited under (V1–V3); a self-chosen day death with his stance (V5, S4); inputs
@@ -21,6 +21,7 @@ from moderator.rules import views
 from moderator.services import clock, inputs, posts, selfentry, setup, storage
 from moderator.services.errors import PlayError
 from tests import entries
+from tests.world import game_make
 
 pytestmark = pytest.mark.django_db
 
@@ -151,8 +152,7 @@ def test_the_execution_preview_names_the_card_a_player_pardoned_once_would_lose_
         {"name": "丙", "camp": "平民", "hand": ["庶民", "巫医"]},
         {"name": "丁", "camp": "狼人", "hand": ["庶民", "狼人"]},
     ]
-    game = setup.table_create(name="处决预览", players=table, start=("day", 1))
-    setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
+    game = game_make(name="处决预览", players=table, start=("day", 1), started_at=timezone.now() - timedelta(hours=1))
     for name in ("甲", "丙", "丁"):
         inputs.write(game, inputs.Entry(seat(game, name), [{"for": "乙"}], _now(game)))
     state = storage.game_replay(game).state
@@ -183,8 +183,7 @@ def test_a_self_chosen_players_day_death_is_posted_with_his_stance_v5(client):
         {"name": "丁", "camp": "狼人", "hand": ["庶民", "狼人"]},
         {"name": "戊", "camp": "自选", "hand": ["保镖"]},
     ]
-    game = setup.table_create(name="自选之死", players=table)
-    setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
+    game = game_make(name="自选之死", players=table, started_at=timezone.now() - timedelta(hours=1))
     stance = {"use": "立场", "side": "杀手", "mode": "共赢"}
     inputs.write(game, inputs.Entry(seat(game, "戊"), [stance], _now(game)))
     clock.phase_end_early(game=game, force=True)  # night 1
@@ -233,11 +232,14 @@ def test_an_order_window_pm_of_a_self_entry_game_points_to_the_page_and_its_link
         {"name": "丙", "camp": "平民", "hand": ["巫医", "绝杀/特赦"]},
         {"name": "丁", "camp": "狼人", "hand": ["狼人"]},
     ]
-    game = setup.table_create(name="改顺序期", players=table, start=("day", 1))
-    game.gms.add(gm)
-    game.self_entry = True
-    game.save(update_fields=["self_entry"])
-    setup.game_start(game=game, at=timezone.now() - timedelta(hours=1))
+    game = game_make(
+        name="改顺序期",
+        players=table,
+        start=("day", 1),
+        gm=gm,
+        self_entry=True,
+        started_at=timezone.now() - timedelta(hours=1),
+    )
     for name in ("甲", "乙", "丙"):
         inputs.write(game, inputs.Entry(seat(game, name), [{"for": "丁"}], _now(game)))
     clock.phase_end_early(game=game, force=True)

@@ -1,4 +1,5 @@
-"""The console's bugs, each in a real headless Chromium: what the 天神 entered is what counts."""
+"""The console in a real headless Chromium: what the 天神 entered is what counts — votes and edited posts, voids,
+corrections, substitutions, the dry run and early ends."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """In a real headless Chromium, on the correction page a 天神 uses: a correction shows everything it changes —
-the game's end (High 1), every verdict, tally and draft of every phase, the open one included (High 2) — and
-re-drafts only the drafts whose text changed (Medium 3). What the page showed is what is stored."""
+the game's end, every verdict, tally and draft of every phase, the open one included — and re-drafts only the
+drafts whose text changed. What the page showed is what is stored. Also the console's other forms a correction
+meets: extensions and pauses, the vote form, imports, early ends and forum times."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def _preview(page, game, void: Input) -> str:
 
 
 def test_a_correction_of_the_last_phase_that_changes_the_winner_says_so_and_reopens_the_game(page, django_user_model):
-    """High 1 (V1, T1): the civilians won at night 1; voiding the shot that killed 丙 brings the werewolf back, so
+    """V1, T1: the civilians won at night 1; voiding the shot that killed 丙 brings the werewolf back, so
     nobody has won: the preview says so, and the confirm re-opens the game at day 1, a whole phase long, clocked."""
     user = login(page, django_user_model)
     game = _game(user, LAST)
@@ -99,7 +100,7 @@ OPEN = [
 
 
 def test_a_correction_lists_what_it_changes_in_the_open_phase_t3_t5(page, django_user_model):
-    """High 2: on day 1, adding a missed night-1 attack on 丁 kills 丁 at night 1: 丁's accepted day-1 vote becomes
+    """On day 1, adding a missed night-1 attack on 丁 kills 丁 at night 1: 丁's accepted day-1 vote becomes
     refused and the day's tally moves. The preview lists that under 第1天(进行中), and the confirm stores it."""
     user = login(page, django_user_model)
     game = _game(user, OPEN, name="进行中更正局")
@@ -134,7 +135,7 @@ def test_a_correction_lists_what_it_changes_in_the_open_phase_t3_t5(page, django
 
 
 def test_a_correction_redrafts_only_the_drafts_whose_text_changed(page, django_user_model):
-    """Medium 3: voiding a night-1 attack changes the dawn, not the day's vote post: the vote post stands (posted,
+    """Voiding a night-1 attack changes the dawn, not the day's vote post: the vote post stands (posted,
     it is not marked 〔已更正〕 on the public page) and only the dawn is re-drafted."""
     user = login(page, django_user_model)
     game = table_game(user)
@@ -156,7 +157,7 @@ def test_a_correction_redrafts_only_the_drafts_whose_text_changed(page, django_u
 
 
 def test_after_night_1_an_undecided_self_chosen_player_reads_independent_s4(page, django_user_model):
-    """Medium 8 (S4 ruling): no stance by the end of night 1 is 独立 — on the player's page and on the console; during
+    """S4 ruling: no stance by the end of night 1 is 独立 — on the player's page and on the console; during
     night 1 the player still reads that the choice is open."""
     user = login(page, django_user_model)
     players = [
@@ -178,7 +179,7 @@ def test_after_night_1_an_undecided_self_chosen_player_reads_independent_s4(page
 
 
 def test_an_extension_a_pause_and_a_resume_draft_a_notice_with_the_new_deadline_t4(page, django_user_model):
-    """Medium 6: the posted vote thread states the old deadline; an extension drafts a public notice with the new
+    """The posted vote thread states the old deadline; an extension drafts a public notice with the new
     one, a pause one with the time left, a resume one with the new deadline."""
     user = login(page, django_user_model)
     game = table_game(user)
@@ -211,7 +212,7 @@ def test_an_extension_a_pause_and_a_resume_draft_a_notice_with_the_new_deadline_
 
 
 def test_the_vote_form_stores_and_shows_what_an_edited_post_counts_d3(page, django_user_model):
-    """Medium 4 (D3): "原投票帖被编辑过" with the original target unknown stores no target and says what it counts —
+    """D3: "原投票帖被编辑过" with the original target unknown stores no target and says what it counts —
     the voter themself if no original was entered, the original vote if one was; never "投票 → X" beside a tally
     that counts another vote."""
     from tests.browser.console_kit import vote
@@ -232,7 +233,7 @@ def test_the_vote_form_stores_and_shows_what_an_edited_post_counts_d3(page, djan
 
 
 def test_the_votes_page_says_who_must_vote_again_and_why_and_drafts_the_request_d3(page, django_user_model):
-    """Medium 9 (D3): a conditional vote and a vote naming two players are invalid: the votes page names both voters
+    """D3: a conditional vote and a vote naming two players are invalid: the votes page names both voters
     and why (not just 未投票), and one click drafts the public request; a voter who has voted since is off the list."""
     from moderator.services import intake
 
@@ -261,7 +262,7 @@ def test_the_votes_page_says_who_must_vote_again_and_why_and_drafts_the_request_
 
 
 def test_an_import_is_named_as_a_copy_waits_paused_and_stays_off_the_home_page_until_started(page, django_user_model):
-    """Medium 7: importing a running game's export next to the game itself makes no second live game of the same
+    """Importing a running game's export next to the game itself makes no second live game of the same
     name on the home page: the copy is named 原名(副本), its clock waits (paused) and the home page lists it only
     once the 天神 starts it (继续)."""
     user = login(page, django_user_model)
@@ -286,7 +287,7 @@ def test_an_import_is_named_as_a_copy_waits_paused_and_stays_off_the_home_page_u
 
 
 def test_an_early_end_reads_once_in_the_audit_and_bulk_rows_say_each_thing_once(page, django_user_model):
-    """Low: after an early end the audit does not also say the system closed the phase on time; a bulk row says
+    """After an early end the audit does not also say the system closed the phase on time; a bulk row says
     "投票 → X" once (not "投票 投票 → X"), a skip reason ends with one 。."""
     user = login(page, django_user_model)
     game = table_game(user)
@@ -308,7 +309,7 @@ def test_an_early_end_reads_once_in_the_audit_and_bulk_rows_say_each_thing_once(
 
 
 def test_a_form_error_is_said_once_on_the_new_game_page(page, django_user_model):
-    """Low: the new-game page (and every console form) showed each error twice (the form's own list and again)."""
+    """The new-game page (and every console form) showed each error twice (the form's own list and again)."""
     login(page, django_user_model)
     page.goto("/games/new/")
     page.fill("#id_name", "三人局")
@@ -322,7 +323,7 @@ def test_a_form_error_is_said_once_on_the_new_game_page(page, django_user_model)
 
 
 def test_a_forum_time_in_the_future_is_warned_about_not_silently_taken(page, django_user_model):
-    """Low: a PM whose forum time lies hours ahead (a typo in the date) is previewed with a warning; it can still be
+    """A PM whose forum time lies hours ahead (a typo in the date) is previewed with a warning; it can still be
     saved (the 天神 decides)."""
     user = login(page, django_user_model)
     game = table_game(user)
@@ -343,7 +344,7 @@ def test_a_forum_time_in_the_future_is_warned_about_not_silently_taken(page, dja
 
 
 def test_t5_does_not_wait_for_a_player_whose_only_card_is_pending_execution(page, django_user_model):
-    """Low (T5, N12): executed of their last card on day 1, 丁 holds nothing tonight (the card may still be
+    """T5, N12: executed of their last card on day 1, 丁 holds nothing tonight (the card may still be
     pardoned): the dashboard does not list 丁 among those who have not acted."""
     from moderator.rules import views
 
@@ -365,7 +366,7 @@ def test_t5_does_not_wait_for_a_player_whose_only_card_is_pending_execution(page
 
 
 def test_a_preview_of_a_long_unbroken_pm_stays_within_the_window(page, django_user_model):
-    """Low: a PM with a long line without breaks made the preview 7,000 px wide at 1,280: it wraps now."""
+    """A PM with a long line without breaks made the preview 7,000 px wide at 1,280: it wraps now."""
     user = login(page, django_user_model)
     game = table_game(user)
     page.goto(f"/gm/{game.pk}/pm/")
@@ -378,7 +379,7 @@ def test_a_preview_of_a_long_unbroken_pm_stays_within_the_window(page, django_us
 
 
 def test_the_dashboard_and_the_end_early_page_say_which_close_their_post_is_for(page, django_user_model):
-    """Low (T5): the dashboard's dry run is the close at the deadline (the next deadline a phase after it), the
+    """T5: the dashboard's dry run is the close at the deadline (the next deadline a phase after it), the
     end-early page's the close now; each says which, and each post names the deadline that close would give."""
     user = login(page, django_user_model)
     game = table_game(user)
