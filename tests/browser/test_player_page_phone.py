@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from moderator.models import Input, SelfEntry
-from moderator.services import inputs
+from tests import entries
 from tests.browser import a11y
 from tests.browser.console_kit import MANIFESTO, end_phase, seat, sign_in, table_game
 
@@ -81,7 +81,7 @@ def test_a_second_snipe_on_the_same_target_is_one_green_button_that_keeps_both_a
 def test_standalone_links_are_24_px_and_no_table_header_is_empty_on_a_phone(page, django_user_model):
     user, game = _game(django_user_model)
     phase = game.phases.get(status="open")
-    inputs.action_submit(
+    entries.action_submit(
         game=game,
         seat=seat(game, "甲"),
         payload={"use": "普通攻击", "card": "杀手", "target": "乙", "manifesto": MANIFESTO},
