@@ -16,7 +16,7 @@ from played import played
 
 from moderator.game.trace import CLAUSE, Trace
 from moderator.models import Input, Phase
-from moderator.rules.engine import close_phase, new_game, open_phase, submit_message
+from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
 from moderator.rules.scenario import SeatSpec, load, messages
 from moderator.services import explain
 
@@ -38,7 +38,7 @@ def _closes(text: str) -> list[Trace]:
         for message in messages(plan.steps):
             state, _ = submit_message(state, [s.inp for s in message])
         tracer = Trace()
-        state, _result = close_phase(state, tracer)
+        state, _result = end_phase(state, tracer)
         out.append(tracer)
         state, _ = open_phase(state, None)
     return out
