@@ -193,6 +193,8 @@ PHASE_SECONDS = int(float(os.environ.get("PHASE_HOURS", "24")) * 3600)
 # Production phase clock: Celery on Redis (Procfile). The embedded default is django-q2 on the ORM broker.
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CELERY_BROKER_URL = REDIS_URL
+# kombu's Redis transport, but a lost connection's clean-up never ends the worker (moderator/celery.py, Transport)
+CELERY_BROKER_TRANSPORT = "moderator.celery:Transport"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 # A task stuck on a lock or a dead connection never holds a worker for good: SoftTimeLimitExceeded inside it after
@@ -242,10 +244,9 @@ Q_CLUSTER = {
 # --- phase clock ---
 # Beat sweeps every CLOCK_SWEEP_SECONDS on the `clock` queue; each sweep expires after one interval so none pile up.
 CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
-# /healthz fails the clock when its last sweep is older than this (the embedded django-q2 clock sweeps once a
-# minute); CLOCK_CELERY: the Celery clock stamps its sweeps in Redis (on when REDIS_URL is set).
-CLOCK_STALE_SECONDS = float(os.environ.get("CLOCK_STALE_SECONDS", "180"))
-CLOCK_CELERY = _flag("CLOCK_CELERY", "REDIS_URL" in os.environ)
+# /healthz fails the clock when its last sweep (stamped in the database) is older than this: a dead worker or beat
+# shows within two minutes. The Celery clock sweeps every 2 s, the embedded django-q2 clock at least once a minute.
+CLOCK_STALE_SECONDS = float(os.environ.get("CLOCK_STALE_SECONDS", "120"))
 CLOCK_SWEEP_INLINE = int(os.environ.get("CLOCK_SWEEP_INLINE", "20"))  # a sweep closes this many overdue phases itself
 # and fans the rest out to the pool
 CLOCK_BATCH_SIZE = int(os.environ.get("CLOCK_BATCH_SIZE", "50"))  # phases closed in one transaction (one task)
