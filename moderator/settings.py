@@ -274,9 +274,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A close in flight when the broker goes away is cancelled and redelivered (a close is idempotent: the redelivery, or
-# the next sweep, finds it done or does it once), as Celery recommends with late acks and will default to in 6.0: its
-# late ack on the connection Redis dropped could kill the worker (kombu's Redis transport, AttributeError 'hostname').
-# The broker is retried for ever (BROKER_CONNECTION_MAX_RETRIES None), never given up after 100 tries.
+# the next sweep, finds it done or does it once), as Celery recommends with late acks and will default to in 6.0. A
+# task that finished just as Redis died is covered by CELERY_BROKER_TRANSPORT above (docs/operations.md "The clock and
+# its broker"). The broker is retried for ever (BROKER_CONNECTION_MAX_RETRIES None), never given up after 100 tries.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
