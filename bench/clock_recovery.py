@@ -357,6 +357,13 @@ class ShippedFleet:
         for proc in self.procs:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
+        if keep := os.environ.get("BENCH_KEEP_LOGS"):  # a directory: the run's worker and beat logs are copied there
+            import shutil
+
+            for i in range(len(self.procs)):
+                shutil.copy(
+                    os.path.join(self.tmp, f"shipped-{i}.log"), os.path.join(keep, f"{time.time():.0f}-{i}.log")
+                )
         for proc in self.procs:
             try:
                 proc.wait(20)
