@@ -10,9 +10,9 @@ a channel of a connection that was already closed fails with a connection error 
 AttributeError. When Redis dies just as a task finishes, the task's late acknowledgement fails and the
 message stays unacknowledged; the worker's clean-up of the lost connection closes the connection first, and the
 channel's close then tries to put that message back through the closed connection. Kombu reads the address from
-the connection, which closing set to None (`'NoneType' object has no attribute 'hostname'`, the same fault as the
-"Error on restarting Gossip" of kombu's issue 582); Celery ignores connection errors while it cleans up, but not that
-one, and the worker exited ("Unrecoverable error"). As a connection error it is ignored, the worker reconnects, and
+the connection, which closing set to None (`'NoneType' object has no attribute 'hostname'`, kombu 5.7.0); Celery
+ignores connection errors while it cleans up, but not that one, and without this the worker would exit ("Unrecoverable
+error"). As a connection error it is ignored, the worker reconnects, and
 the message is not restored — harmless for the clock: the deadline is a column, and the next sweep finds what a
 lost message would have closed."""
 
