@@ -1,5 +1,5 @@
 """How fast the phase clock catches up after its services were down: `python -m bench.clock_recovery
-[--phases 2000] [--workers 2] [--down 5] [--fault stopped,worker,postgres]`.
+[--phases 2000] [--workers 2] [--down 5] [--rounds 1] [--fault stopped,worker,postgres,redis-close,redis-sweep]`.
 
 It starts what it measures, on this machine, and nothing else: a PostgreSQL cluster of its own (initdb into a
 temporary directory, a free port: `tests.servers.PostgresServer`), a redis-server of its own, and the Procfile's
@@ -13,6 +13,13 @@ games, night 1 open, then one fault each run:
 - postgres: all N nights due at once; as soon as the first closes commit (the sweep has fanned the rest out), the
             cluster is killed -9 (postmaster, then every process); down `--down` s; started again (crash recovery).
             Recovery = the moment it accepts connections again.
+- redis-close, redis-sweep: the Procfile's own worker and beat commands (two processes, as shipped, nobody restarting
+            them). redis-close: all N deadlines `AHEAD` s ahead, armed as timed closes; redis-sweep: all N overdue at
+            once, a sweep closing the first ones inline. Either way the first close is held before its COMMIT (a
+            table lock), the worker's main process is stopped (SIGSTOP), Redis is SIGKILLed, the close commits, the
+            main process goes on (it finds the close's result and the dead broker together: a close that ended in
+            the milliseconds after Redis died), and 1 s later Redis is started again, empty. Recovery = that start.
+            The line adds worker_alive=yes|no (the same worker process, no "Unrecoverable error" in its log).
 
 One line per run:
 
@@ -40,7 +47,7 @@ from bench import local_settings
 from moderator.cpu import cpu_seconds
 from tests.servers import PostgresServer, RedisServer, postgres_unavailable
 
-FAULTS = ("stopped", "worker", "postgres")
+FAULTS = ("stopped", "worker", "postgres", "redis-close", "redis-sweep")
 AHEAD = 15  # worker fault: the deadline this far ahead, inside the ETA window (60 s), so every close is armed
 
 
@@ -51,6 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--down", type=float, default=5, help="seconds the services stay down")
     parser.add_argument("--fault", default=",".join(FAULTS), help="which runs, comma-separated: " + ",".join(FAULTS))
     parser.add_argument("--timeout", type=float, default=300, help="seconds to wait for every close")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each fault")
     args = parser.parse_args(argv)
     faults = [f.strip() for f in args.fault.split(",") if f.strip()]
     if unknown := set(faults) - set(FAULTS):
@@ -64,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
         try:
             pg.init()
             redis.start()
-            os.environ.update(DATABASE_URL=pg.url, REDIS_URL=redis.url, CLOCK_CELERY="true", CONN_MAX_AGE="600")
+            os.environ.update(DATABASE_URL=pg.url, REDIS_URL=redis.url, CONN_MAX_AGE="600")
             local_settings()
             import django
 
@@ -74,7 +82,8 @@ def main(argv: list[str] | None = None) -> None:
             call_command("migrate", verbosity=0)
             print(f"own PostgreSQL on port {pg.port}, own Redis on port {redis.port}", file=sys.stderr)
             for fault in faults:
-                print(Run(pg, redis, tmp, args).go(fault), flush=True)
+                for _ in range(args.rounds):
+                    print(Run(pg, redis, tmp, args).go(fault), flush=True)
         finally:
             redis.stop()
             pg.destroy()
@@ -91,6 +100,12 @@ class Run:
         from moderator.management.commands.bench_clock import Fleet
 
         fleet = Fleet(self.tmp, self.args.workers)
+        fleet.start()
+        self.fleet = fleet
+        return fleet
+
+    def start_shipped(self):
+        fleet = ShippedFleet(self.tmp)
         fleet.start()
         self.fleet = fleet
         return fleet
@@ -185,6 +200,31 @@ class Run:
             t0 = time.monotonic()
             before = {"worker": {}, "beat": {}, "postgres": {p: cpu_seconds(p) for p in self.pg.pids()}}
             self.start_fleet()
+        elif fault.startswith("redis-"):
+            fleet = self.start_shipped()
+            holder = self.hold_closes()
+            if fault == "redis-close":
+                ends_at = self.set_deadline(ids, AHEAD)
+                self._wait(lambda: self._claims("eta") >= n, 60, "the worker to arm every ETA close")
+            else:
+                ends_at = self.set_deadline(ids, -60)
+            self._wait(self.close_stuck, 60, "a close held before its COMMIT")
+            os.kill(fleet.worker.pid, signal.SIGSTOP)  # the main process; its pool goes on
+            try:
+                self.redis_kill()
+                holder.rollback()
+                self._wait(lambda: (self.closed(ids) or 0) >= 1, 60, "the held close to commit")
+                time.sleep(0.3)  # the pool process writes its result to the stopped main process
+            finally:
+                os.kill(fleet.worker.pid, signal.SIGCONT)
+            holder.close()
+            before_restart = self.closed(ids)
+            time.sleep(1)  # the main process acknowledges on the dead broker and cleans up the lost connection
+            before = self.cpu()
+            self.redis.start()  # the same port, empty
+            t0 = time.monotonic()
+            claims = 0
+            note = f"Redis killed -9 under a close, behind the worker's back; {before_restart} closed then"
         else:
             self.start_fleet()
             ends_at = self.set_deadline(ids, 0)
@@ -210,6 +250,8 @@ class Run:
         after = self.cpu()
         time.sleep(1)  # a straggling duplicate would show in the check below
         check = report(ids, ends_at)
+        if isinstance(self.fleet, ShippedFleet):
+            self.fleet.alive_throughout = self.fleet.worker.poll() is None and "Unrecoverable" not in self.fleet.logs()
         self.fleet.stop()
         spent = {k: sum(cpu - before[k].get(pid, 0.0) for pid, cpu in after[k].items()) for k in after}
         print(
@@ -217,12 +259,39 @@ class Run:
             file=sys.stderr,
         )
         took = f"{last:.2f}" if last is not None else f">{self.args.timeout:.0f}"
+        alive = ""
+        if isinstance(self.fleet, ShippedFleet):
+            alive = f" worker_alive={'yes' if self.fleet.alive_throughout else 'no'}"
         return (
             f"fault={fault} phases={n} closed={self.closed(ids)}/{n} exactly_once={check.split('exactly_once=')[1].split()[0]} "
             f"all_closed_after_s={took} (first_close_after_s={'-' if first is None else f'{first:.2f}'}) "
             f"closes_per_s={f'{n / last:.1f}' if last else 'nan'} cpu_s={sum(spent.values()):.2f} "
-            f"(worker={spent['worker']:.2f} beat={spent['beat']:.2f} postgres={spent['postgres']:.2f})"
+            f"(worker={spent['worker']:.2f} beat={spent['beat']:.2f} postgres={spent['postgres']:.2f}){alive}"
         )
+
+    # --- the broker faults ----------------------------------------------------------------------------------------
+
+    def hold_closes(self):
+        """A session of the bench's own holding a lock every close waits on before its COMMIT (the drafts' table)."""
+        import psycopg
+
+        holder = psycopg.connect(self.pg.url)
+        holder.execute("LOCK TABLE moderator_announcement IN EXCLUSIVE MODE")
+        return holder
+
+    def close_stuck(self) -> bool:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            return cursor.fetchone()[0] > 0
+
+    def redis_kill(self) -> None:
+        self.redis.proc.kill()
+        self.redis.proc.wait(10)
+        self.redis.proc = None
 
     def _claims(self, kind: str) -> int:
         from django.db import connection
@@ -238,6 +307,69 @@ class Run:
                 raise SystemExit(f"gave up waiting for {what} after {timeout:.0f}s")
             time.sleep(0.05)
         return time.monotonic() - start
+
+
+class ShippedFleet:
+    """The Procfile's worker and beat commands as they are (beat's schedule in this bench's directory), INFO logs."""
+
+    def __init__(self, tmp: str):
+        import shlex
+
+        from django.conf import settings
+
+        self.tmp, self.base = tmp, settings.BASE_DIR
+        lines = dict(line.split(": ", 1) for line in (self.base / "Procfile").read_text().splitlines() if ": " in line)
+        self.commands = []
+        for name in ("worker", "beat"):
+            cmd = [sys.executable, "-m", *shlex.split(lines[name])]  # celery … → python -m celery …
+            if "--schedule" in cmd:
+                cmd[cmd.index("--schedule") + 1] = os.path.join(tmp, "beat-schedule")
+            self.commands.append(cmd)
+        self.procs: list = []
+        self.alive_throughout = False
+        self.env = {**os.environ, "LOG_LEVEL": "INFO"}  # its "ready." line and any "Unrecoverable error"
+
+    def start(self) -> None:
+        import subprocess
+
+        for i, cmd in enumerate(self.commands):
+            with open(os.path.join(self.tmp, f"shipped-{i}.log"), "w") as log:
+                self.procs.append(
+                    subprocess.Popen(
+                        cmd, cwd=self.base, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                    )
+                )
+        self.worker, self.beat = self.procs
+        stop = time.monotonic() + 90
+        while " ready." not in self.logs():
+            if time.monotonic() > stop or any(p.poll() is not None for p in self.procs):
+                raise SystemExit("the Procfile's worker did not start:\n" + self.logs()[-3000:])
+            time.sleep(0.2)
+
+    @property
+    def logs_open(self) -> list:
+        return []
+
+    def logs(self) -> str:
+        return "\n".join(open(os.path.join(self.tmp, f"shipped-{i}.log")).read() for i in range(len(self.procs)))
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        if keep := os.environ.get("BENCH_KEEP_LOGS"):  # a directory: the run's worker and beat logs are copied there
+            import shutil
+
+            for i in range(len(self.procs)):
+                shutil.copy(
+                    os.path.join(self.tmp, f"shipped-{i}.log"), os.path.join(keep, f"{time.time():.0f}-{i}.log")
+                )
+        for proc in self.procs:
+            try:
+                proc.wait(20)
+            except Exception:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
 
 
 if __name__ == "__main__":

@@ -5,14 +5,20 @@ balancer, a container's healthcheck or an uptime monitor.
 Served by a middleware first in the chain, so it answers on any Host header and over plain HTTP (a probe from inside
 the network knows neither the public name nor TLS); it shows nothing a public page does not (no game, no player).
 
-The clock's last sweep: the Celery clock (Procfile beat + worker) stamps it in Redis at every sweep
-(tasks.sweep_phases); the embedded clock of `make run` (django-q2) leaves a saved task per run. The clock fails the
-check when its last sweep is older than CLOCK_STALE_SECONDS, or, before any sweep was seen, when a running game's
-phase has been overdue that long (a clock that never started)."""
+The clock's last sweep: each clock stamps it in the database at every sweep (`stamp_sweep`: the Celery clock's
+sweep_phases, the embedded django-q2 clock's sweeps), where a Redis restarted empty cannot erase it. The clock fails
+the check when its last sweep is older than CLOCK_STALE_SECONDS (a worker or beat that died, a broker that does not
+come back), or, before any sweep was ever stamped, when a running game's phase has been overdue that long (a clock
+that never started).
+
+The body is public: a failed check says which check failed and what kind of error it met (the exception's class),
+never the error's text, which names internal addresses ("Error 111 connecting to 127.0.0.1:6379"); the full error
+goes to the log."""
 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from datetime import UTC, datetime
@@ -21,12 +27,22 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponse
+from django.utils import timezone
 
 PATH = "/healthz"
+logger = logging.getLogger(__name__)
 
 
-def last_sweep_key() -> str:
-    return ":".join(["clock", str(connection.settings_dict["NAME"]), "last-sweep"])
+def stamp_sweep(clock: str) -> None:
+    """Record that `clock` ("celery" or "q") has just finished a sweep: one upsert of one row."""
+    from moderator.models import ClockSweep
+
+    ClockSweep.objects.bulk_create(
+        [ClockSweep(clock=clock, at=timezone.now())],
+        update_conflicts=True,
+        unique_fields=["clock"],
+        update_fields=["at"],
+    )
 
 
 def _database() -> dict:
@@ -45,28 +61,20 @@ def _cache() -> dict:
 
 
 def _sweeps() -> list[float]:
-    """Times (epoch seconds) of the last sweep as each clock recorded it."""
-    seen = []
-    from django_q.models import Task
+    """Times (epoch seconds) of the last sweep as each clock stamped it."""
+    from moderator.models import ClockSweep
 
-    last = Task.objects.filter(func="moderator.tasks.sweep_q").order_by("-stopped").values_list("stopped", flat=True)
-    if stamp := last.first():
-        seen.append(stamp.timestamp())
-    if settings.CLOCK_CELERY:
-        import redis
+    return [at.timestamp() for at in ClockSweep.objects.values_list("at", flat=True)]
 
-        stamp = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1).get(
-            last_sweep_key()
-        )
-        if stamp:
-            seen.append(float(stamp))
-    return seen
+
+def _now() -> float:
+    return time.time()
 
 
 def _clock() -> dict:
     from moderator.services import clock
 
-    now = time.time()
+    now = _now()
     stale = settings.CLOCK_STALE_SECONDS
     oldest = clock.due_phases().order_by("ends_at").values_list("ends_at", flat=True).first()
     overdue = round(now - oldest.timestamp(), 1) if oldest else 0.0
@@ -84,13 +92,17 @@ def _clock() -> dict:
     return {"ok": ok, **report}
 
 
+_NAMES = {"database": "数据库", "cache": "缓存", "clock": "阶段时钟"}
+
+
 def report() -> tuple[bool, dict]:
     checks = {}
     for name, check in (("database", _database), ("cache", _cache), ("clock", _clock)):
         try:
             checks[name] = check()
         except Exception as exc:  # a health check reports a broken dependency, whatever its error
-            checks[name] = {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+            logger.warning("healthz: the %s check failed", name, exc_info=True)
+            checks[name] = {"ok": False, "error": f"{_NAMES[name]}检查失败({type(exc).__name__})"}
     ok = all(c["ok"] for c in checks.values())
     return ok, {"status": "ok" if ok else "fail", "checks": checks}
 

@@ -351,3 +351,15 @@ class SelfEntry(models.Model):
     class Meta:
         verbose_name = verbose_name_plural = "玩家自行提交"
         ordering = ["game", "at", "id"]
+
+
+class ClockSweep(models.Model):
+    """When each phase clock last finished a sweep ("celery": beat's sweep_phases; "q": the embedded django-q2
+    clock), for /healthz. In the database, not in the broker: a Redis restarted empty must not make a dead clock look
+    as if it had simply not started yet."""
+
+    clock = models.CharField("时钟", max_length=16, primary_key=True)
+    at = models.DateTimeField("最近一次扫描")
+
+    class Meta:
+        verbose_name = verbose_name_plural = "阶段时钟扫描"

@@ -194,6 +194,8 @@ PHASE_SECONDS = int(float(os.environ.get("PHASE_HOURS", "24")) * 3600)
 # Production phase clock: Celery on Redis (Procfile). The embedded default is django-q2 on the ORM broker.
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CELERY_BROKER_URL = REDIS_URL
+# kombu's Redis transport, but a lost connection's clean-up never ends the worker (moderator/celery.py, Transport)
+CELERY_BROKER_TRANSPORT = "moderator.celery:Transport"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 # A task stuck on a lock or a dead connection never holds a worker for good: SoftTimeLimitExceeded inside it after
@@ -252,10 +254,9 @@ Q_CLUSTER = {
 # --- phase clock ---
 # Beat sweeps every CLOCK_SWEEP_SECONDS on the `clock` queue; each sweep expires after one interval so none pile up.
 CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
-# /healthz fails the clock when its last sweep is older than this (the embedded django-q2 clock sweeps once a
-# minute); CLOCK_CELERY: the Celery clock stamps its sweeps in Redis (on when REDIS_URL is set).
-CLOCK_STALE_SECONDS = float(os.environ.get("CLOCK_STALE_SECONDS", "180"))
-CLOCK_CELERY = _flag("CLOCK_CELERY", "REDIS_URL" in os.environ)
+# /healthz fails the clock when its last sweep (stamped in the database) is older than this: a dead worker or beat
+# shows within two minutes. The Celery clock sweeps every 2 s, the embedded django-q2 clock at least once a minute.
+CLOCK_STALE_SECONDS = float(os.environ.get("CLOCK_STALE_SECONDS", "120"))
 CLOCK_SWEEP_INLINE = int(os.environ.get("CLOCK_SWEEP_INLINE", "20"))  # a sweep closes this many overdue phases itself
 # and fans the rest out to the pool
 CLOCK_BATCH_SIZE = int(os.environ.get("CLOCK_BATCH_SIZE", "50"))  # phases closed in one transaction (one task)
@@ -283,9 +284,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A close in flight when the broker goes away is cancelled and redelivered (a close is idempotent: the redelivery, or
-# the next sweep, finds it done or does it once), as Celery recommends with late acks and will default to in 6.0: its
-# late ack on the connection Redis dropped could kill the worker (kombu's Redis transport, AttributeError 'hostname').
-# The broker is retried for ever (BROKER_CONNECTION_MAX_RETRIES None), never given up after 100 tries.
+# the next sweep, finds it done or does it once), as Celery recommends with late acks and will default to in 6.0. A
+# task that finished just as Redis died is covered by CELERY_BROKER_TRANSPORT above (docs/operations.md "The clock and
+# its broker"). The broker is retried for ever (BROKER_CONNECTION_MAX_RETRIES None), never given up after 100 tries.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None

@@ -21,7 +21,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import connection
 
-from moderator.health import last_sweep_key
+from moderator.health import stamp_sweep
 from moderator.services import clock
 
 RELIABLE = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -71,7 +71,7 @@ def sweep_phases() -> int:
     closed = clock.close_batch(inline)
     _fan_out(backlog)
     _arm_etas()
-    _redis().set(last_sweep_key(), time.time(), ex=86400)  # what /healthz reads as the clock's last sweep
+    stamp_sweep("celery")  # what /healthz reads as the clock's last sweep (in the database: Redis may restart empty)
     return closed
 
 
@@ -170,7 +170,9 @@ def _sweep_alone() -> int:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return 0
-        return clock.sweep()  # closing the file releases the lock
+        closed = clock.sweep()
+        stamp_sweep("q")
+        return closed  # closing the file releases the lock
 
 
 def ensure_q_schedule():

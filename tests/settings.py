@@ -21,7 +21,6 @@ ENVIRONMENT_REDIS_URL = os.environ.get("REDIS_URL")
 GUARD_REDIS_URL = os.environ.get("REDIS_URL", "")
 if "pytest" in sys.modules:  # the test run itself (each xdist worker too), not a process it started
     os.environ["REDIS_URL"] = GUARD_REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"
-os.environ.setdefault("CLOCK_CELERY", "false")  # /healthz reads the Celery clock's stamp only where a test says so
 
 from moderator.settings import *  # noqa: E402, F403
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -311,3 +312,85 @@ def sessions_ended(name: str, timeout: float = 10) -> None:
 
         if not wait_for(gone, timeout, every=0.1):
             cursor.execute(f"SELECT pg_terminate_backend(pid) FROM ({others}) AS o", [name])
+
+
+# --- the clock as shipped: the Procfile's worker and beat, two processes ------------------------------------------
+
+PROCFILE = Path(settings.BASE_DIR) / "Procfile"
+
+
+def procfile_command(name: str) -> list[str]:
+    """The Procfile's command for `name`, run with this interpreter (`celery …` → `python -m celery …`)."""
+    line = next(line for line in PROCFILE.read_text().splitlines() if line.startswith(f"{name}:"))
+    cmd = shlex.split(line.split(":", 1)[1])
+    assert cmd[0] == "celery", line
+    return [sys.executable, "-m", *cmd]
+
+
+def redis_kill() -> None:
+    """SIGKILL this run's redis-server: no goodbye to its clients, whose sockets the kernel resets."""
+    assert REDIS is not None and REDIS.proc is not None
+    REDIS.proc.kill()
+    REDIS.proc.wait(10)
+    REDIS.proc = None
+
+
+class ShippedWorker(Worker):
+    """The Procfile's `worker` command, unchanged, on the test database and this run's Redis."""
+
+    def __init__(self, log: Path, env: dict[str, str] | None = None):
+        self.name = f"clockship-{uuid.uuid4().hex[:8]}"
+        self.log, self.offset = log, 0
+        self.proc = _launch(procfile_command("worker"), log, self.name, env)
+        if not wait_for(lambda: " ready." in self.output() or self.proc.poll() is not None, 60):
+            raise AssertionError(f"worker did not start:\n{self.output()}")
+        if self.proc.poll() is not None:
+            raise AssertionError(f"worker exited:\n{self.output()}")
+
+
+class ShippedBeat:
+    """The Procfile's `beat` command, its schedule file in the test's directory (two runs never share one)."""
+
+    def __init__(self, log: Path, env: dict[str, str] | None = None):
+        self.log = log
+        self.name = f"clockbeat-{uuid.uuid4().hex[:8]}"
+        cmd = procfile_command("beat")
+        cmd[cmd.index("--schedule") + 1] = str(log.with_suffix(".schedule"))
+        self.proc = _launch(cmd, log, self.name, env)
+        assert wait_for(lambda: "beat: Starting" in self.output() or self.proc.poll() is not None, 60), self.output()
+        assert self.proc.poll() is None, self.output()
+
+    def output(self) -> str:
+        return self.log.read_bytes().decode(errors="replace")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        sessions_ended(self.name)
+
+
+def _launch(cmd: list[str], log: Path, name: str, env: dict[str, str] | None) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "REDIS_URL": broker_url(),
+        "PGAPPNAME": name,  # its sessions in pg_stat_activity (libpq reads it)
+        **(env or {}),
+    }
+    return subprocess.Popen(
+        cmd, cwd=settings.BASE_DIR, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+    )
+
+
+REDIS_BACK_SECONDS = 15  # how soon after Redis is back every phase is closed and a new deadline closes
+
+
+def redis_start() -> None:
+    """This run's redis-server again, on the same port, empty."""
+    assert REDIS is not None
+    REDIS.start()

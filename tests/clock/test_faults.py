@@ -32,7 +32,8 @@ def test_a_redis_restart_during_a_close_does_not_stop_the_clock(celery_worker, r
     transport could not acknowledge a late-ack task on the connection Redis dropped (AttributeError on 'hostname'), and
     the worker died of it ("Unrecoverable error") with beat still sending sweeps nobody ran. Now the worker cancels
     the task in flight when it loses the broker (Celery's worker_cancel_long_running_tasks_on_connection_loss), the
-    close rolls back or commits, and the next sweep settles it: closed once, and a later phase closes too."""
+    close rolls back or commits, and the next sweep settles it: closed once, and a later phase closes too. (The other
+    order, a close that finishes after Redis died and before the worker noticed: test_faults_broker.py.)"""
     worker = celery_worker(beat=True, concurrency=1)
     phase = running_game(ends_in=-1)
     with raw_connection() as holder:

@@ -50,7 +50,7 @@ def game(django_user_model):
 def web(tmp_path):
     """gunicorn on the test database (its sessions named, and ended after the test), this run's key."""
     name = f"webfault-{uuid.uuid4().hex[:8]}"
-    env = {**os.environ, "DATABASE_URL": database_url(), "PGAPPNAME": name, "CLOCK_CELERY": "false"}
+    env = {**os.environ, "DATABASE_URL": database_url(), "PGAPPNAME": name}
     server = WebServer(tmp_path / "gunicorn.log", env)
     server.app_name = name  # its sessions in pg_stat_activity
     server.start()

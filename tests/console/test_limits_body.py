@@ -32,7 +32,7 @@ def test_a_manifesto_edit_over_the_limit_gets_a_413_page_that_says_the_limit(gm_
 
 
 def test_behind_gunicorn_the_413_page_arrives_whole_over_an_open_connection(tmp_path):
-    server = WebServer(tmp_path / "gunicorn.log", {**os.environ, "CLOCK_CELERY": "false"}, workers=1)
+    server = WebServer(tmp_path / "gunicorn.log", dict(os.environ), workers=1)
     server.start()
     try:
         body = urlencode({"kind": "noir", "players": "甲,乙", "name": TOO_BIG}).encode()

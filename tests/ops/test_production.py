@@ -72,8 +72,9 @@ def test_compose_is_safe_by_default_secrets_from_an_uncommitted_env_file_local_p
         if name != "release":
             assert service["healthcheck"]["test"], name
     assert services["release"]["restart"] == "no"
-    # beat writes its schedule where the image's user may write, not in the root-owned /app
-    assert "--schedule /tmp/" in _procfile()["beat"]
+    # beat writes its schedule in the site's own var/ (the image's user's), not in the root-owned /app, nor in a /tmp
+    # file that two sites on one host would share
+    assert "--schedule var/" in _procfile()["beat"]
     # every request in gunicorn's access log
     assert "--access-logfile -" in _procfile()["web"] and "--access-logfile -" in (ROOT / "Dockerfile").read_text()
 
