@@ -330,17 +330,5 @@ def _merge_spaced_gaps(tokens: list[Token]) -> list[Token]:
     return out
 
 
-def split_clauses(tokens: list[Token]) -> list[list[Token]]:
-    """Tokens between separators."""
-    out: list[list[Token]] = [[]]
-    for tok in tokens:
-        if tok.kind == "SEP":
-            if out[-1]:
-                out.append([])
-        else:
-            out[-1].append(tok)
-    return [c for c in out if c]
-
-
 def meaningful(tokens: list[Token]) -> list[Token]:
     return [t for t in tokens if t.kind not in ("STOP", "PUNCT", "SEP")]

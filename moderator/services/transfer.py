@@ -113,10 +113,6 @@ def _t(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def _dt(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
 def export_game(game: Game) -> dict[str, Any]:
     seats = list(game.seats.order_by("number"))
     number: dict[int | None, int] = {s.pk: s.number for s in seats}  # looked up by nullable keys: None → None
@@ -330,10 +326,6 @@ def listed_on_home(games):
     imported = AuditLog.objects.filter(game=OuterRef("pk"), action=AuditLog.Action.GAME_IMPORT)
     resumed = AuditLog.objects.filter(game=OuterRef("pk"), action=AuditLog.Action.GAME_RESUME)
     return games.exclude(Exists(imported) & ~Exists(resumed))
-
-
-def _input(i: dict) -> tuple[str, dict]:
-    return i["kind"], i["payload"]
 
 
 def _input_v1(i: dict) -> tuple[str, dict]:
