@@ -21,7 +21,9 @@ from moderator.services.storage import announcement, drafts_store
 def write_announcements(*, game: Game, phase: Phase, state: GameState, result: CloseResult) -> list[Announcement]:
     """Store the drafts of a close a replay made again (`closing.redrafts`: the live close's drafts), in one INSERT.
     `state`: the state after the close."""
-    return drafts_store(game, phase, redrafts(game, phase, state, result))
+    following = None if state.winner else game.phases.filter(kind=state.phase[0], number=state.phase[1]).first()
+    announced = following.announced_end or following.ends_at if following is not None else None
+    return drafts_store(game, phase, redrafts(game, phase, state, result, announced_end=announced))
 
 
 def _draft(game, phase, kind, title, template: Renderer, ctx, events, recipient="") -> Announcement:

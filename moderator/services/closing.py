@@ -174,10 +174,16 @@ def next_phase_of(game: Game, after: GameState, starts_at: datetime) -> NextPhas
     return NextPhase(kind, number, starts_at, starts_at + timedelta(seconds=game.phase_seconds))
 
 
-def redrafts(game: Game, phase: Phase, after: GameState, result: CloseResult) -> list[Draft]:
+def redrafts(
+    game: Game, phase: Phase, after: GameState, result: CloseResult, *, announced_end: datetime | None = None
+) -> list[Draft]:
     """The drafts of a close a replay made again (a correction, an import): the live close's drafts (`calculate`),
-    word for word — the next phase as the close opened it (`next_phase_of`), whatever happened to it since."""
+    word for word — the next phase as the close opened it (`next_phase_of`), except its deadline when one has been
+    announced since (`announced_end`: a substitution's 12 hours, T4), so that a corrected post never states a
+    deadline that no longer holds (T5: the announced end is the reference)."""
     next_phase = next_phase_of(game, after, phase.ends_at)
+    if next_phase is not None and announced_end is not None:
+        next_phase = next_phase._replace(ends_at=announced_end)
     return close_drafts(game=game, phase=phase, state=after, result=result, next_phase=next_phase)
 
 

@@ -92,7 +92,7 @@ def test_a_pm_confirm_shows_on_the_next_request_of_both_pages(client, played, co
     before_public, before_private = page_text(client, public(played)), page_text(client, private(voter))
     assert "投甲" not in before_private
     at = played.game.phases.get(status=Phase.Status.OPEN).starts_at + timedelta(hours=2)
-    committed(intake.pm_confirm, game=played.game, seat=voter, text="投甲", forum_at=at, vote_post=True)
+    committed(intake.pm_confirm, played.game, intake.Pasted(seat=voter, text="投甲", forum_at=at, vote_post=True))
     assert ballot(client, played, "庚", "甲")
     assert page_text(client, public(played)) != before_public
     assert page_text(client, private(voter)) != before_private
@@ -111,7 +111,7 @@ def test_a_close_shows_the_next_phase_at_once(client, committed, db):
 def test_a_void_shows_on_the_private_page(client, played, committed):
     seat = played.seats["甲"]
     at = played.game.phases.get(status=Phase.Status.OPEN).starts_at + timedelta(hours=3)
-    committed(intake.pm_confirm, game=played.game, seat=seat, text="改投戊", forum_at=at, vote_post=True)
+    committed(intake.pm_confirm, played.game, intake.Pasted(seat=seat, text="改投戊", forum_at=at, vote_post=True))
     before = page_text(client, private(seat))
     rec = played.game.inputs.filter(seat=seat).latest("seq")
     committed(intake.input_void, game=played.game, pk=rec.pk, reason="测试作废")
@@ -252,7 +252,7 @@ def test_on_redis_a_warm_page_makes_no_query_and_a_write_shows_next(client, play
             client.get(url)
             assert get(client, url)[1] == 0
         at = played.game.phases.get(status=Phase.Status.OPEN).starts_at + timedelta(hours=2)
-        committed(intake.pm_confirm, game=played.game, seat=seat, text="投甲", forum_at=at, vote_post=True)
+        committed(intake.pm_confirm, played.game, intake.Pasted(seat=seat, text="投甲", forum_at=at, vote_post=True))
         assert ballot(client, played, "庚", "甲")
         old = seat.token
         committed(seat_token_rotate, seat=seat)
