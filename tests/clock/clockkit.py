@@ -148,6 +148,19 @@ TASK_LINE = re.compile(
 )
 
 
+def end_process(proc: subprocess.Popen, name: str) -> None:
+    """SIGTERM a process group of the test's, SIGKILL it if it is still there after 15 s; then wait until the
+    database sessions it opened (application_name `name`) are gone."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+    sessions_ended(name)
+
+
 class Worker:
     """`celery -A moderator worker -Q celery,clock` (and `-B` for beat) on the test database, in its own session."""
 
@@ -248,13 +261,7 @@ class Worker:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        sessions_ended(self.name)
+        end_process(self.proc, self.name)
 
 
 def status(phase: Phase) -> str:
@@ -364,14 +371,7 @@ class ShippedBeat:
         return self.log.read_bytes().decode(errors="replace")
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
-        sessions_ended(self.name)
+        end_process(self.proc, self.name)
 
 
 def _launch(cmd: list[str], log: Path, name: str, env: dict[str, str] | None) -> subprocess.Popen:
