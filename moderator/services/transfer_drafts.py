@@ -63,7 +63,7 @@ def drafts_export(game: Game, phase_index: dict[int, int]) -> list[dict[str, Any
 
 
 @dataclass
-class Restored:
+class DraftsRestored:
     marked: int = 0  # redrafts that took their marks back
     kept: int = 0  # drafts restored as they were (no redraft reads the same)
     dropped: int = 0  # drafts left out: PMs, and unposted drafts the replay wrote differently
@@ -72,15 +72,15 @@ class Restored:
         return {"marked": self.marked, "kept": self.kept, "dropped": self.dropped}
 
 
-def drafts_restore(game: Game, phases: list[Phase], drafts: list[schema.DraftIn] | None) -> Restored:
+def drafts_restore(game: Game, phases: list[Phase], drafts: list[schema.DraftIn] | None) -> DraftsRestored:
     """The exported drafts' marks onto the import's redrafts (see the module docstring for the rulings)."""
     if drafts is None:
         _legacy_all_posted(phases)
-        return Restored()
+        return DraftsRestored()
     free: dict[tuple, list[Announcement]] = {}
     for a in game.announcements.order_by("id"):
         free.setdefault((a.phase_id, a.kind, a.recipient, digest(a.text)), []).append(a)
-    done = Restored()
+    done = DraftsRestored()
     for d in drafts:
         phase = phases[d.phase]
         twins = free.get((phase.pk, d.kind, d.recipient, d.digest))
