@@ -28,7 +28,7 @@ def fresh_database():
         conn.execute(f'CREATE DATABASE "{name}"')
     yield f"{server}/{name}"
     with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')  # the one this fixture created, never another
 
 
 def test_the_clock_bench_migrates_a_database_without_tables_and_closes_its_games(fresh_database, own_redis):
