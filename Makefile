@@ -38,11 +38,12 @@ PYTEST_WORKERS ?= $(if $(findstring tests/,$(PYTEST_ARGS)),0,2)
 test: $(STAMP)  ## run the suite (PYTEST_ARGS=tests/x.py for one file)
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
-lint: $(STAMP)  ## ruff check, ruff format --check, mypy, the layout (import-linter: .importlinter)
+lint: $(STAMP)  ## ruff check, ruff format --check, mypy, the layout (import-linter: .importlinter), complexity
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy $(TYPED)
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m bench.complexity --max 10 --name forms tables/rules
 
 # Caches and the virtualenv; never the games: var/db.sqlite3 is kept (`make clean-db` deletes it after asking).
 clean:  ## remove .venv and the caches; your games in var/db.sqlite3 are kept
