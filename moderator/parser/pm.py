@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from cards import catalogue as cat
@@ -1246,154 +1246,292 @@ def _clause(
     quiet: bool = False,
     sentence_start: bool = True,
 ) -> None:
+    """One clause of a line, read in turn as the 杀人宣言 going on, a pass, a stance, privileges, or what it says
+    instead of an order."""
     start, end = toks[0].start, toks[-1].end
     toks = _verb_after_use(toks)
     mean = meaningful(toks)
     named, st.named = st.named, None  # (only the clause right after the name may take it)
-    if st.attack is not None and CORRECTION.match(m.text.norm, start, end):
-        _close_manifesto(m, st)  # "狙击张三,不对,是欧阳锋": a correction, never published
-    in_manifesto = st.attack is not None
+    _close_at_correction(m, st, start, end)
     if not mean:
         return
-    if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
-        _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言
-        in_manifesto = False
-    if in_manifesto and (
-        any(_action_word(t) for t in mean) or cues.find(m.text.norm[start:end], scoped.BACKWARD)
-    ):  # (算了…还是普通攻击: a retraction and what replaces it are read, never published)
-        _close_manifesto(m, st)  # a clause with an action word after the attack: read, never absorbed (docs/parser.md)
-        in_manifesto = False
-        m.cut_lines.append((start, end))
-    if in_manifesto and any(t.kind == "COND" and t.text not in _OR for t in mean):
-        _close_manifesto(m, st)  # "…,如果李四明天还不说话,我就束魂李四": a condition, never published
-        in_manifesto = False
-        st.condition = True
+    in_manifesto = _still_in_manifesto(m, st, mean, start, end)
     if in_manifesto and not _starts_command(toks):
-        st.mf_start = start if st.mf_start is None else st.mf_start
-        st.mf_end = end
+        _absorb(st, start, end)
         return
+    _follow_report(st, toks)
     kinds = {t.kind for t in mean}
-    if st.reported and toks[0].kind == "STOP" and toks[0].text.startswith("我"):
-        st.reported = False  # "王五说:「…」,我不照做,…": the sender speaks again
-    if any(t.kind == "REPORT" for t in toks) and any(t.text == ":" for t in toks):
-        st.reported = True  # 王五说:束魂孙八 — to the end of the sentence
-    if "PASS" in kinds and "USE" not in kinds and m.inputs and _nothing_else(mean):
-        return  # "变形变成巫医~ 其他的不动了": nothing else this phase, not a pass beside the action
-    if "PASS" in kinds and "USE" not in kinds:
-        passes = [t for t in mean if t.kind == "PASS"]
-        st.passes.append((passes[0].start, passes[-1].end))
-        _close_manifesto(m, st)
+    if _passes(m, st, mean, kinds):
         return
     if not quiet and st.stance.take(mean, start, end):
         _close_manifesto(m, st)
         return
-    clause: Clause = build(toks)
+    clause = _built(m, st, toks, kinds)
+    if clause is None:
+        return
+    if _changes_in_words(clause, in_manifesto or quiet) and not _change_of_target(m, st, resolver, clause, start, end):
+        return
+    if clause.groups:
+        _read_groups(m, st, resolver, toks, clause, _Said(start, end, in_manifesto, named, sentence_start))
+    elif not quiet:
+        _no_privilege(m, st, resolver, toks, clause, start, end)
+
+
+def _close_at_correction(m: MessageReading, st: _State, start: int, end: int) -> None:
+    """ "狙击张三,不对,是欧阳锋": a clause that corrects ends the 杀人宣言 of the attack before it, never published."""
+    if st.attack is not None and CORRECTION.match(m.text.norm, start, end):
+        _close_manifesto(m, st)
+
+
+def _built(m: MessageReading, st: _State, toks: list[Token], kinds: set[str]) -> Clause | None:
+    """The clause's privilege groups, names and cards; None when it cancels a privilege (refused: AP4)."""
+    clause = build(toks)
     if not clause.groups and "COND" in kinds:
         st.condition = True  # 如果王五跳杀手,就诅咒他
     if clause.cancel:
-        m.refuse(start, end, "不能取消已用的特权(行动点数不退);要换目标请写“束魂改为 某某”")
-        return
-    if not clause.groups and clause.change_at is not None and clause.names_only and not in_manifesto and not quiet:
-        # "那个庇佑不给王五了,改给赵六", "刚才的王五改给赵六": a change of target in words (T3)
-        last = st.last_group
-        if last is None:
-            uses = _targeted_uses(m)
-            if len(uses) != 1 or uses[0][1] is None:  # an 阿米巴's privilege is its form's: never taken from it
-                m.refuse(start, end, _no_privilege_reason(uses))
-                return
-            (use, card), inferred = uses[0], True
-            g = Group(use, start, card=card, verb_end=start, end=end)
-        else:
-            g = Group(last.use, start, weak=last.weak, hint=last.hint, card=last.card, verb_end=start, end=end)
-            inferred = last is st.inferred  # 改给赵六,再改给孙八: still the privilege taken from the hand
-        g.targets = [
-            t
-            for t in clause.names_only
-            if t.start > clause.change_at
-            and (t.kind != "GAP" or resolver.looks_like_name(t, resolver.resolve_target(t)))
-        ]
-        if not g.targets:
-            return  # "我改主意了": talk
-        clause.groups.append(g)
-        if inferred:
-            st.inferred = g
-    if clause.groups:
-        st.last_group = clause.groups[-1]
-        results: list[tuple[Group, GroupReading | str]] = []
-        prev_end = start
-        facts = _ClauseFacts.of(toks)
-        for g in clause.groups:
-            why = _blocked(m, st, toks, g, prev_end, end, facts, clause.change_at)
-            results.append((g, why if why else resolver.read_group(g, clause.change_at)))
-            prev_end = g.end
-        taken = [(g, o) for g, o in results if isinstance(o, GroupReading)]
-        if in_manifesto and not any(o.inputs or o.near_miss for _, o in taken):
-            st.mf_start = start if st.mf_start is None else st.mf_start
-            st.mf_end = end
-            for _, o in taken:  # a privilege in the free text after an attack, its target unclear: kept in the
-                for reason in o.refusals:  # 宣言 as written, and shown, never silently dropped
-                    m.refuse(start, end, _in_manifesto(reason))
-            return
+        m.refuse(toks[0].start, toks[-1].end, "不能取消已用的特权(行动点数不退);要换目标请写“束魂改为 某某”")
+        return None
+    return clause
+
+
+def _absorb(st: _State, start: int, end: int) -> None:
+    """norm[start:end] is part of the free text after the attack: its 杀人宣言."""
+    st.mf_start = start if st.mf_start is None else st.mf_start
+    st.mf_end = end
+
+
+def _addresses_the_gm(m: MessageReading, mean: list[Token], start: int, end: int) -> bool:
+    """PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言."""
+    return bool(_MANIFESTO_STOP.match(m.text.norm, start, end))
+
+
+def _holds_an_action(m: MessageReading, mean: list[Token], start: int, end: int) -> bool:
+    """An action word after the attack (or 算了…还是普通攻击, a retraction and what replaces it): read, never absorbed
+    (docs/parser.md)."""
+    return any(_action_word(t) for t in mean) or bool(cues.find(m.text.norm[start:end], scoped.BACKWARD))
+
+
+def _sets_a_condition(m: MessageReading, mean: list[Token], start: int, end: int) -> bool:
+    """ "…,如果李四明天还不说话,我就束魂李四": a condition, never published."""
+    return any(t.kind == "COND" and t.text not in _OR for t in mean)
+
+
+@dataclass(frozen=True)
+class _ManifestoStop:
+    """A clause after an attack that ends its 杀人宣言: what it is, whether it is shown after reading (_unread), and
+    whether the rest of its sentence hangs on it."""
+
+    ends: Callable[[MessageReading, list[Token], int, int], bool]
+    shown: bool = False
+    condition: bool = False
+
+
+# In this order: the first that holds ends the 杀人宣言
+_MANIFESTO_STOPS = (
+    _ManifestoStop(_addresses_the_gm),
+    _ManifestoStop(_holds_an_action, shown=True),
+    _ManifestoStop(_sets_a_condition, condition=True),
+)
+
+
+def _still_in_manifesto(m: MessageReading, st: _State, mean: list[Token], start: int, end: int) -> bool:
+    """Whether the clause may still be the 杀人宣言 of the attack before it: an attack is open and no stop ends it."""
+    if st.attack is None:
+        return False
+    stop = next((s for s in _MANIFESTO_STOPS if s.ends(m, mean, start, end)), None)
+    if stop is None:
+        return True
+    _close_manifesto(m, st)
+    if stop.shown:
+        m.cut_lines.append((start, end))
+    if stop.condition:
+        st.condition = True
+    return False
+
+
+def _follow_report(st: _State, toks: list[Token]) -> None:
+    """Whose words the rest of the sentence is: someone else's after "王五说:", the sender's again at "我…"."""
+    if st.reported and toks[0].kind == "STOP" and toks[0].text.startswith("我"):
+        st.reported = False  # "王五说:「…」,我不照做,…": the sender speaks again
+    if any(t.kind == "REPORT" for t in toks) and any(t.text == ":" for t in toks):
+        st.reported = True  # 王五说:束魂孙八 — to the end of the sentence
+
+
+def _passes(m: MessageReading, st: _State, mean: list[Token], kinds: set[str]) -> bool:
+    """A clause that passes with no privilege word ("今晚空过"): True, and the pass is kept (ending the 杀人宣言) unless
+    it only says nothing else is done beside an action read ("变形变成巫医~ 其他的不动了")."""
+    if "PASS" not in kinds or "USE" in kinds:
+        return False
+    if not (m.inputs and _nothing_else(mean)):
+        passes = [t for t in mean if t.kind == "PASS"]
+        st.passes.append((passes[0].start, passes[-1].end))
         _close_manifesto(m, st)
-        again_ends = _again_ends(m.text.norm, start, end)
-        for g, res in results:
-            if isinstance(res, str):
-                _note(m, res, start, end)
-                continue
-            o = res
-            again = g.repeat > 1 or again_ends <= g.start + 1
-            for d in o.inputs:
-                if not again and _same_input(m, d):
-                    m.notes.append(
-                        (
-                            g.start,
-                            g.end,
-                            f"“{short(m.text.fragment(g.start, g.end), 60)}”和前面写的是同一条指令,只算一次",
-                        )
-                    )
-                    continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once
-                if g is st.inferred:
-                    d["inferred_use"] = (
-                        True  # 刚才的王五改给赵六: the privilege is the hand's only one; the preview says so
-                    )
-                if named is not None and not sentence_start and d.get("pronoun") and d.get("target") == named[1]:
-                    # "王五,束魂他": the name before is whom the pronoun means — the input's words, not a refusal
-                    m.refusals.remove(named[0])
-                    d["_span"] = (named[0][0], d["_span"][1])
-                    st.named = None
-                m.add(g.start, g.end, d)
-            for reason in o.refusals:
-                m.refuse(start, end, reason)
-            if o.attack:
-                st.attack = o.inputs[-1]
-                st.mf_start = o.tail
-                st.mf_end = end if o.tail is not None else None
+    return True
+
+
+def _changes_in_words(clause: Clause, aside: bool) -> bool:
+    """ "那个庇佑不给王五了,改给赵六", "刚才的王五改给赵六": a change of target in words (T3), outside a 杀人宣言."""
+    return not clause.groups and clause.change_at is not None and bool(clause.names_only) and not aside
+
+
+def _changed_group(m: MessageReading, st: _State, start: int, end: int) -> tuple[Group, bool] | None:
+    """The privilege a change of target in words changes, and whether it was taken from the hand: the one written
+    last, else the hand's one privilege naming a player; None, refused, when the hand has none or several."""
+    last = st.last_group
+    if last is not None:  # 改给赵六,再改给孙八: still the privilege taken from the hand
+        g = Group(last.use, start, weak=last.weak, hint=last.hint, card=last.card, verb_end=start, end=end)
+        return g, last is st.inferred
+    uses = _targeted_uses(m)
+    if len(uses) != 1 or uses[0][1] is None:  # an 阿米巴's privilege is its form's: never taken from it
+        m.refuse(start, end, _no_privilege_reason(uses))
+        return None
+    use, card = uses[0]
+    return Group(use, start, card=card, verb_end=start, end=end), True
+
+
+def _new_target(resolver: Resolver, change_at: int, t: Token) -> bool:
+    """A player written after the change word that may be the new target."""
+    return t.start > change_at and (t.kind != "GAP" or resolver.looks_like_name(t, resolver.resolve_target(t)))
+
+
+def _change_of_target(m: MessageReading, st: _State, resolver: Resolver, clause: Clause, start: int, end: int) -> bool:
+    """Adds the change of target in words to the clause's groups: False when there is none to read ("我改主意了":
+    talk) or it is refused."""
+    changed = _changed_group(m, st, start, end)
+    if changed is None:
+        return False
+    g, inferred = changed
+    change_at = clause.change_at
+    assert change_at is not None  # (_changes_in_words)
+    g.targets = [t for t in clause.names_only if _new_target(resolver, change_at, t)]
+    if not g.targets:
+        return False
+    clause.groups.append(g)
+    if inferred:
+        st.inferred = g
+    return True
+
+
+@dataclass(frozen=True)
+class _Said:
+    """Where a clause was written: its span, whether it stands in the free text after an attack, the clause naming
+    only a player just before it (its refusal, the player) and whether it starts a sentence."""
+
+    start: int
+    end: int
+    in_manifesto: bool
+    named: tuple[tuple[int, dict], str] | None
+    sentence_start: bool
+
+
+def _group_readings(
+    m: MessageReading, st: _State, resolver: Resolver, toks: list[Token], clause: Clause, said: _Said
+) -> list[tuple[Group, GroupReading | str]]:
+    """Each privilege word of the clause with its reading, or why it is not the sender's order."""
+    results: list[tuple[Group, GroupReading | str]] = []
+    prev_end = said.start
+    facts = _ClauseFacts.of(toks)
+    for g in clause.groups:
+        why = _blocked(m, st, toks, g, prev_end, said.end, facts, clause.change_at)
+        results.append((g, why if why else resolver.read_group(g, clause.change_at)))
+        prev_end = g.end
+    return results
+
+
+def _kept_in_manifesto(
+    m: MessageReading, st: _State, results: list[tuple[Group, GroupReading | str]], said: _Said
+) -> bool:
+    """A privilege in the free text after an attack that gives no input and names no misspelt player is kept in the
+    宣言 as written, its target unclear, and shown: never silently dropped."""
+    taken = [o for _, o in results if isinstance(o, GroupReading)]
+    if not said.in_manifesto or any(o.inputs or o.near_miss for o in taken):
+        return False
+    _absorb(st, said.start, said.end)
+    for o in taken:
+        for reason in o.refusals:
+            m.refuse(said.start, said.end, _in_manifesto(reason))
+    return True
+
+
+def _read_groups(
+    m: MessageReading, st: _State, resolver: Resolver, toks: list[Token], clause: Clause, said: _Said
+) -> None:
+    """The privileges of the clause: each an input, a refusal or a note."""
+    st.last_group = clause.groups[-1]
+    results = _group_readings(m, st, resolver, toks, clause, said)
+    if _kept_in_manifesto(m, st, results, said):
         return
-    if quiet:
-        return
-    pure = all(t.kind in ("NAME", "SEAT", "SELF", "PUNCT") for t in toks)
-    if clause.names_only and pure:
-        real = [t for t in clause.names_only if resolver.looks_like_name(t, resolver.resolve_target(t))]
-        if not real:
-            return  # chatter
-        r = resolver.resolve_target(real[0])
-        if m.phase == "day" and st.day_vote is None and len(real) == 1 and r.name and not m.inputs:
-            st.day_vote = (start, end, r.name)
-            return
-        if not r.name:
-            m.refuse(start, end, resolver.name_problem(real[0], r))
+    _close_manifesto(m, st)
+    again_ends = _again_ends(m.text.norm, said.start, said.end)
+    for g, res in results:
+        if isinstance(res, str):
+            _note(m, res, said.start, said.end)
         else:
-            m.refuse(start, end, f"只写了“{r.name}”,没写对他用什么特权(如“束魂 {r.name}”)")
-            st.named = (m.refusals[-1], r.name) if len(real) == 1 else None
-        return
-    if clause.card_only:
+            _take_group(m, st, g, res, said, again=g.repeat > 1 or again_ends <= g.start + 1)
+
+
+def _means_the_name_before(said: _Said, d: dict) -> bool:
+    """ "王五,束魂他": the pronoun of the input is the player named just before, in the same sentence."""
+    return (
+        said.named is not None
+        and not said.sentence_start
+        and bool(d.get("pronoun"))
+        and d.get("target") == said.named[1]
+    )
+
+
+def _take_group(m: MessageReading, st: _State, g: Group, o: GroupReading, said: _Said, again: bool) -> None:
+    """The inputs and refusals of one privilege word; an attack opens its 杀人宣言."""
+    for d in o.inputs:
+        if not again and _same_input(m, d):
+            m.notes.append(
+                (g.start, g.end, f"“{short(m.text.fragment(g.start, g.end), 60)}”和前面写的是同一条指令,只算一次")
+            )
+            continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once
+        if g is st.inferred:
+            d["inferred_use"] = True  # 刚才的王五改给赵六: the privilege is the hand's only one; the preview says so
+        if said.named is not None and _means_the_name_before(said, d):
+            # the name before is whom the pronoun means — the input's words, not a refusal
+            m.refusals.remove(said.named[0])
+            d["_span"] = (said.named[0][0], d["_span"][1])
+            st.named = None
+        m.add(g.start, g.end, d)
+    for reason in o.refusals:
+        m.refuse(said.start, said.end, reason)
+    if o.attack:
+        st.attack = o.inputs[-1]
+        st.mf_start = o.tail
+        st.mf_end = said.end if o.tail is not None else None
+
+
+def _no_privilege(
+    m: MessageReading, st: _State, resolver: Resolver, toks: list[Token], clause: Clause, start: int, end: int
+) -> None:
+    """A clause with no privilege word: a player only, a card only, or a position only."""
+    if clause.names_only and all(t.kind in ("NAME", "SEAT", "SELF", "PUNCT") for t in toks):
+        _names_only(m, st, resolver, clause.names_only, start, end)
+    elif clause.card_only:
         if not st.stance.card_words(clause.card_only, start, end):
             m.refuse(start, end, CARD_ONLY)
-        return
-    if clause.stray_pos is not None and not _cards_left(m.text.norm, start, clause.stray_pos):
+    elif clause.stray_pos is not None and not _cards_left(m.text.norm, start, clause.stray_pos):
         # "倒数第二张": explained only when the message says nothing else
         why = "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)"
         if any(c in m.text.norm[start:end] for c in "瞄打狙射"):
             m.refuse(start, end, why)  # "瞄他倒数第三张" beside other inputs: an instruction, never dropped
         else:
             m.notes.append((start, end, why))
+
+
+def _names_only(m: MessageReading, st: _State, resolver: Resolver, names: list[Token], start: int, end: int) -> None:
+    """A clause that only names a player: a day vote post's vote (D1), else refused, asking what to do to them."""
+    real = [t for t in names if resolver.looks_like_name(t, resolver.resolve_target(t))]
+    if not real:
+        return  # chatter
+    r = resolver.resolve_target(real[0])
+    if m.phase == "day" and st.day_vote is None and len(real) == 1 and r.name and not m.inputs:
+        st.day_vote = (start, end, r.name)
+    elif not r.name:
+        m.refuse(start, end, resolver.name_problem(real[0], r))
+    else:
+        m.refuse(start, end, f"只写了“{r.name}”,没写对他用什么特权(如“束魂 {r.name}”)")
+        st.named = (m.refusals[-1], r.name) if len(real) == 1 else None
