@@ -689,99 +689,169 @@ def _ordinals(m: MessageReading) -> None:
         i = j
 
 
-def _orders(m: MessageReading) -> None:
-    read: dict[tuple[int, int], tuple[list[Token], bool]] = {}
+class _CardLines:
+    """The meaningful tokens of each line without its comments, and whether they are all card words: once a line,
+    though each line is looked at again as one of the next lines of the few above it."""
 
-    def cards_of(j: int) -> tuple[list[Token], bool]:
-        """The meaningful tokens of line j without its comments, and whether they are all card words: once a line,
-        though each line is looked at again as one of the next lines of the few above it."""
-        span = m.live[j]
+    def __init__(self, m: MessageReading) -> None:
+        self.m = m
+        self.read: dict[tuple[int, int], tuple[list[Token], bool]] = {}
+
+    def __call__(self, j: int) -> tuple[list[Token], bool]:
+        span = self.m.live[j]
         if span is None:
             return [], False
-        if span not in read:
-            mean = meaningful(_without_comments(m, m.tokens(j)))
-            read[span] = mean, _card_words(mean)
-        return read[span]
+        if span not in self.read:
+            mean = meaningful(_without_comments(self.m, self.m.tokens(j)))
+            self.read[span] = mean, _card_words(mean)
+        return self.read[span]
 
+
+@dataclass(frozen=True)
+class _OrderLine:
+    """A line as a discard order may start on it: its tokens (comments left out), its order word (丢牌顺序…), whether
+    it only names the 底牌, its last colon, and whether it is a bare list of every privilege card in the hand."""
+
+    toks: list[Token]
+    mean: list[Token]
+    key: Token | None
+    bottom_line: bool
+    colon: int
+    bare_list: bool
+
+    @property
+    def starts(self) -> bool:
+        return self.key is not None or self.bottom_line or self.bare_list
+
+
+def _names_bottom_only(mean: list[Token]) -> bool:
+    """ "底牌:杀手": the line names the 底牌 in card words and no player or position."""
+    kinds = {t.kind for t in mean}
+    return (
+        "BOTTOM" in kinds
+        and not kinds & {"NAME", "SEAT", "SELF", "POS"}
+        and _card_words([t for t in mean if t.kind != "GAP"])
+    )
+
+
+def _bare_list(m: MessageReading, i: int, listed: list[Token], cards_of: _CardLines, privileges: set[str]) -> bool:
+    """ "那就:庶民、保镖、…", "1.保镖\n2.庶民\n…" (one card a line): card words only, at least three, naming every
+    privilege card of the hand."""
+    if not privileges or not _card_words(listed):
+        return False
+    for j in range(i + 1, min(len(m.live), i + m.hand_size + 3)):
+        more, all_cards = cards_of(j)
+        if not more or not all_cards:
+            break
+        listed = listed + more
+    cards = {al.CARD_TABLE.get(t.text, t.value) for t in listed if t.kind == "CARD" or t.text in al.CARD_TABLE}
+    return len(listed) >= 3 and privileges <= cards
+
+
+def _order_line(m: MessageReading, i: int, cards_of: _CardLines, privileges: set[str]) -> _OrderLine:
+    """Line i as the first line of a discard order."""
+    toks = _without_comments(m, m.tokens(i))
+    mean = meaningful(toks)
+    key = next((t for t in mean if t.kind == "ORDER"), None)
+    colon = max((k for k, t in enumerate(toks) if t.text == ":"), default=-1)
+    listed = meaningful(toks[colon + 1 :])  # "那就:庶民、保镖、…": the list after a lead-in
+    bare = key is None and _bare_list(m, i, listed, cards_of, privileges)
+    return _OrderLine(toks, mean, key, _names_bottom_only(mean), colon, bare)
+
+
+def _bottom_apart(m: MessageReading, i: int, o: _OrderLine) -> bool:
+    """ "底牌:杀手\n丢牌顺序:…": the 底牌 named apart, on the line before the order (docs/parser.md)."""
+    nxt = m.live[i + 1] if i + 1 < len(m.live) else None
+    return o.key is None and o.bottom_line and nxt is not None and any(t.kind == "ORDER" for t in m.tokens(i + 1))
+
+
+def _order_sentence(o: _OrderLine, key: Token, a: int) -> int:
+    """Where the sentence of the order word starts; "底牌:纵火/圣人。其余按…的顺序丢": a 底牌 named in a sentence
+    before it is the order's (docs/parser.md)."""
+    sep = next((t for t in reversed(o.toks) if t.kind == "SEP" and t.text in "\n。.;!?" and t.end <= key.start), None)
+    region_start = sep.end if sep else a
+    lead = [t for t in o.mean if t.end <= region_start]
+    if lead and any(t.kind == "BOTTOM" for t in lead) and _card_words([t for t in lead if t.kind != "GAP"]):
+        return a
+    return region_start
+
+
+def _after_action(o: _OrderLine, key: Token, region_start: int) -> int:
+    """ "狙击张三,丢牌顺序…": the order starts after the action written before it."""
+    named = [t for t in o.toks if region_start <= t.start < key.start and t.kind in ("NAME", "SEAT", "SELF")]
+    if not named:
+        return region_start
+    cut = [t for t in o.toks if t.kind == "SEP" and named[-1].end <= t.start < key.start]
+    return cut[-1].end if cut else key.start
+
+
+def _order_region(o: _OrderLine, a: int) -> tuple[int, int]:
+    """Where the order's words start on its first line, and where its list of cards starts."""
+    if o.key is None:
+        return a, (o.toks[o.colon].end if o.bare_list and o.colon >= 0 else a)
+    region_start = _after_action(o, o.key, _order_sentence(o, o.key, a))
+    colon_after = next((t for t in o.toks if t.start >= o.key.end and t.text == ":"), None)
+    return region_start, (colon_after.end if colon_after else region_start)
+
+
+def _card_line(mean: list[Token]) -> bool:
+    """A line of card words only, with at least one card: the order goes on."""
+    return (
+        bool(mean)
+        and _card_words([t for t in mean if t.kind != "GAP"])
+        and any(t.kind in ("CARD", "USE") for t in mean)
+    )
+
+
+def _order_lines(m: MessageReading, i: int, end: int, cards_of: _CardLines) -> tuple[int, int]:
+    """The lines of card words after line i that go on its order: (the first line after them, where they end)."""
+    j = i + 1
+    while j < len(m.live) and (next_line := m.live[j]) is not None and _card_line(cards_of(j)[0]):
+        end = next_line[1]
+        m.live[j] = None
+        j += 1
+    return j, end
+
+
+def _read_order(m: MessageReading, start: int, end: int, listed: str) -> None:
+    """The discard order listed in norm[start:end]: an input, or refused saying what is wrong (O1, O2)."""
+    parsed = orders.scan(listed)
+    order, problems = orders.full_order(parsed, m.hand)
+    if order is None:
+        if parsed.unknown:
+            problems.append("看不懂:" + "、".join(f"“{u[:20]}”" for u in parsed.unknown[:3]))
+        m.refuse(start, end, ";".join(problems))
+    else:
+        m.add(start, end, {"order": order})
+
+
+def _orders(m: MessageReading) -> None:
+    """Each discard order of the message: after its order word, a bare list of the hand's cards, or a 底牌 line."""
+    cards_of = _CardLines(m)
     privileges = {c for c in m.hand if c != cat.COMMONER}
     bottom_first: tuple[int, int] | None = None
     i = 0
     while i < len(m.live):
-        toks = _without_comments(m, m.tokens(i))
-        mean = meaningful(toks)
-        key = next((t for t in mean if t.kind == "ORDER"), None)
-        kinds = {t.kind for t in mean}
-        bottom_line = (
-            "BOTTOM" in kinds
-            and not kinds & {"NAME", "SEAT", "SELF", "POS"}
-            and _card_words([t for t in mean if t.kind != "GAP"])
-        )
-        colon = max((k for k, t in enumerate(toks) if t.text == ":"), default=-1)
-        listed = meaningful(toks[colon + 1 :])  # "那就:庶民、保镖、…": the list after a lead-in
-        bare_list = False
-        if key is None and privileges and _card_words(listed):
-            for j in range(i + 1, min(len(m.live), i + m.hand_size + 3)):  # "1.保镖\n2.庶民\n…": one card a line
-                more, all_cards = cards_of(j)
-                if not more or not all_cards:
-                    break
-                listed = listed + more
-            cards = {al.CARD_TABLE.get(t.text, t.value) for t in listed if t.kind == "CARD" or t.text in al.CARD_TABLE}
-            bare_list = len(listed) >= 3 and privileges <= cards
+        o = _order_line(m, i, cards_of, privileges)
         line = m.live[i]
-        if (key is None and not bottom_line and not bare_list) or line is None:  # (a line read has no tokens)
+        if not o.starts or line is None:  # (a line read has no tokens)
             i += 1
             continue
-        a, b = line
-        nxt = m.live[i + 1] if i + 1 < len(m.live) else None
-        if key is None and bottom_line and nxt is not None and any(t.kind == "ORDER" for t in m.tokens(i + 1)):
-            bottom_first = line  # "底牌:杀手\n丢牌顺序:…": the 底牌 named apart, before the order (docs/parser.md)
+        if _bottom_apart(m, i, o):
+            bottom_first = line
             m.live[i] = None
             i += 1
             continue
-        region_start = a
-        list_start = toks[colon].end if bare_list and colon >= 0 else a
-        if key is not None:
-            sep = None
-            for t in toks:
-                if t.kind == "SEP" and t.text in "\n。.;!?" and t.end <= key.start:
-                    sep = t
-            region_start = sep.end if sep else a
-            lead = [t for t in mean if t.end <= region_start]
-            if lead and any(t.kind == "BOTTOM" for t in lead) and _card_words([t for t in lead if t.kind != "GAP"]):
-                region_start = (
-                    a  # "底牌:纵火/圣人。其余按…的顺序丢": the 底牌 named first is the order's (docs/parser.md)
-                )
-            named = [t for t in toks if region_start <= t.start < key.start and t.kind in ("NAME", "SEAT", "SELF")]
-            if named:  # "狙击张三,丢牌顺序…": the order starts after the action
-                cut = [t for t in toks if t.kind == "SEP" and named[-1].end <= t.start < key.start]
-                region_start = cut[-1].end if cut else key.start
-            colon_after = next((t for t in toks if t.start >= key.end and t.text == ":"), None)
-            list_start = colon_after.end if colon_after else region_start
+        a, b = line
+        region_start, list_start = _order_region(o, a)
         m.live[i] = (a, region_start) if region_start > a else None
-        end = b
-        j = i + 1
-        while j < len(m.live) and (next_line := m.live[j]) is not None:
-            mean_j = cards_of(j)[0]
-            if not mean_j or not _card_words([t for t in mean_j if t.kind != "GAP"]):
-                break
-            if not any(t.kind in ("CARD", "USE") for t in mean_j):
-                break
-            end = next_line[1]
-            m.live[j] = None
-            j += 1
-        listed_text = m.text.norm[list_start:end]
+        j, end = _order_lines(m, i, b, cards_of)
+        listed = m.text.norm[list_start:end]
         if bottom_first is not None:
-            listed_text += ";" + m.text.norm[bottom_first[0] : bottom_first[1]]
+            listed += ";" + m.text.norm[bottom_first[0] : bottom_first[1]]
             region_start = min(region_start, bottom_first[0])
             bottom_first = None
-        parsed = orders.scan(listed_text)
-        order, problems = orders.full_order(parsed, m.hand)
-        if order is None:
-            if parsed.unknown:
-                problems.append("看不懂:" + "、".join(f"“{u[:20]}”" for u in parsed.unknown[:3]))
-            m.refuse(region_start, end, ";".join(problems))
-        else:
-            m.add(region_start, end, {"order": order})
+        _read_order(m, region_start, end, listed)
         i = j
 
 
