@@ -1182,6 +1182,113 @@ class _ClauseFacts:
         )
 
 
+@dataclass(frozen=True)
+class _Privilege:
+    """A privilege word as _blocked weighs it: the reading so far, its group, the words before it in its clause (from
+    the privilege before), their kinds, the clause's facts and end, and where a change word (改给) stands."""
+
+    m: MessageReading
+    st: _State
+    g: Group
+    pre: list[Token]
+    kinds: set[str]
+    toks: list[Token]
+    facts: _ClauseFacts
+    end: int
+    change_at: int | None
+
+
+def _in_a_report(p: _Privilege) -> bool:
+    """王五说:束魂孙八 — the rest of the sentence is someone else's words."""
+    return p.st.reported
+
+
+def _conditional(p: _Privilege) -> bool:
+    """如果…: the privilege hangs on a condition, in its clause or its sentence."""
+    return "COND" in p.kinds or p.st.condition
+
+
+def _reported(p: _Privilege) -> bool:
+    """A report reaches every privilege after it in its clause: 阿飞说他要用巫医治疗赵六."""
+    return bool(p.kinds & {"REPORT", "OTHER", "PASSIVE"}) or p.facts.first_report < p.g.start
+
+
+def _someone_elses(p: _Privilege) -> bool:
+    """钱七会束魂孙八, 王五诅咒了赵六: a player (not the sender) or a pronoun before the privilege, with a target after
+    it, is who acts — unless a target marker stands before it (给他来个…, 对张三…)."""
+    g = p.g
+    if not any(t.start >= g.verb_end and t.kind in ("NAME", "SEAT", "SELF", "PRON") for t in g.targets):
+        return False
+    before: Token | None = None  # the last token before t that is not punctuation
+    for t in p.pre:
+        if t.kind in ("NAME", "PRON") and not _marked(before) and (t.kind == "PRON" or t.value.name != p.m.book.sender):
+            return True
+        if t.kind != "PUNCT":
+            before = t
+    return False
+
+
+def _marked(before: Token | None) -> bool:
+    return before is not None and before.kind == "STOP" and before.text in _MARKERS
+
+
+def _negated_target(p: _Privilege) -> bool:
+    """ "那个庇佑不给王五了": the negation stands between the privilege and its player."""
+    g = p.g
+    first_target = min((t.start for t in g.targets if t.start >= g.verb_end), default=g.verb_end)
+    starts = p.facts.starts
+    between = p.toks[bisect.bisect_left(starts, g.verb_end) : bisect.bisect_left(starts, first_target)]
+    return any(t.kind == "NEG" for t in between)
+
+
+def _negated_before(p: _Privilege) -> bool:
+    """A negation before the privilege that reaches it, or 不了/算了 after its start."""
+    return _negated(p.pre) or p.facts.last_afterneg >= p.g.start
+
+
+def _past(p: _Privilege) -> bool:
+    """What already happened (…过, 昨天…); 刚才的束魂改给B: 刚才 names what is changed, not a past act."""
+    changed = p.change_at is not None and p.change_at >= p.g.verb_end
+    return ("PAST" in p.kinds and not changed) or p.m.text.norm[p.g.verb_end : p.g.verb_end + 1] == "过"
+
+
+def _opinion(p: _Privilege) -> bool:
+    return "OPINION" in p.kinds
+
+
+def _identity(p: _Privilege) -> bool:
+    """我是巫医, 赵六好像是束魂: the last word before the privilege is 是."""
+    before = next((t for t in reversed(p.pre) if t.kind != "PUNCT"), None)
+    return before is not None and before.kind == "STOP" and before.text == "是"
+
+
+def _hedged(p: _Privilege) -> bool:
+    return "HEDGE" in p.kinds
+
+
+def _question(p: _Privilege) -> bool:
+    """A question, unless it only asks the 天神 whether the action is fine ("诅咒王五 ok?")."""
+    norm, end = p.m.text.norm, p.end
+    named_end = max((t.end for t in p.g.targets if t.kind != "GAP"), default=p.g.end)
+    return (p.facts.question or norm[end : end + 1] == "?") and not _ASKS_OK.match(norm, named_end, end + 1)
+
+
+# Why a privilege word is not the sender's order, in the order asked: the first that holds is the reason (_note)
+_BLOCKS: tuple[tuple[str, Callable[[_Privilege], bool]], ...] = (
+    ("report", _in_a_report),
+    ("condition", _conditional),
+    ("report", _reported),
+    ("other", _someone_elses),
+    ("negation", _negated_target),
+    ("negation", _negated_before),
+    ("past", _past),
+    ("guess", _opinion),
+    ("identity", _identity),
+    ("hedge", _hedged),
+    ("question", _question),
+)
+
+
 def _blocked(
     m: MessageReading,
     st: _State,
@@ -1193,42 +1300,9 @@ def _blocked(
     change_at: int | None = None,
 ) -> str | None:
     """Why the privilege word of group g is not the sender's order, or None when it is."""
-    if st.reported:
-        return "report"
     pre = toks[bisect.bisect_left(facts.starts, prev_end) : bisect.bisect_left(facts.starts, g.start)]
-    kinds = {t.kind for t in pre}
-    if "COND" in kinds or st.condition:
-        return "condition"
-    if kinds & {"REPORT", "OTHER", "PASSIVE"} or facts.first_report < g.start:
-        return "report"  # (a report reaches every privilege after it in its clause: 阿飞说他要用巫医治疗赵六)
-    after = [t for t in g.targets if t.start >= g.verb_end and t.kind in ("NAME", "SEAT", "SELF", "PRON")]
-    before: Token | None = None  # the last token before t that is not punctuation
-    for t in pre:
-        if t.kind in ("NAME", "PRON") and after:
-            marked = before is not None and before.kind == "STOP" and before.text in _MARKERS  # 给他来个…, 对张三…
-            if not marked and (t.kind == "PRON" or t.value.name != m.book.sender):
-                return "other"  # 钱七会束魂孙八, 王五诅咒了赵六
-        if t.kind != "PUNCT":
-            before = t
-    first_target = min((t.start for t in g.targets if t.start >= g.verb_end), default=g.verb_end)
-    between = toks[bisect.bisect_left(facts.starts, g.verb_end) : bisect.bisect_left(facts.starts, first_target)]
-    if any(t.kind == "NEG" for t in between):
-        return "negation"  # "那个庇佑不给王五了": the negation stands between the privilege and its player
-    if _negated(pre) or facts.last_afterneg >= g.start:
-        return "negation"
-    changed = change_at is not None and change_at >= g.verb_end  # 刚才的束魂改给B: 刚才 names what is changed
-    if ("PAST" in kinds and not changed) or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
-        return "past"
-    if "OPINION" in kinds:
-        return "guess"
-    if before is not None and before.kind == "STOP" and before.text == "是":
-        return "identity"  # 我是巫医, 赵六好像是束魂
-    if "HEDGE" in kinds:
-        return "hedge"
-    named_end = max((t.end for t in g.targets if t.kind != "GAP"), default=g.end)
-    if (facts.question or m.text.norm[end : end + 1] == "?") and not _ASKS_OK.match(m.text.norm, named_end, end + 1):
-        return "question"
-    return None
+    p = _Privilege(m, st, g, pre, {t.kind for t in pre}, toks, facts, end, change_at)
+    return next((why for why, blocks in _BLOCKS if blocks(p)), None)
 
 
 _NEGATION_ENDS = frozenset(normalise_word(w) for w in ("但", "但是", "不过", "所以", "可是", "然而", "还是"))
