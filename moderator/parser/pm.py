@@ -1028,6 +1028,17 @@ _ASIDE_KINDS = frozenset({"PRON", "QUESTION", "OPINION", "HEDGE", "PAST", "NEG",
 _ASIDE_BLOCKERS = frozenset({"USE", "CARD", "POS", "ORDER", "MANIFESTO", "VOTE", "CHANGE", "SELFVOTE", "BOTTOM"})
 
 
+def _punct(t: Token, marks: str) -> bool:
+    return t.kind == "PUNCT" and t.text in marks
+
+
+def _is_aside(inner: list[Token]) -> bool:
+    """The words in brackets hold a pronoun, a question or an opinion, and no action word."""
+    kinds = {x.kind for x in inner}
+    asks = any(x.text in "??" for x in inner)
+    return bool(kinds & _ASIDE_KINDS or asks) and not kinds & _ASIDE_BLOCKERS
+
+
 def _asides(m: MessageReading, tokens: list[Token]) -> list[Token]:
     """The tokens without those of an aside in brackets ("(她白天一直带节奏)", "(可以吗?)") that holds a pronoun, a
     question or an opinion and no action word: it never blocks the clause it stands in, and a pronoun in it is no
@@ -1035,13 +1046,10 @@ def _asides(m: MessageReading, tokens: list[Token]) -> list[Token]:
     drop: set[int] = set()
     opened: int | None = None
     for k, t in enumerate(tokens):
-        if t.kind == "PUNCT" and t.text in "([【":
+        if _punct(t, "([【"):
             opened = k
-        elif t.kind == "PUNCT" and t.text in ")]】" and opened is not None:
-            inner = tokens[opened + 1 : k]
-            kinds = {x.kind for x in inner}
-            asks = any(x.text in "??" for x in inner)
-            if (kinds & _ASIDE_KINDS or asks) and not kinds & _ASIDE_BLOCKERS:
+        elif _punct(t, ")]】") and opened is not None:
+            if _is_aside(tokens[opened + 1 : k]):
                 drop.update(range(opened, k + 1))
             opened = None
         elif t.kind == "SEP" and t.text == "\n":
@@ -1146,28 +1154,41 @@ def _merged_clauses(tokens: list[Token]) -> list[tuple[bool, list[Token]]]:
             cur.append(tok)
             continue
         if cur:
-            joins = (
-                out
-                and cur_seps
-                and all(c in ",、" for c in cur_seps)
-                and any(t.kind in ("USE", "CARD") for t in out[-1][1])
-                and all(t.kind in _JOINERS or (t.kind == "STOP" and t.text in _JOIN_OR_LABEL) for t in cur)
-                and any(t.kind in ("NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT") for t in cur)
-            )
-            aimed = (
-                None
-                if joins or not out or not cur_seps or not all(c in ",、" for c in cur_seps)
-                else _aim(out[-1][1], cur)
-            )
-            if aimed is not None:  # "狙Kiki,打她从后往前数第2张": where the shot lands, not a new attack
-                out[-1] = (out[-1][0], out[-1][1] + aimed)
-            elif joins or (out and all(c in ",、" for c in cur_seps) and _its_card(out[-1][1], cur)):
-                out[-1] = (out[-1][0], out[-1][1] + cur)
-            else:
-                out.append((any(c in _SENTENCE_ENDS for c in cur_seps), cur))
+            _merge(out, cur_seps, cur)
             cur = []
         seps += tok.text
     return out
+
+
+def _commas_only(seps: str) -> bool:
+    return all(c in ",、" for c in seps)
+
+
+def _joiner(t: Token) -> bool:
+    """A token of a clause that may join the privilege before it: a name, a position, punctuation, a join word."""
+    return t.kind in _JOINERS or (t.kind == "STOP" and t.text in _JOIN_OR_LABEL)
+
+
+def _joins(before: list[Token], cur: list[Token]) -> bool:
+    """After , or 、: a clause of names or positions only, after a clause with a privilege or card word."""
+    return (
+        any(t.kind in ("USE", "CARD") for t in before)
+        and all(_joiner(t) for t in cur)
+        and any(t.kind in ("NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT") for t in cur)
+    )
+
+
+def _merge(out: list[tuple[bool, list[Token]]], cur_seps: str, cur: list[Token]) -> None:
+    """The clause cur, written after the separators cur_seps: part of the clause before it, or a clause of its own."""
+    after_comma = bool(out) and bool(cur_seps) and _commas_only(cur_seps)
+    joins = after_comma and _joins(out[-1][1], cur)
+    aimed = None if joins or not after_comma else _aim(out[-1][1], cur)
+    if aimed is not None:  # "狙Kiki,打她从后往前数第2张": where the shot lands, not a new attack
+        out[-1] = (out[-1][0], out[-1][1] + aimed)
+    elif joins or (out and _commas_only(cur_seps) and _its_card(out[-1][1], cur)):
+        out[-1] = (out[-1][0], out[-1][1] + cur)
+    else:
+        out.append((any(c in _SENTENCE_ENDS for c in cur_seps), cur))
 
 
 def _its_card(before: list[Token], cur: list[Token]) -> bool:
@@ -1189,6 +1210,15 @@ _SNIPES = frozenset({"普通狙击", "瞄准狙击"})
 _AIM_VERBS = frozenset({"打", "瞄", "瞄准", "狙", "狙击", "射", "打掉"})
 
 
+# The words of a clause that only says where a snipe lands, beside its position: by kind, any or these words
+_AIM_KINDS = frozenset({"POS", "PRON", "PUNCT"})
+_AIM_WORDS = {"USE": _AIM_VERBS, "STOP": frozenset({"的", "就", "他的", "她的"})}
+
+
+def _aim_word(t: Token) -> bool:
+    return t.kind in _AIM_KINDS or t.text in _AIM_WORDS.get(t.kind, ())
+
+
 def _aim(before: list[Token], cur: list[Token]) -> list[Token] | None:
     """The position of a clause that only says where the snipe written just before lands ("打她从后往前数第2张",
     "瞄他倒数第3张"): its POS token, to join that snipe; None when the clause says anything else."""
@@ -1196,16 +1226,8 @@ def _aim(before: list[Token], cur: list[Token]) -> list[Token] | None:
     if not snipes or any(t.kind == "POS" for t in before[before.index(snipes[-1]) :]):
         return None
     pos = [t for t in cur if t.kind == "POS"]
-    if len(pos) != 1:
+    if len(pos) != 1 or not all(_aim_word(t) for t in cur):
         return None
-    for t in cur:
-        ok = (
-            t.kind in ("POS", "PRON", "PUNCT")
-            or (t.kind == "USE" and t.text in _AIM_VERBS)
-            or (t.kind == "STOP" and t.text in ("的", "就", "他的", "她的"))
-        )
-        if not ok:
-            return None
     return pos
 
 
