@@ -212,11 +212,24 @@ def _parse(
     m = MessageReading(text, book, canonical_hand(hand), phase, hand_size)
     m.line_spans = lines(text)
     m.live = list(m.line_spans)
+    _read(m, votes_only)
+    _say_why_nothing(m, raw)
+    inputs = tuple(_with_span(text, d) for _, d in sorted(m.inputs, key=lambda x: x[0]))
+    refusals = tuple(d for _, d in sorted(m.refusals, key=lambda x: x[0]))
+    for d in refusals:
+        if isinstance(d.get("input"), dict):
+            d["input"].pop("_mf_spans", None)
+    return inputs, refusals, _notes(m, inputs, refusals)
+
+
+def _read(m: MessageReading, votes_only: bool) -> None:
+    """The message read in stages: a vote post, a day vote post with a privilege beside its vote, or the whole
+    message (杀人宣言, discard orders, votes, privileges and stance)."""
     if votes_only:
         if not _votes(m):
             _bare_vote(m)
         scoped.apply(m)
-    elif phase == "day" and _votes(m):
+    elif m.phase == "day" and _votes(m):
         _actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own
         _corrections(m)
         scoped.apply(m)
@@ -224,33 +237,37 @@ def _parse(
         _manifestos(m)
         _ordinals(m)
         _orders(m)
-        if not (phase != "day" and _votes(m)):
+        if not (m.phase != "day" and _votes(m)):
             _actions(m)
             _corrections(m)
         scoped.apply(m)
         _attach_manifestos(m)
         _unread(m)
+
+
+def _say_why_nothing(m: MessageReading, raw: str) -> None:
+    """A message that gave no input and no refusal is refused, saying why: the notes on what it seemed to ask, else
+    what would be accepted."""
     if not m.inputs and not m.refusals and m.notes:
         for start, end, reason in m.notes:  # say why the one thing the message seemed to ask was not taken
             m.refuse(start, end, reason)
         m.notes.clear()
     if not m.inputs and not m.refusals:
-        shown = raw.strip() if isinstance(raw, str) else ""
-        shown = shown if len(shown) <= 80 else shown[:80] + "…"
-        if text.norm.strip():
-            reason = "没看懂这条消息:没有找到特权、丢牌顺序或投票。" + HELP
-        else:
-            reason = "这条消息没有可用的内容(引用的文字不算)。" + HELP
-        item: dict = {"text": shown, "reason": reason}
-        if isinstance(raw, str) and raw.strip():
-            item["span"] = [len(raw) - len(raw.lstrip()), len(raw.rstrip())]
-        m.refusals.append((0, item))
-    inputs = tuple(_with_span(text, d) for _, d in sorted(m.inputs, key=lambda x: x[0]))
-    refusals = tuple(d for _, d in sorted(m.refusals, key=lambda x: x[0]))
-    for d in refusals:
-        if isinstance(d.get("input"), dict):
-            d["input"].pop("_mf_spans", None)
-    return inputs, refusals, _notes(m, inputs, refusals)
+        m.refusals.append((0, _nothing_read(raw, m.text)))
+
+
+def _nothing_read(raw: str, text: Text) -> dict:
+    """The refusal of a message in which nothing was found."""
+    shown = raw.strip() if isinstance(raw, str) else ""
+    shown = shown if len(shown) <= 80 else shown[:80] + "…"
+    if text.norm.strip():
+        reason = "没看懂这条消息:没有找到特权、丢牌顺序或投票。" + HELP
+    else:
+        reason = "这条消息没有可用的内容(引用的文字不算)。" + HELP
+    item: dict = {"text": shown, "reason": reason}
+    if isinstance(raw, str) and raw.strip():
+        item["span"] = [len(raw) - len(raw.lstrip()), len(raw.rstrip())]
+    return item
 
 
 def _notes(m: MessageReading, inputs: tuple, refusals: tuple) -> tuple:
@@ -422,6 +439,7 @@ def _cut_by_action(m: MessageReading, j: int, attacked: set[str]) -> bool:
 
 
 def _manifestos(m: MessageReading) -> None:
+    """Each 杀人宣言 of the message: the words after its marker, to its end (N-kill)."""
     i = 0
     attacked_before: set[str] = set()  # the players attacked in the lines above (one pass)
     while i < len(m.live):
@@ -432,38 +450,54 @@ def _manifestos(m: MessageReading) -> None:
             attacked_before |= _attacked(toks)
             i += 1
             continue
-        a, b = line
-        after = _AFTER_MARKER.match(m.text.norm, marker.end, b)
+        after = _AFTER_MARKER.match(m.text.norm, marker.end, line[1])
         assert after is not None  # every part of the pattern is optional: it matches the empty string
-        if marker.text == "宣言" and ":" not in after.group(0) and after.end() < b:
+        if _prose_marker(marker, after, line[1]):
             i += 1  # "他的宣言很可疑" is not a 杀人宣言 marker; "宣言:" is
             continue
         attacked = attacked_before | _attacked([t for t in toks if t.end <= marker.start])
         attacked_before = attacked
-        start = after.end()
-        m.live[i] = (a, marker.start)
-        end = manifesto_end(m.text.norm, start, b)
-        j = i + 1
-        if end < b:  # the rest of the line (理由:…, PS …) is read as the message, never published
-            m.live.insert(j, (end, b))
-        else:
-            while (
-                j < len(m.live)
-                and (next_line := m.live[j]) is not None
-                and not _ends_manifesto(m, j)
-                and (not _starts_command(m.tokens(j)) or _repeats_attack(m, j, attacked))
-                and not _cut_by_action(m, j, attacked)
-            ):
-                end = next_line[1]
-                m.live[j] = None
-                j += 1
-        end = manifesto_cut(m.text.norm, start, end)
-        while end > start and m.text.norm[end - 1] in ",、;: \t":
-            end -= 1  # "宣言:你逃不掉的,谢谢天神": the comma before the thanks is not published
-        body = m.text.fragment(start, end)
-        if body:
-            m.manifestos.append((marker.start, body, marker.text == "宣言", end, start))
-        i = j
+        i = _read_manifesto(m, i, marker, after.end(), attacked)
+
+
+def _prose_marker(marker: Token, after: re.Match, b: int) -> bool:
+    """A bare 宣言 followed by words without a colon: prose, not a marker."""
+    return marker.text == "宣言" and ":" not in after.group(0) and after.end() < b
+
+
+def _goes_on(m: MessageReading, j: int, attacked: set[str]) -> bool:
+    """Line j is more of the 杀人宣言 above it: nothing ends it there, it starts no command of its own (or only repeats
+    an attack), and it holds no action word (such a line is cut and shown)."""
+    return (
+        not _ends_manifesto(m, j)
+        and (not _starts_command(m.tokens(j)) or _repeats_attack(m, j, attacked))
+        and not _cut_by_action(m, j, attacked)
+    )
+
+
+def _read_manifesto(m: MessageReading, i: int, marker: Token, start: int, attacked: set[str]) -> int:
+    """The 杀人宣言 whose marker is on line i, its words from `start`: kept with the marker's place; returns the first
+    line after it."""
+    line = m.live[i]
+    assert line is not None
+    a, b = line
+    m.live[i] = (a, marker.start)
+    end = manifesto_end(m.text.norm, start, b)
+    j = i + 1
+    if end < b:  # the rest of the line (理由:…, PS …) is read as the message, never published
+        m.live.insert(j, (end, b))
+    else:
+        while j < len(m.live) and (next_line := m.live[j]) is not None and _goes_on(m, j, attacked):
+            end = next_line[1]
+            m.live[j] = None
+            j += 1
+    end = manifesto_cut(m.text.norm, start, end)
+    while end > start and m.text.norm[end - 1] in ",、;: \t":
+        end -= 1  # "宣言:你逃不掉的,谢谢天神": the comma before the thanks is not published
+    body = m.text.fragment(start, end)
+    if body:
+        m.manifestos.append((marker.start, body, marker.text == "宣言", end, start))
+    return j
 
 
 def _nearest(attacks: list[tuple[int, dict]], pos: int) -> dict | None:
@@ -910,28 +944,16 @@ def _orders(m: MessageReading) -> None:
 # ------------------------------------------------------------------------------------------------ votes (D1, D3)
 def _votes(m: MessageReading) -> bool:
     """True when the message is a vote post (and has been read as one)."""
-    tokens: list[Token] = []
-    for i in range(len(m.live)):
-        tokens += m.tokens(i)
-        line = m.live[i]
-        if line is not None:
-            tokens.append(Token("SEP", line[1], line[1], "\n", "\n"))
+    tokens = _line_tokens(m)
     if not any(votes.is_vote_word(t) for t in tokens):
         return False
-    norm = m.text.norm
-    tallies = [(cues.clause_start(norm, h.start), cues.forward_end(norm, h)) for h in cues.find(norm, cues.TALLY)]
-    if tallies:  # 张三、李四各一票: others' votes counted, never the sender's, never a veto of it
-        tokens = [t for t in tokens if t.kind == "SEP" or not any(a <= t.start < b for a, b in tallies)]
+    tokens = _without_tallies(m.text.norm, tokens)
     vp = votes.parse(tokens, m.book, m.text.fragment)
     if not vp.inputs and not vp.refusals:
         return False
     has_use = any(t.kind == "USE" for t in tokens)
     if m.phase != "day":
-        if vp.inputs and not has_use:
-            start, end = tokens[0].start, tokens[-1].end
-            m.refuse(start, end, "现在是夜里:投票只在白天的投票帖里算(按白天解析:--phase day);夜里的短消息请写特权")
-            return True
-        return False
+        return _night_vote(m, vp.inputs, tokens, has_use)
     if not vp.inputs and has_use:
         return False
     for d, (start, end) in zip(vp.inputs, vp.spans, strict=True):
@@ -939,6 +961,34 @@ def _votes(m: MessageReading) -> bool:
     for (start, end), reason in vp.refusals:
         m.refuse(start, end, reason)
     return True
+
+
+def _line_tokens(m: MessageReading) -> list[Token]:
+    """The tokens of every line still to read, each line ended by a line break."""
+    tokens: list[Token] = []
+    for i in range(len(m.live)):
+        tokens += m.tokens(i)
+        line = m.live[i]
+        if line is not None:
+            tokens.append(Token("SEP", line[1], line[1], "\n", "\n"))
+    return tokens
+
+
+def _without_tallies(norm: str, tokens: list[Token]) -> list[Token]:
+    """张三、李四各一票: others' votes counted, never the sender's, never a veto of it."""
+    tallies = [(cues.clause_start(norm, h.start), cues.forward_end(norm, h)) for h in cues.find(norm, cues.TALLY)]
+    if tallies:
+        tokens = [t for t in tokens if t.kind == "SEP" or not any(a <= t.start < b for a, b in tallies)]
+    return tokens
+
+
+def _night_vote(m: MessageReading, inputs: list, tokens: list[Token], has_use: bool) -> bool:
+    """A vote written at night with no privilege: refused, the message read as a vote post (D1)."""
+    if inputs and not has_use:
+        start, end = tokens[0].start, tokens[-1].end
+        m.refuse(start, end, "现在是夜里:投票只在白天的投票帖里算(按白天解析:--phase day);夜里的短消息请写特权")
+        return True
+    return False
 
 
 def _bare_vote(m: MessageReading) -> None:
@@ -1058,6 +1108,7 @@ def _asides(m: MessageReading, tokens: list[Token]) -> list[Token]:
 
 
 def _actions(m: MessageReading, after_vote: bool = False) -> None:
+    """The privileges and stance of the message, clause by clause (S4); after a vote, only clauses of their own."""
     st = _State()
     resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
     resolver.mentions = _mentions(m)
@@ -1068,14 +1119,24 @@ def _actions(m: MessageReading, after_vote: bool = False) -> None:
         for sentence_start, clause_tokens in _merged_clauses(_asides(m, m.tokens(i))):
             if sentence_start:
                 st.reported = st.condition = False
-            if after_vote:
-                if st.reasons or any(t.kind == "REASON" for t in clause_tokens):
-                    st.reasons = True  # 理由:… is the vote's reason, never read for privileges
-                    continue
-                if any(votes.is_vote_word(t) or t.kind == "CHANGE" for t in clause_tokens):
-                    continue  # the vote itself, already read
+            if after_vote and _of_the_vote(st, clause_tokens):
+                continue
             _clause(m, st, resolver, i, clause_tokens, quiet=after_vote, sentence_start=sentence_start)
     _close_manifesto(m, st)
+    _end_of_actions(m, st)
+
+
+def _of_the_vote(st: _State, toks: list[Token]) -> bool:
+    """A clause of a vote post that is its vote, already read, or its reason (理由:…, to the end): never read for
+    privileges (D1)."""
+    if st.reasons or any(t.kind == "REASON" for t in toks):
+        st.reasons = True
+        return True
+    return any(votes.is_vote_word(t) or t.kind == "CHANGE" for t in toks)
+
+
+def _end_of_actions(m: MessageReading, st: _State) -> None:
+    """What the whole message decides once read: its stance (S4), a vote that is just a name (D1), a pass."""
     choice, problems = st.stance.verdict()
     if choice and st.stance.span is not None:  # (a choice comes only from a clause that set the span)
         m.add(*st.stance.span, choice)
