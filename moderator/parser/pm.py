@@ -719,6 +719,23 @@ def _without_comments(m: MessageReading, toks: list[Token]) -> list[Token]:
 _ORDINAL_FILL = frozenset({"丢", "弃", "出", "先丢", "丢掉", "是", "为", "打出", "牌"})
 
 
+def _ordinal_fill(t: Token) -> bool:
+    """A word of an ordinal list that says nothing of its own: punctuation, 丢, 是, 牌…"""
+    return t.kind in ("SEP", "PUNCT") or (t.kind in ("STOP", "GAP") and t.text.strip() in _ORDINAL_FILL)
+
+
+def _ordinal(t: Token) -> int | None:
+    """The place a seat or position word gives (1号, 第一张), when it is one."""
+    return t.value if t.kind in ("SEAT", "POS") and isinstance(t.value, int) and t.value > 0 else None
+
+
+def _card_of(t: Token) -> str | None:
+    """The card a card word names (a privilege word that is also a card's name counts), else None."""
+    if t.kind == "CARD":
+        return t.value
+    return al.CARD_TABLE[t.text] if t.kind == "USE" and t.text in al.CARD_TABLE else None
+
+
 def _ordinal_pairs(m: MessageReading, toks: list[Token]) -> list[tuple[int, str, bool]] | None:
     """(ordinal, card, is the 底牌) of a line written as an ordinal list ("第一张丢束魂,第二张丢保镖", "1号束魂 2号保镖"),
     or None when the line says anything else."""
@@ -726,19 +743,42 @@ def _ordinal_pairs(m: MessageReading, toks: list[Token]) -> list[tuple[int, str,
     ordinal: int | None = None
     bottom = False
     for t in toks:
-        if t.kind in ("SEP", "PUNCT") or (t.kind in ("STOP", "GAP") and t.text.strip() in _ORDINAL_FILL):
+        if _ordinal_fill(t):
             continue
-        if t.kind in ("SEAT", "POS") and ordinal is None and isinstance(t.value, int) and t.value > 0:
-            ordinal = t.value
+        if ordinal is None and (place := _ordinal(t)) is not None:
+            ordinal = place
         elif t.kind == "BOTTOM":
             bottom = True
             ordinal = 99 if ordinal is None else ordinal  # "…,底牌杀手": the last, whatever its place
-        elif ordinal is not None and (t.kind == "CARD" or (t.kind == "USE" and t.text in al.CARD_TABLE)):
-            pairs.append((ordinal, al.CARD_TABLE.get(t.text, t.value) if t.kind == "USE" else t.value, bottom))
+        elif ordinal is not None and (card := _card_of(t)) is not None:
+            pairs.append((ordinal, card, bottom))
             ordinal, bottom = None, False
         else:
             return None
     return pairs if ordinal is None else None
+
+
+def _ordinal_lines(m: MessageReading, j: int, end: int, pairs: list[tuple[int, str, bool]]) -> tuple[int, int]:
+    """The lines from j that go on an ordinal list, their pairs added: (the first line after them, where they end)."""
+    while j < len(m.live) and (span := m.live[j]) is not None and (more := _ordinal_pairs(m, m.tokens(j))):
+        pairs += more
+        end = span[1]
+        j += 1
+    return j, end
+
+
+def _read_ordinals(m: MessageReading, start: int, end: int, pairs: list[tuple[int, str, bool]]) -> None:
+    """The discard order of an ordinal list in norm[start:end]: an input, or refused saying what is wrong (O1)."""
+    ordinals = [o for o, _, _ in pairs]
+    if len(set(ordinals)) != len(ordinals):
+        m.refuse(start, end, "按序号写的丢牌顺序里有重复的序号;请按先丢到后丢列出每一张牌")
+        return
+    cards = [c for _, c, b in sorted(pairs) if not b] + [c for _, c, b in sorted(pairs) if b]
+    order, problems = orders.full_order(orders.scan("、".join(cards)), m.hand)
+    if order is None:
+        m.refuse(start, end, ";".join(problems))
+    else:
+        m.add(start, end, {"order": order})
 
 
 def _ordinals(m: MessageReading) -> None:
@@ -751,27 +791,11 @@ def _ordinals(m: MessageReading) -> None:
         if not pairs or first is None:
             i += 1
             continue
-        j, end = i + 1, first[1]
-        while j < len(m.live) and (span := m.live[j]) is not None and (more := _ordinal_pairs(m, m.tokens(j))):
-            pairs += more
-            end = span[1]
-            j += 1
-        if len(pairs) < 3:
-            i = j
-            continue
-        for k in range(i, j):
-            m.live[k] = None
-        ordinals = [o for o, _, _ in pairs]
-        if len(set(ordinals)) != len(ordinals):
-            m.refuse(first[0], end, "按序号写的丢牌顺序里有重复的序号;请按先丢到后丢列出每一张牌")
-            i = j
-            continue
-        cards = [c for _, c, b in sorted(pairs) if not b] + [c for _, c, b in sorted(pairs) if b]
-        order, problems = orders.full_order(orders.scan("、".join(cards)), m.hand)
-        if order is None:
-            m.refuse(first[0], end, ";".join(problems))
-        else:
-            m.add(first[0], end, {"order": order})
+        j, end = _ordinal_lines(m, i + 1, first[1], pairs)
+        if len(pairs) >= 3:
+            for k in range(i, j):
+                m.live[k] = None
+            _read_ordinals(m, first[0], end, pairs)
         i = j
 
 
