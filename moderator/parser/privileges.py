@@ -196,7 +196,7 @@ def _clause(
     if not quiet and st.stance.take(mean, start, end):
         close_manifesto(m, st)
         return
-    clause = _built(m, st, toks, kinds)
+    clause = _built(m, st, toks, kinds, start, end)
     if clause is None:
         return
     if _changes_in_words(clause, in_manifesto or quiet) and not _change_of_target(m, st, resolver, clause, start, end):
@@ -207,13 +207,15 @@ def _clause(
         _no_privilege(m, st, resolver, toks, clause, start, end)
 
 
-def _built(m: MessageReading, st: ReadingState, toks: list[Token], kinds: set[str]) -> Clause | None:
+def _built(
+    m: MessageReading, st: ReadingState, toks: list[Token], kinds: set[str], start: int, end: int
+) -> Clause | None:
     """The clause's privilege groups, names and cards; None when it cancels a privilege (refused: AP4)."""
     clause = build(toks)
     if not clause.groups and "COND" in kinds:
         st.condition = True  # 如果王五跳杀手,就诅咒他
     if clause.cancel:
-        m.refuse(toks[0].start, toks[-1].end, "不能取消已用的特权(行动点数不退);要换目标请写“束魂改为 某某”")
+        m.refuse(start, end, "不能取消已用的特权(行动点数不退);要换目标请写“束魂改为 某某”")
         return None
     return clause
 
@@ -238,9 +240,10 @@ def _passes(m: MessageReading, st: ReadingState, mean: list[Token], kinds: set[s
     return True
 
 
-def _changes_in_words(clause: Clause, aside: bool) -> bool:
-    """ "那个庇佑不给王五了,改给赵六", "刚才的王五改给赵六": a change of target in words (T3), outside a 杀人宣言."""
-    return not clause.groups and clause.change_at is not None and bool(clause.names_only) and not aside
+def _changes_in_words(clause: Clause, muted: bool) -> bool:
+    """ "那个庇佑不给王五了,改给赵六", "刚才的王五改给赵六": a change of target in words (T3), unless the clause is muted
+    (in a 杀人宣言, or beside a day vote)."""
+    return not clause.groups and clause.change_at is not None and bool(clause.names_only) and not muted
 
 
 def _changed_group(m: MessageReading, st: ReadingState, start: int, end: int) -> tuple[Group, bool] | None:
@@ -341,14 +344,13 @@ def _read_groups(
             _take_group(m, st, g, res, said, again=g.repeat > 1 or again_ends <= g.start + 1)
 
 
-def _means_the_name_before(said: _Said, d: dict) -> bool:
-    """ "王五,束魂他": the pronoun of the input is the player named just before, in the same sentence."""
-    return (
-        said.named is not None
-        and not said.sentence_start
-        and bool(d.get("pronoun"))
-        and d.get("target") == said.named[1]
-    )
+def _name_before(said: _Said, d: dict) -> tuple[int, dict] | None:
+    """ "王五,束魂他": the refusal of the player named just before, in the same sentence, when the input's pronoun
+    is that player; else None."""
+    named = said.named
+    if named is None or said.sentence_start or not d.get("pronoun") or d.get("target") != named[1]:
+        return None
+    return named[0]
 
 
 def _take_group(m: MessageReading, st: ReadingState, g: Group, o: GroupReading, said: _Said, again: bool) -> None:
@@ -361,10 +363,10 @@ def _take_group(m: MessageReading, st: ReadingState, g: Group, o: GroupReading, 
             continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once
         if g is st.inferred:
             d["inferred_use"] = True  # 刚才的王五改给赵六: the privilege is the hand's only one; the preview says so
-        if said.named is not None and _means_the_name_before(said, d):
+        if (named := _name_before(said, d)) is not None:
             # the name before is whom the pronoun means — the input's words, not a refusal
-            m.refusals.remove(said.named[0])
-            d["_span"] = (said.named[0][0], d["_span"][1])
+            m.refusals.remove(named)
+            d["_span"] = (named[0], d["_span"][1])
             st.named = None
         m.add(g.start, g.end, d)
     for reason in o.refusals:
