@@ -266,9 +266,7 @@ def close_manifesto(m: MessageReading, st: ReadingState) -> None:
     st.attack, st.mf_start, st.mf_end = None, None, None
 
 
-_OR = frozenset({"或", "或者"})  # (a choice between players, not a condition)
-
-
+# The clauses after an attack, as the privileges are read (privileges.py): which go on its 杀人宣言
 IN_MANIFESTO = "(这段写在攻击后面,已算作杀人宣言;如果玩家是要用这个特权,请问清楚后选定或用表单录入)"
 
 
@@ -303,6 +301,9 @@ def _holds_an_action(m: MessageReading, mean: list[Token], start: int, end: int)
     """An action word after the attack (or 算了…还是普通攻击, a retraction and what replaces it): read, never absorbed
     (docs/parser.md)."""
     return any(_action_word(t) for t in mean) or bool(cues.find(m.text.norm[start:end], scoped.BACKWARD))
+
+
+_OR = frozenset({"或", "或者"})  # (a choice between players, not a condition)
 
 
 def _sets_a_condition(m: MessageReading, mean: list[Token], start: int, end: int) -> bool:
