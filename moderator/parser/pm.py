@@ -2,94 +2,26 @@
 
 from __future__ import annotations
 
-import bisect
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from cards import catalogue as cat
-
-from . import aliases as al
-from . import cues, orders, scoped, votes
+from . import cues, scoped, votes
 from .account import gap_notes
-from .actions import Clause, Group, GroupReading, Resolver, build
+from .actions import Resolver
+from .corrections import read_corrections
+from .discards import read_orders, read_ordinals
 from .lexer import Token, lex, meaningful
+from .manifestos import attach_manifestos, manifesto_cut, manifesto_end, read_manifestos, show_unread
 from .names import NameBook
-from .stance import CARD_ONLY, Stance
-from .text import Text, lines, normalise_word, prepare, quoted
+from .privileges import read_actions
+from .reading import QUOTE_MAX, MessageReading, canonical_hand, short
+from .text import Text, lines, prepare, quoted
 
-COMMAND_KINDS = ("USE", "CARD", "ORDER", "MANIFESTO", "MODE", "STANCE", "SIDE")
-_AFTER_MARKER = re.compile(r"\s*(?:如下|见下|是|为)?\s*[:]?\s*")
+__all__ = ["MAX_CHARS", "MessageReading", "canonical_hand", "clip", "manifesto_cut", "manifesto_end", "parse", "short"]
+
 HELP = (
     "可以这样写:“狙击 张三”“瞄准狙击 张三 倒数第2张”“束魂 李四”“用杀手牌攻击 王五,杀人宣言:……”"
     "“阿米巴变形成狙击手”“丢牌顺序:庶民、束魂、保镖、杀手”;白天的投票帖:“投 张三”“改投 李四”"
 )
-
-
-def canonical_hand(hand: Sequence[str]) -> tuple[str, ...]:
-    out = []
-    for card in hand:
-        key = normalise_word(str(card))
-        if key not in al.CARD_TABLE:
-            raise ValueError(f"unknown card in hand: {card!r} (cards: {', '.join(cat.CARD_NAMES)})")
-        out.append(al.CARD_TABLE[key])
-    return tuple(out)
-
-
-@dataclass
-class MessageReading:
-    """A message being read: its text, the name book and hand it is read against, and what has been read so far
-    (inputs, refusals, notes, the 杀人宣言), position by position."""
-
-    text: Text
-    book: NameBook
-    hand: tuple[str, ...]
-    phase: str
-    hand_size: int
-    line_spans: list[tuple[int, int]] = field(default_factory=list)
-    live: list[tuple[int, int] | None] = field(default_factory=list)  # the part of each line still to read
-    inputs: list[tuple[int, dict]] = field(default_factory=list)
-    refusals: list[tuple[int, dict]] = field(default_factory=list)
-    # 杀人宣言: (position of its marker, text, weak marker, end, start of its text) in the normalised text
-    manifestos: list[tuple[int, str, bool, int, int]] = field(default_factory=list)
-    notes: list[tuple[int, int, str]] = field(default_factory=list)  # clauses read as not an order
-    unsure_attacks: list[tuple[int, dict]] = field(default_factory=list)  # attacks refused for an unclear target
-    cut_lines: list[tuple[int, int]] = field(default_factory=list)  # lines a 杀人宣言 stopped before (action words)
-    _lexed: dict[tuple[int, int], list[Token]] = field(default_factory=dict)
-
-    def refuse(self, start: int, end: int, reason: str | tuple) -> None:
-        """A refusal of norm[start:end]: the player's words, the reason, their span, any candidates and the input a
-        chosen candidate would give (its player None; an attack's 杀人宣言 attaches to it, N-kill)."""
-        reason, candidates, partial = (*reason, None)[:3] if isinstance(reason, tuple) else (reason, [], None)
-        frag = self.text.fragment(start, end) or self.text.norm[start:end].strip()
-        item: dict = {"text": frag, "reason": reason}
-        span = self.text.raw_span(start, end)
-        if span:
-            item["span"] = span
-        if candidates:
-            item["candidates"] = list(candidates)
-        if partial:
-            item["input"] = partial
-            if partial.get("use") in al.ATTACK_USES:
-                self.unsure_attacks.append((start, partial))
-        self.refusals.append((start, item))
-
-    def add(self, start: int, end: int, item: dict) -> None:
-        """An input read from norm[start:end]."""
-        item.setdefault("_span", (start, end))
-        self.inputs.append((start, item))
-
-    def tokens(self, i: int) -> list[Token]:
-        span = self.live[i]
-        if not span:
-            return []
-        return list(self.lexed(span))
-
-    def lexed(self, span: tuple[int, int]) -> list[Token]:
-        """The tokens of norm[a:b]: each line is lexed once, however many readers look at it."""
-        if span not in self._lexed:
-            self._lexed[span] = lex(self.text.norm, span[0], span[1], self.book)
-        return self._lexed[span]
 
 
 # The most characters of one message the parser reads: the console takes a PM of at most 20,000
@@ -145,12 +77,6 @@ def parse(
 # characters of one clause refused 400 times would otherwise be 8 MB of reasons for the preview to render (a bound
 # for the page as well as the parser).
 MAX_ITEMS = 60
-QUOTE_MAX = 120
-
-
-def short(words: str, limit: int = QUOTE_MAX) -> str:
-    """The player's words as a reason quotes them: at most `limit` characters, a cut marked with …"""
-    return words if len(words) <= limit else words[: limit - 1] + "…"
 
 
 def _bounded(raw: str, inputs: tuple, refusals: tuple, notes: tuple) -> tuple[tuple, tuple, tuple]:
@@ -212,45 +138,62 @@ def _parse(
     m = MessageReading(text, book, canonical_hand(hand), phase, hand_size)
     m.line_spans = lines(text)
     m.live = list(m.line_spans)
-    if votes_only:
-        if not _votes(m):
-            _bare_vote(m)
-        scoped.apply(m)
-    elif phase == "day" and _votes(m):
-        _actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own
-        _corrections(m)
-        scoped.apply(m)
-    else:
-        _manifestos(m)
-        _ordinals(m)
-        _orders(m)
-        if not (phase != "day" and _votes(m)):
-            _actions(m)
-            _corrections(m)
-        scoped.apply(m)
-        _attach_manifestos(m)
-        _unread(m)
-    if not m.inputs and not m.refusals and m.notes:
-        for start, end, reason in m.notes:  # say why the one thing the message seemed to ask was not taken
-            m.refuse(start, end, reason)
-        m.notes.clear()
-    if not m.inputs and not m.refusals:
-        shown = raw.strip() if isinstance(raw, str) else ""
-        shown = shown if len(shown) <= 80 else shown[:80] + "…"
-        if text.norm.strip():
-            reason = "没看懂这条消息:没有找到特权、丢牌顺序或投票。" + HELP
-        else:
-            reason = "这条消息没有可用的内容(引用的文字不算)。" + HELP
-        item: dict = {"text": shown, "reason": reason}
-        if isinstance(raw, str) and raw.strip():
-            item["span"] = [len(raw) - len(raw.lstrip()), len(raw.rstrip())]
-        m.refusals.append((0, item))
+    _read(m, votes_only)
+    _say_why_nothing(m, raw)
     inputs = tuple(_with_span(text, d) for _, d in sorted(m.inputs, key=lambda x: x[0]))
     refusals = tuple(d for _, d in sorted(m.refusals, key=lambda x: x[0]))
     for d in refusals:
         if isinstance(d.get("input"), dict):
             d["input"].pop("_mf_spans", None)
     return inputs, refusals, _notes(m, inputs, refusals)
+
+
+def _read(m: MessageReading, votes_only: bool) -> None:
+    """The message read in stages: a vote post, a day vote post with a privilege beside its vote, or the whole
+    message (杀人宣言, discard orders, votes, privileges and stance)."""
+    if votes_only:
+        if not _votes(m):
+            _bare_vote(m)
+        scoped.apply(m)
+    elif m.phase == "day" and _votes(m):
+        read_actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own
+        read_corrections(m)
+        scoped.apply(m)
+    else:
+        read_manifestos(m)
+        read_ordinals(m)
+        read_orders(m)
+        if not (m.phase != "day" and _votes(m)):
+            read_actions(m)
+            read_corrections(m)
+        scoped.apply(m)
+        attach_manifestos(m)
+        show_unread(m)
+
+
+def _say_why_nothing(m: MessageReading, raw: str) -> None:
+    """A message that gave no input and no refusal is refused, saying why: the notes on what it seemed to ask, else
+    what would be accepted."""
+    if not m.inputs and not m.refusals and m.notes:
+        for start, end, reason in m.notes:  # say why the one thing the message seemed to ask was not taken
+            m.refuse(start, end, reason)
+        m.notes.clear()
+    if not m.inputs and not m.refusals:
+        m.refusals.append((0, _nothing_read(raw, m.text)))
+
+
+def _nothing_read(raw: str, text: Text) -> dict:
+    """The refusal of a message in which nothing was found."""
+    shown = raw.strip() if isinstance(raw, str) else ""
+    shown = shown if len(shown) <= 80 else shown[:80] + "…"
+    if text.norm.strip():
+        reason = "没看懂这条消息:没有找到特权、丢牌顺序或投票。" + HELP
+    else:
+        reason = "这条消息没有可用的内容(引用的文字不算)。" + HELP
+    item: dict = {"text": shown, "reason": reason}
+    if isinstance(raw, str) and raw.strip():
+        item["span"] = [len(raw) - len(raw.lstrip()), len(raw.rstrip())]
+    return item
 
 
 def _notes(m: MessageReading, inputs: tuple, refusals: tuple) -> tuple:
@@ -294,522 +237,18 @@ def _mask_quotes(text: Text, book: NameBook) -> Text:
     return text.masked(spans) if spans else text
 
 
-# ------------------------------------------------------------------------------------------------ 杀人宣言 (N-kill)
-def _starts_command(tokens: list[Token]) -> bool:
-    first = next((t for t in meaningful(tokens) if t.kind != "GAP" or not t.text.strip(".、)0123456789")), None)
-    if first is not None and first.kind == "MANIFESTO" and first.text == "宣言":
-        return False  # a bare 宣言 without a colon is prose
-    if first is None or first.kind not in COMMAND_KINDS:
-        return False
-    if first.kind in ("ORDER", "MANIFESTO", "MODE", "STANCE", "SIDE"):
-        return True
-    kinds = {t.kind for t in meaningful(tokens)}
-    return bool(kinds & {"NAME", "SEAT", "SELF"}) or kinds <= {"USE", "CARD", "POS"}
-
-
-# Where a 杀人宣言 ends: at a sentence or line that starts with a word to the 天神 (PS, 天神:, 谢谢, 辛苦),
-# a reason (理由:), a position (正数第2张) or a discard order. What follows is never published.
-MANIFESTO_END = re.compile(
-    r"(?:p\.?\s?s\.?|pps|备注|附言|附\s*:|补充|另外|顺便|对了|@?天神\s*(?:大人)?\s*[,:~!]|@天神|@?gm\b|"
-    r"天神\s*(?:大人)?\s*(?:辛苦|谢谢|多谢|麻烦|拜托|您|你)|"
-    r"(?:理由|原因)\s*(?:是|为|:)|谢谢|多谢|感谢|辛苦|麻烦天神|拜托天神|thanks|thx|"
-    r"(?:正数|倒数|顺数|从前往后数|从后往前数)\s*第|第\s*[\d一二三四五]\s*张|位置\s*[:是]|"
-    r"丢牌顺序|弃牌顺序|顺序\s*:|底牌\s*[是:]|"
-    # a signature (—— 某某 留, by 某某), another instruction (同时开…, 瞄他倒数第三张): never published
-    r"(?:——|—|--|－－|~~)|by\s|同时|(?:瞄准?|狙击?|打)\s*(?:他|她|它|ta)?\s*的?\s*(?:倒数|正数|顺数|从后往前数|从前往后数)?\s*第)",
-    re.I,
-)
-# Inside a 杀人宣言, a bracket addressed to the 天神 ("(天神帮我看看字数够不够)") or a signature at the end of a
-# sentence ("…,钱七 留") ends it: the words published are the declaration only.
-_MANIFESTO_CUT = re.compile(
-    r"[(\[【]\s*(?:@?天神|@?gm\b|法官|主持)|(?:——|—|--|－－)\s*\S|(?:^|(?<=[\s,。.!~]))by\s+\S", re.I
-)
-
-
-def manifesto_cut(norm: str, start: int, end: int) -> int:
-    """Where the words to publish in norm[start:end] stop: before a bracket to the 天神 or a signature, else end."""
-    found = _MANIFESTO_CUT.search(norm, start, end)
-    at = found.start() if found else end
-    while at > start and norm[at - 1] in ",、;: \t\n":
-        at -= 1
-    return at
-
-
-_SENTENCE_START = re.compile(r"(?:^|(?<=[。.!?;~…\n,]))[ \t]*")
-
-
-# An inner sentence of the declaration starting with one of these stays in it unless it carries an instruction
-_SOFT_START = re.compile(r"顺便|另外|对了|同时")
-_INSTRUCTION = re.compile(
-    "|".join(
-        re.escape(w)
-        for w in sorted(
-            {normalise_word(w) for ws in al.USE_SPELLINGS.values() for w in ws if len(w) >= 2}
-            | {normalise_word(w) for ws in al.CARD_SPELLINGS.values() for w in ws if len(w) >= 2},
-            key=len,
-            reverse=True,
-        )
-    )
-    + r"|倒数|第\s*[\d一二三四五]\s*张|投|开"
-)
-
-
-def manifesto_end(norm: str, start: int, end: int) -> int:
-    """Where the 杀人宣言 written in norm[start:end] ends: the first sentence that is no longer part of it."""
-    for found in _SENTENCE_START.finditer(norm, start, end):
-        at = found.end()
-        if at < end and MANIFESTO_END.match(norm, at, end) and not _inner_sentence(norm, at, end):
-            return found.start() if found.start() > start else at
-    return end
-
-
-def _inner_sentence(norm: str, at: int, end: int) -> bool:
-    """ "顺便说一句,你的发言太假了": a sentence of the declaration that carries no instruction of the sender's."""
-    if not _SOFT_START.match(norm, at, end):
-        return False
-    stop = next((k for k in range(at, end) if norm[k] in "。.!?;\n"), end)
-    return not _INSTRUCTION.search(norm, at, stop)
-
-
-def _ends_manifesto(m: MessageReading, i: int) -> bool:
-    span = m.live[i]
-    if span is None:
-        return True  # a line already read as something else
-    a, b = span
-    first = _SENTENCE_START.match(m.text.norm, a, b)
-    at = first.end() if first else a
-    return bool(MANIFESTO_END.match(m.text.norm, at, b)) or any(t.kind == "MANIFESTO" for t in m.tokens(i))
-
-
-def _repeats_attack(m: MessageReading, i: int, attacked: set[str]) -> bool:
-    """A line of the 杀人宣言 that names an attack on a player the message already attacks ("杀了赵六大家就安全了"):
-    quoted text, not an input."""
-    groups = build(meaningful(m.tokens(i))).groups
-    names = _attacked(m.tokens(i))
-    return bool(groups) and all(g.use in al.ATTACK_USES for g in groups) and bool(names) and names <= attacked
-
-
-def _attacked(tokens: list[Token]) -> set[str]:
-    """The players an attack written in these tokens is aimed at."""
-    return {
-        t.value.name
-        for g in build(meaningful(tokens)).groups
-        if g.use in al.ATTACK_USES
-        for t in g.targets
-        if t.kind == "NAME" and t.value.name
-    }
-
-
-def _action_word(t: Token) -> bool:
-    """A privilege other than an attack, a card other than a commoner (平民 is prose), or a position."""
-    return (
-        (t.kind == "USE" and t.value not in al.ATTACK_USES)
-        or (t.kind == "CARD" and t.value != cat.COMMONER)
-        or t.kind == "POS"
-    )
-
-
-def _cut_by_action(m: MessageReading, j: int, attacked: set[str]) -> bool:
-    """A line after a 杀人宣言's first that holds a privilege other than an attack, a card or a position ("我猜孙八今晚
-    会禁锢我") is not published (docs/parser.md: such a clause is never absorbed); it is shown after reading (_unread)."""
-    span = m.live[j]
-    if span is None or _repeats_attack(m, j, attacked):
-        return False
-    if any(_action_word(t) for t in m.tokens(j)):
-        m.cut_lines.append(span)
-        return True
-    return False
-
-
-def _manifestos(m: MessageReading) -> None:
-    i = 0
-    attacked_before: set[str] = set()  # the players attacked in the lines above (one pass)
-    while i < len(m.live):
-        toks = m.tokens(i)
-        marker = next((t for t in toks if t.kind == "MANIFESTO"), None)
-        line = m.live[i]
-        if marker is None or line is None:  # (a line already read has no tokens, so no marker)
-            attacked_before |= _attacked(toks)
-            i += 1
-            continue
-        a, b = line
-        after = _AFTER_MARKER.match(m.text.norm, marker.end, b)
-        assert after is not None  # every part of the pattern is optional: it matches the empty string
-        if marker.text == "宣言" and ":" not in after.group(0) and after.end() < b:
-            i += 1  # "他的宣言很可疑" is not a 杀人宣言 marker; "宣言:" is
-            continue
-        attacked = attacked_before | _attacked([t for t in toks if t.end <= marker.start])
-        attacked_before = attacked
-        start = after.end()
-        m.live[i] = (a, marker.start)
-        end = manifesto_end(m.text.norm, start, b)
-        j = i + 1
-        if end < b:  # the rest of the line (理由:…, PS …) is read as the message, never published
-            m.live.insert(j, (end, b))
-        else:
-            while (
-                j < len(m.live)
-                and (next_line := m.live[j]) is not None
-                and not _ends_manifesto(m, j)
-                and (not _starts_command(m.tokens(j)) or _repeats_attack(m, j, attacked))
-                and not _cut_by_action(m, j, attacked)
-            ):
-                end = next_line[1]
-                m.live[j] = None
-                j += 1
-        end = manifesto_cut(m.text.norm, start, end)
-        while end > start and m.text.norm[end - 1] in ",、;: \t":
-            end -= 1  # "宣言:你逃不掉的,谢谢天神": the comma before the thanks is not published
-        body = m.text.fragment(start, end)
-        if body:
-            m.manifestos.append((marker.start, body, marker.text == "宣言", end, start))
-        i = j
-
-
-def _nearest(attacks: list[tuple[int, dict]], pos: int) -> dict | None:
-    """The attack a 杀人宣言 at `pos` belongs to: the last one written before it, else the first after it."""
-    before = [d for p, d in attacks if p <= pos]
-    after = [d for p, d in attacks if p > pos]
-    return before[-1] if before else (after[0] if after else None)
-
-
-def _attach_manifestos(m: MessageReading) -> None:
-    """N-kill: each 杀人宣言 goes to an attack the message reads. Only a message with no clear attack gives it to an
-    attack refused for an unclear target (it is that attack's if the 天神 names the target): a clear attack never
-    loses its 宣言 to a refusal."""
-    attacks = sorted(((pos, d) for pos, d in m.inputs if d.get("use") in al.ATTACK_USES), key=lambda pd: pd[0])
-    unsure = sorted(m.unsure_attacks, key=lambda pd: pd[0])
-    for pos, body, weak, end, start in m.manifestos:
-        target = _nearest(attacks, pos) or _nearest(unsure, pos)
-        if target is None and weak:
-            continue  # "他的宣言很可疑": chatter, not a 杀人宣言
-        if target is None:
-            m.refuse(pos, end, "这条短消息里没有攻击,杀人宣言无处归属;请和攻击写在同一条短消息里(N-kill)")
-            m.refusals[-1][1]["text"] = body[:40]
-        else:
-            target["manifesto"] = target["manifesto"] + "\n" + body if "manifesto" in target else body
-            target.setdefault("_mf_spans", []).append((start, end))
-
-
-def _unread(m: MessageReading) -> None:
-    """Each line or clause a 杀人宣言 stopped before that gave no input and no refusal is shown: never published,
-    never dropped."""
-    if not m.cut_lines:
-        return
-    starts = sorted([d["_span"][0] for _, d in m.inputs if d.get("_span")] + [p for p, _ in m.refusals])
-    for a, b in m.cut_lines:  # one binary search each: linear in a message of many attacks
-        k = bisect.bisect_left(starts, a)
-        if k == len(starts) or starts[k] >= b:
-            m.refuse(
-                a,
-                b,
-                "这段写在攻击后面,提到了特权、牌或位置:没有算作杀人宣言(不会公布),也没有当作指令;"
-                "如果它是宣言的一部分,请在宣言框里补上,如果是指令,请写清楚",
-            )
-            bisect.insort(starts, a)
-
-
-# ------------------------------------------------------------------------------------------------ self-corrections
-# "治疗张三,哦不对,治疗李四", "禁锢王五……更正:禁锢赵六": the words after the marker replace the input of the same
-# privilege written before it (docs/parser.md, rulings). Where it is not clear which one, both are refused, named.
-CORRECTION = re.compile(
-    r"(?:(?:^|(?<=[\s,。.!?;~…、:]))(?:哦|噢|喔|啊|呃|额)?|哦|噢|喔|啊|呃|额)[ \t,]*"
-    r"(?:不对不对|不对|说错了|打错了|写错了|搞错了|更正|纠正|订正|修正|改正)[ \t]*[,:!。.~…]*"
-)
-
-
-def _corrections(m: MessageReading) -> None:
-    markers = [found for found in CORRECTION.finditer(m.text.norm) if found.end() > found.start()]
-    if not markers:
-        return
-    for k, marker in enumerate(markers):
-        nxt = markers[k + 1].start() if k + 1 < len(markers) else len(m.text.norm) + 1
-        # (a change of target, 改给…, is already the rules' own correction: T3)
-        before = [(p, d) for p, d in m.inputs if p < marker.start() and "use" in d and not d.get("change")]
-        after = [(p, d) for p, d in m.inputs if marker.end() <= p < nxt and "use" in d and not d.get("change")]
-        unread = any(marker.start() <= p < nxt for p, _ in m.refusals)
-        votes_before = [(p, d) for p, d in m.inputs if p < marker.start() and ("for" in d or "change" in d)]
-        last = max(before + votes_before, key=lambda pd: pd[0], default=None)
-        if not after and not unread and last is not None and _bare_correction(m, marker.end(), last):
-            continue
-        if not after and unread and before:  # the correction itself was not read: what it corrects is unclear
-            p, e = before[-1]
-            m.inputs.remove((p, e))
-            said = m.text.fragment(*e["_span"])
-            m.refuse(
-                e["_span"][0],
-                marker.end(),
-                f"“{said}”后面写了“{m.text.fragment(marker.start(), marker.end())}”,但更正的内容没有读懂;"
-                f"“{said}”没有录入,请问清楚后选定或用表单录入",
-            )
-            continue
-        for _, d in after:
-            same = [(p, e) for p, e in before if e["use"] == d["use"] and e.get("card") == d.get("card")]
-            if len(same) == 1:
-                old = same[0]
-                m.inputs.remove(old)
-                before.remove(old)
-                d["correction"] = m.text.fragment(*old[1]["_span"])
-                m.notes.append((*old[1]["_span"], f"“{d['correction']}”被后面的更正取代,没有录入"))
-            elif len(same) > 1:
-                for p, e in same:
-                    m.inputs.remove((p, e))
-                    before.remove((p, e))
-                said = "、".join(f"“{m.text.fragment(*e['_span'])}”" for _, e in same)
-                m.refuse(
-                    same[0][1]["_span"][0],
-                    same[-1][1]["_span"][1],
-                    f"“{m.text.fragment(marker.start(), marker.end())}”更正的是{said}中的哪一个不清楚;"
-                    f"已按更正后的“{m.text.fragment(*d['_span'])}”读,前面这些都没有录入,请核对",
-                )
-
-
-_CORRECTION_FILL = frozenset({"是", "应该是", "改成", "改为", "就是", "其实是"})
-
-
-def _same_meaning(a: dict, b: dict) -> bool:
-    return all(a.get(k) == b.get(k) for k in ("card", "use", "target", "position", "for", "change"))
-
-
-def _bare_correction(m: MessageReading, at: int, old: tuple[int, dict]) -> bool:
-    """ "束魂小明,不对,是小明明", "诅咒阿飞,不对是庇佑", "倒数第二张,不对,倒数第三张": a correction that names only a
-    player, a privilege or a position replaces that part of the act just before it (docs/parser.md)."""
-    norm = m.text.norm
-    end = next((k for k in range(at, len(norm)) if norm[k] in "。;!?\n"), len(norm))
-    said = [t for t in meaningful(lex(norm, at, end, m.book)) if t.text not in _CORRECTION_FILL]
-    if len(said) != 1 or said[0].kind not in ("NAME", "SEAT", "SELF", "USE", "POS"):
-        return False
-    t, (p, e) = said[0], old
-    d = dict(e)
-    resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
-    if t.kind == "USE":
-        card, _ = resolver.card_for(Group(t.value, t.start, weak=t.weak, hint=t.hint), t.value)
-        if card is None or t.weak or ("target" in e) != (t.value in al.TARGETED_USES):
-            return False
-        d["use"], d["card"] = t.value, card
-    elif t.kind == "POS":
-        if e.get("use") != "瞄准狙击":
-            return False
-        d["position"] = t.value
-    else:
-        r = resolver.resolve_target(t)
-        key = next((k for k in ("target", "for", "change") if k in e), None)
-        if not r.name or key is None:
-            return False
-        d[key] = r.name
-    d["correction"] = m.text.fragment(*e["_span"])
-    d["_span"] = (e["_span"][0], t.end)
-    m.inputs[m.inputs.index(old)] = (p, d)
-    same = [x for x in m.inputs if x[1] is not d and x[1].get("_span", (None,))[0] == e["_span"][0]]
-    m.inputs[:] = [x for x in m.inputs if not any(x is y for y in same if _same_meaning(y[1], d))]
-    m.notes[:] = [n for n in m.notes if not (at <= n[0] < end)]
-    return True
-
-
-# ------------------------------------------------------------------------------------------------ orders (O1, O2)
-def _card_words(tokens: list[Token]) -> bool:
-    return all(t.kind in ("CARD", "BOTTOM", "FILL") or (t.kind == "USE" and t.text in al.CARD_TABLE) for t in tokens)
-
-
-def _without_comments(m: MessageReading, toks: list[Token]) -> list[Token]:
-    """The tokens of a line of a discard order, a comment in brackets after a card left out ("杀手(最后一张杀手当底牌)":
-    a 底牌 mark at most)."""
-    if not toks:
-        return toks
-    a, b = toks[0].start, toks[-1].end
-    spans = [(f.start(), f.end(), "底" in f.group(1)) for f in orders.COMMENT.finditer(m.text.norm, a, b)]
-    if not spans:
-        return toks
-    out = []
-    for t in toks:
-        inside = next((s for s in spans if s[0] <= t.start < s[1]), None)
-        if inside is None:
-            out.append(t)
-        elif inside[2] and t.start == inside[0]:
-            out.append(Token("BOTTOM", inside[0], inside[1], -1, "底牌"))
-    return out
-
-
-_ORDINAL_FILL = frozenset({"丢", "弃", "出", "先丢", "丢掉", "是", "为", "打出", "牌"})
-
-
-def _ordinal_pairs(m: MessageReading, toks: list[Token]) -> list[tuple[int, str, bool]] | None:
-    """(ordinal, card, is the 底牌) of a line written as an ordinal list ("第一张丢束魂,第二张丢保镖", "1号束魂 2号保镖"),
-    or None when the line says anything else."""
-    pairs: list[tuple[int, str, bool]] = []
-    ordinal: int | None = None
-    bottom = False
-    for t in toks:
-        if t.kind in ("SEP", "PUNCT") or (t.kind in ("STOP", "GAP") and t.text.strip() in _ORDINAL_FILL):
-            continue
-        if t.kind in ("SEAT", "POS") and ordinal is None and isinstance(t.value, int) and t.value > 0:
-            ordinal = t.value
-        elif t.kind == "BOTTOM":
-            bottom = True
-            ordinal = 99 if ordinal is None else ordinal  # "…,底牌杀手": the last, whatever its place
-        elif ordinal is not None and (t.kind == "CARD" or (t.kind == "USE" and t.text in al.CARD_TABLE)):
-            pairs.append((ordinal, al.CARD_TABLE.get(t.text, t.value) if t.kind == "USE" else t.value, bottom))
-            ordinal, bottom = None, False
-        else:
-            return None
-    return pairs if ordinal is None else None
-
-
-def _ordinals(m: MessageReading) -> None:
-    """An order written as ordinals (docs/parser.md: "第一张…,第二张…", "1号…2号…"): the cards in the ordinals' sequence,
-    a 底牌 named among them last; on one line or one pair a line."""
-    i = 0
-    while i < len(m.live):
-        first = m.live[i]
-        pairs = _ordinal_pairs(m, m.tokens(i)) if first else None
-        if not pairs or first is None:
-            i += 1
-            continue
-        j, end = i + 1, first[1]
-        while j < len(m.live) and (span := m.live[j]) is not None and (more := _ordinal_pairs(m, m.tokens(j))):
-            pairs += more
-            end = span[1]
-            j += 1
-        if len(pairs) < 3:
-            i = j
-            continue
-        for k in range(i, j):
-            m.live[k] = None
-        ordinals = [o for o, _, _ in pairs]
-        if len(set(ordinals)) != len(ordinals):
-            m.refuse(first[0], end, "按序号写的丢牌顺序里有重复的序号;请按先丢到后丢列出每一张牌")
-            i = j
-            continue
-        cards = [c for _, c, b in sorted(pairs) if not b] + [c for _, c, b in sorted(pairs) if b]
-        order, problems = orders.full_order(orders.scan("、".join(cards)), m.hand)
-        if order is None:
-            m.refuse(first[0], end, ";".join(problems))
-        else:
-            m.add(first[0], end, {"order": order})
-        i = j
-
-
-def _orders(m: MessageReading) -> None:
-    read: dict[tuple[int, int], tuple[list[Token], bool]] = {}
-
-    def cards_of(j: int) -> tuple[list[Token], bool]:
-        """The meaningful tokens of line j without its comments, and whether they are all card words: once a line,
-        though each line is looked at again as one of the next lines of the few above it."""
-        span = m.live[j]
-        if span is None:
-            return [], False
-        if span not in read:
-            mean = meaningful(_without_comments(m, m.tokens(j)))
-            read[span] = mean, _card_words(mean)
-        return read[span]
-
-    privileges = {c for c in m.hand if c != cat.COMMONER}
-    bottom_first: tuple[int, int] | None = None
-    i = 0
-    while i < len(m.live):
-        toks = _without_comments(m, m.tokens(i))
-        mean = meaningful(toks)
-        key = next((t for t in mean if t.kind == "ORDER"), None)
-        kinds = {t.kind for t in mean}
-        bottom_line = (
-            "BOTTOM" in kinds
-            and not kinds & {"NAME", "SEAT", "SELF", "POS"}
-            and _card_words([t for t in mean if t.kind != "GAP"])
-        )
-        colon = max((k for k, t in enumerate(toks) if t.text == ":"), default=-1)
-        listed = meaningful(toks[colon + 1 :])  # "那就:庶民、保镖、…": the list after a lead-in
-        bare_list = False
-        if key is None and privileges and _card_words(listed):
-            for j in range(i + 1, min(len(m.live), i + m.hand_size + 3)):  # "1.保镖\n2.庶民\n…": one card a line
-                more, all_cards = cards_of(j)
-                if not more or not all_cards:
-                    break
-                listed = listed + more
-            cards = {al.CARD_TABLE.get(t.text, t.value) for t in listed if t.kind == "CARD" or t.text in al.CARD_TABLE}
-            bare_list = len(listed) >= 3 and privileges <= cards
-        line = m.live[i]
-        if (key is None and not bottom_line and not bare_list) or line is None:  # (a line read has no tokens)
-            i += 1
-            continue
-        a, b = line
-        nxt = m.live[i + 1] if i + 1 < len(m.live) else None
-        if key is None and bottom_line and nxt is not None and any(t.kind == "ORDER" for t in m.tokens(i + 1)):
-            bottom_first = line  # "底牌:杀手\n丢牌顺序:…": the 底牌 named apart, before the order (docs/parser.md)
-            m.live[i] = None
-            i += 1
-            continue
-        region_start = a
-        list_start = toks[colon].end if bare_list and colon >= 0 else a
-        if key is not None:
-            sep = None
-            for t in toks:
-                if t.kind == "SEP" and t.text in "\n。.;!?" and t.end <= key.start:
-                    sep = t
-            region_start = sep.end if sep else a
-            lead = [t for t in mean if t.end <= region_start]
-            if lead and any(t.kind == "BOTTOM" for t in lead) and _card_words([t for t in lead if t.kind != "GAP"]):
-                region_start = (
-                    a  # "底牌:纵火/圣人。其余按…的顺序丢": the 底牌 named first is the order's (docs/parser.md)
-                )
-            named = [t for t in toks if region_start <= t.start < key.start and t.kind in ("NAME", "SEAT", "SELF")]
-            if named:  # "狙击张三,丢牌顺序…": the order starts after the action
-                cut = [t for t in toks if t.kind == "SEP" and named[-1].end <= t.start < key.start]
-                region_start = cut[-1].end if cut else key.start
-            colon_after = next((t for t in toks if t.start >= key.end and t.text == ":"), None)
-            list_start = colon_after.end if colon_after else region_start
-        m.live[i] = (a, region_start) if region_start > a else None
-        end = b
-        j = i + 1
-        while j < len(m.live) and (next_line := m.live[j]) is not None:
-            mean_j = cards_of(j)[0]
-            if not mean_j or not _card_words([t for t in mean_j if t.kind != "GAP"]):
-                break
-            if not any(t.kind in ("CARD", "USE") for t in mean_j):
-                break
-            end = next_line[1]
-            m.live[j] = None
-            j += 1
-        listed_text = m.text.norm[list_start:end]
-        if bottom_first is not None:
-            listed_text += ";" + m.text.norm[bottom_first[0] : bottom_first[1]]
-            region_start = min(region_start, bottom_first[0])
-            bottom_first = None
-        parsed = orders.scan(listed_text)
-        order, problems = orders.full_order(parsed, m.hand)
-        if order is None:
-            if parsed.unknown:
-                problems.append("看不懂:" + "、".join(f"“{u[:20]}”" for u in parsed.unknown[:3]))
-            m.refuse(region_start, end, ";".join(problems))
-        else:
-            m.add(region_start, end, {"order": order})
-        i = j
-
-
-# ------------------------------------------------------------------------------------------------ votes (D1, D3)
 def _votes(m: MessageReading) -> bool:
     """True when the message is a vote post (and has been read as one)."""
-    tokens: list[Token] = []
-    for i in range(len(m.live)):
-        tokens += m.tokens(i)
-        line = m.live[i]
-        if line is not None:
-            tokens.append(Token("SEP", line[1], line[1], "\n", "\n"))
+    tokens = _line_tokens(m)
     if not any(votes.is_vote_word(t) for t in tokens):
         return False
-    norm = m.text.norm
-    tallies = [(cues.clause_start(norm, h.start), cues.forward_end(norm, h)) for h in cues.find(norm, cues.TALLY)]
-    if tallies:  # 张三、李四各一票: others' votes counted, never the sender's, never a veto of it
-        tokens = [t for t in tokens if t.kind == "SEP" or not any(a <= t.start < b for a, b in tallies)]
+    tokens = _without_tallies(m.text.norm, tokens)
     vp = votes.parse(tokens, m.book, m.text.fragment)
     if not vp.inputs and not vp.refusals:
         return False
     has_use = any(t.kind == "USE" for t in tokens)
     if m.phase != "day":
-        if vp.inputs and not has_use:
-            start, end = tokens[0].start, tokens[-1].end
-            m.refuse(start, end, "现在是夜里:投票只在白天的投票帖里算(按白天解析:--phase day);夜里的短消息请写特权")
-            return True
-        return False
+        return _night_vote(m, vp.inputs, tokens, has_use)
     if not vp.inputs and has_use:
         return False
     for d, (start, end) in zip(vp.inputs, vp.spans, strict=True):
@@ -817,6 +256,34 @@ def _votes(m: MessageReading) -> bool:
     for (start, end), reason in vp.refusals:
         m.refuse(start, end, reason)
     return True
+
+
+def _line_tokens(m: MessageReading) -> list[Token]:
+    """The tokens of every line still to read, each line ended by a line break."""
+    tokens: list[Token] = []
+    for i in range(len(m.live)):
+        tokens += m.tokens(i)
+        line = m.live[i]
+        if line is not None:
+            tokens.append(Token("SEP", line[1], line[1], "\n", "\n"))
+    return tokens
+
+
+def _without_tallies(norm: str, tokens: list[Token]) -> list[Token]:
+    """张三、李四各一票: others' votes counted, never the sender's, never a veto of it."""
+    tallies = [(cues.clause_start(norm, h.start), cues.forward_end(norm, h)) for h in cues.find(norm, cues.TALLY)]
+    if tallies:
+        tokens = [t for t in tokens if t.kind == "SEP" or not any(a <= t.start < b for a, b in tallies)]
+    return tokens
+
+
+def _night_vote(m: MessageReading, inputs: list, tokens: list[Token], has_use: bool) -> bool:
+    """A vote written at night with no privilege: refused, the message read as a vote post (D1)."""
+    if inputs and not has_use:
+        start, end = tokens[0].start, tokens[-1].end
+        m.refuse(start, end, "现在是夜里:投票只在白天的投票帖里算(按白天解析:--phase day);夜里的短消息请写特权")
+        return True
+    return False
 
 
 def _bare_vote(m: MessageReading) -> None:
@@ -833,567 +300,3 @@ def _bare_vote(m: MessageReading) -> None:
         break
     m.refuse(0, len(m.text.norm), "没看出投给谁;请写“投 某某”(改票写“改投 某某”)")
     m.refusals[-1][1]["text"] = m.text.raw.strip()[:80]
-
-
-# ------------------------------------------------------------------------------------------------ privileges, S4
-@dataclass
-class _State:
-    attack: dict | None = None  # the last attack, while free text after it is its 杀人宣言
-    mf_start: int | None = None
-    mf_end: int | None = None
-    stance: Stance = field(default_factory=Stance)  # S4
-    day_vote: tuple[int, int, str] | None = None
-    reported: bool = False  # "王五说:…" — the rest of the sentence is someone else's words
-    condition: bool = False  # "如果…," — the rest of the sentence hangs on it
-    reasons: bool = False  # a vote post's 理由: the rest is not read (D1)
-    passes: list[tuple[int, int]] = field(default_factory=list)  # 今晚空过
-    last_group: Group | None = None  # the privilege written last, whatever became of it (改给B refers to it)
-    inferred: Group | None = None  # a change of target whose privilege was taken from the hand
-    # a clause that only names a player ("王五,束魂他"), refused unless the next clause's pronoun is read as him:
-    # (its refusal, the player)
-    named: tuple[tuple[int, dict], str] | None = None
-
-
-def _targeted_uses(m: MessageReading) -> list[tuple[str, str | None]]:
-    """(privilege, card) for every privilege naming a player that the hand allows in this phase: what 刚才的王五改给赵六
-    can mean when the message names no privilege. A held 阿米巴 is (阿米巴, None): its form's privileges are the
-    engine's to know, so it is never the one privilege."""
-    out: list[tuple[str, str | None]] = []
-    for card in dict.fromkeys(m.hand):
-        if card == cat.AMOEBA:
-            out.append((cat.AMOEBA, None))
-            continue
-        for p in cat.privileges_of(card):
-            if p.target and (p.day if m.phase == "day" else p.night) and (p.use, card) not in out:
-                out.append((p.use, card))
-    return out
-
-
-def _no_privilege_reason(uses: list[tuple[str, str | None]]) -> str:
-    """Why a change of target with no privilege written is refused, naming what it could be (never a guess)."""
-    ask = "请写明(如“束魂改为 某某”)"
-    if not uses:
-        return f"写了改目标,但没写是哪个特权,你手里也没有能指定目标的特权;{ask}"
-    twice = {use for use, _ in uses if sum(u == use for u, _ in uses) > 1}  # 普通攻击 of a 杀手 and of a 狼人
-    names = "、".join(
-        "阿米巴变形后的特权" if card is None else (f"{use}({card}牌)" if use in twice else use) for use, card in uses
-    )
-    example = next((use for use, card in uses if card is not None), "束魂")
-    return f"写了改目标,但没写是哪个特权:可能是{names};不会替你选,请写明(如“{example}改为 某某”)"
-
-
-def _close_manifesto(m: MessageReading, st: _State) -> None:
-    if st.attack is not None and st.mf_start is not None and st.mf_end is not None:
-        st.mf_end = manifesto_cut(m.text.norm, st.mf_start, st.mf_end)
-        body = m.text.fragment(st.mf_start, st.mf_end).lstrip(",.、;:!?~ ，。；：！？～\n")
-        if body:
-            prev = st.attack.get("manifesto")
-            st.attack["manifesto"] = prev + "\n" + body if prev else body
-            st.attack.setdefault("_mf_spans", []).append((st.mf_start, st.mf_end))
-    st.attack, st.mf_start, st.mf_end = None, None, None
-
-
-def _mentions(m: MessageReading) -> list[tuple[int, str]]:
-    out = []
-    for span in m.line_spans:
-        for t in m.lexed(span):
-            if t.kind == "NAME" and t.value.name:
-                out.append((t.start, t.value.name))
-    return out
-
-
-_ASIDE_KINDS = frozenset({"PRON", "QUESTION", "OPINION", "HEDGE", "PAST", "NEG", "OTHER", "REPORT"})
-_ASIDE_BLOCKERS = frozenset({"USE", "CARD", "POS", "ORDER", "MANIFESTO", "VOTE", "CHANGE", "SELFVOTE", "BOTTOM"})
-
-
-def _asides(m: MessageReading, tokens: list[Token]) -> list[Token]:
-    """The tokens without those of an aside in brackets ("(她白天一直带节奏)", "(可以吗?)") that holds a pronoun, a
-    question or an opinion and no action word: it never blocks the clause it stands in, and a pronoun in it is no
-    target (docs/parser.md). Innermost brackets of one line, found in one pass."""
-    drop: set[int] = set()
-    opened: int | None = None
-    for k, t in enumerate(tokens):
-        if t.kind == "PUNCT" and t.text in "([【":
-            opened = k
-        elif t.kind == "PUNCT" and t.text in ")]】" and opened is not None:
-            inner = tokens[opened + 1 : k]
-            kinds = {x.kind for x in inner}
-            asks = any(x.text in "??" for x in inner)
-            if (kinds & _ASIDE_KINDS or asks) and not kinds & _ASIDE_BLOCKERS:
-                drop.update(range(opened, k + 1))
-            opened = None
-        elif t.kind == "SEP" and t.text == "\n":
-            opened = None
-    return [t for k, t in enumerate(tokens) if k not in drop] if drop else tokens
-
-
-def _actions(m: MessageReading, after_vote: bool = False) -> None:
-    st = _State()
-    resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
-    resolver.mentions = _mentions(m)
-    for i in range(len(m.live)):
-        span = m.live[i]
-        if st.attack is not None and span and _MANIFESTO_STOP.match(m.text.norm, span[0], span[1]):
-            _close_manifesto(m, st)  # a line "p.s. 天神辛苦" ends the free text after an attack
-        for sentence_start, clause_tokens in _merged_clauses(_asides(m, m.tokens(i))):
-            if sentence_start:
-                st.reported = st.condition = False
-            if after_vote:
-                if st.reasons or any(t.kind == "REASON" for t in clause_tokens):
-                    st.reasons = True  # 理由:… is the vote's reason, never read for privileges
-                    continue
-                if any(votes.is_vote_word(t) or t.kind == "CHANGE" for t in clause_tokens):
-                    continue  # the vote itself, already read
-            _clause(m, st, resolver, i, clause_tokens, quiet=after_vote, sentence_start=sentence_start)
-    _close_manifesto(m, st)
-    choice, problems = st.stance.verdict()
-    if choice and st.stance.span is not None:  # (a choice comes only from a clause that set the span)
-        m.add(*st.stance.span, choice)
-    for a, b, reason in problems:
-        m.refuse(a, b, reason)
-    if st.day_vote:
-        pos, end, name = st.day_vote
-        if m.inputs:
-            m.refuse(pos, end, f"只写了“{name}”;投票请写“投 {name}”")
-        else:
-            m.add(pos, end, {"for": name})  # D1: a vote post that is just a name
-    if st.passes:
-        _pass(m, st.passes)
-
-
-def _pass(m: MessageReading, passes: list[tuple[int, int]]) -> None:
-    """今晚空过 / 不行动: the one input of the message; with a privilege as well, a refusal naming both."""
-    acts = [(p, d) for p, d in m.inputs if "use" in d and d["use"] != "立场"]
-    start, end = passes[0]
-    if not acts:
-        m.add(start, end, {"pass": True})
-        return
-    for item in acts:
-        m.inputs.remove(item)
-    said = short(m.text.fragment(start, end), 60)
-    written = "、".join(f"{d['use']} {d.get('target') or d.get('into') or ''}".strip() for _, d in acts)
-    last = max(d["_span"][1] for _, d in acts)
-    m.refuse(
-        min(start, *(d["_span"][0] for _, d in acts)),
-        max(end, last),
-        f"这条消息既说了“{said}”(空过),又写了特权:{written};空过和用特权只能是其中一个,都没有录入:请确认是哪一个",
-    )
-
-
-_PLAIN_VERBS = frozenset({"打", "砍", "捅", "刀", "杀", "用在", "对"})
-
-
-_ELSE = frozenset({"其他", "其余", "别的", "剩下", "剩下的", "其它"})
-
-
-def _nothing_else(mean: list[Token]) -> bool:
-    """ "其他的不动了", "别的不做": the words of a pass after 其他/别的: the rest of the phase, not the whole of it."""
-    first_pass = next(k for k, t in enumerate(mean) if t.kind == "PASS")
-    return any(t.text in _ELSE for t in mean[:first_pass])
-
-
-def _verb_after_use(toks: list[Token]) -> list[Token]:
-    """ "用绝杀打王五": a plain verb right after a privilege word says how it is used, not a second privilege."""
-    out: list[Token] = []
-    last: Token | None = None
-    for t in toks:
-        if t.kind == "USE" and t.text in _PLAIN_VERBS and last is not None and last.kind == "USE":
-            continue
-        out.append(t)
-        if t.kind not in ("STOP", "PUNCT"):
-            last = t
-    return out
-
-
-_JOIN_OR_LABEL = al.JOIN_WORDS | {"对象", "目标", "target"}  # "狙击,对象:王五": a labelled target (docs/parser.md)
-_JOINERS = frozenset({"NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT", "PUNCT"})
-_SENTENCE_ENDS = frozenset("\n。.;!?")
-
-
-def _merged_clauses(tokens: list[Token]) -> list[tuple[bool, list[Token]]]:
-    """Clauses as (starts a sentence, tokens). "诅咒张三、李四", "瞄准狙击:李四,倒数第2张": a clause of names or
-    positions only joins the privilege before it across , or 、 — never across a sentence end, and never when it says
-    anything else ("禁锢赵六,赵六别怪我", "治疗王五。孙八晚安")."""
-    out: list[tuple[bool, list[Token]]] = []
-    cur: list[Token] = []
-    seps, cur_seps = "\n", "\n"  # the separators before the clause being read
-    for tok in [*tokens, Token("SEP", -1, -1, "\n", "\n")]:
-        if tok.kind != "SEP":
-            if not cur:
-                cur_seps, seps = seps, ""
-            cur.append(tok)
-            continue
-        if cur:
-            joins = (
-                out
-                and cur_seps
-                and all(c in ",、" for c in cur_seps)
-                and any(t.kind in ("USE", "CARD") for t in out[-1][1])
-                and all(t.kind in _JOINERS or (t.kind == "STOP" and t.text in _JOIN_OR_LABEL) for t in cur)
-                and any(t.kind in ("NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT") for t in cur)
-            )
-            aimed = (
-                None
-                if joins or not out or not cur_seps or not all(c in ",、" for c in cur_seps)
-                else _aim(out[-1][1], cur)
-            )
-            if aimed is not None:  # "狙Kiki,打她从后往前数第2张": where the shot lands, not a new attack
-                out[-1] = (out[-1][0], out[-1][1] + aimed)
-            elif joins or (out and all(c in ",、" for c in cur_seps) and _its_card(out[-1][1], cur)):
-                out[-1] = (out[-1][0], out[-1][1] + cur)
-            else:
-                out.append((any(c in _SENTENCE_ENDS for c in cur_seps), cur))
-            cur = []
-        seps += tok.text
-    return out
-
-
-def _its_card(before: list[Token], cur: list[Token]) -> bool:
-    """A clause that only names the card of the privilege written just before it ("束魂王五,用束魂牌"): part of
-    that privilege's words, not a card written alone."""
-    uses = [t for t in before if t.kind == "USE"]
-    cards = [t for t in cur if t.kind == "CARD"]
-    return (
-        bool(uses)
-        and len(cards) == 1
-        and cards[0].value in al.CARDS_OF_USE.get(uses[-1].value, ())
-        and all(
-            t is cards[0] or t.kind == "PUNCT" or (t.kind == "STOP" and t.text in ("用", "使用", "是")) for t in cur
-        )
-    )
-
-
-_SNIPES = frozenset({"普通狙击", "瞄准狙击"})
-_AIM_VERBS = frozenset({"打", "瞄", "瞄准", "狙", "狙击", "射", "打掉"})
-
-
-def _aim(before: list[Token], cur: list[Token]) -> list[Token] | None:
-    """The position of a clause that only says where the snipe written just before lands ("打她从后往前数第2张",
-    "瞄他倒数第3张"): its POS token, to join that snipe; None when the clause says anything else."""
-    snipes = [t for t in before if t.kind == "USE" and t.value in _SNIPES]
-    if not snipes or any(t.kind == "POS" for t in before[before.index(snipes[-1]) :]):
-        return None
-    pos = [t for t in cur if t.kind == "POS"]
-    if len(pos) != 1:
-        return None
-    for t in cur:
-        ok = (
-            t.kind in ("POS", "PRON", "PUNCT")
-            or (t.kind == "USE" and t.text in _AIM_VERBS)
-            or (t.kind == "STOP" and t.text in ("的", "就", "他的", "她的"))
-        )
-        if not ok:
-            return None
-    return pos
-
-
-_MARKERS = frozenset(normalise_word(w) for w in al.TARGET_MARKERS)
-_OR = frozenset({"或", "或者"})  # (a choice between players, not a condition)
-_QUIET_NOTES = frozenset({"negation", "other", "report", "guess", "past", "identity"})
-
-
-@dataclass
-class _ClauseFacts:
-    """What _blocked asks of a whole clause, computed once, so that a clause of many privileges is read in linear
-    time."""
-
-    starts: list[int]
-    question: bool
-    last_afterneg: int  # start of the last 不了/算了 token, or −1
-    first_report: int  # start of the first REPORT token (说, 表示…), or a position past the clause
-
-    @classmethod
-    def of(cls, toks: list[Token]) -> _ClauseFacts:
-        return cls(
-            [t.start for t in toks],
-            any(t.kind == "QUESTION" for t in toks),
-            max((t.start for t in toks if t.kind == "AFTERNEG"), default=-1),
-            min((t.start for t in toks if t.kind == "REPORT"), default=1 << 62),
-        )
-
-
-def _blocked(
-    m: MessageReading,
-    st: _State,
-    toks: list[Token],
-    g: Group,
-    prev_end: int,
-    end: int,
-    facts: _ClauseFacts,
-    change_at: int | None = None,
-) -> str | None:
-    """Why the privilege word of group g is not the sender's order, or None when it is."""
-    if st.reported:
-        return "report"
-    pre = toks[bisect.bisect_left(facts.starts, prev_end) : bisect.bisect_left(facts.starts, g.start)]
-    kinds = {t.kind for t in pre}
-    if "COND" in kinds or st.condition:
-        return "condition"
-    if kinds & {"REPORT", "OTHER", "PASSIVE"} or facts.first_report < g.start:
-        return "report"  # (a report reaches every privilege after it in its clause: 阿飞说他要用巫医治疗赵六)
-    after = [t for t in g.targets if t.start >= g.verb_end and t.kind in ("NAME", "SEAT", "SELF", "PRON")]
-    before: Token | None = None  # the last token before t that is not punctuation
-    for t in pre:
-        if t.kind in ("NAME", "PRON") and after:
-            marked = before is not None and before.kind == "STOP" and before.text in _MARKERS  # 给他来个…, 对张三…
-            if not marked and (t.kind == "PRON" or t.value.name != m.book.sender):
-                return "other"  # 钱七会束魂孙八, 王五诅咒了赵六
-        if t.kind != "PUNCT":
-            before = t
-    first_target = min((t.start for t in g.targets if t.start >= g.verb_end), default=g.verb_end)
-    between = toks[bisect.bisect_left(facts.starts, g.verb_end) : bisect.bisect_left(facts.starts, first_target)]
-    if any(t.kind == "NEG" for t in between):
-        return "negation"  # "那个庇佑不给王五了": the negation stands between the privilege and its player
-    if _negated(pre) or facts.last_afterneg >= g.start:
-        return "negation"
-    changed = change_at is not None and change_at >= g.verb_end  # 刚才的束魂改给B: 刚才 names what is changed
-    if ("PAST" in kinds and not changed) or m.text.norm[g.verb_end : g.verb_end + 1] == "过":
-        return "past"
-    if "OPINION" in kinds:
-        return "guess"
-    if before is not None and before.kind == "STOP" and before.text == "是":
-        return "identity"  # 我是巫医, 赵六好像是束魂
-    if "HEDGE" in kinds:
-        return "hedge"
-    named_end = max((t.end for t in g.targets if t.kind != "GAP"), default=g.end)
-    if (facts.question or m.text.norm[end : end + 1] == "?") and not _ASKS_OK.match(m.text.norm, named_end, end + 1):
-        return "question"
-    return None
-
-
-_NEGATION_ENDS = frozenset(normalise_word(w) for w in ("但", "但是", "不过", "所以", "可是", "然而", "还是"))
-
-
-def _negated(pre: list[Token]) -> bool:
-    """A negation before the privilege reaches it: "点数不够 还是普通攻击" — its scope ends at 还是, 但, 不过, 所以."""
-    k = max((i for i, t in enumerate(pre) if t.kind == "NEG"), default=-1)
-    return k >= 0 and not any(t.kind == "ALT" or t.text in _NEGATION_ENDS for t in pre[k + 1 :])
-
-
-# "诅咒王五 ok?", "束魂张三,可以吗?": the action, then asking the 天神 whether it is fine: an instruction (docs/parser.md)
-_ASKS_OK = re.compile(
-    r"[ \t~,]*(?:ok|okay|好吗|好不好|行吗|行不行|可以吗|可以不|可以么|没问题吧|对吧)[ \t~]*[?!]*[ \t~]*$", re.I
-)
-
-
-# "最后一张牌了", "只剩最后一张": how many cards are left, chatter — not a position without its shot
-_LEFT_AFTER = re.compile(r"[ \t]*牌?[ \t]*(?:了|啦|喽|咯|囉|罗)")
-_LEFT_BEFORE = re.compile(r"(?:剩|剩下|只有|还有|就剩)[ \t]*$")
-
-
-def _cards_left(norm: str, start: int, pos: Token) -> bool:
-    return bool(_LEFT_AFTER.match(norm, pos.end) or _LEFT_BEFORE.search(norm, start, pos.start))
-
-
-def _note(m: MessageReading, why: str, start: int, end: int) -> None:
-    said = short(m.text.fragment(start, end), 60)
-    reasons = {
-        "negation": f"“{said}”是否定(不做),没有当作指令;已经用了的特权不能取消(行动点数不退,AP4)",
-        "other": f"“{said}”说的是别人的行动,没有当作你的指令",
-        "report": f"“{said}”是转述别人的话,没有当作你的指令",
-        "guess": f"“{said}”是猜测或闲聊,没有当作指令",
-        "past": f"“{said}”说的是已经发生的事,没有当作指令",
-        "identity": f"“{said}”说的是谁是什么牌,不是指令",
-        "condition": f"“{said}”附了条件,没有录入:特权不能附条件(天神不替玩家判断条件);请直接写要做的(如“诅咒 某某”)",
-        "hedge": f"“{said}”听起来还没拿定主意,没有录入;要用特权请直接写(如“诅咒 某某”)",
-        "question": f"“{said}”是个问句,没有当作指令;要用特权请直接写(如“诅咒 某某”)",
-    }
-    if why in _QUIET_NOTES:
-        m.notes.append((start, end, reasons[why]))
-    else:
-        m.refuse(start, end, reasons[why])
-
-
-IN_MANIFESTO = "(这段写在攻击后面,已算作杀人宣言;如果玩家是要用这个特权,请问清楚后选定或用表单录入)"
-
-
-def _in_manifesto(reason: str | tuple) -> str | tuple:
-    if isinstance(reason, tuple):
-        return (reason[0] + IN_MANIFESTO, *reason[1:])
-    return reason + IN_MANIFESTO
-
-
-_AGAIN = ("再", "又", "还要", "另外再", "第二次", "第2次", "多")
-
-
-def _again_ends(norm: str, start: int, end: int) -> int:
-    """Where the first word saying "again" written in norm[start:end] ends (end + 2 when there is none): a group at g
-    repeats an input when it ends by g + 1. Found once a clause, not once a privilege."""
-    ends = [k + len(w) for w in _AGAIN if (k := norm.find(w, start, end)) >= 0]
-    return min(ends, default=end + 2)
-
-
-_SAME_KEYS = ("card", "use", "target", "position", "into")
-
-
-def _same_input(m: MessageReading, d: dict) -> bool:
-    """The message already has this very input (same privilege, same player) from another clause."""
-    if "use" not in d or d.get("use") == "立场":
-        return False
-    key = tuple(d.get(k) for k in _SAME_KEYS)
-    return any(tuple(e.get(k) for k in _SAME_KEYS) == key and e.get("_span") != d.get("_span") for _, e in m.inputs)
-
-
-_MANIFESTO_STOP = re.compile(r"[ \t]*" + MANIFESTO_END.pattern, re.I)
-
-
-def _clause(
-    m: MessageReading,
-    st: _State,
-    resolver: Resolver,
-    line: int,
-    toks: list[Token],
-    quiet: bool = False,
-    sentence_start: bool = True,
-) -> None:
-    start, end = toks[0].start, toks[-1].end
-    toks = _verb_after_use(toks)
-    mean = meaningful(toks)
-    named, st.named = st.named, None  # (only the clause right after the name may take it)
-    if st.attack is not None and CORRECTION.match(m.text.norm, start, end):
-        _close_manifesto(m, st)  # "狙击张三,不对,是欧阳锋": a correction, never published
-    in_manifesto = st.attack is not None
-    if not mean:
-        return
-    if in_manifesto and _MANIFESTO_STOP.match(m.text.norm, start, end):
-        _close_manifesto(m, st)  # PS 天神:…, 谢谢, 理由:…, 正数第2张: never part of the 杀人宣言
-        in_manifesto = False
-    if in_manifesto and (
-        any(_action_word(t) for t in mean) or cues.find(m.text.norm[start:end], scoped.BACKWARD)
-    ):  # (算了…还是普通攻击: a retraction and what replaces it are read, never published)
-        _close_manifesto(m, st)  # a clause with an action word after the attack: read, never absorbed (docs/parser.md)
-        in_manifesto = False
-        m.cut_lines.append((start, end))
-    if in_manifesto and any(t.kind == "COND" and t.text not in _OR for t in mean):
-        _close_manifesto(m, st)  # "…,如果李四明天还不说话,我就束魂李四": a condition, never published
-        in_manifesto = False
-        st.condition = True
-    if in_manifesto and not _starts_command(toks):
-        st.mf_start = start if st.mf_start is None else st.mf_start
-        st.mf_end = end
-        return
-    kinds = {t.kind for t in mean}
-    if st.reported and toks[0].kind == "STOP" and toks[0].text.startswith("我"):
-        st.reported = False  # "王五说:「…」,我不照做,…": the sender speaks again
-    if any(t.kind == "REPORT" for t in toks) and any(t.text == ":" for t in toks):
-        st.reported = True  # 王五说:束魂孙八 — to the end of the sentence
-    if "PASS" in kinds and "USE" not in kinds and m.inputs and _nothing_else(mean):
-        return  # "变形变成巫医~ 其他的不动了": nothing else this phase, not a pass beside the action
-    if "PASS" in kinds and "USE" not in kinds:
-        passes = [t for t in mean if t.kind == "PASS"]
-        st.passes.append((passes[0].start, passes[-1].end))
-        _close_manifesto(m, st)
-        return
-    if not quiet and st.stance.take(mean, start, end):
-        _close_manifesto(m, st)
-        return
-    clause: Clause = build(toks)
-    if not clause.groups and "COND" in kinds:
-        st.condition = True  # 如果王五跳杀手,就诅咒他
-    if clause.cancel:
-        m.refuse(start, end, "不能取消已用的特权(行动点数不退);要换目标请写“束魂改为 某某”")
-        return
-    if not clause.groups and clause.change_at is not None and clause.names_only and not in_manifesto and not quiet:
-        # "那个庇佑不给王五了,改给赵六", "刚才的王五改给赵六": a change of target in words (T3)
-        last = st.last_group
-        if last is None:
-            uses = _targeted_uses(m)
-            if len(uses) != 1 or uses[0][1] is None:  # an 阿米巴's privilege is its form's: never taken from it
-                m.refuse(start, end, _no_privilege_reason(uses))
-                return
-            (use, card), inferred = uses[0], True
-            g = Group(use, start, card=card, verb_end=start, end=end)
-        else:
-            g = Group(last.use, start, weak=last.weak, hint=last.hint, card=last.card, verb_end=start, end=end)
-            inferred = last is st.inferred  # 改给赵六,再改给孙八: still the privilege taken from the hand
-        g.targets = [
-            t
-            for t in clause.names_only
-            if t.start > clause.change_at
-            and (t.kind != "GAP" or resolver.looks_like_name(t, resolver.resolve_target(t)))
-        ]
-        if not g.targets:
-            return  # "我改主意了": talk
-        clause.groups.append(g)
-        if inferred:
-            st.inferred = g
-    if clause.groups:
-        st.last_group = clause.groups[-1]
-        results: list[tuple[Group, GroupReading | str]] = []
-        prev_end = start
-        facts = _ClauseFacts.of(toks)
-        for g in clause.groups:
-            why = _blocked(m, st, toks, g, prev_end, end, facts, clause.change_at)
-            results.append((g, why if why else resolver.read_group(g, clause.change_at)))
-            prev_end = g.end
-        taken = [(g, o) for g, o in results if isinstance(o, GroupReading)]
-        if in_manifesto and not any(o.inputs or o.near_miss for _, o in taken):
-            st.mf_start = start if st.mf_start is None else st.mf_start
-            st.mf_end = end
-            for _, o in taken:  # a privilege in the free text after an attack, its target unclear: kept in the
-                for reason in o.refusals:  # 宣言 as written, and shown, never silently dropped
-                    m.refuse(start, end, _in_manifesto(reason))
-            return
-        _close_manifesto(m, st)
-        again_ends = _again_ends(m.text.norm, start, end)
-        for g, res in results:
-            if isinstance(res, str):
-                _note(m, res, start, end)
-                continue
-            o = res
-            again = g.repeat > 1 or again_ends <= g.start + 1
-            for d in o.inputs:
-                if not again and _same_input(m, d):
-                    m.notes.append(
-                        (
-                            g.start,
-                            g.end,
-                            f"“{short(m.text.fragment(g.start, g.end), 60)}”和前面写的是同一条指令,只算一次",
-                        )
-                    )
-                    continue  # "今晚给自己治疗一下,巫医治疗钱七": one privilege written twice is read once
-                if g is st.inferred:
-                    d["inferred_use"] = (
-                        True  # 刚才的王五改给赵六: the privilege is the hand's only one; the preview says so
-                    )
-                if named is not None and not sentence_start and d.get("pronoun") and d.get("target") == named[1]:
-                    # "王五,束魂他": the name before is whom the pronoun means — the input's words, not a refusal
-                    m.refusals.remove(named[0])
-                    d["_span"] = (named[0][0], d["_span"][1])
-                    st.named = None
-                m.add(g.start, g.end, d)
-            for reason in o.refusals:
-                m.refuse(start, end, reason)
-            if o.attack:
-                st.attack = o.inputs[-1]
-                st.mf_start = o.tail
-                st.mf_end = end if o.tail is not None else None
-        return
-    if quiet:
-        return
-    pure = all(t.kind in ("NAME", "SEAT", "SELF", "PUNCT") for t in toks)
-    if clause.names_only and pure:
-        real = [t for t in clause.names_only if resolver.looks_like_name(t, resolver.resolve_target(t))]
-        if not real:
-            return  # chatter
-        r = resolver.resolve_target(real[0])
-        if m.phase == "day" and st.day_vote is None and len(real) == 1 and r.name and not m.inputs:
-            st.day_vote = (start, end, r.name)
-            return
-        if not r.name:
-            m.refuse(start, end, resolver.name_problem(real[0], r))
-        else:
-            m.refuse(start, end, f"只写了“{r.name}”,没写对他用什么特权(如“束魂 {r.name}”)")
-            st.named = (m.refusals[-1], r.name) if len(real) == 1 else None
-        return
-    if clause.card_only:
-        if not st.stance.card_words(clause.card_only, start, end):
-            m.refuse(start, end, CARD_ONLY)
-        return
-    if clause.stray_pos is not None and not _cards_left(m.text.norm, start, clause.stray_pos):
-        # "倒数第二张": explained only when the message says nothing else
-        why = "写了第几张牌,但没写瞄准狙击谁(如“瞄准狙击 张三 倒数第2张”)"
-        if any(c in m.text.norm[start:end] for c in "瞄打狙射"):
-            m.refuse(start, end, why)  # "瞄他倒数第三张" beside other inputs: an instruction, never dropped
-        else:
-            m.notes.append((start, end, why))

@@ -1,0 +1,158 @@
+"""Self-corrections: "治疗张三,哦不对,治疗李四" — the words after the marker replace what they correct."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from . import aliases as al
+from .actions import Group, Resolver
+from .lexer import Token, lex, meaningful
+from .reading import MessageReading
+
+# "治疗张三,哦不对,治疗李四", "禁锢王五……更正:禁锢赵六": the words after the marker replace the input of the same
+# privilege written before it (docs/parser.md, rulings). Where it is not clear which one, both are refused, named.
+CORRECTION = re.compile(
+    r"(?:(?:^|(?<=[\s,。.!?;~…、:]))(?:哦|噢|喔|啊|呃|额)?|哦|噢|喔|啊|呃|额)[ \t,]*"
+    r"(?:不对不对|不对|说错了|打错了|写错了|搞错了|更正|纠正|订正|修正|改正)[ \t]*[,:!。.~…]*"
+)
+
+
+def read_corrections(m: MessageReading) -> None:
+    """Each correction marker of the message, reaching to the next one."""
+    markers = [found for found in CORRECTION.finditer(m.text.norm) if found.end() > found.start()]
+    for k, marker in enumerate(markers):
+        nxt = markers[k + 1].start() if k + 1 < len(markers) else len(m.text.norm) + 1
+        _correct(m, marker, nxt)
+
+
+def _corrects(d: dict) -> bool:
+    """An input a correction may replace: a privilege (a change of target, 改给…, is already the rules' own
+    correction: T3)."""
+    return "use" in d and not d.get("change")
+
+
+def _correct(m: MessageReading, marker: re.Match, nxt: int) -> None:
+    """What the words after one correction marker, up to nxt, replace."""
+    before = [(p, d) for p, d in m.inputs if p < marker.start() and _corrects(d)]
+    after = [(p, d) for p, d in m.inputs if marker.end() <= p < nxt and _corrects(d)]
+    unread = any(marker.start() <= p < nxt for p, _ in m.refusals)
+    if not after and not unread and _bare_corrects(m, marker, before):
+        return
+    if not after and unread and before:  # the correction itself was not read: what it corrects is unclear
+        _unclear_correction(m, marker, before[-1])
+        return
+    for _, d in after:
+        _replace_same(m, marker, before, d)
+
+
+def _bare_corrects(m: MessageReading, marker: re.Match, before: list[tuple[int, dict]]) -> bool:
+    """A correction naming only one part of the privilege or vote written last before it replaces that part."""
+    votes_before = [(p, d) for p, d in m.inputs if p < marker.start() and ("for" in d or "change" in d)]
+    last = max(before + votes_before, key=lambda pd: pd[0], default=None)
+    return last is not None and _bare_correction(m, marker.end(), last)
+
+
+def _unclear_correction(m: MessageReading, marker: re.Match, corrected: tuple[int, dict]) -> None:
+    """A correction whose words were not read: the privilege before it is not taken, refused, asking."""
+    m.inputs.remove(corrected)
+    e = corrected[1]
+    said = m.text.fragment(*e["_span"])
+    m.refuse(
+        e["_span"][0],
+        marker.end(),
+        f"“{said}”后面写了“{m.text.fragment(marker.start(), marker.end())}”,但更正的内容没有读懂;"
+        f"“{said}”没有录入,请问清楚后选定或用表单录入",
+    )
+
+
+def _replace_same(m: MessageReading, marker: re.Match, before: list[tuple[int, dict]], d: dict) -> None:
+    """The corrected input d replaces the one input of the same privilege before the marker; where there are several,
+    all of them are dropped, refused, naming them."""
+    same = [(p, e) for p, e in before if e["use"] == d["use"] and e.get("card") == d.get("card")]
+    for old in same:
+        m.inputs.remove(old)
+        before.remove(old)
+    if len(same) == 1:
+        d["correction"] = m.text.fragment(*same[0][1]["_span"])
+        m.notes.append((*same[0][1]["_span"], f"“{d['correction']}”被后面的更正取代,没有录入"))
+    elif len(same) > 1:
+        said = "、".join(f"“{m.text.fragment(*e['_span'])}”" for _, e in same)
+        m.refuse(
+            same[0][1]["_span"][0],
+            same[-1][1]["_span"][1],
+            f"“{m.text.fragment(marker.start(), marker.end())}”更正的是{said}中的哪一个不清楚;"
+            f"已按更正后的“{m.text.fragment(*d['_span'])}”读,前面这些都没有录入,请核对",
+        )
+
+
+_CORRECTION_FILL = frozenset({"是", "应该是", "改成", "改为", "就是", "其实是"})
+
+
+def _same_meaning(a: dict, b: dict) -> bool:
+    return all(a.get(k) == b.get(k) for k in ("card", "use", "target", "position", "for", "change"))
+
+
+def _corrected_use(m: MessageReading, t: Token, e: dict, d: dict) -> bool:
+    """ "诅咒阿飞,不对是庇佑": another privilege of the hand, of the same shape (with a target or without)."""
+    resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
+    card, _ = resolver.card_for(Group(t.value, t.start, weak=t.weak, hint=t.hint), t.value)
+    if card is None or t.weak or ("target" in e) != (t.value in al.TARGETED_USES):
+        return False
+    d["use"], d["card"] = t.value, card
+    return True
+
+
+def _corrected_position(m: MessageReading, t: Token, e: dict, d: dict) -> bool:
+    """ "倒数第二张,不对,倒数第三张": another position of a 瞄准狙击."""
+    if e.get("use") != "瞄准狙击":
+        return False
+    d["position"] = t.value
+    return True
+
+
+def _corrected_player(m: MessageReading, t: Token, e: dict, d: dict) -> bool:
+    """ "束魂小明,不对,是小明明": another player, as the target or the vote."""
+    r = Resolver(m.book, m.hand, m.hand_size, m.text.fragment).resolve_target(t)
+    key = next((k for k in ("target", "for", "change") if k in e), None)
+    if not r.name or key is None:
+        return False
+    d[key] = r.name
+    return True
+
+
+# What the one word of a bare correction replaces, by its kind
+_CORRECTED: dict[str, Callable[[MessageReading, Token, dict, dict], bool]] = {
+    "NAME": _corrected_player,
+    "SEAT": _corrected_player,
+    "SELF": _corrected_player,
+    "USE": _corrected_use,
+    "POS": _corrected_position,
+}
+
+
+def _bare_correction(m: MessageReading, at: int, old: tuple[int, dict]) -> bool:
+    """ "束魂小明,不对,是小明明", "诅咒阿飞,不对是庇佑", "倒数第二张,不对,倒数第三张": a correction that names only a
+    player, a privilege or a position replaces that part of the act just before it (docs/parser.md)."""
+    norm = m.text.norm
+    end = next((k for k in range(at, len(norm)) if norm[k] in "。;!?\n"), len(norm))
+    said = [t for t in meaningful(lex(norm, at, end, m.book)) if t.text not in _CORRECTION_FILL]
+    if len(said) != 1 or said[0].kind not in _CORRECTED:
+        return False
+    t, (p, e) = said[0], old
+    d = dict(e)
+    if not _CORRECTED[t.kind](m, t, e, d):
+        return False
+    d["correction"] = m.text.fragment(*e["_span"])
+    d["_span"] = (e["_span"][0], t.end)
+    m.inputs[m.inputs.index(old)] = (p, d)
+    _drop_replaced(m, d, e["_span"][0], at, end)
+    return True
+
+
+def _drop_replaced(m: MessageReading, d: dict, start: int, at: int, end: int) -> None:
+    """What the corrected input d now says once: another input of its words with its meaning, and the notes on the
+    correction's own words (norm[at:end]), go."""
+    same = [x for x in m.inputs if x[1] is not d and x[1].get("_span", (None,))[0] == start]
+    m.inputs[:] = [x for x in m.inputs if not any(x is y for y in same if _same_meaning(y[1], d))]
+    m.notes[:] = [n for n in m.notes if not (at <= n[0] < end)]
