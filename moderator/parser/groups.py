@@ -25,6 +25,8 @@ _NOUN_AFTER_ENDING = "这那个的是"
 
 @dataclass
 class Group:
+    """One privilege word and the words that fill it."""
+
     use: str
     start: int
     weak: bool = False
@@ -60,6 +62,8 @@ class Group:
 
 @dataclass
 class Clause:
+    """What one clause holds: its groups, or, with none, its names or card words."""
+
     groups: list[Group]
     names_only: list[Token]  # target tokens when the clause has no privilege word
     card_only: list[str]  # card words when the clause has neither privilege nor target
@@ -69,6 +73,7 @@ class Clause:
 
 
 def _family(use: str) -> frozenset[str]:
+    """The privileges a word of this one's family may name (the attacks, the saves, else itself)."""
     if use in al.ATTACK_USES:
         return al.ATTACK_USES
     if use in al.SAVE_USES:
@@ -90,7 +95,7 @@ class _Announces:
         for k in range(n - 1, -1, -1):
             self.next_text[k], self.target_after[k] = nxt, target
             t = tokens[k]
-            if not (t.kind == "PUNCT" and t.text.isspace()):
+            if not _is_space(t):
                 nxt = t.text
             target = target or t.kind in TARGET_KINDS
 
