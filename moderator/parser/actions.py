@@ -56,7 +56,7 @@ _AFTER_FORM = ("后", "後", "过", "過", "了")  # "变形后的阿米巴": a 
 
 
 @dataclass
-class _Reading:
+class _OneGroup:
     """One group as it is read: its card and privilege (`base`), the targets it is read for, whether it changes an
     earlier message's act, what it has given so far, and how a refusal about whom it is for is worded."""
 
@@ -204,7 +204,7 @@ class Resolver:
             return out if self._talk_of_a_form(g) else self._transform(g, base, out)
         if g.counted and not any(self._names_someone(t) for t in targets):
             return out  # "补一刀": a count of stabs with nobody named is talk, not an order
-        r = _Reading(g, change_at, base, targets, change, out, self._unsure(g, base, change))
+        r = _OneGroup(g, change_at, base, targets, change, out, self._unsure(g, base, change))
         for stage in (self._pronoun, self._refused_position, self._self_use):
             if stage(r):
                 return out
@@ -242,7 +242,7 @@ class Resolver:
         """A target that is a player's name, a seat, the sender, or a gap that may be a misspelt player."""
         return t.kind != "GAP" or self.looks_like_name(t, self.resolve_target(t))
 
-    def _input(self, r: _Reading, span: tuple[int, int], **said: str | None) -> dict:
+    def _input(self, r: _OneGroup, span: tuple[int, int], **said: str | None) -> dict:
         """One input of the group: its card and privilege, what was said (target, pronoun), its words' span, an aimed
         shot's position (checked before) and whether it changes an earlier act."""
         item = dict(r.base, **said)
@@ -253,7 +253,7 @@ class Resolver:
             item["change"] = True
         return item
 
-    def _pronoun(self, r: _Reading) -> bool:
+    def _pronoun(self, r: _OneGroup) -> bool:
         """A 他 / 她 as the target of an act on others: the only player the message names, else a refusal naming
         the players it may mean."""
         pronoun = next((t for t in r.targets if t.kind == "PRON"), None)
@@ -275,7 +275,7 @@ class Resolver:
         r.out.refusals.append(r.unsure(why, who))
         return True
 
-    def _only_one_meant(self, r: _Reading, who: list[str]) -> bool:
+    def _only_one_meant(self, r: _OneGroup, who: list[str]) -> bool:
         """The pronoun can mean one player only: the message names no one else, the group names no one, and it
         gives one input (not repeated, no alternative, an aimed shot with a valid position)."""
         named = [t for t in r.targets if t.kind != "PRON"]
@@ -283,7 +283,7 @@ class Resolver:
         one_act = r.g.repeat == 1 and not r.g.alt and not aimed_badly
         return len(who) == 1 and self.named() == set(who) and not named and one_act
 
-    def _refused_position(self, r: _Reading) -> bool:
+    def _refused_position(self, r: _OneGroup) -> bool:
         """Only an aimed shot has a position, and it needs a valid one."""
         why: str | None = None
         if r.g.pos is not None and r.use != _AIMED:
@@ -295,7 +295,7 @@ class Resolver:
             return True
         return False
 
-    def _self_use(self, r: _Reading) -> bool:
+    def _self_use(self, r: _OneGroup) -> bool:
         """A privilege on the sender only: one input, refused when another player is written as its target."""
         if r.use not in al.SELF_USES:
             return False
@@ -306,7 +306,7 @@ class Resolver:
         r.out.inputs.append(r.base | ({"change": True} if r.change else {}) | {"_span": (r.g.first(), r.g.last())})
         return True
 
-    def _players(self, r: _Reading) -> None:
+    def _players(self, r: _OneGroup) -> None:
         """The players written as targets: an input for each (as many as the count says), a refusal for each name
         after the privilege word that is no player; or one refusal when it is unclear whom the act is for."""
         g, out = r.g, r.out
@@ -334,7 +334,7 @@ class Resolver:
             if t.start >= g.verb_end:  # chatter before the privilege word is ignored
                 out.refusals.append(r.unsure(*_split(self.name_problem(t, x))))
 
-    def _resolved(self, r: _Reading) -> list[tuple[Token, Resolution]]:
+    def _resolved(self, r: _OneGroup) -> list[tuple[Token, Resolution]]:
         """Each target with whom it names, up to the chatter after the last player: after an attack, the start of
         that chatter is the 杀人宣言 (N-kill)."""
         resolved: list[tuple[Token, Resolution]] = []
@@ -348,7 +348,7 @@ class Resolver:
             resolved.append((t, x))
         return resolved
 
-    def _nobody(self, r: _Reading, bad: list[tuple[Token, Resolution]]) -> None:
+    def _nobody(self, r: _OneGroup, bad: list[tuple[Token, Resolution]]) -> None:
         """No player among the targets: ask whom the act is for, naming the first name after the privilege word."""
         if not bad:
             r.out.refusals.append(f"{r.use}要写明对谁用(如“{r.use} 某某”)")
