@@ -1,211 +1,32 @@
-"""Privileges: from the tokens of one clause to docs/scenarios.md action inputs (card, use, target, position, into).
+"""Privileges: from the groups of one clause (`groups.build`) to docs/scenarios.md action inputs (card, use, target,
+position, into).
 
-A privilege word opens a group; names, positions and a card word around it fill the group. The card is the one in
-the sender's hand that grants the privilege (an 阿米巴 when no natural card does: the engine checks its form).
+Each group is read in stages: which privilege, which card, whom (a pronoun, the sender, the players written), then
+the inputs and refusals. The card is the one in the sender's hand that grants the privilege (an 阿米巴 when no
+natural card does: the engine checks its form).
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from cards import catalogue as cat
 
 from . import aliases as al
+from .groups import Clause, Group, build
 from .lexer import Token
 from .names import NameBook, Resolution, similarity
 from .text import normalise_word
 
-TARGET_KINDS = ("NAME", "SEAT", "SELF", "GAP", "PRON")
-_USING = frozenset({"用", "使用"})  # "用杀手牌攻击王五": part of the card phrase
 MAX_REPEAT = 10
 # Words between a privilege and the old target of a change that say the act was sent before (把诅咒的目标从王五换成赵六)
 _OLD_ACT = re.compile(r"从|由|目标|对象|刚才|之前|原来|原本|昨")
 
-
-@dataclass
-class Group:
-    use: str
-    start: int
-    weak: bool = False
-    hint: str | None = None  # card implied by the spelling (咬 → 狼人)
-    card: str | None = None  # card written in the text (用杀手牌…)
-    targets: list[Token] = field(default_factory=list)
-    verb_end: int = 0
-    pos: Token | None = None
-    into: Token | None = None
-    repeat: int = 1  # 诅咒张三两次
-    end: int = 0
-    alt: bool = False  # "狙击赵六或孙八", "禁锢王五还是孙八": one of several, never guessed
-    counted: bool = False  # opened by a count of stabs ("两刀赵六")
-    # The words the group was read from beyond its verb and targets, so that an input's span holds every one of
-    # them (docs/parser.md, "nothing dropped"): `lo`, the start of a card phrase ("用杀手牌"), a position or a change
-    # word written before the verb; `past`, a 刚才 before it (it names what a change of target changes); `hi`, the
-    # end of a card or count written after the targets ("诅咒王五用诅咒牌", "诅咒张三两次").
-    lo: int | None = None
-    past: int | None = None
-    hi: int = 0
-
-    def first(self, change_at: int | None = None) -> int:
-        """Where the words the group was read from start."""
-        lo = self.start if self.lo is None else min(self.start, self.lo)
-        if self.past is not None and change_at is not None and change_at >= self.verb_end:
-            lo = min(lo, self.past)  # "刚才的束魂改给王五"
-        return lo
-
-    def last(self) -> int:
-        """Where the words the group was read from end (its targets aside)."""
-        return max(self.end, self.hi)
-
-
-@dataclass
-class Clause:
-    groups: list[Group]
-    names_only: list[Token]  # target tokens when the clause has no privilege word
-    card_only: list[str]  # card words when the clause has neither privilege nor target
-    change_at: int | None  # position of a 改为/换成 (T3 change of target)
-    cancel: bool
-    stray_pos: Token | None
-
-
-def _family(use: str) -> frozenset[str]:
-    if use in al.ATTACK_USES:
-        return al.ATTACK_USES
-    if use in al.SAVE_USES:
-        return al.SAVE_USES
-    return frozenset({use})
-
-
-class _Announces:
-    """Whether the count at k ("两刀") is followed by a colon or ends the clause: it announces what follows. The
-    tokens after each place are summed up once, from the back, so a clause of many counts is read in linear
-    time."""
-
-    def __init__(self, tokens: list[Token]):
-        n = len(tokens)
-        self.next_text: list[str | None] = [None] * n  # the first token after k that is no space
-        self.target_after = [False] * n  # a target written after k
-        nxt: str | None = None
-        target = False
-        for k in range(n - 1, -1, -1):
-            self.next_text[k], self.target_after[k] = nxt, target
-            t = tokens[k]
-            if not (t.kind == "PUNCT" and t.text.isspace()):
-                nxt = t.text
-            target = target or t.kind in TARGET_KINDS
-
-    def __call__(self, k: int) -> bool:
-        return self.next_text[k] is None or self.next_text[k] == ":" or not self.target_after[k]
-
-
-def build(tokens: list[Token]) -> Clause:
-    groups: list[Group] = []
-    cur: Group | None = None
-    pend_targets: list[Token] = []
-    pend_card: str | None = None
-    pend_pos: Token | None = None
-    pend_card_at = -1  # where the pending card's phrase starts ("用杀手牌": at 用)
-    pend_change: int | None = None  # a change word before any privilege ("更换束魂目标为王五")
-    pend_past: int | None = None  # a 刚才 before the next privilege
-    card_noun = False
-    change_at = None
-    cancel = False
-    announces: _Announces | None = None
-    last: Token | None = None  # the token before t, spaces left out
-    for k, t in enumerate(tokens):
-        before, last = last, (last if t.kind == "PUNCT" and t.text.isspace() else t)
-        if t.kind == "USE":
-            if cur and cur.use == "变形" and cur.into is None and t.value == "变形":
-                cur.end = cur.verb_end = t.end  # 用变形牌变成…, 变成变成 (a doubled verb)
-                continue
-            if cur and cur.use == "变形" and cur.into is None:
-                cur.into, cur.end = t, t.end
-                continue
-            if cur and not cur.targets and t.value == cur.use:
-                cur.end = cur.verb_end = t.end  # 放火烧王五
-                continue
-            if cur and t.weak and cur.use in al.TARGETED_USES and t.value in _family(cur.use) and not cur.targets:
-                cur.end = cur.verb_end = t.end  # 束魂救张三, 一击必杀杀张三
-                continue
-            if cur and cur.weak and t.value in _family(cur.use) and t.value != cur.use:
-                cur.use, cur.weak, cur.end, cur.hi = t.value, False, t.end, t.end  # 刀张三一击必杀
-                continue
-            cur = Group(t.value, t.start, weak=t.weak, hint=t.hint, card=pend_card, verb_end=t.end, end=t.end)
-            used = before is not None and before.kind == "STOP" and before.text in _USING  # "用巫医救王五"
-            cur.lo = min(
-                before.start if used and before is not None else t.start,
-                pend_card_at if pend_card is not None else t.start,
-                pend_pos.start if pend_pos is not None else t.start,
-                pend_change if pend_change is not None else t.start,
-            )
-            cur.past, pend_past, pend_change = pend_past, None, None
-            pend_card = None
-            groups.append(cur)
-            if pend_targets and len(groups) == 1:
-                cur.targets, pend_targets = pend_targets, []
-            if pend_pos:
-                cur.pos, pend_pos = pend_pos, None
-        elif t.kind == "CARD":
-            if cur and cur.use == "变形" and cur.into is None:
-                cur.into, cur.end = t, t.end
-            elif cur and cur.card is None and t.value in (*al.CARDS_OF_USE.get(cur.use, ()), cat.AMOEBA):
-                cur.card, cur.hi = t.value, max(cur.hi, t.end)
-            else:
-                pend_card = t.value
-                used = before is not None and before.kind == "STOP" and before.text in _USING
-                pend_card_at = before.start if used and before is not None else t.start
-                # "王五这个杀手太明显了,明天票他": a card word after a name, or after 这个/是/的, is a noun about
-                # someone, never the verb of an attack
-                card_noun = bool(pend_targets) or bool(
-                    before is not None
-                    and (
-                        (before.kind == "STOP" and before.text in ("个", "是", "的", "这张", "那张", "一个"))
-                        or (before.kind in ("GAP", "PRON") and before.text[-1:] in "这那个的是")
-                    )
-                )
-        elif t.kind in TARGET_KINDS:
-            if cur is None and pend_card in al.DEFAULT_USE and pend_card != cat.AMOEBA and not card_noun:
-                cur = Group(al.DEFAULT_USE[pend_card], t.start, card=pend_card, verb_end=t.start)
-                cur.lo = pend_card_at
-                groups.append(cur)
-                pend_card = None
-                cur.targets, pend_targets = pend_targets, []
-            (cur.targets if cur else pend_targets).append(t)
-            if cur:
-                cur.end = t.end
-        elif t.kind in ("POS", "BOTTOM"):
-            if t.kind == "BOTTOM":
-                t.value = -1
-            if cur:
-                cur.pos, cur.end = t, t.end
-            else:
-                pend_pos = t
-        elif t.kind == "REPEAT" and t.text.endswith("刀") and cur is None:
-            announces = announces or _Announces(tokens)
-            if announces(k):
-                continue  # "今晚两刀:杀王五,杀赵六": a count of the attacks written next, not two attacks
-            cur = Group("普通攻击", t.start, weak=True, verb_end=t.end, end=t.end, repeat=t.value, counted=True)
-            groups.append(cur)
-            cur.targets, pend_targets = pend_targets, []
-        elif t.kind == "REPEAT" and cur:
-            cur.repeat, cur.end, cur.hi = t.value, t.end, max(cur.hi, t.end)
-        elif t.kind in ("COND", "ALT") and cur and cur.targets:
-            cur.alt = True
-        elif t.kind == "CHANGE":
-            change_at = t.start
-            if cur is None:
-                pend_change = t.start
-            else:
-                cur.hi = max(cur.hi, t.end)  # "诅咒李四,改成…": the change word makes it a change
-        elif t.kind == "PAST":
-            pend_past = t.start
-        elif t.kind == "CANCEL":
-            cancel = True
-    # A card named after a player ("王五肯定是狼人") says who someone is, never what to do.
-    cards = [t.value for t in tokens if t.kind == "CARD"] if not groups and not pend_targets else []
-    return Clause(groups, pend_targets, cards, change_at, cancel, pend_pos)
+__all__ = ["Clause", "Group", "GroupReading", "Resolver", "build"]
 
 
 # ---------------------------------------------------------------------------------------------- resolution
@@ -227,6 +48,47 @@ class GroupReading:
     attack: bool = False  # produced at least one attack (carries a 杀人宣言, N-kill)
     tail: int | None = None  # start of unresolved text after an attack's target: manifesto material
     near_miss: bool = False  # an unresolved name that looks like a misspelt player
+
+
+_SHOT, _AIMED = "普通狙击", "瞄准狙击"
+_SAVE_OF_CARD = {cat.BINDER: "束魂", cat.HEALER: "治疗", cat.DOOM_PARDON: "特赦"}  # which save a weak 救 is
+_AFTER_FORM = ("后", "後", "过", "過", "了")  # "变形后的阿米巴": a 变形 written before these is talk of the card
+
+
+@dataclass
+class _OneGroup:
+    """One group as it is read: its card and privilege (`base`), the targets it is read for, whether it changes an
+    earlier message's act, what it has given so far, and how a refusal about whom it is for is worded."""
+
+    g: Group
+    change_at: int | None
+    base: dict
+    targets: list[Token]
+    change: bool
+    out: GroupReading
+    unsure: Callable[..., Any]
+
+    @property
+    def use(self) -> str:
+        return self.base["use"]
+
+
+def _once_each(resolved: list[tuple[Token, Resolution]]) -> list[tuple[Token, Resolution]]:
+    """The targets that name a player, each player once ("治疗自己(也就是钱七)": one person written twice)."""
+    good, seen = [], set()
+    for t, x in resolved:
+        if x.name and x.name not in seen:
+            seen.add(x.name)
+            good.append((t, x))
+    return good
+
+
+def _manifesto_start(g: Group, resolved: list[tuple[Token, Resolution]], t: Token) -> int:
+    """Where the 杀人宣言 written straight after an attack's targets starts (N-kill): after the last player and a
+    position written before the chatter t."""
+    ends = [u.end for u, x in resolved if x.name]
+    ends += [g.pos.end] if g.pos is not None and g.pos.end <= t.start else []
+    return max(ends)
 
 
 class Resolver:
@@ -263,13 +125,7 @@ class Resolver:
         held = [c for c in dict.fromkeys(self.hand)]
         wanted = g.card or g.hint
         if wanted:
-            if wanted not in granting and wanted != cat.AMOEBA:
-                return None, f"{wanted}牌没有“{use}”这个特权;{use}属于{'或'.join(granting)}牌"
-            if wanted in held:
-                return wanted, ""
-            if cat.AMOEBA in held:
-                return cat.AMOEBA, ""
-            return None, f"你手里没有{wanted}牌"
+            return self._written_card(wanted, use, granting, held)
         natural = [c for c in granting if c in held]
         if len(natural) == 1:
             return natural[0], ""
@@ -279,30 +135,51 @@ class Resolver:
             return cat.AMOEBA, ""
         return None, f"你手里没有{'或'.join(granting)}牌,不能用{use}"
 
+    @staticmethod
+    def _written_card(wanted: str, use: str, granting: tuple[str, ...], held: list[str]) -> tuple[str | None, str]:
+        """The card the text names or implies, if it grants the privilege and the hand holds it (or an 阿米巴)."""
+        if wanted not in granting and wanted != cat.AMOEBA:
+            return None, f"{wanted}牌没有“{use}”这个特权;{use}属于{'或'.join(granting)}牌"
+        if wanted in held:
+            return wanted, ""
+        if cat.AMOEBA in held:
+            return cat.AMOEBA, ""
+        return None, f"你手里没有{wanted}牌"
+
     def use_for(self, g: Group) -> tuple[str | None, str]:
         """(privilege, "") or (None, the refusal's reason)."""
-        use = g.use
         card = g.card or g.hint
-        if g.weak and use in al.ATTACK_USES and card == cat.SNIPER:
-            use = "普通狙击"
-        if g.weak and use in al.ATTACK_USES and g.pos is not None and card is None and cat.SNIPER in self.hand:
-            use = "普通狙击"  # 打王五从后往前数第三张: only a sniper's shot has a position
+        use = self._shot(g, card)
         if g.weak and use in al.SAVE_USES:
-            by_card = {cat.BINDER: "束魂", cat.HEALER: "治疗", cat.DOOM_PARDON: "特赦"}
-            if card in by_card:
-                use = by_card[card]
-            else:
-                held = [c for c in (cat.HEALER, cat.BINDER) if c in self.hand]
-                if len(held) == 2:
-                    return None, "“救”可能是治疗(巫医牌)也可能是束魂(束魂牌);请写明"
-                if not held:
-                    return None, "你手里没有巫医或束魂牌,不能救人(可写“治疗 某某”“束魂 某某”)"
-                use = by_card[held[0]]
-        if g.pos is not None and use == "普通狙击":
-            use = "瞄准狙击"
-        if g.weak and use in al.ATTACK_USES and g.pos is not None and use != "瞄准狙击":
+            saved, why = self._save(card)
+            if saved is None:
+                return None, why
+            use = saved
+        if g.pos is not None and use == _SHOT:
+            use = _AIMED
+        if g.weak and use in al.ATTACK_USES and g.pos is not None and use != _AIMED:
             return None, "只有瞄准狙击能指定第几张牌(如“瞄准狙击 某某 倒数第2张”)"
         return use, ""
+
+    def _shot(self, g: Group, card: str | None) -> str:
+        """A weak attack word is a sniper's shot when the sniper card is written, or when it has a position and the
+        sender holds a sniper (打王五从后往前数第三张: only a sniper's shot has a position)."""
+        if not (g.weak and g.use in al.ATTACK_USES):
+            return g.use
+        if card == cat.SNIPER or (g.pos is not None and card is None and cat.SNIPER in self.hand):
+            return _SHOT
+        return g.use
+
+    def _save(self, card: str | None) -> tuple[str | None, str]:
+        """Which save a weak 救 is: by the card written, else by the one saving card the hand holds."""
+        if card in _SAVE_OF_CARD:
+            return _SAVE_OF_CARD[card], ""
+        held = [c for c in (cat.HEALER, cat.BINDER) if c in self.hand]
+        if len(held) == 2:
+            return None, "“救”可能是治疗(巫医牌)也可能是束魂(束魂牌);请写明"
+        if not held:
+            return None, "你手里没有巫医或束魂牌,不能救人(可写“治疗 某某”“束魂 某某”)"
+        return _SAVE_OF_CARD[held[0]], ""
 
     def resolve_target(self, t: Token) -> Resolution:
         if t.kind == "NAME":
@@ -315,134 +192,171 @@ class Resolver:
 
     # ---- one group
     def read_group(self, g: Group, change_at: int | None) -> GroupReading:
+        """What one group reads as: its privilege, card and count first; then, by what the privilege takes, a form
+        (变形), a pronoun, a position, the sender, or the players written."""
         out = GroupReading([], [])
+        base, why = self._base(g)
+        if base is None:
+            out.refusals.append(why)
+            return out
+        targets, change = self._changed_targets(g, change_at)
+        if base["use"] == "变形":
+            return out if self._talk_of_a_form(g) else self._transform(g, base, out)
+        if g.counted and not any(self._names_someone(t) for t in targets):
+            return out  # "补一刀": a count of stabs with nobody named is talk, not an order
+        r = _OneGroup(g, change_at, base, targets, change, out, self._unsure(g, base, change))
+        for stage in (self._pronoun, self._refused_position, self._self_use):
+            if stage(r):
+                return out
+        self._players(r)
+        return out
+
+    def _base(self, g: Group) -> tuple[dict | None, str]:
+        """The group's card and privilege ({"card", "use"}), or the reason it has none."""
         use, why = self.use_for(g)
         if use is None:
-            out.refusals.append(why)
-            return out
+            return None, why
         card, why = self.card_for(g, use)
         if card is None:
-            out.refusals.append(why)
-            return out
-        base: dict = {"card": card, "use": use}
+            return None, why
         if not 1 <= g.repeat <= MAX_REPEAT:
-            out.refusals.append(f"一次最多重复{MAX_REPEAT}次;请分开写")
-            return out
-        targets = g.targets
-        base_change = change_at is not None
-        if change_at is not None:
-            later = [t for t in targets if t.start > change_at]
-            old = [t for t in targets if g.verb_end <= t.start < change_at and t.kind != "GAP"]
-            if later and old and not _OLD_ACT.search(self.display(g.verb_end, old[0].start) or ""):
-                base_change = False  # 治疗A 等下 改成B: the act and its correction, both in this message
-            targets = later or targets
-        if use == "变形":
-            after = self.display(g.verb_end, g.verb_end + 1)
-            if (
-                g.into is not None
-                and g.into.kind == "CARD"
-                and g.into.value == cat.AMOEBA
-                and after in ("后", "後", "过", "過", "了")
-            ):
-                return out  # "变形后的阿米巴": talk about the card, not an order
-            return self._transform(g, base, out)
-        if g.counted and not any(t.kind != "GAP" or self.looks_like_name(t, self.resolve_target(t)) for t in targets):
-            return out  # "补一刀": a count of stabs with nobody named is talk, not an order
-        unsure = self._unsure(g, base, base_change)
-        pronoun = next((t for t in targets if t.kind == "PRON"), None)
-        if pronoun is not None and use not in al.SELF_USES:
-            who = self.candidates_before(pronoun.start)
-            said = self.display(pronoun.start, pronoun.end) or pronoun.text
-            named = [t for t in targets if t.kind != "PRON"]
-            aimed_badly = use == "瞄准狙击" and self._position_problem(g.pos) is not None
-            if (
-                len(who) == 1
-                and self.named() == set(who)
-                and not named
-                and g.repeat == 1
-                and not g.alt
-                and not aimed_badly
-            ):
-                # "王五昨天一直针对我,很可疑。今晚禁锢他。": the only player the message names; the preview says
-                # whom the pronoun was read as
-                item = dict(base, target=who[0], pronoun=said)
-                item["_span"] = (min(g.first(change_at), pronoun.start), max(g.last(), pronoun.end))
-                if use == "瞄准狙击" and g.pos is not None:  # (not aimed_badly: it has a position)
-                    item["position"] = g.pos.value
-                if base_change:
-                    item["change"] = True
-                out.inputs.append(item)
-                out.attack = use in al.ATTACK_USES
-                return out
-            if who:
-                why = f"“{said}”指的是谁?前面提到的是:{'、'.join(who)};请写名字(如“{use} {who[0]}”),或由天神确认"
-            else:
-                why = f"“{said}”指的是谁?请写名字(如“{use} 某某”)"
-            out.refusals.append(unsure(why, who))
-            return out
-        if g.pos is not None and use != "瞄准狙击":
-            out.refusals.append(f"只有瞄准狙击能指定第几张牌;“{use}”不用写位置")
-            return out
-        if use == "瞄准狙击":
-            bad_position = self._position_problem(g.pos)
-            if bad_position:
-                out.refusals.append(bad_position)
-                return out
-        if use in al.SELF_USES:
-            others = [r for r in map(self.resolve_target, (t for t in targets if t.kind != "GAP")) if r.name]
-            if any(r.name != self.book.sender for r in others):
-                out.refusals.append(f"{use}只能对自己使用,不用写目标")
-                return out
-            out.inputs.append(base | ({"change": True} if base_change else {}) | {"_span": (g.first(), g.last())})
-            return out
-        resolved: list[tuple[Token, Resolution]] = []
-        for t in targets:
-            r = self.resolve_target(t)
-            if not r.name and resolved and any(x.name for _, x in resolved) and not self.looks_like_name(t, r):
-                if use in al.ATTACK_USES:
-                    ends = [u.end for u, x in resolved if x.name]
-                    ends += [g.pos.end] if g.pos is not None and g.pos.end <= t.start else []
-                    out.tail = max(ends)  # 杀人宣言 straight after the attack (N-kill)
-                    break
-                continue  # chatter after the target
-            resolved.append((t, r))
-        good, seen = [], set()
-        for t, r in resolved:  # "治疗自己(也就是钱七)": one person written twice is one target
-            if r.name and r.name not in seen:
-                seen.add(r.name)
-                good.append((t, r))
-        bad = [(t, r) for t, r in resolved if not r.name]
+            return None, f"一次最多重复{MAX_REPEAT}次;请分开写"
+        return {"card": card, "use": use}, ""
+
+    def _changed_targets(self, g: Group, change_at: int | None) -> tuple[list[Token], bool]:
+        """The targets a group is read for, and whether it changes an earlier message's act (T3): after a 改为 only
+        the new targets count; "治疗A 等下 改成B" is an act and its correction, both in this message."""
+        if change_at is None:
+            return g.targets, False
+        later = [t for t in g.targets if t.start > change_at]
+        old = [t for t in g.targets if g.verb_end <= t.start < change_at and t.kind != "GAP"]
+        in_this_message = later and old and not _OLD_ACT.search(self.display(g.verb_end, old[0].start) or "")
+        return later or g.targets, not in_this_message
+
+    def _talk_of_a_form(self, g: Group) -> bool:
+        """ "变形后的阿米巴": talk about the card, not an order."""
+        after = self.display(g.verb_end, g.verb_end + 1)
+        return g.into is not None and g.into.kind == "CARD" and g.into.value == cat.AMOEBA and after in _AFTER_FORM
+
+    def _names_someone(self, t: Token) -> bool:
+        """A target that is a player's name, a seat, the sender, or a gap that may be a misspelt player."""
+        return t.kind != "GAP" or self.looks_like_name(t, self.resolve_target(t))
+
+    def _input(self, r: _OneGroup, span: tuple[int, int], **said: str | None) -> dict:
+        """One input of the group: its card and privilege, what was said (target, pronoun), its words' span, an aimed
+        shot's position (checked before) and whether it changes an earlier act."""
+        item = dict(r.base, **said)
+        item["_span"] = span
+        if r.use == _AIMED and r.g.pos is not None:
+            item["position"] = r.g.pos.value
+        if r.change:
+            item["change"] = True
+        return item
+
+    def _pronoun(self, r: _OneGroup) -> bool:
+        """A 他 / 她 as the target of an act on others: the only player the message names, else a refusal naming
+        the players it may mean."""
+        pronoun = next((t for t in r.targets if t.kind == "PRON"), None)
+        if pronoun is None or r.use in al.SELF_USES:
+            return False
+        who = self.candidates_before(pronoun.start)
+        said = self.display(pronoun.start, pronoun.end) or pronoun.text
+        if self._only_one_meant(r, who):
+            # "王五昨天一直针对我,很可疑。今晚禁锢他。": the only player the message names; the preview says
+            # whom the pronoun was read as
+            span = (min(r.g.first(r.change_at), pronoun.start), max(r.g.last(), pronoun.end))
+            r.out.inputs.append(self._input(r, span, target=who[0], pronoun=said))
+            r.out.attack = r.use in al.ATTACK_USES
+            return True
+        if who:
+            why = f"“{said}”指的是谁?前面提到的是:{'、'.join(who)};请写名字(如“{r.use} {who[0]}”),或由天神确认"
+        else:
+            why = f"“{said}”指的是谁?请写名字(如“{r.use} 某某”)"
+        r.out.refusals.append(r.unsure(why, who))
+        return True
+
+    def _only_one_meant(self, r: _OneGroup, who: list[str]) -> bool:
+        """The pronoun can mean one player only: the message names no one else, the group names no one, and it
+        gives one input (not repeated, no alternative, an aimed shot with a valid position)."""
+        named = [t for t in r.targets if t.kind != "PRON"]
+        aimed_badly = r.use == _AIMED and self._position_problem(r.g.pos) is not None
+        one_act = r.g.repeat == 1 and not r.g.alt and not aimed_badly
+        return len(who) == 1 and self.named() == set(who) and not named and one_act
+
+    def _refused_position(self, r: _OneGroup) -> bool:
+        """Only an aimed shot has a position, and it needs a valid one."""
+        why: str | None = None
+        if r.g.pos is not None and r.use != _AIMED:
+            why = f"只有瞄准狙击能指定第几张牌;“{r.use}”不用写位置"
+        elif r.use == _AIMED:
+            why = self._position_problem(r.g.pos)
+        if why:
+            r.out.refusals.append(why)
+            return True
+        return False
+
+    def _self_use(self, r: _OneGroup) -> bool:
+        """A privilege on the sender only: one input, refused when another player is written as its target."""
+        if r.use not in al.SELF_USES:
+            return False
+        others = [x for x in map(self.resolve_target, (t for t in r.targets if t.kind != "GAP")) if x.name]
+        if any(x.name != self.book.sender for x in others):
+            r.out.refusals.append(f"{r.use}只能对自己使用,不用写目标")
+            return True
+        r.out.inputs.append(r.base | ({"change": True} if r.change else {}) | {"_span": (r.g.first(), r.g.last())})
+        return True
+
+    def _players(self, r: _OneGroup) -> None:
+        """The players written as targets: an input for each (as many as the count says), a refusal for each name
+        after the privilege word that is no player; or one refusal when it is unclear whom the act is for."""
+        g, out = r.g, r.out
+        resolved = self._resolved(r)
+        good = _once_each(resolved)
+        bad = [(t, x) for t, x in resolved if not x.name]
         if g.alt and len(good) > 1:
-            who = [r.name for _, r in good if r.name]
-            out.refusals.append(unsure(f"写了{'或'.join(who)},{use}要写明对其中哪一个用;不会替你选", who))
-            return out
+            who = [x.name for _, x in good if x.name]
+            out.refusals.append(r.unsure(f"写了{'或'.join(who)},{r.use}要写明对其中哪一个用;不会替你选", who))
+            return
         if not good:
-            if not bad:
-                out.refusals.append(f"{use}要写明对谁用(如“{use} 某某”)")
-                return out
-            after = [(t, r) for t, r in bad if t.start >= g.verb_end] or bad
-            t, r = after[0]
-            out.refusals.append(unsure(*_split(self.name_problem(t, r))))
-            out.near_miss = any(self.looks_like_name(t, r) for t, r in bad)
-            return out
-        for t, r in good:
-            item = dict(base, target=r.name)
+            self._nobody(r, bad)
+            return
+        for t, x in good:
             # (a card or count written after the targets goes with the last one's span)
             hi = g.hi if t is good[-1][0] else 0
-            item["_span"] = (
-                min(g.first(change_at), t.start),
+            span = (
+                min(g.first(r.change_at), t.start),
                 max(g.verb_end, t.end, g.pos.end if g.pos is not None else 0, hi),
             )
-            if use == "瞄准狙击" and g.pos is not None:  # (its position was checked above)
-                item["position"] = g.pos.value
-            if base_change:
-                item["change"] = True
+            item = self._input(r, span, target=x.name)
             out.inputs.extend(dict(item) for _ in range(g.repeat))
-        out.attack = use in al.ATTACK_USES
-        for t, r in bad:
+        out.attack = r.use in al.ATTACK_USES
+        for t, x in bad:
             if t.start >= g.verb_end:  # chatter before the privilege word is ignored
-                out.refusals.append(unsure(*_split(self.name_problem(t, r))))
-        return out
+                out.refusals.append(r.unsure(*_split(self.name_problem(t, x))))
+
+    def _resolved(self, r: _OneGroup) -> list[tuple[Token, Resolution]]:
+        """Each target with whom it names, up to the chatter after the last player: after an attack, the start of
+        that chatter is the 杀人宣言 (N-kill)."""
+        resolved: list[tuple[Token, Resolution]] = []
+        for t in r.targets:
+            x = self.resolve_target(t)
+            if not x.name and any(y.name for _, y in resolved) and not self.looks_like_name(t, x):
+                if r.use in al.ATTACK_USES:
+                    r.out.tail = _manifesto_start(r.g, resolved, t)
+                    break
+                continue  # chatter after the target
+            resolved.append((t, x))
+        return resolved
+
+    def _nobody(self, r: _OneGroup, bad: list[tuple[Token, Resolution]]) -> None:
+        """No player among the targets: ask whom the act is for, naming the first name after the privilege word."""
+        if not bad:
+            r.out.refusals.append(f"{r.use}要写明对谁用(如“{r.use} 某某”)")
+            return
+        after = [(t, x) for t, x in bad if t.start >= r.g.verb_end] or bad
+        t, x = after[0]
+        r.out.refusals.append(r.unsure(*_split(self.name_problem(t, x))))
+        r.out.near_miss = any(self.looks_like_name(t, x) for t, x in bad)
 
     def _unsure(self, g: Group, base: dict, change: bool):
         """A refusal about whom the privilege is for: with its candidates, it also carries the input that choosing

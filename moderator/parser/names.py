@@ -104,23 +104,44 @@ class NameBook:
         return found
 
     def _resolve(self, fragment: str) -> Resolution:
+        """Which player a fragment names: exactly, as written without its spaces, by a unique prefix or part, or
+        fuzzily; else none, with the closest names."""
         frag = normalise_word(fragment)
         if not frag:
             return Resolution(None, "none")
-        if frag in self.norm:
-            return self.canonical(frag)
+        for look_up in (self._exact, self._unspaced, self._prefix_or_part):
+            found = look_up(frag)
+            if found is not None:
+                return found
+        return self._nearest(frag)
+
+    def _exact(self, frag: str) -> Resolution | None:
+        return self.canonical(frag) if frag in self.norm else None
+
+    def _unspaced(self, frag: str) -> Resolution | None:
+        """The name the fragment is once spaces are left out of both ("阿 飞" for 阿飞)."""
         squeezed = {k.replace(" ", ""): k for k in self.norm}
-        if frag.replace(" ", "") in squeezed:
-            return self.canonical(squeezed[frag.replace(" ", "")])
-        if len(frag) >= 2:  # one character is too little to pick a player by
-            prefixed = [k for k in self.norm if k.startswith(frag)]
-            if len(prefixed) == 1:
-                return self._prefix(frag, prefixed[0])
-            if len(prefixed) > 1:
-                return Resolution(None, "ambiguous", tuple(n for k in prefixed for n in self.norm[k]))
-            parts = [k for k in self.norm if frag in k]
-            if len(parts) == 1:
-                return Resolution(self.canonical(parts[0]).name, "part", tuple(self.norm[parts[0]]))
+        key = squeezed.get(frag.replace(" ", ""))
+        return self.canonical(key) if key is not None else None
+
+    def _prefix_or_part(self, frag: str) -> Resolution | None:
+        """The one player whose name starts with the fragment (several: ambiguous), else the one whose name holds
+        it; one character is too little to pick a player by."""
+        if len(frag) < 2:
+            return None
+        prefixed = [k for k in self.norm if k.startswith(frag)]
+        if len(prefixed) == 1:
+            return self._prefix(frag, prefixed[0])
+        if len(prefixed) > 1:
+            return Resolution(None, "ambiguous", tuple(n for k in prefixed for n in self.norm[k]))
+        parts = [k for k in self.norm if frag in k]
+        if len(parts) == 1:
+            return Resolution(self.canonical(parts[0]).name, "part", tuple(self.norm[parts[0]]))
+        return None
+
+    def _nearest(self, frag: str) -> Resolution:
+        """A fuzzy match of one player with a clear lead (`FUZZY_THRESHOLD`, `FUZZY_MARGIN`), else none, with the
+        three closest names."""
         scored = sorted(((similarity(frag, k), k) for k in self.norm), key=lambda sk: (-sk[0], sk[1]))
         if scored:
             best, key = scored[0]

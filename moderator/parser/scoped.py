@@ -59,17 +59,27 @@ def _fold_changes(m: Reading, withdrawn: list[dict]) -> None:
     for _, d in _acts(m):
         if not d.get("change") or "use" not in d:
             continue
-        before = [(q, e) for q, e in _acts(m) if e is not d and e["_span"][1] <= d["_span"][0] and _same_act(e, d)]
-        earlier = [e for e in withdrawn if e["_span"][1] <= d["_span"][0] and _same_act(e, d)]
-        if len(before) > 1 or (not before and not earlier):
-            continue
-        still = any(e.get("change") for e in [*(e for _, e in before), *earlier])  # 刚才的A改给B。不对,改给C
-        if before:
-            (q, e) = before[0]
-            m.inputs.remove((q, e))
-            m.notes.append((*e["_span"], f"“{_said(m, e)}”被后面改的目标取代,没有录入"))
-        if not still:
-            del d["change"]
+        before = [(q, e) for q, e in _acts(m) if e is not d and _corrected_by(e, d)]
+        earlier = [e for e in withdrawn if _corrected_by(e, d)]
+        if len(before) == 1 or (not before and earlier):
+            _fold(m, d, before, earlier)
+
+
+def _corrected_by(e: dict, d: dict) -> bool:
+    """Whether e is the same act as the change d, written before it."""
+    return e["_span"][1] <= d["_span"][0] and _same_act(e, d)
+
+
+def _fold(m: Reading, d: dict, before: list[tuple[int, dict]], earlier: list[dict]) -> None:
+    """The change d takes the place of the one act written before it (which leaves a note); it stays a change of
+    an earlier message's act only when that act was itself one (刚才的A改给B。不对,改给C)."""
+    still = any(e.get("change") for e in [*(e for _, e in before), *earlier])
+    if before:
+        (q, e) = before[0]
+        m.inputs.remove((q, e))
+        m.notes.append((*e["_span"], f"“{_said(m, e)}”被后面改的目标取代,没有录入"))
+    if not still:
+        del d["change"]
 
 
 def _tally(m: Reading, hit: cues.Hit) -> None:

@@ -74,9 +74,7 @@ class _Owners:
                 prev = None
             if t.kind in _NOT_OWN or t.text in _NEGATED_VOTE:
                 last_not_own = i  # (别投票:阿飞 — the negation is lexed with the verb)
-            if (t.kind == "PRON" or (t.kind == "NAME" and t.value.name != sender)) and not (
-                prev is not None and prev.text == "从" and prev_index >= start
-            ):
+            if _someone_else(t, sender) and not _after_from(prev, prev_index, start):
                 last_subject = i
             if t.kind != "PUNCT" and t.kind != "SEP":
                 prev, prev_index = t, i
@@ -91,6 +89,23 @@ class _Owners:
         return not (self.sentence[k].kind == "VOTE" and self.subject[k] >= start)
 
 
+def _someone_else(t: Token, sender: str) -> bool:
+    """A pronoun or another player's name: someone who may be the one voting ("赵六投王五")."""
+    return t.kind == "PRON" or (t.kind == "NAME" and t.value.name != sender)
+
+
+def _after_from(prev: Token | None, prev_index: int, start: int) -> bool:
+    """Whether the word before, in this clause, is 从 ("从张三改投李四": 张三 is the old vote, not a voter)."""
+    return prev is not None and prev.text == "从" and prev_index >= start
+
+
+def _own_words(sentence: list[Token], words: list[int], sender: str) -> tuple[list[int], list[int]]:
+    """The sender's own vote words of a sentence, as (votes, unvotes)."""
+    owners = _Owners(sentence, sender)
+    own = [k for k in words if owners.own(k)]
+    return [k for k in own if sentence[k].text not in UNVOTE], [k for k in own if sentence[k].text in UNVOTE]
+
+
 def _sentences(tokens: list[Token]) -> list[list[Token]]:
     out: list[list[Token]] = [[]]
     for t in tokens:
@@ -102,6 +117,51 @@ def _sentences(tokens: list[Token]) -> list[list[Token]]:
     return [s for s in out if s]
 
 
+_VOTE_KINDS = frozenset({"VOTE", "CHANGE", "SELFVOTE"})
+_PASSED_OVER = frozenset(
+    {"STOP", "PUNCT", "COND", "VOTE", "CHANGE", "SEP"}
+)  # read past between a vote word and its names
+
+
+def _other_vote_word(sentence: list[Token], j: int, marks: set[int], found: list[Token]) -> bool:
+    """ "改票,原来投的李四": a vote word that is not the sender's own."""
+    return sentence[j].kind in _VOTE_KINDS and j not in marks
+
+
+def _reason_or_privilege(sentence: list[Token], j: int, marks: set[int], found: list[Token]) -> bool:
+    """A reason word (因为…) or a privilege word."""
+    return sentence[j].kind in ("REASON", "USE")
+
+
+def _next_after_names(sentence: list[Token], j: int, marks: set[int], found: list[Token]) -> bool:
+    """A separator or another vote word after the names."""
+    return bool(found) and sentence[j].kind in ("SEP", *_VOTE_KINDS)
+
+
+def _aside_after_names(sentence: list[Token], j: int, marks: set[int], found: list[Token]) -> bool:
+    """ "改票:王五(原投李四)", "投王五 —— 赵六昨晚说的理由我信": a bracket, a not-a-vote word or a dash after the
+    names opens an aside or a reason."""
+    text = sentence[j].text
+    return bool(found) and (text in _BRACKETS or text in _NOT_VOTE or text in _DASHES)
+
+
+def _verb_ending_pronoun(sentence: list[Token], j: int, marks: set[int], found: list[Token]) -> bool:
+    """ "票死她", "投出她": a verb's ending and a pronoun, no player's name."""
+    t = sentence[j]
+    short_gap = t.kind == "GAP" and len(t.text) <= 2
+    return short_gap and j + 1 < len(sentence) and sentence[j + 1].kind == "PRON" and sentence[j + 1].start == t.end
+
+
+# What ends the names after a vote word: the first that holds at a word ends them before it
+_NAMES_END: tuple[Callable[[list[Token], int, set[int], list[Token]], bool], ...] = (
+    _other_vote_word,
+    _reason_or_privilege,
+    _next_after_names,
+    _aside_after_names,
+    _verb_ending_pronoun,
+)
+
+
 def _targets_after(sentence: list[Token], words: list[int]) -> dict[int, list[Token]]:
     """The target tokens right after each vote word (a second one means 'A或B' / 'A和B'). Read from the last vote
     word back: a vote word whose scan reaches the next vote word with nothing found takes that word's answer, so a
@@ -109,34 +169,25 @@ def _targets_after(sentence: list[Token], words: list[int]) -> dict[int, list[To
     out: dict[int, list[Token]] = {}
     marks = set(words)
     for k in sorted(words, reverse=True):
-        found: list[Token] = []
-        for j in range(k + 1, len(sentence)):
-            t = sentence[j]
-            if not found and j in marks and j in out:
-                found = list(out[j])
-                break
-            if t.kind in ("VOTE", "CHANGE", "SELFVOTE") and j not in marks:
-                break  # "改票,原来投的李四": a vote word that is not the sender's own ends the scan
-            if t.kind in ("REASON", "USE") or (t.kind in ("SEP", "VOTE", "CHANGE", "SELFVOTE") and found):
-                break
-            if found and (t.text in _BRACKETS or t.text in _NOT_VOTE or t.text in _DASHES):
-                break  # "改票:王五(原投李四)", "投王五 —— 赵六昨晚说的理由我信": a reason after a dash
-            if (
-                t.kind == "GAP"
-                and len(t.text) <= 2
-                and j + 1 < len(sentence)
-                and sentence[j + 1].kind == "PRON"
-                and sentence[j + 1].start == t.end
-            ):
-                break  # "票死她", "投出她": a verb's ending and a pronoun, no player's name
-            if t.kind in TARGETS:
-                found.append(t)
-            elif t.kind in ("STOP", "PUNCT", "COND", "VOTE", "CHANGE", "SEP"):
-                continue
-            elif found:
-                break
-        out[k] = found
+        out[k] = _names_after(sentence, k, marks, out)
     return out
+
+
+def _names_after(sentence: list[Token], k: int, marks: set[int], out: dict[int, list[Token]]) -> list[Token]:
+    """The target tokens after the vote word at k, up to the first word that ends them (`_NAMES_END`), or the
+    answer of the next vote word reached with none found."""
+    found: list[Token] = []
+    for j in range(k + 1, len(sentence)):
+        if not found and j in marks and j in out:
+            return list(out[j])
+        if any(ends(sentence, j, marks, found) for ends in _NAMES_END):
+            break
+        t = sentence[j]
+        if t.kind in TARGETS:
+            found.append(t)
+        elif found and t.kind not in _PASSED_OVER:
+            break
+    return found
 
 
 _TAIL_FILL = frozenset({"一", "这", "这一", "的", "我的"})
@@ -194,10 +245,12 @@ class _Reader:
         span = (sentence[0].start, sentence[-1].end)
         if self.talk(sentence, words, span) or self.conditioned(sentence, words, span):
             return
-        owners = _Owners(sentence, self.book.sender)
-        words = [k for k in words if owners.own(k)]
-        unvote = [k for k in words if sentence[k].text in UNVOTE]
-        words = [k for k in words if sentence[k].text not in UNVOTE]
+        self.own_words(sentence, words, span)
+
+    def own_words(self, sentence: list[Token], words: list[int], span: tuple[int, int]) -> None:
+        """The sender's own vote words of a sentence: an unvote makes the post a change (and alone withdraws the
+        vote); the others are read for their names."""
+        words, unvote = _own_words(sentence, words, self.book.sender)
         self.change = self.change or bool(unvote)
         if unvote or words:
             self.result.found = True
@@ -290,12 +343,16 @@ class _Reader:
         if targets and (self.unresolved or len(targets) > 1):
             self.refuse_many(targets)
         elif targets:
-            result.inputs.append({"change": targets[0]} if self.change else {"for": targets[0]})
-            ends = (self.tails.get(c[1].start, c[1].end) for c in self.chosen)
-            result.spans.append((min(c[2] for c in self.chosen), max(ends)))
+            self.accept(targets[0])
         else:
             self.refuse_unclear(tokens)
         return result
+
+    def accept(self, target: str) -> None:
+        """The post's one vote (or change of vote), spanning the words of every mention of its player."""
+        self.result.inputs.append({"change": target} if self.change else {"for": target})
+        ends = (self.tails.get(c[1].start, c[1].end) for c in self.chosen)
+        self.result.spans.append((min(c[2] for c in self.chosen), max(ends)))
 
     def refuse_many(self, targets: list[str]) -> None:
         first, last = self.chosen[0][1], self.chosen[-1][1]
@@ -347,12 +404,14 @@ def _before_later_condition(sentence: list[Token], words: list[int], book: NameB
     cut = max((i for i in range(words[0], cond) if sentence[i].kind == "SEP"), default=None)
     if cut is None:
         return sentence, words
-    voted = [
-        t for t in sentence[words[0] : cut] if t.kind in ("NAME", "SEAT", "SELF") and _resolve(t, book).name is not None
-    ]
-    if not voted:
+    if not _names_a_player_exactly(sentence[words[0] : cut], book):
         return sentence, words
     return sentence[:cut], [k for k in words if k < cut]
+
+
+def _names_a_player_exactly(tokens: list[Token], book: NameBook) -> bool:
+    """Whether the tokens hold a player's name, seat or the sender (not a gap that may be one)."""
+    return any(t.kind in ("NAME", "SEAT", "SELF") and _resolve(t, book).name is not None for t in tokens)
 
 
 def _names_a_player(sentence: list[Token], words: list[int], book: NameBook) -> bool:
