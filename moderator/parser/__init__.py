@@ -27,7 +27,7 @@ from .account import Part, account
 from .lexer import lex
 from .names import NameBook
 from .pm import MAX_CHARS
-from .text import prepare
+from .text import Text, prepare
 
 __all__ = ["MAX_CHARS", "ParseResult", "Part", "account", "parse_pm", "parse_vote", "sender_words"]
 
@@ -121,9 +121,18 @@ def sender_words(text: str, *, sender: str, players: Sequence[str], max_chars: i
         if t.kind == "NAME" and t.value.name == own:
             found[prepared.fragment(t.start, t.end) or t.text] = None
         elif t.kind == "GAP" and key and len(key) > 2:
-            for a in range(t.start, t.end - 1):  # each part of two or more characters written here
-                for b in range(a + 2, min(t.end, a + len(key) - 1) + 1):
-                    part = norm[a:b]
-                    if part in key and book.resolve(part).name == own:
-                        found[prepared.fragment(a, b) or part] = None
+            found.update(dict.fromkeys(_parts_naming(prepared, book, key, t.start, t.end)))
     return list(found)
+
+
+def _parts_naming(prepared: Text, book: NameBook, key: str, start: int, end: int) -> list[str]:
+    """The parts of two or more characters of a gap, norm[start:end], that are in the sender's normal name `key`
+    and that the name book resolves to the sender alone, as written."""
+    norm, own = prepared.norm, book.sender
+    out: list[str] = []
+    for a in range(start, end - 1):  # each part of two or more characters written here
+        for b in range(a + 2, min(end, a + len(key) - 1) + 1):
+            part = norm[a:b]
+            if part in key and book.resolve(part).name == own:
+                out.append(prepared.fragment(a, b) or part)
+    return out

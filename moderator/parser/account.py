@@ -86,52 +86,83 @@ def _run_notes(text: Text, book: NameBook, a: int, b: int, edges: set[int]) -> l
     start = a
     cuts = _own_clause_cuts(text, book, a, b, edges)
     for k in range(a, b + 1):
-        cut = k == b or (k > start and (k in text.kept) != (k - 1 in text.kept)) or (k > start and k in cuts)
-        if not cut and k > start and k - 1 in text.kept and text.raw[k - 1] in _ENDS:
-            cut = True  # a sentence or a line ends before k
-        if not cut:
+        if not _cut(text, start, k, b, cuts):
             continue
-        words = text.raw[start:k]
-        core = words.strip(_TRIM)
-        if not blank(words):
-            lead = len(words) - len(words.lstrip(_TRIM))
-            note: dict = {"text": _said(core), "span": [start + lead, k - len(words) + len(words.rstrip(_TRIM))]}
-            if start not in text.kept and _TAGS.fullmatch(words):
-                note.update(reason=f"“{note['text']}”是论坛的排版代码,不影响读法", with_input=True)
-            elif start not in text.kept:
-                note["reason"] = _removed(words)
-            else:
-                note["reason"], quiet = _reason(text, book, start, k)
-                tail = words[len(words.rstrip(_TRIM)) :]
-                after = start in edges and not _CLAUSE_ENDS.intersection(words[:lead])  # 治疗李四|一下
-                before = k in edges and not _CLAUSE_ENDS.intersection(tail)  # 今晚给|自己治疗
-                if quiet and (after or before) and not _CLAUSE_ENDS.intersection(core):
-                    note.update(reason=f"“{note['text']}”是这条指令里的其他字,不改变读法", with_input=True)
-            out.append(note)
+        if not blank(text.raw[start:k]):
+            out.append(_note(text, book, start, k, edges))
         start = k
     return out
 
 
+def _cut(text: Text, start: int, k: int, b: int, cuts: set[int]) -> bool:
+    """Whether the note begun at `start` ends before k: at the run's end, where read and removed text meet, at a cut
+    of an input's own clause, or after the end of a sentence or line."""
+    if k == b:
+        return True
+    if k <= start:
+        return False
+    kept_before = k - 1 in text.kept
+    return (k in text.kept) != kept_before or k in cuts or (kept_before and text.raw[k - 1] in _ENDS)
+
+
+def _note(text: Text, book: NameBook, start: int, k: int, edges: set[int]) -> dict:
+    """The note of raw[start:k] (a run with a word in it): its words, their span without the punctuation around
+    them, and the reason, saying what they are (BBCode tags and an input's own quiet words go with the input)."""
+    words = text.raw[start:k]
+    core = words.strip(_TRIM)
+    lead = len(words) - len(words.lstrip(_TRIM))
+    note: dict = {"text": _said(core), "span": [start + lead, k - len(words) + len(words.rstrip(_TRIM))]}
+    if start not in text.kept and _TAGS.fullmatch(words):
+        note.update(reason=f"“{note['text']}”是论坛的排版代码,不影响读法", with_input=True)
+    elif start not in text.kept:
+        note["reason"] = _removed(words)
+    else:
+        note["reason"], quiet = _reason(text, book, start, k)
+        if quiet and _beside_input(words, start, k, lead, edges) and not _CLAUSE_ENDS.intersection(core):
+            note.update(reason=f"“{note['text']}”是这条指令里的其他字,不改变读法", with_input=True)
+    return note
+
+
+def _beside_input(words: str, start: int, k: int, lead: int, edges: set[int]) -> bool:
+    """Whether the words raw[start:k] touch an input with no clause end between: 治疗李四|一下, 今晚给|自己治疗."""
+    tail = words[len(words.rstrip(_TRIM)) :]
+    after = start in edges and not _CLAUSE_ENDS.intersection(words[:lead])
+    before = k in edges and not _CLAUSE_ENDS.intersection(tail)
+    return after or before
+
+
 _HEAD = 12  # the most characters of a few words of an input's clause cut from a run
 _LEADS_IN = _CLAUSE_ENDS | frozenset(":\uff1a)\uff09]】")  # "更正:今晚|用束魂牌束魂赵六"
+_HEAD_ENDS = _CLAUSE_ENDS | frozenset(_BRACKETS)  # a clause end, or a bracket that opens an aside
 
 
 def _own_clause_cuts(text: Text, book: NameBook, a: int, b: int, edges: set[int]) -> set[int]:
     """Where raw[a:b] is cut after the first clause end (or before a bracket) when the run starts at an input's
     end, and after the last clause end, colon or bracket when it ends at an input's start, if the words so cut off
     are a few quiet ones (an input's own): "把王五禁锢了(她白天一直带节奏)", "更正:今晚用束魂牌束魂赵六"."""
-    cuts: set[int] = set()
+    after = _cut_after_input(text, book, a, b) if a in edges else None
+    before = _cut_before_input(text, book, a, b) if b in edges else None
+    return {at for at in (after, before) if at is not None}
+
+
+def _cut_after_input(text: Text, book: NameBook, a: int, b: int) -> int | None:
+    """The cut after the first clause end (or before a bracket) near the start of raw[a:b], when the words before
+    it are quiet: "把王五禁锢了|(她白天一直带节奏)"."""
     raw = text.raw
-    if a in edges:
-        p = next((k for k in range(a, min(b, a + _HEAD)) if raw[k] in _CLAUSE_ENDS or raw[k] in _BRACKETS), None)
-        at = p if p is not None and raw[p] in _BRACKETS else (p + 1 if p is not None else None)
-        if p is not None and at is not None and p > a and _quiet(text, book, a, p):
-            cuts.add(at)
-    if b in edges:
-        q = next((k for k in range(b - 1, max(a, b - _HEAD) - 1, -1) if raw[k] in _LEADS_IN), None)
-        if q is not None and q + 1 < b and _quiet(text, book, q + 1, b):
-            cuts.add(q + 1)
-    return cuts
+    p = next((k for k in range(a, min(b, a + _HEAD)) if raw[k] in _HEAD_ENDS), None)
+    if p is None or p <= a or not _quiet(text, book, a, p):
+        return None
+    return p if raw[p] in _BRACKETS else p + 1
+
+
+def _cut_before_input(text: Text, book: NameBook, a: int, b: int) -> int | None:
+    """The cut after the last clause end, colon or bracket near the end of raw[a:b], when the words after it are
+    quiet: "更正:|今晚用束魂牌束魂赵六"."""
+    raw = text.raw
+    q = next((k for k in range(b - 1, max(a, b - _HEAD) - 1, -1) if raw[k] in _LEADS_IN), None)
+    if q is None or q + 1 >= b or not _quiet(text, book, q + 1, b):
+        return None
+    return q + 1
 
 
 def _quiet(text: Text, book: NameBook, a: int, b: int) -> bool:
@@ -225,13 +256,32 @@ def account(
     n = len(text)
     if n == 0:
         return []
-    spans: list[tuple[int, int, int, int]] = []  # (start, end, kind, index)
+    runs = _runs(n, _spans(n, inputs, refusals, notes))
+    parts = _parts(text, runs, notes)
+    carried: tuple[Sequence[Any], ...] = (items if items is not None else inputs,) * 2 + (refusals, notes)
+    return [_part(text, run, carried) for run in parts]
+
+
+# A span of the text and what holds it: (start, end, kind, index), kind 0–3 the place in KINDS, index the entry's.
+_Span = tuple[int, int, int, int]
+_UNREAD = 4  # the kind of characters no span holds
+_HELD = -1  # the kind of blank characters before the first part, held for it
+
+
+def _spans(n: int, inputs: Sequence[dict], refusals: Sequence[dict], notes: Sequence[dict]) -> list[_Span]:
+    """The spans of every input (its words and its 宣言's), refusal and note, within the text's n characters."""
+    spans: list[_Span] = []
     for k, item in enumerate(inputs):
         spans.extend((s[0], s[1], 0, k) for s in [item.get("span")] if s)
         spans.extend((s[0], s[1], 1, k) for s in item.get("manifesto_spans") or ())
     for kind, entries in ((2, refusals), (3, notes)):
         spans.extend((e["span"][0], e["span"][1], kind, k) for k, e in enumerate(entries) if e.get("span"))
-    spans = [(max(0, a), min(n, b), kind, k) for a, b, kind, k in spans if max(0, a) < min(n, b)]
+    return [(max(0, a), min(n, b), kind, k) for a, b, kind, k in spans if max(0, a) < min(n, b)]
+
+
+def _runs(n: int, spans: list[_Span]) -> list[list]:
+    """The text as runs [start, end, kind, index] of the span that holds each character: the strongest kind, then
+    the earliest entry; characters no span holds are of kind `_UNREAD`."""
     bounds = sorted({0, n, *(a for a, *_ in spans), *(b for _, b, *_ in spans)})
     opens: dict[int, list[tuple[int, int]]] = {}
     closes: dict[int, list[tuple[int, int]]] = {}
@@ -239,7 +289,7 @@ def account(
         opens.setdefault(a, []).append((kind, k))
         closes.setdefault(b, []).append((kind, k))
     live: dict[tuple[int, int], int] = {}
-    runs: list[list] = []  # [start, end, kind, index]
+    runs: list[list] = []
     for a, b in itertools.pairwise(bounds):
         for key in closes.get(a, ()):
             live[key] -= 1
@@ -247,49 +297,72 @@ def account(
                 del live[key]
         for key in opens.get(a, ()):
             live[key] = live.get(key, 0) + 1
-        kind, k = min(live) if live else (4, -1)
+        kind, k = min(live) if live else (_UNREAD, -1)
         if runs and runs[-1][2:] == [kind, k] and runs[-1][1] == a:
             runs[-1][1] = b
         else:
             runs.append([a, b, kind, k])
-    names = (*KINDS, "unread")
+    return runs
 
-    def soft(run: list) -> bool:  # blank characters nothing holds
-        return run[2] == 4 and blank(text[run[0] : run[1]])
 
+def _soft(text: str, run: list) -> bool:
+    """Blank characters nothing holds."""
+    return run[2] == _UNREAD and blank(text[run[0] : run[1]])
+
+
+def _parts(text: str, runs: list[list], notes: Sequence[dict]) -> list[list]:
+    """The runs joined into the parts shown: blank characters with the part before them (or the first part), and a
+    note marked "with_input" with its input."""
     parts: list[list] = []
     said_end = 0  # where the words of the last part end (blank characters after them aside)
     for i, run in enumerate(runs):
         kind = run[2]
         if kind == 3 and notes[run[3]].get("with_input"):  # a few words of an input's clause: with the input
-            after = next((r for r in runs[i + 1 :] if not soft(r)), None)
-            next_input = after is not None and after[2] == 0
-            # the input they touch, no clause end between ("把王五禁锢了。治疗孙八": 了 is the first's), else the next
-            joined = bool(parts) and parts[-1][2] == 0 and not _BREAKS.intersection(text[said_end : run[0]])
-            if next_input and joined and after is not None:
-                joined = bool(_BREAKS.intersection(text[run[1] : after[0]]))
-            if joined or (not next_input and parts and parts[-1][2] == 0):
+            placed = _with_input(text, runs, i, parts, said_end)
+            if placed is None:
                 parts[-1][1] = said_end = run[1]
                 continue
-            if next_input:
-                kind = -1  # before the input: it takes them below
-        elif soft(run):
+            kind = placed
+        elif _soft(text, run):
             if parts:
                 parts[-1][1] = run[1]
                 continue
-            kind = -1  # blank words before the first part: it takes them below
+            kind = _HELD  # blank words before the first part: it takes them below
         said_end = run[1]
-        run = [run[0], run[1], kind, run[3] if kind >= 0 else -1]
-        if parts and parts[-1][2] == -1 and kind != -1:
-            run[0] = parts.pop()[0]
-        if parts and parts[-1][2:] == run[2:]:
-            parts[-1][1] = run[1]
-        else:
-            parts.append(run)
-    carried: tuple[Sequence[Any], ...] = (items if items is not None else inputs,) * 2 + (refusals, notes)
-    return [
-        Part(a, b, names[kind], k, text[a:b], carried[kind][k] if kind < 4 else None)
-        if kind >= 0
-        else Part(a, b, "blank", -1, text[a:b])
-        for a, b, kind, k in parts
-    ]
+        _add(parts, [run[0], run[1], kind, run[3] if kind >= 0 else -1])
+    return parts
+
+
+def _with_input(text: str, runs: list[list], i: int, parts: list[list], said_end: int) -> int | None:
+    """Where the note of runs[i], marked "with_input", goes: None when into the input before it (they touch, no
+    clause end between: "把王五禁锢了。治疗孙八": 了 is the first's), `_HELD` when before the next input (it takes
+    them), else 3 (a note of its own)."""
+    run = runs[i]
+    after = next((r for r in runs[i + 1 :] if not _soft(text, r)), None)
+    next_input = after is not None and after[2] == 0
+    input_before = bool(parts) and parts[-1][2] == 0
+    joined = input_before and not _BREAKS.intersection(text[said_end : run[0]])
+    if next_input and joined and after is not None:
+        joined = bool(_BREAKS.intersection(text[run[1] : after[0]]))
+    if joined or (not next_input and input_before):
+        return None
+    return _HELD if next_input else 3
+
+
+def _add(parts: list[list], run: list) -> None:
+    """A run after the parts: it takes the blank characters held before it, and is one part with the last when of
+    the same kind and entry."""
+    if parts and parts[-1][2] == _HELD and run[2] != _HELD:
+        run[0] = parts.pop()[0]
+    if parts and parts[-1][2:] == run[2:]:
+        parts[-1][1] = run[1]
+    else:
+        parts.append(run)
+
+
+def _part(text: str, run: list, carried: tuple[Sequence[Any], ...]) -> Part:
+    """A part as shown: its kind's name and the entry it carries; "blank" for a text of no word."""
+    a, b, kind, k = run
+    if kind < 0:
+        return Part(a, b, "blank", -1, text[a:b])
+    return Part(a, b, (*KINDS, "unread")[kind], k, text[a:b], carried[kind][k] if kind < _UNREAD else None)

@@ -7,6 +7,7 @@ matches becomes a GAP (a run of unknown characters, which may be a misspelt name
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +81,7 @@ def _direction(words: str) -> int | None:
 _TIME = re.compile(r"第[ \t]*" + NUM + r"[ \t]*(?:个)?[ \t]*(?:天|夜|晚|日|轮|回合)")  # 第一夜: when, not where
 _LAST = re.compile(r"最后(?:的)?(?:一|1)?(?:张|位)(?:牌)?|最后那张(?:牌)?|最末(?:一)?张|最后面(?:那张|一张|的那张)?")
 _FIRST = re.compile(r"最前面(?:那张|一张|的那张)?|头一张|首张")
+_IN_BRACKETS = re.compile(r"(?<=[(\[【])底(?=[)\]】])")  # 杀手(底): the bottom card
 _SEAT = re.compile(r"(?<!\d)(\d++)\s*号(?:玩家|位)?")
 _REPEAT = re.compile(r"[x×*][ \t]*(\d++)|" + NUM + r"[ \t]*(?:次|遍|刀)")  # 两刀: two attacks
 _NUMBERING = re.compile(r"\s*(?:\(\s*\d+\s*\)|[①-⑩]|(?:\d+|[一二三四五六七八九十]+)\s*[.、):](?!\d))")
@@ -183,67 +185,155 @@ def _is_word(c: str) -> bool:
     return c.isascii() and c.isalnum()
 
 
-# Where any pattern of _regex_at can match at all: one test in C at each place instead of a dozen.
-_ANY_PATTERN = re.compile(
-    "|".join(
-        f"(?:{p.pattern})" for p in (*(p for p, _ in _POSITION), _DIR_POS, _LABEL, _LAST, _FIRST, _REPEAT, _SEAT, _TIME)
-    )
+# What a pattern read: where the token ends, its value and its hint.
+_Reading = tuple[int, Any, str | None]
+
+
+def _counted(sign: int) -> Callable[[re.Match[str]], _Reading | None]:
+    """A position written with a number and the end it counts from (`sign`): 第三张, 倒数第2张."""
+
+    def read(m: re.Match[str]) -> _Reading | None:
+        n = chinese_number(m.group(1))
+        return None if n is None else (m.end(), sign * n, None)
+
+    return read
+
+
+def _fixed(value: Any) -> Callable[[re.Match[str]], _Reading | None]:
+    """A token whose value its words always mean: 最后一张 is −1, 第一夜 is no position at all."""
+    return lambda m: (m.end(), value, None)
+
+
+def _dir_words(m: re.Match[str]) -> _Reading | None:
+    """A position whose end is said in words before the number; words that do not say which end make it unclear."""
+    n, way = chinese_number(m.group(2)), _direction(m.group(1))
+    if n is None or way is None:
+        return None
+    return m.end(), (way or 1) * n, None if way else "unclear"
+
+
+def _labelled(m: re.Match[str]) -> _Reading | None:
+    """位置:倒数第二, 第几张:2: the position after a label, or a bare number there."""
+    norm, at = m.string, m.end()
+    if at <= m.start() or at >= len(norm):
+        return None
+    inner = _regex_at(norm, at)
+    if inner is not None and inner.kind == "POS":
+        return inner.end, inner.value, inner.hint
+    bare = _BARE_NUM.match(norm, at)
+    n = chinese_number(bare.group(1)) if bare else None
+    return None if bare is None or n is None else (bare.end(), n, None)
+
+
+def _repeats(m: re.Match[str]) -> _Reading | None:
+    """诅咒张三两次, 诅咒张三 x2: how many times."""
+    n = chinese_number(m.group(1) or m.group(2))
+    return None if n is None else (m.end(), n, None)
+
+
+def _seat(m: re.Match[str]) -> _Reading | None:
+    """3号: a seat number (a number too long for any seat is seat 0)."""
+    return m.end(), int(m.group(1)) if len(m.group(1)) < 6 else 0, None
+
+
+def _anywhere(norm: str, i: int) -> bool:
+    """No condition on what stands before the match."""
+    return True
+
+
+def _not_after_word(norm: str, i: int) -> bool:
+    """An x or * is a repeat mark only when no letter or digit runs into it (max2 is no 'x2')."""
+    return not (norm[i] in "x*" and i > 0 and _is_word(norm[i - 1]))
+
+
+def _not_after_digit(norm: str, i: int) -> bool:
+    """A seat number starts where no digit stands before it."""
+    return i == 0 or not norm[i - 1].isdigit()
+
+
+def _longer(end: int, best: Token | None) -> bool:
+    """A later pattern wins only when it reads more."""
+    return best is None or end > best.end
+
+
+def _not_shorter(end: int, best: Token | None) -> bool:
+    """A time (第一夜) wins a tie: it is when, not where."""
+    return best is None or end >= best.end
+
+
+def _always(end: int, best: Token | None) -> bool:
+    """A label's position and 底 in brackets win over whatever was read at the same place."""
+    return True
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """A pattern of `_regex_at`: the kind of token it makes, what it reads from a match (None: not such a token),
+    what must stand before it, whether it beats the best token read before it, and the spelling it carries when
+    not the words matched."""
+
+    kind: str
+    pattern: re.Pattern[str]
+    read: Callable[[re.Match[str]], _Reading | None]
+    where: Callable[[str, int], bool] = _anywhere
+    beats: Callable[[int, Token | None], bool] = _longer
+    text: str = ""
+
+
+# Positions written with their number, tried in order (on a tie the first wins); then the direction written
+# after the number (`_direction_after`) ...
+_WRITTEN = (
+    *(_Rule("POS", pattern, _counted(sign)) for pattern, sign in _POSITION),
+    _Rule("POS", _DIR_POS, _dir_words),
 )
+# ... then the rest, in order.
+_OTHERS = (
+    _Rule("POS", _LABEL, _labelled, beats=_always),
+    _Rule("POS", _LAST, _fixed(-1)),
+    _Rule("POS", _FIRST, _fixed(1)),
+    _Rule("REPEAT", _REPEAT, _repeats, where=_not_after_word),
+    _Rule("SEAT", _SEAT, _seat, where=_not_after_digit),
+    _Rule("STOP", _TIME, _fixed(None), beats=_not_shorter),
+    _Rule("BOTTOM", _IN_BRACKETS, _fixed(None), beats=_always, text="底牌"),  # 杀手(底)
+)
+# Where any rule can match at all: one test in C at each place instead of a dozen.
+_ANY_PATTERN = re.compile("|".join(f"(?:{rule.pattern.pattern})" for rule in (*_WRITTEN, *_OTHERS)))
+
+
+def _best(norm: str, i: int, rules: tuple[_Rule, ...], best: Token | None) -> Token | None:
+    """The token the rules read at norm[i], each in turn replacing the best so far when it beats it."""
+    for rule in rules:
+        m = rule.pattern.match(norm, i) if rule.where(norm, i) else None
+        reading = rule.read(m) if m else None
+        if reading is not None and rule.beats(reading[0], best):
+            end, value, hint = reading
+            best = Token(rule.kind, i, end, value, rule.text or norm[i:end], hint=hint)
+    return best
+
+
+def _direction_after(norm: str, best: Token | None) -> Token | None:
+    """A position counted from the front is counted from the back (or unclear) when the words after its number say
+    so: 第二张,从后面数."""
+    if best is None or best.value <= 0 or best.hint is not None:
+        return best
+    i = best.start
+    m = _BACK_AFTER.match(norm, best.end)
+    if m:
+        return Token("POS", i, m.end(), -best.value, norm[i : m.end()])
+    m = _DIR_AFTER.match(norm, best.end)
+    way = _direction(m.group(1)) if m else None
+    if m is None or way is None or way == 1:
+        return best
+    return Token(
+        "POS", i, m.end(), -best.value if way else best.value, norm[i : m.end()], hint=None if way else "unclear"
+    )
 
 
 def _regex_at(norm: str, i: int) -> Token | None:
-    if norm[i] != "底" and not _ANY_PATTERN.match(norm, i):
+    """The token a pattern reads at norm[i] (a position, a repeat count, a seat, a time or 底 in brackets), or None."""
+    if not _ANY_PATTERN.match(norm, i):
         return None
-    best: Token | None = None
-    for pattern, sign in _POSITION:
-        m = pattern.match(norm, i)
-        if m:
-            n = chinese_number(m.group(1))
-            if n is not None and (best is None or m.end() > best.end):
-                best = Token("POS", i, m.end(), sign * n, m.group(0))
-    m = _DIR_POS.match(norm, i)
-    if m and (best is None or m.end() > best.end):
-        n, way = chinese_number(m.group(2)), _direction(m.group(1))
-        if n is not None and way is not None:
-            best = Token("POS", i, m.end(), (way or 1) * n, m.group(0), hint=None if way else "unclear")
-    if best is not None and best.value > 0 and best.hint is None:
-        m = _BACK_AFTER.match(norm, best.end)
-        if m:
-            best = Token("POS", i, m.end(), -best.value, norm[i : m.end()])
-        else:
-            m = _DIR_AFTER.match(norm, best.end)
-            way = _direction(m.group(1)) if m else None
-            if m and way is not None and way != 1:
-                hint = None if way else "unclear"
-                best = Token("POS", i, m.end(), -best.value if way else best.value, norm[i : m.end()], hint=hint)
-    m = _LABEL.match(norm, i)
-    if m and m.end() > i and m.end() < len(norm):
-        inner = _regex_at(norm, m.end())
-        if inner is not None and inner.kind == "POS":
-            best = Token("POS", i, inner.end, inner.value, norm[i : inner.end], hint=inner.hint)
-        else:
-            bare = _BARE_NUM.match(norm, m.end())
-            n = chinese_number(bare.group(1)) if bare else None
-            if bare and n is not None:
-                best = Token("POS", i, bare.end(), n, norm[i : bare.end()])
-    for pattern, value in ((_LAST, -1), (_FIRST, 1)):
-        m = pattern.match(norm, i)
-        if m and (best is None or m.end() > best.end):
-            best = Token("POS", i, m.end(), value, m.group(0))
-    m = _REPEAT.match(norm, i)
-    if m and not (norm[i] in "x*" and i > 0 and _is_word(norm[i - 1])) and (best is None or m.end() > best.end):
-        n = chinese_number(m.group(1) or m.group(2))
-        if n is not None:
-            best = Token("REPEAT", i, m.end(), n, m.group(0))  # 诅咒张三两次, 诅咒张三 x2
-    m = _SEAT.match(norm, i)
-    if m and (i == 0 or not norm[i - 1].isdigit()) and (best is None or m.end() > best.end):
-        best = Token("SEAT", i, m.end(), int(m.group(1)) if len(m.group(1)) < 6 else 0, m.group(0))
-    m = _TIME.match(norm, i)
-    if m and (best is None or m.end() >= best.end):
-        best = Token("STOP", i, m.end(), None, m.group(0))
-    if norm[i] == "底" and i > 0 and norm[i - 1] in "([【" and norm[i + 1 : i + 2] in (")", "]", "】"):
-        best = Token("BOTTOM", i, i + 1, None, "底牌")  # 杀手(底)
-    return best
+    return _best(norm, i, _OTHERS, _direction_after(norm, _best(norm, i, _WRITTEN, None)))
 
 
 def lex(norm: str, start: int, end: int, book: NameBook) -> list[Token]:
@@ -251,61 +341,79 @@ def lex(norm: str, start: int, end: int, book: NameBook) -> list[Token]:
     out: list[Token] = []
     i = start
     while i < end:
-        c = norm[i]
-        if i == start or norm[i - 1] == "\n":
-            m = _NUMBERING.match(norm, i, end)
-            if m:  # "1. 狙击 张三", "(2) 束魂 李四"
-                out.append(Token("PUNCT", i, m.end(), None, m.group(0)))
-                i = m.end()
-                continue
-        elif norm[i - 1] in " \t:,;、":
-            m = _MID_NUMBERING.match(norm, i, end)
-            if m:
-                out.append(Token("PUNCT", i, m.end(), None, m.group(0)))
-                i = m.end()
-                continue
-        hit = book.match_at(norm, i)  # a name may start with punctuation ("_0", "...")
-        if hit and i + hit[0] > end:
-            hit = None
-        if c in SEPARATORS and not hit:
-            out.append(Token("SEP", i, i + 1, c, c))
-            i += 1
-            continue
-        if (c in PUNCTUATION or c.isspace()) and not hit:
-            out.append(Token("PUNCT", i, i + 1, c, c))
-            i += 1
-            continue
-        cands: list[Token] = []
-        if hit:
-            cands.append(Token("NAME", i, i + hit[0], book.canonical(hit[1]), hit[1]))
-        words = VOCAB_AT.get(c)
-        word = words.match(norm, i, end) if words is not None else None
-        if word is not None:
-            key = word.group(0)
-            kind, value = VOCAB_ENTRY[key]
-            tok = Token(kind, i, i + len(key), value, key)
-            if kind == "USE":
-                tok.weak = key in al.WEAK_SPELLINGS
-                tok.hint = al.SPELLING_CARD_HINT.get(key)
-            cands.append(tok)
-        rx = _regex_at(norm, i)
-        if rx and rx.end <= end:
-            cands.append(rx)
-        if cands:
-            # longest wins; on a tie the vocabulary or pattern beats a player name
-            best = cands[0] if len(cands) == 1 else max(cands, key=lambda t: (t.end, t.kind != "NAME"))
-            out.append(best)
-            i = best.end
+        tok = _token_at(norm, i, start, end, book)
+        if tok is not None:
+            out.append(tok)
+            i = tok.end
             continue
         if out and out[-1].kind == "GAP" and out[-1].end == i:
             out[-1].end = i + 1  # its text is set below: one copy, not one per character
         else:
-            out.append(Token("GAP", i, i + 1, None, c))
+            out.append(Token("GAP", i, i + 1, None, norm[i]))
         i += 1
     for tok in out:
         if tok.kind == "GAP":
             tok.text = norm[tok.start : tok.end]
     return _merge_spaced_gaps(out)
+
+
+def _token_at(norm: str, i: int, start: int, end: int, book: NameBook) -> Token | None:
+    """The token at norm[i] (within norm[start:end]), or None when nothing is read there (a character of a gap)."""
+    numbering = _numbering_at(norm, i, start, end)
+    if numbering is not None:
+        return numbering
+    hit = book.match_at(norm, i)  # a name may start with punctuation ("_0", "...")
+    if hit and i + hit[0] > end:
+        hit = None
+    c = norm[i]
+    if not hit and c in SEPARATORS:
+        return Token("SEP", i, i + 1, c, c)
+    if not hit and (c in PUNCTUATION or c.isspace()):
+        return Token("PUNCT", i, i + 1, c, c)
+    return _longest(norm, i, end, book, hit)
+
+
+def _longest(norm: str, i: int, end: int, book: NameBook, hit: tuple[int, str] | None) -> Token | None:
+    """The longest of the player name (`hit`), the vocabulary word and the pattern at norm[i]; on a tie the
+    vocabulary or pattern beats a player name."""
+    cands: list[Token] = []
+    if hit:
+        cands.append(Token("NAME", i, i + hit[0], book.canonical(hit[1]), hit[1]))
+    word = _word_at(norm, i, end)
+    if word is not None:
+        cands.append(word)
+    rx = _regex_at(norm, i)
+    if rx and rx.end <= end:
+        cands.append(rx)
+    if not cands:
+        return None
+    return cands[0] if len(cands) == 1 else max(cands, key=lambda t: (t.end, t.kind != "NAME"))
+
+
+def _numbering_at(norm: str, i: int, start: int, end: int) -> Token | None:
+    """A list's number: "1. 狙击 张三", "(2) 束魂 李四" at the start of a line, "1.保镖 2.庶民" after a space or comma."""
+    if i == start or norm[i - 1] == "\n":
+        m = _NUMBERING.match(norm, i, end)
+    elif norm[i - 1] in " \t:,;、":
+        m = _MID_NUMBERING.match(norm, i, end)
+    else:
+        return None
+    return Token("PUNCT", i, m.end(), None, m.group(0)) if m else None
+
+
+def _word_at(norm: str, i: int, end: int) -> Token | None:
+    """The longest vocabulary word at norm[i], with whether a privilege's spelling is weak and the card it implies."""
+    words = VOCAB_AT.get(norm[i])
+    word = words.match(norm, i, end) if words is not None else None
+    if word is None:
+        return None
+    key = word.group(0)
+    kind, value = VOCAB_ENTRY[key]
+    tok = Token(kind, i, i + len(key), value, key)
+    if kind == "USE":
+        tok.weak = key in al.WEAK_SPELLINGS
+        tok.hint = al.SPELLING_CARD_HINT.get(key)
+    return tok
 
 
 def _merge_spaced_gaps(tokens: list[Token]) -> list[Token]:

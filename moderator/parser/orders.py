@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from cards import catalogue as cat
@@ -68,83 +68,121 @@ def _bottom_before(norm: str, i: int) -> bool:
     return any(norm.endswith(w, 0, k) for w in _BOTTOM_WORDS)
 
 
-def scan(norm: str) -> OrderParse:
-    norm = COMMENT.sub(_comment, norm)
-    out = OrderParse()
-    i, n = 0, len(norm)
+@dataclass
+class _Scan:
+    """A list being read: its text, what was read so far, whether the next card named is the 底牌 ("底牌是杀手"),
+    and where the words read as no card began."""
+
+    norm: str
+    out: OrderParse = field(default_factory=OrderParse)
+    want_bottom: bool = False
     unknown_start: int | None = None
-    want_bottom = False
 
-    def flush(j: int) -> None:
-        nonlocal unknown_start
-        if unknown_start is not None:
-            frag = norm[unknown_start:j].strip()
+    def flush(self, j: int) -> None:
+        """The words read as no card end before j: one fragment of `unknown`."""
+        if self.unknown_start is not None:
+            frag = self.norm[self.unknown_start : j].strip()
             if frag:
-                out.unknown.append(frag)
-            unknown_start = None
+                self.out.unknown.append(frag)
+            self.unknown_start = None
 
+
+def _quiet_char(s: _Scan, i: int) -> int | None:
+    """Spaces and punctuation between the cards."""
+    return i + 1 if s.norm[i] in _QUIET else None
+
+
+def _list_number(s: _Scan, i: int) -> int | None:
+    """A list's number, "1." "(2)" "③", not inside a word."""
+    m = _NUMBERING.match(s.norm, i)
+    return m.end() if m and (i == 0 or not s.norm[i - 1].isalnum()) else None
+
+
+def _card(s: _Scan, i: int) -> int | None:
+    """A card, with its count before it ("两张庶民") or after it ("庶民x2", "庶民两张"); the 底牌 when one was
+    announced before it."""
+    before = _COUNT_BEFORE.match(s.norm, i)
+    j = before.end() if before else i
+    found = _CARD_AT.match(s.norm, j)
+    if found is None:
+        return None
+    count = (chinese_number(before.group(1)) or 1) if before else 1
+    i = j + len(found.group(0))
+    after = _COUNT_AFTER.match(s.norm, i)
+    if after and not before:
+        count = chinese_number(after.group(1) or after.group(2)) or 1
+        i = after.end()
+    value = al.CARD_TABLE[found.group(0)]
+    s.out.items.extend([value] * min(count, 50))
+    if s.want_bottom:
+        s.out.bottom, s.want_bottom = value, False
+    return i
+
+
+def _bottom_word(s: _Scan, i: int) -> int | None:
+    """底牌: the card before it when it says so ("杀手做底牌"), else the next card named ("底牌是杀手")."""
+    if not s.norm.startswith("底牌", i):
+        return None
+    if s.out.items and _bottom_before(s.norm, i):
+        s.out.bottom = s.out.items[-1]
+    else:
+        s.want_bottom = True
+    return i + 2
+
+
+def _bottom_mark(s: _Scan, i: int) -> int | None:
+    """杀手(底), 杀手垫底: the card before it is the 底牌 (the next card, when none is before it)."""
+    if s.norm[i] != "底" and not s.norm.startswith(("垫底", "做底", "当底"), i):
+        return None
+    if s.out.items:
+        s.out.bottom = s.out.items[-1]
+    else:
+        s.want_bottom = True
+    return i + (1 if s.norm[i] == "底" else 2)
+
+
+def _fill(s: _Scan, i: int) -> int | None:
+    """其余随意: the cards not named go here."""
+    m = _FILL.match(s.norm, i)
+    if m is None:
+        return None
+    s.out.fill_at = len(s.out.items)
+    return m.end()
+
+
+def _skipped(s: _Scan, i: int) -> int | None:
+    """The words of a list that say nothing about the order (丢牌顺序, 然后, 最后…)."""
+    skip = _SKIP_AT.match(s.norm, i)
+    return i + len(skip.group(0)) if skip else None
+
+
+# What a list is read as at each place, tried in order: each reads its words and says where they end, or None.
+_READERS: tuple[Callable[[_Scan, int], int | None], ...] = (
+    _quiet_char,
+    _list_number,
+    _card,
+    _bottom_word,
+    _bottom_mark,
+    _fill,
+    _skipped,
+)
+
+
+def scan(norm: str) -> OrderParse:
+    """The cards of a discard order in the order written, its 底牌, where 其余 goes, and the words read as no card."""
+    s = _Scan(COMMENT.sub(_comment, norm))
+    i, n = 0, len(s.norm)
     while i < n:
-        if norm[i] in _QUIET:
-            flush(i)
-            i += 1
+        at = next((j for read in _READERS if (j := read(s, i)) is not None), None)
+        if at is not None:
+            s.flush(i)
+            i = at
             continue
-        m = _NUMBERING.match(norm, i)
-        if m and (i == 0 or not norm[i - 1].isalnum()):
-            flush(i)
-            i = m.end()
-            continue
-        count = 1
-        m = _COUNT_BEFORE.match(norm, i)
-        j = m.end() if m else i
-        found = _CARD_AT.match(norm, j)
-        card = found.group(0) if found else None
-        if card is not None:
-            flush(i)
-            if m:
-                count = chinese_number(m.group(1)) or 1
-            i = j + len(card)
-            after = _COUNT_AFTER.match(norm, i)
-            if after and not m:
-                count = chinese_number(after.group(1) or after.group(2)) or 1
-                i = after.end()
-            value = al.CARD_TABLE[card]
-            out.items.extend([value] * min(count, 50))
-            if want_bottom:
-                out.bottom, want_bottom = value, False
-            continue
-        if norm.startswith("底牌", i):
-            flush(i)
-            if out.items and _bottom_before(norm, i):
-                out.bottom = out.items[-1]
-            else:
-                want_bottom = True
-            i += 2
-            continue
-        if norm[i] == "底" or norm.startswith(("垫底", "做底", "当底"), i):  # 杀手(底), 杀手垫底
-            flush(i)
-            if out.items:
-                out.bottom = out.items[-1]
-            else:
-                want_bottom = True
-            i += 1 if norm[i] == "底" else 2
-            continue
-        m = _FILL.match(norm, i)
-        if m:
-            flush(i)
-            out.fill_at = len(out.items)
-            i = m.end()
-            continue
-        skip = _SKIP_AT.match(norm, i)
-        word = skip.group(0) if skip else None
-        if word:
-            flush(i)
-            i += len(word)
-            continue
-        if unknown_start is None:
-            unknown_start = i
+        if s.unknown_start is None:
+            s.unknown_start = i
         i += 1
-    flush(n)
-    return out
+    s.flush(n)
+    return s.out
 
 
 def full_order(parsed: OrderParse, hand: Sequence[str]) -> tuple[list[str] | None, list[str]]:
@@ -154,36 +192,12 @@ def full_order(parsed: OrderParse, hand: Sequence[str]) -> tuple[list[str] | Non
         return None, ["不知道你手里有哪些牌,无法排丢牌顺序"]
     if not parsed.items:
         return None, ["丢牌顺序里没有找到牌名;请按先丢到后丢列出你的牌,如“庶民、束魂、保镖、杀手”"]
-    problems: list[str] = []
     written = Counter(parsed.items)
-    for card, m in written.items():
-        if card not in held:
-            problems.append(f"你手里没有{card}牌")
-        elif m > held[card] and card != cat.COMMONER:
-            problems.append(f"你只有{held[card]}张{card},顺序里写了{m}次")
-        elif m > held[card]:
-            problems.append(f"你只有{held[card]}张庶民,顺序里写了{m}张")
+    problems = _not_held(written, held)
     if problems:
         return None, problems
-    items = list(parsed.items)
-    fill_at = parsed.fill_at
-    extra = held[cat.COMMONER] - written[cat.COMMONER]
-    if extra > 0:
-        if written[cat.COMMONER]:
-            last = max(i for i, c in enumerate(items) if c == cat.COMMONER)
-            items[last + 1 : last + 1] = [cat.COMMONER] * extra
-            if fill_at is not None and fill_at > last:
-                fill_at += extra
-        else:
-            items[0:0] = [cat.COMMONER] * extra
-            if fill_at is not None:
-                fill_at += extra
-    missing: list[str] = []
-    left = held - Counter(items)
-    for card in hand:
-        if left[card] > 0:
-            missing.append(card)
-            left[card] -= 1
+    items, fill_at = _with_commoners(parsed, held, written)
+    missing = _missing(items, held, hand)
     if missing and fill_at is None:
         return None, [f"丢牌顺序少了:{'、'.join(missing)};请把手里每张牌都排进去(或写“其余随意”)"]
     if missing:
@@ -192,3 +206,47 @@ def full_order(parsed: OrderParse, hand: Sequence[str]) -> tuple[list[str] | Non
         idx = len(items) - 1 - items[::-1].index(parsed.bottom)
         items.append(items.pop(idx))
     return items, []
+
+
+def _not_held(written: Counter[str], held: Counter[str]) -> list[str]:
+    """Why the cards written cannot be the hand's: a card not held, or written more times than held."""
+    problems: list[str] = []
+    for card, m in written.items():
+        if card not in held:
+            problems.append(f"你手里没有{card}牌")
+        elif m > held[card] and card != cat.COMMONER:
+            problems.append(f"你只有{held[card]}张{card},顺序里写了{m}次")
+        elif m > held[card]:
+            problems.append(f"你只有{held[card]}张庶民,顺序里写了{m}张")
+    return problems
+
+
+def _with_commoners(parsed: OrderParse, held: Counter[str], written: Counter[str]) -> tuple[list[str], int | None]:
+    """The cards written, with the 庶民 held but not written next to the last one written (first, when none is), and
+    where 其余 then goes."""
+    items = list(parsed.items)
+    fill_at = parsed.fill_at
+    extra = held[cat.COMMONER] - written[cat.COMMONER]
+    if extra <= 0:
+        return items, fill_at
+    if written[cat.COMMONER]:
+        last = max(i for i, c in enumerate(items) if c == cat.COMMONER)
+        items[last + 1 : last + 1] = [cat.COMMONER] * extra
+        if fill_at is not None and fill_at > last:
+            fill_at += extra
+    else:
+        items[0:0] = [cat.COMMONER] * extra
+        if fill_at is not None:
+            fill_at += extra
+    return items, fill_at
+
+
+def _missing(items: list[str], held: Counter[str], hand: Sequence[str]) -> list[str]:
+    """The cards held that the order leaves out, in the hand's order."""
+    missing: list[str] = []
+    left = held - Counter(items)
+    for card in hand:
+        if left[card] > 0:
+            missing.append(card)
+            left[card] -= 1
+    return missing

@@ -192,33 +192,46 @@ def _quote_blocks(norm: str) -> list[tuple[int, int]]:
     return out
 
 
+# Text never read, removed in this order: quoted posts, quoted lines, media and BBCode tags.
+_NEVER_READ = (_QUOTE_BLOCK, _QUOTE_OPEN, _QUOTE_HEADER, _QUOTE_LINE, _QUOTE_CLOSE, _MEDIA, _TAG)
+
+
 def prepare(raw: str) -> Text:
-    simplified = to_simplified(raw)
+    """The text as the parser reads it: normalised (`_norm_char`), without what is never read (quoted posts and
+    lines, media, BBCode tags), with the raw index of each character."""
+    norm, origin = _normalised(raw)
+    norm, origin = _drop(norm, origin, _quote_blocks(norm))  # nested [quote]s in one pass
+    for pattern in _NEVER_READ:
+        norm, origin = _drop_matches(norm, origin, pattern)
+    return Text(raw=raw, norm=norm, origin=tuple(origin), kept=frozenset(origin))
+
+
+def _normalised(raw: str) -> tuple[str, list[int]]:
+    """The normal form of each character (简体, NFKC, casefold) and the raw index each comes from."""
     chars: list[str] = []
     origin: list[int] = []
-    for i, c in enumerate(simplified):
+    for i, c in enumerate(to_simplified(raw)):
         for n in _norm_char(c):
             chars.append(n)
             origin.append(i)
-    norm = "".join(chars)
-    blocks = _quote_blocks(norm)  # nested [quote]s in one pass
-    if blocks:
-        drop = {i for a, b in blocks for i in range(a, b)}
-        norm = "".join(c for i, c in enumerate(norm) if i not in drop)
-        origin = [o for i, o in enumerate(origin) if i not in drop]
-    for pattern in (_QUOTE_BLOCK, _QUOTE_OPEN, _QUOTE_HEADER, _QUOTE_LINE, _QUOTE_CLOSE, _MEDIA, _TAG):
-        while True:
-            spans = [m.span() for m in pattern.finditer(norm) if m.end() > m.start()]
-            if not spans:
-                break
-            drop = set()
-            for a, b in spans:
-                drop.update(range(a, b))
-            norm = "".join(c for i, c in enumerate(norm) if i not in drop)
-            origin = [o for i, o in enumerate(origin) if i not in drop]
-            if pattern is not _QUOTE_BLOCK:
-                break
-    return Text(raw=raw, norm=norm, origin=tuple(origin), kept=frozenset(origin))
+    return "".join(chars), origin
+
+
+def _drop(norm: str, origin: list[int], spans: list[tuple[int, int]]) -> tuple[str, list[int]]:
+    """norm and its origins without the characters of `spans`."""
+    if not spans:
+        return norm, origin
+    drop = {i for a, b in spans for i in range(a, b)}
+    return "".join(c for i, c in enumerate(norm) if i not in drop), [o for i, o in enumerate(origin) if i not in drop]
+
+
+def _drop_matches(norm: str, origin: list[int], pattern: re.Pattern[str]) -> tuple[str, list[int]]:
+    """norm and its origins without the matches of `pattern`; a [quote] block again until none is left."""
+    while True:
+        spans = [m.span() for m in pattern.finditer(norm) if m.end() > m.start()]
+        norm, origin = _drop(norm, origin, spans)
+        if not spans or pattern is not _QUOTE_BLOCK:
+            return norm, origin
 
 
 # Quoted words: 「…」 『…』 “…” "…" ‘…’ within one line.

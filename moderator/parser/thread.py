@@ -146,17 +146,22 @@ def _phpwind(lines: list[str], authors: set[str]) -> list[Post]:
         at = _at(m, 0) if m else None
         if m is None or at is None:
             continue
-        block = lines[lo:i]
-        profile = [k for k, text in enumerate(block[:40]) if PROFILE.match(text)]
-        author_at = _pw_author(block, profile[0] if profile else len(block), authors, first=not posts)
-        start = profile[-1] + 1 if profile else (author_at + 1 if author_at is not None else 0)
-        body = [text for text in block[start:] if not PW_NOTICE.match(text)]
-        edited = any(PW_EDITED.match(text) for text in body)
-        raw = "\n".join(_trim([text for text in body if not PW_EDITED.match(text)]))
-        author = _strip(block[author_at]) if author_at is not None else ""
-        posts.append(Post(author, at, _quotes(raw).strip(), edited, lo + (author_at or 0) + 1))
+        posts.append(_pw_post(lines[lo:i], lo, at, authors, first=not posts))
         lo = i + 1
     return posts
+
+
+def _pw_post(block: list[str], lo: int, at: datetime, authors: set[str], *, first: bool) -> Post:
+    """The post of the lines above a PHPWind footer (from line `lo`): its author, its body without the profile,
+    notices and edit marks, and whether it was edited."""
+    profile = [k for k, text in enumerate(block[:40]) if PROFILE.match(text)]
+    author_at = _pw_author(block, profile[0] if profile else len(block), authors, first=first)
+    start = profile[-1] + 1 if profile else (author_at + 1 if author_at is not None else 0)
+    body = [text for text in block[start:] if not PW_NOTICE.match(text)]
+    edited = any(PW_EDITED.match(text) for text in body)
+    raw = "\n".join(_trim([text for text in body if not PW_EDITED.match(text)]))
+    author = _strip(block[author_at]) if author_at is not None else ""
+    return Post(author, at, _quotes(raw).strip(), edited, lo + (author_at or 0) + 1)
 
 
 def _pw_author(block: list[str], level: int, authors: set[str], *, first: bool) -> int | None:
@@ -210,12 +215,18 @@ def _header(lines: list[str], i: int, authors: set[str], html: bool) -> tuple[st
         header_like = bool(HEADER_TAIL.search(rest) or HEADER_TAIL.search(nxt))
         if "发表于" in line and not header_like:
             return None  # Discuz!'s quote head: "阿飞 发表于 2024-3-5 21:00"
-        if author in authors or header_like or (html and "发表于" not in line and len(author) <= 30):
+        if _names_author(author, line, header_like, authors, html):
             return author, at
     m = BARE_DATE.match(line)
     if m and (at := _at(m, 0)):
         return None, at
     return None
+
+
+def _names_author(author: str, line: str, header_like: bool, authors: set[str], html: bool) -> bool:
+    """Whether the words before an inline header's time are its author: a known forum ID, a line with the page's
+    header furniture (只看该作者, |), or, in a saved HTML page, a short name on a line that is no quote's head."""
+    return author in authors or header_like or (html and "发表于" not in line and len(author) <= 30)
 
 
 def _forum(lines: list[str], authors: set[str], html: bool) -> list[Post]:
