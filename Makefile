@@ -43,6 +43,7 @@ lint: $(STAMP)  ## ruff check, ruff format --check, mypy, the layout (import-lin
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy $(TYPED)
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m bench.complexity --max 15 moderator/parser
 	$(PY) -m bench.complexity --max 10 --name forms tables/rules
 
 # Caches and the virtualenv; never the games: var/db.sqlite3 is kept (`make clean-db` deletes it after asking).
