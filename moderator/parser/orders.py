@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from cards import catalogue as cat
 
 from . import aliases as al
-from .lexer import chinese_number
+from .positions import chinese_number
 
 _CARDS = sorted(al.CARD_TABLE, key=len, reverse=True)
 _COUNT_BEFORE = re.compile(r"(\d+|[一二两三四五六])\s*张\s*")
