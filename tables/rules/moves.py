@@ -71,7 +71,8 @@ class Move:
     """A move a seat may make now: its type, its label, its arguments with their legal values.
 
     ``combos``: when the legal values of one argument depend on another (a death's killer is not its victim), the
-    legal combinations, one value per argument in order; the form shows each argument's values, the move is these."""
+    legal combinations, one value per argument in order; the form shows each argument's values that some combination
+    uses, and the move is these combinations (the rules refuse any other with their message)."""
 
     type: str
     label: str
@@ -81,8 +82,17 @@ class Move:
 
     def form(self) -> dict[str, Any]:
         """The page's form for this move (``base.form``), its choices the legal values."""
-        params = (param(a.name, a.label, a.kind, _shown(a), a.count) for a in self.args)
+        params = (param(a.name, a.label, a.kind, _shown(a, self._used(i)), a.count) for i, a in enumerate(self.args))
         return form(self.type, self.label, *params, help=self.help)
+
+    def _used(self, i: int) -> set[Any] | None:
+        """The values of argument ``i`` that some legal combination uses (None: every value is used)."""
+        if self.combos is None:
+            return None
+        used = set()
+        for combo in self.combos:
+            used |= {_comparable(v) for v in combo[i]} if isinstance(combo[i], list) else {_comparable(combo[i])}
+        return used
 
     def actions(self, seat: Any) -> Iterator[dict[str, Any]]:
         """Every concrete action of this move (up to ``ACTIONS_CAP``): its legal combinations, or each combination of
@@ -107,8 +117,10 @@ def _comparable(value: Any) -> Any:
     return _key(value) if isinstance(value, list) else (type(value).__name__, value)
 
 
-def _shown(arg: Arg) -> list[tuple[Any, str]]:
-    return [("", arg.placeholder), *arg.choices] if arg.placeholder is not None else list(arg.choices)
+def _shown(arg: Arg, used: set[Any] | None) -> list[tuple[Any, str]]:
+    """The choices a form shows: the argument's values that some legal move uses, after its placeholder."""
+    choices = [c for c in arg.choices if used is None or arg.kind == "hidden" or _comparable(c[0]) in used]
+    return [("", arg.placeholder), *choices] if arg.placeholder is not None else choices
 
 
 def passes(check: Callable[..., Any], *args: Any) -> bool:
