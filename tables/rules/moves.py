@@ -24,8 +24,8 @@ class Arg:
     """One argument of a move and every value it may take now (``kind`` as ``base.param``: seat, choice, multi…).
 
     ``placeholder``: a first choice that stands for "not chosen yet" (「— 请选择 —」), shown and never legal.
-    ``examples``: for a typed-in field (number, text), values the move holds legal for every choice of the others;
-    any value of its type is offered.  ``sizes``: for ``seats``, how many seats may be picked."""
+    ``kind`` number or text: a typed-in field, any value of its type offered (the move's ``combos`` give legal
+    examples).  ``sizes``: for ``seats``, how many seats may be picked."""
 
     name: str
     label: str
@@ -33,7 +33,6 @@ class Arg:
     choices: tuple[tuple[Any, str], ...]
     count: int | None = None  # multi: how many values to pick
     placeholder: str | None = None
-    examples: tuple[Any, ...] = ()
     sizes: tuple[int, ...] = ()
 
     @property
@@ -41,9 +40,7 @@ class Arg:
         return self.kind in TYPED_IN
 
     def values(self) -> list[Any]:
-        """Every value of this argument a form can send (a typed-in field: its examples)."""
-        if self.typed_in:
-            return list(self.examples)
+        """Every value of this argument a form offers (a typed-in field: none, its move's combinations say)."""
         options = [value for value, _ in self.choices]
         if self.kind not in ("multi", "seats"):
             return options
@@ -87,7 +84,7 @@ class Move:
 
     def _used(self, i: int) -> set[Any] | None:
         """The values of argument ``i`` that some legal combination uses (None: every value is used)."""
-        if self.combos is None:
+        if self.combos is None or self.args[i].typed_in:
             return None
         used = set()
         for combo in self.combos:
@@ -109,8 +106,9 @@ class Move:
             return False
         if self.combos is None:
             return True
-        sent = tuple(_comparable(action[a.name]) for a in self.args)
-        return any(sent == tuple(_comparable(v) for v in combo) for combo in self.combos)
+        chosen = [i for i, a in enumerate(self.args) if not a.typed_in]  # a typed-in value: any of its type
+        sent = [_comparable(action[self.args[i].name]) for i in chosen]
+        return any(sent == [_comparable(combo[i]) for i in chosen] for combo in self.combos)
 
 
 def _comparable(value: Any) -> Any:

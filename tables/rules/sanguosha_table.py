@@ -392,7 +392,7 @@ def _house_view(s: State, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
 def moves(s: State, seat: int | str) -> list[Move]:
     """Every record ``seat`` (or the host, ``tracker.HOST``) may make now."""
     if s.phase in ("lord_general", "generals"):
-        return [*_choice_moves(s, seat), *tr.host_moves(s, seat)]
+        return [*_choice_moves(s, seat), *tr.host_moves(s, seat, HOOKS)]
     out = tr.record_moves(s, seat, HOOKS)
     if s.phase == "over":
         return out

@@ -262,6 +262,16 @@ def _correct(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) 
     field = str_param(action, "field", FIELDS, "更正项")
     value = int_param(action, "value", range(-MAX_VALUE, MAX_VALUE + 1), "新数值")
     reason = reason_param(action)
+    check_correction(hooks, s, target, field, value)
+    values = getattr(s, field)
+    before, values[target] = values[target], value
+    if field == "max_hp":
+        s.hp[target] = min(s.hp[target], value)
+    emit(s, f"主持人更正:{s.players[target]} 的{FIELDS[field]} {before} → {values[target]}。理由:{reason}")
+
+
+def check_correction(hooks: Hooks, s: TrackerState, target: int, field: str, value: int) -> None:
+    """Is ``value`` a possible ``field`` of ``target`` (a hand ≥ 0, 体力上限 ≥ 1, 体力 ≤ 体力上限)?"""
     name = s.players[target]
     if field == "hand":
         require(value >= 0, f"手牌数不能是负数(收到 {value}):请填 0 到 {MAX_VALUE}。")
@@ -273,11 +283,6 @@ def _correct(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) 
             low <= value <= s.max_hp[target],
             f"{name} 的体力上限是 {s.max_hp[target]}:体力只能填 {low} 到 {s.max_hp[target]}(先更正体力上限)。",
         )
-    values = getattr(s, field)
-    before, values[target] = values[target], value
-    if field == "max_hp":
-        s.hp[target] = min(s.hp[target], value)
-    emit(s, f"主持人更正:{name} 的{FIELDS[field]} {before} → {values[target]}。理由:{reason}")
 
 
 _COMMON: dict[str, Callable[[Hooks, TrackerState, Any, dict[str, Any]], None]] = {
@@ -316,10 +321,16 @@ def seat_rows(s: TrackerState, viewer: int | None, role_shown: Callable[[int], b
 NO_HOOKS = Hooks(step=1, start_turn=lambda s: None, on_death=lambda s, v, k: None, check_victory=lambda s: False)
 
 
+def _example(hooks: Hooks, s: TrackerState, target: int, field: str) -> int | None:
+    return next(
+        (v for v in (getattr(s, field)[target], 1) if passes(check_correction, hooks, s, target, field, v)), None
+    )
+
+
 def record_moves(s: TrackerState, actor: int | str, hooks: Hooks = NO_HOOKS) -> list[Move]:
     """The public records ``actor`` may make now, plus the host's correction (``hooks``: the game's death rules)."""
     if s.phase == "over":
-        return host_moves(s, actor)
+        return host_moves(s, actor, hooks)
     living = [p for p in range(s.n) if s.alive[p]]
     deltas = choice_arg("delta", "变化", [(d, f"{d:+d}") for d in sorted(DELTAS, key=lambda d: (d > 0, abs(d)))])
     deltas = dataclasses.replace(deltas, kind="int")
@@ -336,7 +347,7 @@ def record_moves(s: TrackerState, actor: int | str, hooks: Hooks = NO_HOOKS) -> 
     ]
     if actor in (HOST, s.current):
         out.insert(0, Move("end_turn", f"结束 {s.players[s.current]} 的回合"))
-    return [m for m in out if m is not None] + host_moves(s, actor)
+    return [m for m in out if m is not None] + host_moves(s, actor, hooks)
 
 
 def _sources(s: TrackerState, seats: list[int]) -> tuple[tuple[Any, str], ...]:
@@ -387,21 +398,17 @@ def _dying_moves(hooks: Hooks, s: TrackerState, actor: int | str) -> list[Move]:
     return [m for m in out if m is not None]
 
 
-def host_moves(s: TrackerState, actor: int | str) -> list[Move]:
+def host_moves(s: TrackerState, actor: int | str, hooks: Hooks = NO_HOOKS) -> list[Move]:
+    """The host's correction: any seat, any field, a value typed in (each pair's legal example: the value it has now,
+    or 1 for a 体力上限 not set yet)."""
     if actor != HOST:
         return []
+    examples = {(p, f): _example(hooks, s, p, f) for p in range(s.n) for f in FIELDS}
     args = (
         seat_arg("target", "谁", s.players, list(range(s.n))),
         choice_arg("field", "项目", list(FIELDS.items())),
-        Arg("value", "新数值", "number", (), examples=(1,)),  # 1 is a legal 体力, 体力上限 and 手牌数 for anyone
-        Arg("reason", "理由", "text", (), examples=("记错了",)),
+        Arg("value", "新数值", "number", ()),
+        Arg("reason", "理由", "text", ()),
     )
-    return [Move("correct", "更正数值", args)]
-
-
-def record_forms(s: TrackerState, actor: int | str, hooks: Hooks = NO_HOOKS) -> list[dict[str, Any]]:
-    return [m.form() for m in record_moves(s, actor, hooks)]
-
-
-def host_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
-    return [m.form() for m in host_moves(s, actor)]
+    combos = tuple((p, f, v, "记错了") for (p, f), v in examples.items() if v is not None)
+    return [Move("correct", "更正数值", args, combos=combos)]
