@@ -46,23 +46,33 @@ def _card(card: str) -> Arg:
 
 
 def _skill(s: State, seat: int, card: str) -> Move | None:
-    living = core.living(s)
-    label = f"技能:{card}"
     if card == FLASH:
-        pairs = [[a, b] for a, b in itertools.combinations(living, 2) if passes(fx.flash_landing, s, seat, [a, b])]
-        targets = Arg("targets", "两名相邻玩家", "seats", tuple((p, s.players[p]) for p in living), sizes=(2,))
-        combos = tuple((card, pair) for pair in pairs)
-        return Move("skill", label, (_card(card), targets), combos=combos) if pairs else None
+        return _flash(s, seat)
     if card == DISARM:
-        target = seat_arg("target", "目标", s.players, [p for p in living if p != seat])
-        what = choice_arg("what", "拆除", list(WHATS))
-        combos = tuple(
-            (card, t, w) for t in target.values() for w, _ in WHATS if passes(fx.check_disarm, s, seat, t, w)
-        )
-        return Move("skill", label, (_card(card), target, what), combos=combos) if combos else None
+        return _disarm(s, seat)
     check = fx.check_smoke if card == SMOKE else fx.check_grenade if card == GRENADE else fx.check_warrant
-    reach = [p for p in living if passes(check, s, seat, p)]
-    return Move("skill", label, (_card(card), seat_arg("target", "目标", s.players, reach))) if reach else None
+    reach = [p for p in core.living(s) if passes(check, s, seat, p)]
+    target = seat_arg("target", "目标", s.players, reach)
+    return Move("skill", f"技能:{card}", (_card(card), target)) if reach else None
+
+
+def _flash(s: State, seat: int) -> Move | None:
+    """闪光弹: two adjacent players, as ``flash_landing`` lands them (储藏室 passed over)."""
+    living = core.living(s)
+    pairs = [[a, b] for a, b in itertools.combinations(living, 2) if passes(fx.flash_landing, s, seat, [a, b])]
+    if not pairs:
+        return None
+    targets = Arg("targets", "两名相邻玩家", "seats", tuple((p, s.players[p]) for p in living), sizes=(2,))
+    combos: tuple[tuple[object, ...], ...] = tuple((FLASH, pair) for pair in pairs)
+    return Move("skill", f"技能:{FLASH}", (_card(FLASH), targets), combos=combos)
+
+
+def _disarm(s: State, seat: int) -> Move | None:
+    """武装解除: a target and what to remove from them (a smoked player: only the smoke)."""
+    target = seat_arg("target", "目标", s.players, [p for p in core.living(s) if p != seat])
+    what = choice_arg("what", "拆除", list(WHATS))
+    combos = tuple((DISARM, t, w) for t in target.values() for w, _ in WHATS if passes(fx.check_disarm, s, seat, t, w))
+    return Move("skill", f"技能:{DISARM}", (_card(DISARM), target, what), combos=combos) if combos else None
 
 
 def _skills(s: State, seat: int) -> list[Move]:

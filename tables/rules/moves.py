@@ -100,9 +100,8 @@ class Move:
 
     def offers(self, action: dict[str, Any], seat: Any) -> bool:
         """Is ``action`` one of this move's (a typed-in field: any value of its type)?"""
-        if action.get("type") != self.type or action.get("player") != seat:
-            return False
-        if any(a.name not in action or not a.accepts(action[a.name]) for a in self.args):
+        mine = action.get("type") == self.type and action.get("player") == seat
+        if not mine or any(a.name not in action or not a.accepts(action[a.name]) for a in self.args):
             return False
         if self.combos is None:
             return True

@@ -412,17 +412,14 @@ def _choice_moves(s: State, seat: int | str) -> list[Move]:
 
 
 def _ghost_moves(s: State, seat: int | str) -> list[Move]:
+    """暗魂: a ghost's owner possesses whom ``check_ghost`` allows; the host records it for any owner."""
     if not s.options.get("ghosts") or len(s.ghosts) != s.n:
         return []
-    owners = [p for p in range(s.n) if s.ghosts[p] is not None and not s.alive[p]]
     living = [p for p in range(s.n) if s.alive[p]]
     if seat == tr.HOST:
-        combos = tuple((o, t) for o in owners for t in living if passes(check_ghost, s, o, t))
-        ghost = Arg("ghost", "谁的暗魂", "seat", tuple((p, f"{s.players[p]}({s.ghosts[p]})") for p in owners))
-        target = seat_arg("target", "附体谁", s.players, living)
-        return [Move("ghost", "暗魂附体", (ghost, target), combos=combos)] if combos else []
+        return _host_ghost_moves(s, living)
     me = int(seat)
-    targets = [t for t in living if me in owners and passes(check_ghost, s, me, t)]
+    targets = [t for t in living if passes(check_ghost, s, me, t)]
     if not targets:
         return []
     name = str(s.ghosts[me])
@@ -430,12 +427,21 @@ def _ghost_moves(s: State, seat: int | str) -> list[Move]:
     return [Move("ghost", f"{name}暗魂附体(只能用一次)", args, help=house.GHOST_TEXT[name])]
 
 
+def _host_ghost_moves(s: State, living: list[int]) -> list[Move]:
+    owners = [p for p in range(s.n) if s.ghosts[p] is not None and not s.alive[p]]
+    combos = tuple((o, t) for o in owners for t in living if passes(check_ghost, s, o, t))
+    if not combos:
+        return []
+    ghost = Arg("ghost", "谁的暗魂", "seat", tuple((p, f"{s.players[p]}({s.ghosts[p]})") for p in owners))
+    return [Move("ghost", "暗魂附体", (ghost, seat_arg("target", "附体谁", s.players, living)), combos=combos)]
+
+
 def _sacrifice_moves(s: State, seat: int | str) -> list[Move]:
     if not s.options.get("rebirth") or len(s.no_rebirth) != s.n:
         return []
     dead = [p for p in range(s.n) if passes(check_receiver, s, p)]
     givers = [p for p in range(s.n) if passes(check_giver, s, p)]
-    if not dead or not givers or (seat != tr.HOST and int(seat) not in givers):
+    if not dead or not givers or seat not in (tr.HOST, *givers):
         return []
     target = seat_arg("target", "献给谁", s.players, dead)
     if seat == tr.HOST:

@@ -336,7 +336,7 @@ def record_moves(s: TrackerState, actor: int | str, hooks: Hooks = NO_HOOKS) -> 
     deltas = dataclasses.replace(deltas, kind="int")
     target = seat_arg("target", "谁", s.players, living)
     sources = Arg("source", "伤害来源", "source", _sources(s, living))
-    out = [*_pending_moves(hooks, s, actor), *_dying_moves(hooks, s, actor)]
+    out: list[Move | None] = [*_pending_moves(hooks, s, actor), *_dying_moves(hooks, s, actor)]
     out += [
         Move("hp", "体力变化", (target, deltas, sources)),
         Move("hand", "手牌数变化", (target, deltas)),
@@ -384,18 +384,19 @@ def _pending_moves(hooks: Hooks, s: TrackerState, actor: int | str) -> list[Move
 def _dying_moves(hooks: Hooks, s: TrackerState, actor: int | str) -> list[Move]:
     """One 阵亡 form per dying seat, its killer preselected: who last damaged them (无来源 by default would
     silently drop the reward, the penalty and the kill bonus)."""
-    out = []
-    living = [p for p in range(s.n) if s.alive[p]]
-    for p in range(s.n):
-        if not s.alive[p] or s.hp[p] > 0 or any(d["victim"] == p for d in s.pending):
-            continue
-        last = s.last_source[p] if len(s.last_source) == s.n else -1
-        first = [(last, s.players[last])] if last >= 0 and s.alive[last] else []
-        rest = [(c, s.players[c]) for c in living if c != last and c != p]
-        sources = Arg("source", "凶手", "source", (*first, ("none", "无来源"), *rest))
-        target = Arg("target", "", "hidden", ((p, s.players[p]),))
-        out.append(_death_move(hooks, s, actor, f"{s.players[p]} 阵亡", target, sources))
+    dying = [p for p in range(s.n) if s.alive[p] and s.hp[p] <= 0 and all(d["victim"] != p for d in s.pending)]
+    out = [_dying_move(hooks, s, actor, p) for p in dying]
     return [m for m in out if m is not None]
+
+
+def _dying_move(hooks: Hooks, s: TrackerState, actor: int | str, p: int) -> Move | None:
+    living = [c for c in range(s.n) if s.alive[c]]
+    last = s.last_source[p] if len(s.last_source) == s.n else -1
+    first = [(last, s.players[last])] if last >= 0 and s.alive[last] else []
+    rest = [(c, s.players[c]) for c in living if c != last and c != p]
+    sources = Arg("source", "凶手", "source", (*first, ("none", "无来源"), *rest))
+    target = Arg("target", "", "hidden", ((p, s.players[p]),))
+    return _death_move(hooks, s, actor, f"{s.players[p]} 阵亡", target, sources)
 
 
 def host_moves(s: TrackerState, actor: int | str, hooks: Hooks = NO_HOOKS) -> list[Move]:
