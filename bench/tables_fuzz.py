@@ -1,5 +1,5 @@
-"""Fuzzed whole games at the table trackers: `python -m bench.tables_fuzz [--seeds 300] [--kinds ...] [--modes ...]
-[--every-option]`
+"""Fuzzed whole games at the table trackers: `python -m bench.tables_fuzz [--seeds 300] [--start 0] [--kinds ...]
+[--modes ...] [--every-option]`
 (300 seeds: 40 minutes or more on 2 vCPU, printed before it starts; `--quick`: one seed).
 
 Every game × mode, seeds 0..N-1: a table of a random size (from the seed) is played to its end through the real
@@ -14,8 +14,10 @@ record is sent **twice** with the version its form was made on.  Per game it che
   death another seat records waits for the victim or the host); a private record (the killer's claim) changes no other
   seat's or the spectator's view and not the version; the 狄仁杰 killer's decline is indistinguishable (no public
   line says 没有可组成的线索); no private line reaches anyone it was not addressed to;
-- moves (games that declare their moves: 三国杀 electronic): after every record, each seat's forms are its legal
-  moves' forms, every action a form offers is legal, and every action the rules accept is offered;
+- moves (every tracker that lists its moves, ``moves(state, seat)``, and has an oracle in ``bench.tables_oracles``):
+  after every record, each seat's and the host's forms are their legal moves' forms and sampled actions of each move
+  are legal; after every ``ORACLE_EVERY``-th, every action each move lists is legal and every action the oracle can
+  conceive that the rules accept is listed;
 - generals (三国杀): after every record each of the 25 generals is in exactly one place — in front of a player, in the
   unused pile, or among the candidates of a player who has not chosen yet.
 
