@@ -1,6 +1,5 @@
 """Moves declared once at 暗火线 (both modes) and 三国杀 实体牌: each lists its legal moves from the state, its forms
-are that list's, and a form offers only what the rules accept (each test's first assertion failed when the forms
-restated the rules' preconditions on their own)."""
+are that list's, and a form offers only what the rules accept."""
 
 from __future__ import annotations
 
