@@ -1,5 +1,5 @@
-"""Fuzzed whole games at the table trackers: `python -m bench.tables_fuzz [--seeds 300] [--kinds ...] [--modes ...]
-[--every-option]`
+"""Fuzzed whole games at the table trackers: `python -m bench.tables_fuzz [--seeds 300] [--start 0] [--kinds ...]
+[--modes ...] [--every-option]`
 (300 seeds: 40 minutes or more on 2 vCPU, printed before it starts; `--quick`: one seed).
 
 Every game × mode, seeds 0..N-1: a table of a random size (from the seed) is played to its end through the real
@@ -14,8 +14,10 @@ record is sent **twice** with the version its form was made on.  Per game it che
   death another seat records waits for the victim or the host); a private record (the killer's claim) changes no other
   seat's or the spectator's view and not the version; the 狄仁杰 killer's decline is indistinguishable (no public
   line says 没有可组成的线索); no private line reaches anyone it was not addressed to;
-- moves (games that declare their moves: 三国杀 electronic): after every record, each seat's forms are its legal
-  moves' forms, every action a form offers is legal, and every action the rules accept is offered;
+- moves (every tracker that lists its moves, ``moves(state, seat)``, and has an oracle in ``bench.tables_oracles``):
+  after every record, each seat's and the host's forms are their legal moves' forms and sampled actions of each move
+  are legal; after every ``ORACLE_EVERY``-th, every action each move lists is legal and every action the oracle can
+  conceive that the rules accept is listed;
 - generals (三国杀): after every record each of the 25 generals is in exactly one place — in front of a player, in the
   unused pile, or among the candidates of a player who has not chosen yet.
 
@@ -28,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import itertools
 import os
 import random
 import secrets
@@ -39,6 +40,8 @@ from collections import Counter
 from typing import Any
 
 import django
+
+from bench import tables_oracles
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moderator.settings")
 
@@ -140,67 +143,41 @@ def _misplaced_generals(kind: str, state: Any) -> list[str]:
     return misplaced_generals(state)
 
 
-# The oracle for "every legal move is offered": each move type's arguments, and every value they could be sent
-# (written here, apart from the game's own list, so that the two are checked against each other).
-MOVE_ARGS = {
-    "sanguosha": {"sha": ("target",), "sacrifice": ("target", "card"), "rescue": ("card",),
-                  "choose_general": ("general",), "discard": ("cards",), "ghost": ("target",)},
-}  # fmt: skip
-
-
-def _arg_values(kind: str, state: Any, seat: int, name: str) -> list[Any]:
-    from tables.rules.sanguosha import DECK
-    from tables.rules.sanguosha_generals import GENERALS
-
-    if name == "target":
-        return list(range(len(state.players)))
-    if name == "card":
-        return list(DECK)
-    if name == "general":
-        return list(GENERALS)
-    held = Counter(state.hands[seat])  # cards: every sub-multiset of the hand
-    kinds = sorted(held)
-    counts = itertools.product(*(range(held[c] + 1) for c in kinds))
-    return [[c for c, k in zip(kinds, pick, strict=True) for _ in range(k)] for pick in counts]
-
-
-def _conceivable(kind: str, rules: Any, state: Any, seat: int) -> list[dict[str, Any]]:
-    out = []
-    for move in rules.ACTION_NAMES:
-        names = MOVE_ARGS[kind].get(move, ())
-        values = [_arg_values(kind, state, seat, name) for name in names]
-        for combo in itertools.product(*values):
-            out.append({"type": move, "player": seat, **dict(zip(names, combo, strict=True))})
-    return out
-
-
-# "Every legal action is listed" tries every conceivable action of every seat (some 500 a step): after every
-# ORACLE_EVERY-th record, so that 300 seeds stay within the hour; the other direction is checked after every record.
+# "Every legal action is listed" tries every conceivable action of every seat (some 500 a step in the electronic
+# games, some 10,000 at a physical table with its host), and "every listed action is legal" tries each: both after
+# every ORACLE_EVERY-th record; after the others, the forms are checked against the moves and SAMPLE actions of each
+# move are tried — so that 300 seeds stay within the hour.
 ORACLE_EVERY = 16
+SAMPLE = 3
 
 
-def _moves_disagree(kind: str, rules: Any, state: Any, oracle: bool) -> list[str]:
-    """A game that declares its moves (``moves``): its forms are its moves' forms, every listed action is legal, and
-    (``oracle``) every legal action is listed."""
+def _moves_disagree(kind: str, mode: str, rules: Any, state: Any, oracle: bool) -> list[str]:
+    """A game that declares its moves (``moves``) and has an oracle (``bench.tables_oracles``): its forms are its
+    moves' forms, every listed action is legal, and (``oracle``) every legal action conceivable is listed — for every
+    seat and, where the tracker has one, the host."""
     from tables.rules import RuleError
+    from tables.rules.moves import offered
+    from tables.rules.tracker import HOST
 
     listed_moves = getattr(rules, "moves", None)
-    if listed_moves is None or kind not in MOVE_ARGS:
+    module = tables_oracles.oracle(kind, mode)
+    if listed_moves is None or module is None:
         return []
     wrong = []
+    rng = random.Random(len(state.log))
     state = dataclasses.replace(state, log=[])  # no move reads the log: every legality test copies less
-    for seat in range(len(state.players)):
+    actors: list[Any] = [*range(len(state.players)), *([HOST] if _has_host(kind, mode) else [])]
+    for seat in actors:
         moves = listed_moves(state, seat)
         if rules.forms(state, seat) != [m.form() for m in moves]:
             wrong.append(f"座位 {seat} 的表单不是它的合法动作")
-        listed = [a for m in moves for a in m.actions(seat)]
-        for action in listed:
+        for action in (a for m in moves for a in _some(list(m.actions(seat)), rng, every=oracle)):
             try:
                 rules.legal(state, action)
             except RuleError as refused:
                 wrong.append(f"表单给出的动作不合法:{action}({refused})")
-        for action in _conceivable(kind, rules, state, seat) if oracle else ():
-            if action in listed:
+        for action in tables_oracles.conceivable(module, state, seat, host=seat == HOST) if oracle else ():
+            if offered(moves, action, seat):
                 continue
             try:
                 rules.legal(state, action)
@@ -208,6 +185,15 @@ def _moves_disagree(kind: str, rules: Any, state: Any, oracle: bool) -> list[str
                 continue
             wrong.append(f"合法的动作没有表单:{action}")
     return wrong
+
+
+def _some(actions: list[dict[str, Any]], rng: random.Random, every: bool) -> list[dict[str, Any]]:
+    """All of a move's actions, or (between the oracle's records) ``SAMPLE`` of them drawn at random."""
+    return actions if every or len(actions) <= SAMPLE else rng.sample(actions, SAMPLE)
+
+
+def _has_host(kind: str, mode: str) -> bool:
+    return mode == "physical" and kind != "noir"
 
 
 def fuzz_game(kind: str, mode: str, seed: int) -> Counter[str]:
@@ -227,7 +213,7 @@ def fuzz_game(kind: str, mode: str, seed: int) -> Counter[str]:
     except RuleError:
         counts["unplayable_setups"] += 1
         return counts
-    host = mode == "physical" and kind != "noir"
+    host = _has_host(kind, mode)
     for _ in range(MAX_STEPS):
         table = Table.objects.get(pk=table.pk)
         state = table.load()
@@ -291,7 +277,7 @@ def fuzz_game(kind: str, mode: str, seed: int) -> Counter[str]:
         if problems:
             counts["leaks"] += 1
             print(f"  leak {kind}/{mode} seed {seed}: {problems[0]}", file=sys.stderr)
-        disagree = _moves_disagree(kind, rules, new_state, counts["records"] % ORACLE_EVERY == 1)
+        disagree = _moves_disagree(kind, mode, rules, new_state, counts["records"] % ORACLE_EVERY == 1)
         if disagree:
             counts["moves"] += 1
             print(f"  moves {kind}/{mode} seed {seed}: {disagree[0]}", file=sys.stderr)
@@ -327,6 +313,7 @@ BAD = ("freezes", "exceptions", "leaks", "twice_applied", "generals", "moves")
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=300)
+    parser.add_argument("--start", type=int, default=0, help="the first seed (seeds start … start+seeds−1)")
     parser.add_argument("--kinds", nargs="*", default=list(KINDS), choices=KINDS)
     parser.add_argument("--modes", nargs="*", default=list(MODES), choices=MODES)
     parser.add_argument("--quick", action="store_true", help="one seed: checks that it works (under a minute)")
@@ -347,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
 
     setup_test_environment()
     connection.creation.create_test_db(verbosity=0)
-    total = run(range(args.seeds), tuple(args.kinds), tuple(args.modes))
+    total = run(range(args.start, args.start + args.seeds), tuple(args.kinds), tuple(args.modes))
     line = " ".join(f"{k}={total.get(k, 0)}" for k in ("games", "finished", "records", "refused", *BAD))
     print(f"total {line}")
     return 1 if any(total.get(k, 0) for k in BAD) else 0

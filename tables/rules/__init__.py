@@ -3,8 +3,8 @@
 An electronic game is a rules module (the state, ``new_game``, ``apply``, ``legal``; the moves check their own
 legality) and a view module (``view``, and ``forms`` built from the legal moves), which reads the state and imports
 the rules, never the other way round; a game may keep its moves list and its results in modules of their own
-(三国杀: ``sanguosha_moves``, ``sanguosha_score``).  ``Game`` puts them together.  A physical tracker is one module
-with the whole interface.
+(三国杀: ``sanguosha_moves``, ``sanguosha_score``; 暗火线: ``anhuoxian_moves``).  ``Game`` puts them together.  A
+physical tracker is one module with the whole interface, its records listed by ``tracker.record_moves``.
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ from typing import Any
 
 from . import anhuoxian as ahx
 from . import tracker as tr
-from .base import check_players, emit, form, legal_via, param, require, seat_param, visible_log
+from .base import check_players, emit, legal_via, require, seat_param, visible_log
+from .moves import Move, passes, seat_arg
 
 KIND = "anhuoxian"
 TITLE = ahx.TITLE
@@ -70,13 +71,17 @@ def _check_victory(s: State) -> bool:
     return side is not None and tr.declare(s, side)
 
 
+def check_warrant(s: State, actor: Any, target: int) -> None:
+    require(bool(s.options.get("warrant")), "本桌没有加入搜查令。")
+    require(actor == s.current, f"搜查令在自己的回合使用:现在是 {s.players[s.current]} 的回合。")
+    require(target != actor and s.alive[target], "请选择另一名存活的玩家。")
+
+
 def _warrant(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> None:
     """搜查令 (option ``warrant``): the player whose turn it is looks at another living player's role; only they see
     it, the table sees that the card was played (a 搜查令 is resolved privately)."""
-    require(bool(s.options.get("warrant")), "本桌没有加入搜查令。")
-    require(actor == s.current, f"搜查令在自己的回合使用:现在是 {s.players[s.current]} 的回合。")
     target = seat_param(s, action, "target", "目标")
-    require(target != actor and s.alive[target], "请选择另一名存活的玩家。")
+    check_warrant(s, actor, target)
     emit(s, f"{s.players[int(actor)]} 使用搜查令查看了 {s.players[target]} 的身份牌。〔{s.players[int(actor)]} 记录〕")
     emit(s, f"搜查令:{s.players[target]} 的身份是{s.roles[target]}。", to=[int(actor)])
 
@@ -139,9 +144,17 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
-    out = tr.record_forms(s, seat)
-    if s.options.get("warrant") and s.phase != "over" and seat == s.current:
-        others = [(p, s.players[p]) for p in range(s.n) if p != seat and s.alive[p]]
-        out.append(form("warrant", "使用搜查令(只有你看到身份)", param("target", "查看谁", "seat", others)))
+def moves(s: State, seat: int | str) -> list[Move]:
+    """Every record ``seat`` (or the host, ``tracker.HOST``) may make now."""
+    out = tr.record_moves(s, seat, HOOKS)
+    if s.phase == "over":
+        return out
+    targets = [p for p in range(s.n) if passes(check_warrant, s, seat, p)]
+    if targets:
+        out.append(Move("warrant", "使用搜查令(只有你看到身份)", (seat_arg("target", "查看谁", s.players, targets),)))
     return out
+
+
+def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+    """The page's forms: one per legal move."""
+    return [m.form() for m in moves(s, seat)]

@@ -7,6 +7,7 @@ still score; 「与主公单挑」 means the renegade and the lord were the last
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .sanguosha import LORD, LOYAL, REBEL, RENEGADE, SIDE_LORD, SIDE_REBEL, SIDE_RENEGADE
@@ -31,36 +32,54 @@ def winner(state: State) -> list[int] | None:
     return [p for p, r in enumerate(state.roles) if r == RENEGADE and _standing(state, p)]
 
 
+@dataclasses.dataclass(frozen=True)
+class _Result:
+    """What every score reads: the winning side, the table's size, the loyalists and rebels still standing."""
+
+    side: str
+    n: int
+    loyal: int
+    rebel: int
+
+
 def score(state: State) -> dict[int, int] | None:
-    """4th-edition scoring (see module docstring for the rulings)."""
-    side = state.winning_side
-    if side is None:
+    """4th-edition scoring (see module docstring for the rulings): each identity's points, plus its kill bonus."""
+    if state.winning_side is None:
         return None
-    n = len(state.players)
     roles = state.roles
-    alive_loyal = sum(1 for p, r in enumerate(roles) if r == LOYAL and _standing(state, p))
-    alive_rebel = sum(1 for p, r in enumerate(roles) if r == REBEL and _standing(state, p))
-    out = {}
-    for p, role in enumerate(roles):
-        victims = [roles[v] for k, v in state.kills if k == p]
-        if role == LORD:
-            pts = {SIDE_LORD: 4 + 2 * alive_loyal, SIDE_REBEL: 0, SIDE_RENEGADE: 1}[side]
-        elif role == LOYAL:
-            pts = 5 + alive_loyal if side == SIDE_LORD else 0
-        elif role == REBEL:
-            pts = 3 * alive_rebel if side == SIDE_REBEL else 0
-        elif side == SIDE_RENEGADE:
-            pts = 4 + 2 * n if _standing(state, p) else 0
-        elif side == SIDE_LORD:
-            pts = n if state.duel and _last_renegade(state) == p else 0
-        else:
-            pts = 1 if _standing(state, p) else 0
-        if side == SIDE_LORD and role in (LORD, LOYAL):
-            pts += sum(1 for v in victims if v in (REBEL, RENEGADE))
-        if side == SIDE_REBEL and role == REBEL:
-            pts += sum(1 for v in victims if v in (LOYAL, RENEGADE)) + 2 * sum(1 for v in victims if v == LORD)
-        out[p] = pts
-    return out
+    standing = [p for p in range(len(roles)) if _standing(state, p)]
+    result = _Result(
+        state.winning_side,
+        len(state.players),
+        sum(1 for p in standing if roles[p] == LOYAL),
+        sum(1 for p in standing if roles[p] == REBEL),
+    )
+    bonus = KILL_BONUS.get(result.side, {})
+    return {
+        p: _points(state, result, p, role) + sum(bonus.get((role, roles[v]), 0) for k, v in state.kills if k == p)
+        for p, role in enumerate(roles)
+    }
+
+
+def _points(state: State, r: _Result, p: int, role: str) -> int:
+    if role == LORD:
+        return {SIDE_LORD: 4 + 2 * r.loyal, SIDE_REBEL: 0, SIDE_RENEGADE: 1}[r.side]
+    if role == LOYAL:
+        return 5 + r.loyal if r.side == SIDE_LORD else 0
+    if role == REBEL:
+        return 3 * r.rebel if r.side == SIDE_REBEL else 0
+    if r.side == SIDE_RENEGADE:
+        return 4 + 2 * r.n if _standing(state, p) else 0
+    if r.side == SIDE_LORD:  # 单挑: the renegade who lost the duel with the lord
+        return r.n if state.duel and _last_renegade(state) == p else 0
+    return 1 if _standing(state, p) else 0
+
+
+# The winning side's kill bonus: (killer's identity, victim's identity) → points.
+KILL_BONUS: dict[str, dict[tuple[str, str], int]] = {
+    SIDE_LORD: {(k, v): 1 for k in (LORD, LOYAL) for v in (REBEL, RENEGADE)},
+    SIDE_REBEL: {(REBEL, LOYAL): 1, (REBEL, RENEGADE): 1, (REBEL, LORD): 2},
+}
 
 
 def _last_renegade(state: State) -> int | None:

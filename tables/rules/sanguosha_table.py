@@ -34,7 +34,8 @@ from . import sanguosha_generals as generals
 from . import sanguosha_house as house
 from . import sanguosha_score as sgs_score
 from . import tracker as tr
-from .base import check_players, emit, form, later_rng, legal_via, param, require, seat_param, visible_log
+from .base import check_players, emit, later_rng, legal_via, require, seat_param, visible_log
+from .moves import Arg, Move, choice_arg, passes, seat_arg
 
 KIND = "sanguosha"
 TITLE = sgs.TITLE
@@ -94,9 +95,8 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
 def _choose(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> None:
     require(actor != tr.HOST, "武将由玩家本人选择。")
     seat = int(actor)
-    require(s.generals[seat] is None, "你已经选好了武将。")
     general = str(action.get("general"))
-    require(general in s.candidates[seat], f"请从你的候选武将中选择:{'、'.join(s.candidates[seat]) or '(还没有)'}。")
+    check_choice(s, seat, general)
     s.generals[seat] = general
     if seat == s.lord:
         _lord_chose(s, general)
@@ -105,6 +105,11 @@ def _choose(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> No
     emit(s, f"你选择了 {general}(体力 {GENERALS[general]})。", to=[seat])
     if all(g is not None for g in s.generals):
         _start_play(s)
+
+
+def check_choice(s: State, seat: int, general: str) -> None:
+    require(s.generals[seat] is None, "你已经选好了武将。")
+    require(general in s.candidates[seat], f"请从你的候选武将中选择:{'、'.join(s.candidates[seat]) or '(还没有)'}。")
 
 
 def _lord_chose(s: State, general: str) -> None:
@@ -227,29 +232,51 @@ def _check_victory(s: State) -> bool:
     return side is not None and tr.declare(s, side)
 
 
+def check_ghost(s: State, owner: int, target: int) -> str:
+    """May ``owner``'s ghost possess ``target`` now?  Its name (罗汉/玄武/祝由), else RuleError."""
+    ghost = s.ghosts[owner] if len(s.ghosts) == s.n else None
+    require(ghost is not None and not s.alive[owner], f"{s.players[owner]} 没有可以使用的暗魂。")
+    require(s.alive[target], f"{s.players[target]} 已经出局:暗魂只能附体存活的玩家。")
+    if ghost == "罗汉":
+        require(s.hp[target] < s.max_hp[target], f"{s.players[target]} 没有受伤:罗汉抵挡的是刚受到的一点伤害。")
+    if ghost == "祝由":
+        require(target == s.current, f"祝由只能在被附体玩家的出牌阶段使用:现在是 {s.players[s.current]} 的回合。")
+    return str(ghost)
+
+
 def _ghost(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> None:
     """暗魂: the ghost's owner (or the host for them) possesses a living player, once."""
     require(bool(s.options.get("ghosts")), "本桌没有使用暗魂。")
     owner = actor if actor != tr.HOST else seat_param(s, action, "ghost", "暗魂")
     owner = int(owner)
-    ghost = s.ghosts[owner] if len(s.ghosts) == s.n else None
-    require(ghost is not None and not s.alive[owner], f"{s.players[owner]} 没有可以使用的暗魂。")
     target = seat_param(s, action, "target", "附体对象")
-    require(s.alive[target], f"{s.players[target]} 已经出局:暗魂只能附体存活的玩家。")
+    ghost = check_ghost(s, owner, target)
     if ghost == "罗汉":
-        require(s.hp[target] < s.max_hp[target], f"{s.players[target]} 没有受伤:罗汉抵挡的是刚受到的一点伤害。")
         s.hp[target] += 1
         s.hand[target] = max(0, s.hand[target] - 1)
         what = f"抵挡一点伤害:体力 {s.hp[target]}/{s.max_hp[target]},弃掉一张手牌(手牌 {s.hand[target]} 张)"
     elif ghost == "玄武":
         what = "从牌堆摸一张牌,与其一张手牌交换(手牌数不变)"
     else:
-        require(target == s.current, f"祝由只能在被附体玩家的出牌阶段使用:现在是 {s.players[s.current]} 的回合。")
         what = f"令其弃掉所有手牌({s.hand[target]} 张)再摸同样多的牌(手牌数不变)"
     s.ghosts[owner] = None
     line = f"{s.players[owner]} 的{ghost}暗魂附体 {s.players[target]}:{what}。暗魂消失。"
     s.ghosts_used.append(line)
     emit(s, f"{line}〔{tr.who(s, actor)} 记录〕")
+
+
+def check_giver(s: State, giver: int) -> None:
+    """转世规则: who may give a card now — living, not reborn, once a turn, with a card."""
+    require(s.alive[giver] and not _reborn(s, giver), "只有存活且没有转世的玩家可以献祭。")
+    require(s.gave_on_turn[giver] != s.turn_no, f"{s.players[giver]} 这个回合已经献祭过了(每回合只能献祭一次)。")
+    require(s.hand[giver] > 0, f"{s.players[giver]} 没有手牌可以献祭。")
+
+
+def check_receiver(s: State, target: int) -> None:
+    """转世规则: who may receive a card — out, and with a general of their kingdom left."""
+    name = s.players[target]
+    require(not s.alive[target], f"{name} 没有出局:只能献祭给已出局的玩家。")
+    require(not s.no_rebirth[target], f"{name} 已经不能转世(没有同国籍的未使用武将),不再接受献祭。")
 
 
 def _sacrifice(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> None:
@@ -259,11 +286,8 @@ def _sacrifice(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) ->
     giver = int(giver)
     target = seat_param(s, action, "target", "献祭对象")
     name = s.players[target]
-    require(s.alive[giver] and not _reborn(s, giver), "只有存活且没有转世的玩家可以献祭。")
-    require(not s.alive[target], f"{name} 没有出局:只能献祭给已出局的玩家。")
-    require(not s.no_rebirth[target], f"{name} 已经不能转世(没有同国籍的未使用武将),不再接受献祭。")
-    require(s.gave_on_turn[giver] != s.turn_no, f"{s.players[giver]} 这个回合已经献祭过了(每回合只能献祭一次)。")
-    require(s.hand[giver] > 0, f"{s.players[giver]} 没有手牌可以献祭。")
+    check_giver(s, giver)
+    check_receiver(s, target)
     s.gave_on_turn[giver] = s.turn_no
     s.hand[giver] -= 1
     s.hand[target] += 1
@@ -365,53 +389,63 @@ def _house_view(s: State, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
     }
 
 
-def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+def moves(s: State, seat: int | str) -> list[Move]:
+    """Every record ``seat`` (or the host, ``tracker.HOST``) may make now."""
     if s.phase in ("lord_general", "generals"):
-        if seat == tr.HOST or s.generals[int(seat)] is not None or not s.candidates[int(seat)]:
-            return tr.host_forms(s, seat)
-        choices = [(g, generals.label(g)) for g in s.candidates[int(seat)]]
-        return [form("choose_general", "选择武将", param("general", "武将", "choice", choices))]
-    out = tr.record_forms(s, seat)
+        return [*_choice_moves(s, seat), *tr.host_moves(s, seat, HOOKS)]
+    out = tr.record_moves(s, seat, HOOKS)
     if s.phase == "over":
         return out
-    return [*_ghost_forms(s, seat), *_sacrifice_forms(s, seat), *out]
+    return [*_ghost_moves(s, seat), *_sacrifice_moves(s, seat), *out]
 
 
-def _ghost_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+    """The page's forms: one per legal move."""
+    return [m.form() for m in moves(s, seat)]
+
+
+def _choice_moves(s: State, seat: int | str) -> list[Move]:
+    if seat == tr.HOST:
+        return []
+    choices = [(g, generals.label(g)) for g in s.candidates[int(seat)] if passes(check_choice, s, int(seat), g)]
+    return [Move("choose_general", "选择武将", (choice_arg("general", "武将", choices),))] if choices else []
+
+
+def _ghost_moves(s: State, seat: int | str) -> list[Move]:
+    """暗魂: a ghost's owner possesses whom ``check_ghost`` allows; the host records it for any owner."""
     if not s.options.get("ghosts") or len(s.ghosts) != s.n:
         return []
-    owners = [p for p in range(s.n) if s.ghosts[p] is not None and not s.alive[p]]
-    living = [(p, s.players[p]) for p in range(s.n) if s.alive[p]]
+    living = [p for p in range(s.n) if s.alive[p]]
     if seat == tr.HOST:
-        if not owners:
-            return []
-        ghost = param("ghost", "谁的暗魂", "seat", [(p, f"{s.players[p]}({s.ghosts[p]})") for p in owners])
-        return [form("ghost", "暗魂附体", ghost, param("target", "附体谁", "seat", living))]
+        return _host_ghost_moves(s, living)
     me = int(seat)
-    if me not in owners:
+    targets = [t for t in living if passes(check_ghost, s, me, t)]
+    if not targets:
         return []
-    ghost_name = s.ghosts[me]
-    assert ghost_name is not None
-    target = param("target", "附体谁", "seat", living)
-    return [form("ghost", f"{ghost_name}暗魂附体(只能用一次)", target, help=house.GHOST_TEXT[ghost_name])]
+    name = str(s.ghosts[me])
+    args = (seat_arg("target", "附体谁", s.players, targets),)
+    return [Move("ghost", f"{name}暗魂附体(只能用一次)", args, help=house.GHOST_TEXT[name])]
 
 
-def _sacrifice_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
+def _host_ghost_moves(s: State, living: list[int]) -> list[Move]:
+    owners = [p for p in range(s.n) if s.ghosts[p] is not None and not s.alive[p]]
+    combos = tuple((o, t) for o in owners for t in living if passes(check_ghost, s, o, t))
+    if not combos:
+        return []
+    ghost = Arg("ghost", "谁的暗魂", "seat", tuple((p, f"{s.players[p]}({s.ghosts[p]})") for p in owners))
+    return [Move("ghost", "暗魂附体", (ghost, seat_arg("target", "附体谁", s.players, living)), combos=combos)]
+
+
+def _sacrifice_moves(s: State, seat: int | str) -> list[Move]:
     if not s.options.get("rebirth") or len(s.no_rebirth) != s.n:
         return []
-    dead = [(p, s.players[p]) for p in range(s.n) if not s.alive[p] and not s.no_rebirth[p]]
-    givers = [
-        p for p in range(s.n) if s.alive[p] and not _reborn(s, p) and s.gave_on_turn[p] != s.turn_no and s.hand[p] > 0
-    ]
-    if not dead or not givers:
+    dead = [p for p in range(s.n) if passes(check_receiver, s, p)]
+    givers = [p for p in range(s.n) if passes(check_giver, s, p)]
+    if not dead or not givers or seat not in (tr.HOST, *givers):
         return []
-    target = param("target", "献给谁", "seat", dead)
+    target = seat_arg("target", "献给谁", s.players, dead)
     if seat == tr.HOST:
-        giver = param("giver", "谁献祭", "seat", [(p, s.players[p]) for p in givers])
-        return [form("sacrifice", "献祭一张手牌(转世)", giver, target)]
-    if int(seat) not in givers:
-        return []
+        return [Move("sacrifice", "献祭一张手牌(转世)", (seat_arg("giver", "谁献祭", s.players, givers), target))]
     need = house.rebirth_threshold(s.n)
-    return [
-        form("sacrifice", "献祭一张手牌(转世)", target, help=f"已出局的玩家收到 {need} 张即转世;每回合只能献祭一次")
-    ]
+    help = f"已出局的玩家收到 {need} 张即转世;每回合只能献祭一次"
+    return [Move("sacrifice", "献祭一张手牌(转世)", (target,), help=help)]

@@ -21,7 +21,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from .base import GameState, RuleError, action_type, emit, form, int_param, param, require, seat_param, str_param
+from .base import GameState, RuleError, action_type, emit, int_param, require, seat_param, str_param
+from .moves import Arg, Move, choice_arg, passes, seat_arg
 
 HOST = "host"
 DELTAS = [d for d in range(-5, 6) if d != 0]
@@ -135,7 +136,9 @@ def _target(s: TrackerState, action: dict[str, Any]) -> int:
 def _source(s: TrackerState, action: dict[str, Any]) -> int | None:
     if action.get("source") in (None, "none", ""):
         return None
-    return seat_param(s, action, "source", "伤害来源")
+    source = seat_param(s, action, "source", "伤害来源")
+    require(s.alive[source], "伤害来源必须是存活的角色(或选「无来源」)。")
+    return source
 
 
 def _hp(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
@@ -179,18 +182,25 @@ def _end_turn(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any])
     hooks.start_turn(s)
 
 
-def _death(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
-    victim = _target(s, action)
-    source = _source(s, action)
+def check_death(hooks: Hooks, s: TrackerState, actor: Any, victim: int, source: int | None) -> None:
+    """May ``actor`` record ``victim``'s death by ``source`` now (RuleError if not)?  The record and its form ask it."""
+    require(s.alive[victim], f"{s.players[victim]} 已经阵亡。")
     require(source is None or s.alive[source], "伤害来源必须是存活的角色(或选「无来源」)。")
     require(source != victim, "阵亡者不能是自己的伤害来源;自己造成的请选「无来源」。")
     if hooks.before_death is not None:
         hooks.before_death(s, victim, source)
-    if actor not in (HOST, victim):  # a death reveals the identity: the victim or the host must confirm it
+    if actor not in (HOST, victim):
         require(
             all(d["victim"] != victim for d in s.pending),
             f"{s.players[victim]} 的阵亡已经记录过,正在等待本人或主持人确认。",
         )
+
+
+def _death(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
+    victim = _target(s, action)
+    source = _source(s, action)
+    check_death(hooks, s, actor, victim, source)
+    if actor not in (HOST, victim):  # a death reveals the identity: the victim or the host must confirm it
         s.pending.append({"victim": victim, "source": -1 if source is None else source})
         by = f",凶手 {s.players[source]}" if source is not None else ""
         emit(
@@ -252,6 +262,16 @@ def _correct(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) 
     field = str_param(action, "field", FIELDS, "更正项")
     value = int_param(action, "value", range(-MAX_VALUE, MAX_VALUE + 1), "新数值")
     reason = reason_param(action)
+    check_correction(hooks, s, target, field, value)
+    values = getattr(s, field)
+    before, values[target] = values[target], value
+    if field == "max_hp":
+        s.hp[target] = min(s.hp[target], value)
+    emit(s, f"主持人更正:{s.players[target]} 的{FIELDS[field]} {before} → {values[target]}。理由:{reason}")
+
+
+def check_correction(hooks: Hooks, s: TrackerState, target: int, field: str, value: int) -> None:
+    """Is ``value`` a possible ``field`` of ``target`` (a hand ≥ 0, 体力上限 ≥ 1, 体力 ≤ 体力上限)?"""
     name = s.players[target]
     if field == "hand":
         require(value >= 0, f"手牌数不能是负数(收到 {value}):请填 0 到 {MAX_VALUE}。")
@@ -263,11 +283,6 @@ def _correct(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) 
             low <= value <= s.max_hp[target],
             f"{name} 的体力上限是 {s.max_hp[target]}:体力只能填 {low} 到 {s.max_hp[target]}(先更正体力上限)。",
         )
-    values = getattr(s, field)
-    before, values[target] = values[target], value
-    if field == "max_hp":
-        s.hp[target] = min(s.hp[target], value)
-    emit(s, f"主持人更正:{name} 的{FIELDS[field]} {before} → {values[target]}。理由:{reason}")
 
 
 _COMMON: dict[str, Callable[[Hooks, TrackerState, Any, dict[str, Any]], None]] = {
@@ -303,37 +318,54 @@ def seat_rows(s: TrackerState, viewer: int | None, role_shown: Callable[[int], b
     ]
 
 
-def record_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
-    """The public records anyone at the table may make, plus the host's correction."""
+NO_HOOKS = Hooks(step=1, start_turn=lambda s: None, on_death=lambda s, v, k: None, check_victory=lambda s: False)
+
+
+def _example(hooks: Hooks, s: TrackerState, target: int, field: str) -> int | None:
+    return next(
+        (v for v in (getattr(s, field)[target], 1) if passes(check_correction, hooks, s, target, field, v)), None
+    )
+
+
+def record_moves(s: TrackerState, actor: int | str, hooks: Hooks = NO_HOOKS) -> list[Move]:
+    """The public records ``actor`` may make now, plus the host's correction (``hooks``: the game's death rules)."""
     if s.phase == "over":
-        return host_forms(s, actor)
-    living = [(p, s.players[p]) for p in range(s.n) if s.alive[p]]
-    deltas = [(d, f"{d:+d}") for d in sorted(DELTAS, key=lambda d: (d > 0, abs(d)))]
-    sources = [("none", "无来源"), *living]
-    out = [*_pending_forms(s, actor), *_dying_forms(s)]
+        return host_moves(s, actor, hooks)
+    living = [p for p in range(s.n) if s.alive[p]]
+    deltas = choice_arg("delta", "变化", [(d, f"{d:+d}") for d in sorted(DELTAS, key=lambda d: (d > 0, abs(d)))])
+    deltas = dataclasses.replace(deltas, kind="int")
+    target = seat_arg("target", "谁", s.players, living)
+    sources = Arg("source", "伤害来源", "source", _sources(s, living))
+    out: list[Move | None] = [*_pending_moves(hooks, s, actor), *_dying_moves(hooks, s, actor)]
     out += [
-        form(
-            "hp",
-            "体力变化",
-            param("target", "谁", "seat", living),
-            param("delta", "变化", "int", deltas),
-            param("source", "伤害来源", "source", sources),
-        ),
-        form("hand", "手牌数变化", param("target", "谁", "seat", living), param("delta", "变化", "int", deltas)),
-        form("max_hp", "体力上限变化", param("target", "谁", "seat", living), param("delta", "变化", "int", deltas)),
-        form(
-            "death",
-            "阵亡",
-            param("target", "谁", "seat", living),
-            param("source", "凶手", "source", [("", "— 请选择 —"), *sources]),
+        Move("hp", "体力变化", (target, deltas, sources)),
+        Move("hand", "手牌数变化", (target, deltas)),
+        Move("max_hp", "体力上限变化", (target, deltas)),
+        _death_move(
+            hooks, s, actor, "阵亡", target, dataclasses.replace(sources, label="凶手", placeholder="— 请选择 —")
         ),
     ]
     if actor in (HOST, s.current):
-        out.insert(0, form("end_turn", f"结束 {s.players[s.current]} 的回合"))
-    return out + host_forms(s, actor)
+        out.insert(0, Move("end_turn", f"结束 {s.players[s.current]} 的回合"))
+    return [m for m in out if m is not None] + host_moves(s, actor, hooks)
 
 
-def _pending_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
+def _sources(s: TrackerState, seats: list[int]) -> tuple[tuple[Any, str], ...]:
+    return (("none", "无来源"), *((p, s.players[p]) for p in seats))
+
+
+def _death_move(hooks: Hooks, s: TrackerState, actor: Any, label: str, target: Arg, source: Arg) -> Move | None:
+    """A 阵亡 form: its legal (victim, killer) pairs by ``check_death``; none, no form."""
+    combos = tuple(
+        (v, k)
+        for v in target.values()
+        for k in source.values()
+        if passes(check_death, hooks, s, actor, v, None if k == "none" else k)
+    )
+    return Move("death", label, (target, source), combos=combos) if combos else None
+
+
+def _pending_moves(hooks: Hooks, s: TrackerState, actor: int | str) -> list[Move]:
     """The victim (or the host) confirms or rejects a death another seat recorded."""
     out = []
     for d in s.pending:
@@ -341,39 +373,43 @@ def _pending_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
         if actor not in (HOST, victim):
             continue
         name = "我" if actor == victim else s.players[victim]
-        target = param("target", "", "hidden", [(victim, s.players[victim])])
-        out.append(form("confirm_death", f"确认{name}阵亡(亮出身份)", target))
-        out.append(form("reject_death", f"驳回{name}的阵亡记录", target))
+        target = Arg("target", "", "hidden", ((victim, s.players[victim]),))
+        source = None if d["source"] < 0 or not s.alive[d["source"]] else d["source"]
+        if passes(check_death, hooks, s, HOST, victim, source):
+            out.append(Move("confirm_death", f"确认{name}阵亡(亮出身份)", (target,)))
+        out.append(Move("reject_death", f"驳回{name}的阵亡记录", (target,)))
     return out
 
 
-def _dying_forms(s: TrackerState) -> list[dict[str, Any]]:
+def _dying_moves(hooks: Hooks, s: TrackerState, actor: int | str) -> list[Move]:
     """One 阵亡 form per dying seat, its killer preselected: who last damaged them (无来源 by default would
     silently drop the reward, the penalty and the kill bonus)."""
-    out = []
-    living = [(p, s.players[p]) for p in range(s.n) if s.alive[p]]
-    for p in range(s.n):
-        if not s.alive[p] or s.hp[p] > 0 or any(d["victim"] == p for d in s.pending):
-            continue
-        last = s.last_source[p] if len(s.last_source) == s.n else -1
-        first = [(last, s.players[last])] if last >= 0 and s.alive[last] else []
-        rest = [c for c in living if c[0] != last and c[0] != p]
-        sources = [*first, ("none", "无来源"), *rest]
-        target = param("target", "", "hidden", [(p, s.players[p])])
-        out.append(form("death", f"{s.players[p]} 阵亡", target, param("source", "凶手", "source", sources)))
-    return out
+    dying = [p for p in range(s.n) if s.alive[p] and s.hp[p] <= 0 and all(d["victim"] != p for d in s.pending)]
+    out = [_dying_move(hooks, s, actor, p) for p in dying]
+    return [m for m in out if m is not None]
 
 
-def host_forms(s: TrackerState, actor: int | str) -> list[dict[str, Any]]:
+def _dying_move(hooks: Hooks, s: TrackerState, actor: int | str, p: int) -> Move | None:
+    living = [c for c in range(s.n) if s.alive[c]]
+    last = s.last_source[p] if len(s.last_source) == s.n else -1
+    first = [(last, s.players[last])] if last >= 0 and s.alive[last] else []
+    rest = [(c, s.players[c]) for c in living if c != last and c != p]
+    sources = Arg("source", "凶手", "source", (*first, ("none", "无来源"), *rest))
+    target = Arg("target", "", "hidden", ((p, s.players[p]),))
+    return _death_move(hooks, s, actor, f"{s.players[p]} 阵亡", target, sources)
+
+
+def host_moves(s: TrackerState, actor: int | str, hooks: Hooks = NO_HOOKS) -> list[Move]:
+    """The host's correction: any seat, any field, a value typed in (each pair's legal example: the value it has now,
+    or 1 for a 体力上限 not set yet)."""
     if actor != HOST:
         return []
-    return [
-        form(
-            "correct",
-            "更正数值",
-            param("target", "谁", "seat", [(p, s.players[p]) for p in range(s.n)]),
-            param("field", "项目", "choice", list(FIELDS.items())),
-            param("value", "新数值", "number"),
-            param("reason", "理由", "text"),
-        )
-    ]
+    examples = {(p, f): _example(hooks, s, p, f) for p in range(s.n) for f in FIELDS}
+    args = (
+        seat_arg("target", "谁", s.players, list(range(s.n))),
+        choice_arg("field", "项目", list(FIELDS.items())),
+        Arg("value", "新数值", "number", ()),
+        Arg("reason", "理由", "text", ()),
+    )
+    combos = tuple((p, f, v, "记错了") for (p, f), v in examples.items() if v is not None)
+    return [Move("correct", "更正数值", args, combos=combos)]

@@ -4,7 +4,8 @@
 * Hypothesis sends random paths, tokens and form values to every table page, anonymous and signed in as a 天神:
   no response is ever ≥ 500.
 * ``bench.tables_fuzz.fuzz_game`` plays whole games through the services, every record sent twice: no freeze, no
-  exception, no leak, no record applied twice.
+  exception, no leak, no record applied twice, no misplaced general, and — for every tracker that lists its moves —
+  forms ⇔ legal moves against its oracle (``bench.tables_oracles``).
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
+from bench import tables_oracles
 from bench.tables_fuzz import BAD, KINDS, MODES, fuzz_game
 from tables import services
 from tables.models import Table
+from tables.rules import game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tables_urls")]
 
@@ -85,3 +88,21 @@ def test_whole_games_with_every_record_sent_twice_have_no_freeze_exception_leak_
     assert total["games"] == len(seeds) and total["finished"] == len(seeds)
     assert total["records"] > 0
     assert {k: total[k] for k in BAD} == dict.fromkeys(BAD, 0)
+
+
+def test_every_tracker_that_lists_its_moves_has_an_oracle_naming_each_of_its_move_types():
+    """The fuzz checks forms ⇔ legal moves for a tracker only with its oracle: every one that lists its moves has one
+    (so the whole games above check them all)."""
+    listing = [(k, m) for k in KINDS for m in MODES if hasattr(game(k, m), "moves")]
+    assert {
+        ("sanguosha", "digital"),
+        ("sanguosha", "physical"),
+        ("anhuoxian", "digital"),
+        ("anhuoxian", "physical"),
+    } <= set(listing)
+    for kind, mode in listing:
+        module = tables_oracles.oracle(kind, mode)
+        assert module is not None, f"bench/tables_oracles/{kind}_{mode}.py"
+        assert set(module.ARGS) <= set(module.TYPES)
+        names = getattr(game(kind, mode), "ACTION_NAMES", None)
+        assert names is None or set(names) == set(module.TYPES), (kind, mode)

@@ -45,14 +45,14 @@ def test_the_forms_are_the_legal_moves_forms_and_each_offered_action_is_legal():
     for move in listed:
         for action in move.actions(me):
             sgs.legal(s, action)
-    assert _moves_disagree("sanguosha", sgs, s, oracle=True) == []
+    assert _moves_disagree("sanguosha", "digital", sgs, s, oracle=True) == []
 
 
 def test_the_check_catches_a_list_that_offers_a_move_the_rules_refuse(monkeypatch):
     s, me = a_play_phase()
     s.hp[me] = s.max_hp[me]  # [桃] is refused at full 体力
     monkeypatch.setitem(moves.LISTERS, "tao", lambda s, seat: Move("tao", "使用[桃]"))
-    wrong = _moves_disagree("sanguosha", sgs, s, oracle=True)
+    wrong = _moves_disagree("sanguosha", "digital", sgs, s, oracle=True)
     assert any("表单给出的动作不合法" in w and "'tao'" in w for w in wrong)
 
 
@@ -60,5 +60,5 @@ def test_the_check_catches_a_list_that_offers_a_move_the_rules_refuse(monkeypatc
 def test_the_check_catches_a_list_that_leaves_out_a_legal_move(monkeypatch, left_out):
     s, _ = a_play_phase()
     monkeypatch.setitem(moves.LISTERS, left_out, lambda s, seat: None)
-    wrong = _moves_disagree("sanguosha", sgs, s, oracle=True)
+    wrong = _moves_disagree("sanguosha", "digital", sgs, s, oracle=True)
     assert any("合法的动作没有表单" in w and f"'{left_out}'" in w for w in wrong)
