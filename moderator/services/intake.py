@@ -322,18 +322,7 @@ def parse_message(
     return items, refusals, phase, state, data["notes"]
 
 
-def pm_preview(
-    *,
-    game: Game,
-    seat: Seat,
-    text: str,
-    forum_at: datetime,
-    vote_post: bool = False,
-    choices: dict[int, str] | None = None,
-    manifestos: dict[int, str] | None = None,
-    replay: storage.Replay | None = None,
-    chooser: str = "天神",
-) -> MessagePreview:
+def pm_preview(game: Game, pasted: Pasted, *, replay: storage.Replay | None = None) -> MessagePreview:
     """What the parser understood and what each input would cost or why it would be refused — stores nothing.
 
     A message sent after every input already entered is judged on the state now (the engine alone). One sent earlier
@@ -341,7 +330,7 @@ def pm_preview(
     back — its own verdicts, and every other input whose verdict it would change (T3 target changes, AP4 shortfalls,
     N-kill counts). `replay`: the game as the caller just replayed it under its lock (read only here; the
     out-of-order preview replays for itself)."""
-    pasted = Pasted(seat, text, forum_at, vote_post, False, dict(choices or {}), dict(manifestos or {}), chooser)
+    seat, text, forum_at = pasted.seat, pasted.text, pasted.forum_at
     replay = replay or storage.game_replay(game)
     items, refusals, phase, state, notes = parse_message(game, pasted, state=replay.state)
     closing.check_forum_time(phase, forum_at)
