@@ -30,7 +30,7 @@ CO_WIN_FORBIDDEN = ("普通狙击", "瞄准狙击", "绝杀", "圣人")  # S4
 CHANGE_CUTOFF = 10  # T3: minutes before the end of the phase
 VOTE_CHANGE_CUTOFF = 60  # D3
 MANIFESTO_CHARS = 100  # N-kill
-MODES = {"共赢": "共赢", "独赢": "独赢", "一山不容二虎": "独赢"}
+WIN_MODES = {"共赢": "共赢", "独赢": "独赢", "一山不容二虎": "独赢"}
 
 
 class InputRefused(Exception):
@@ -111,9 +111,9 @@ def _stance(state: GameState, seat: SeatState, act: Action) -> tuple[GameState, 
         raise InputRefused("只有自选立场者才能选择立场(S4)")
     if state.phase != (NIGHT, 1):
         raise InputRefused("立场只能在第1夜选择(S4);第1夜没有选择的默认独立")
-    if act.side not in ("杀手", "狼人") or act.mode not in MODES:
+    if act.side not in ("杀手", "狼人") or act.mode not in WIN_MODES:
         raise InputRefused("立场要写明杀手或狼人,以及共赢或一山不容二虎(独赢)(S4)")
-    seat = evolve(seat, side=act.side, mode=MODES[act.mode])
+    seat = evolve(seat, side=act.side, mode=WIN_MODES[act.mode])
     return state.with_action(seat, act), Verdict(True)
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from moderator.game import state as st
 
 ACTION, VOTE, ORDER, PASS = "action", "vote", "order", "pass"
-KINDS = (ACTION, VOTE, ORDER, PASS)
+INPUT_KINDS = (ACTION, VOTE, ORDER, PASS)
 ACTION_KEYS = ("card", "use", "target", "position", "into", "side", "mode", "manifesto", "change")
 _PLAYER_KEYS = {ACTION: ("target",), VOTE: ("for", "change"), ORDER: (), PASS: ()}
 _ITEM_KEYS = {

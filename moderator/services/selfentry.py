@@ -31,7 +31,7 @@ from moderator.services import audit, base, errors, inputs, intake, storage, ver
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
 
-FORM, ORDER, VOTE, TEXT = "form", "order", "vote", "text"
+FORM, TEXT = "form", "text"  # what a player may send, beside an order and a vote (codec.ORDER, codec.VOTE)
 
 
 class EntryRefused(errors.PlayError):
