@@ -7,8 +7,6 @@ import re
 from django.test import Client
 from django.urls import reverse
 
-# bench/sample.py: 乙 died at night 1, 丁 was executed on day 1 (its docstring tells the sample game).
-SAMPLE_DEAD = ("乙", "丁")
 MANIFESTO = "长安城外夜色深沉,杀手已在暗处等候多时。" * 6  # N-kill: at least 100 characters for one attack
 
 

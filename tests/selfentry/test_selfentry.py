@@ -7,7 +7,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from selfentry_kit import MANIFESTO, SAMPLE_DEAD, act_url, confirm_data, preview, seat
+from selfentry_kit import MANIFESTO, act_url, confirm_data, preview, seat
 
 from moderator.models import AuditLog, Input, SelfEntry
 from tests import entries
@@ -174,13 +174,13 @@ def test_the_discard_order_and_the_vote_from_the_page(game, client):
 
 
 def test_a_dead_player_sees_why_he_cannot_act_and_his_post_stores_nothing(client):
-    from bench.sample import sample_game
+    from bench.sample import DAY_DEATH, NIGHT_DEATH, sample_game
 
     s = sample_game()
     s.game.self_entry = True
     s.game.save(update_fields=["self_entry"])
     before = Input.objects.count()
-    for name in SAMPLE_DEAD:
+    for name in (NIGHT_DEATH, DAY_DEATH):
         dead = s.seats[name]
         page = client.get(act_url(dead)).content.decode()
         assert "你已经死亡" in page and 'id="form-vote"' not in page and 'id="form-form"' not in page

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from selfentry_kit import MANIFESTO, SAMPLE_DEAD, act_url, confirm_data, preview, seat
+from selfentry_kit import MANIFESTO, act_url, confirm_data, preview, seat
 
 from moderator.models import Input, Message, Seat, SelfEntry
 from moderator.services import setup
@@ -40,13 +40,13 @@ def test_a_confirm_whose_manifesto_edit_is_megabytes_long_is_refused_in_a_senten
 def test_a_dead_player_acting_from_his_page_stores_nothing_and_is_told_why(client):
     """V1: the sample game's players killed at night and by the vote; from their own links a preview and a confirm
     (carrying a token the server signed for that link) store nothing and say why."""
-    from bench.sample import sample_game
+    from bench.sample import DAY_DEATH, NIGHT_DEATH, sample_game
 
     s = sample_game()
     s.game.self_entry = True
     s.game.save(update_fields=["self_entry"])
     before = Input.objects.count(), Message.objects.count()
-    for name in SAMPLE_DEAD:
+    for name in (NIGHT_DEATH, DAY_DEATH):
         dead = s.seats[name]
         text = {"kind": "text", "t-text": "我还想说话:今晚用杀手攻击甲"}
         for extra in ({}, {"confirm": "1", "seen": "x", **signed(client, "seat_act", s.game, link=dead.token)}):
