@@ -134,10 +134,10 @@ class Run:
     def games(self) -> list[int]:
         from django.db import connection
 
-        from moderator.management.commands.bench_clock import PREFIX, games_create, vacuum
+        from moderator.management.commands.bench_clock import GAME_NAME_PREFIX, games_create, vacuum
         from moderator.models import Game
 
-        Game.objects.filter(name__startswith=PREFIX).delete()
+        Game.objects.filter(name__startswith=GAME_NAME_PREFIX).delete()
         self.redis.client().flushall()  # the bench's own Redis: no claim or message of an earlier run
         ids = games_create(self.args.phases)
         connection.close()
@@ -176,7 +176,7 @@ class Run:
     def go(self, fault: str) -> str:
         from django.db import connection
 
-        from moderator.management.commands.bench_clock import report
+        from moderator.management.commands.bench_clock import lateness_report
         from moderator.services.clock import db_now
 
         ids = self.games()
@@ -249,7 +249,7 @@ class Run:
             time.sleep(0.1)
         after = self.cpu()
         time.sleep(1)  # a straggling duplicate would show in the check below
-        check = report(ids, ends_at)
+        check = lateness_report(ids, ends_at)
         if isinstance(self.fleet, ShippedFleet):
             self.fleet.alive_throughout = self.fleet.worker.poll() is None and "Unrecoverable" not in self.fleet.logs()
         self.fleet.stop()

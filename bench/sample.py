@@ -71,10 +71,12 @@ def _void(s: Sample, rec: Input, reason: str) -> None:
 
 def night_1(s: Sample, phase: Phase) -> None:
     t = phase.starts_at
-    _act(s, "甲", t + timedelta(hours=1), card="杀手", use="普通攻击", target="乙", manifesto=DEFAULT_MANIFESTO)
+    _act(s, "甲", t + timedelta(hours=1), card="杀手", use="普通攻击", target=NIGHT_DEATH, manifesto=DEFAULT_MANIFESTO)
     aimed = {"card": "狙击手", "use": "瞄准狙击", "target": "戊", "position": 2, "manifesto": DEFAULT_MANIFESTO}
     _act(s, "甲", t + timedelta(hours=2), **aimed)  # refused: 4 AP needed, 1 left (AP4)
-    _act(s, "戊", t + timedelta(hours=1), card="狙击手", use="普通狙击", target="乙", manifesto=DEFAULT_MANIFESTO)
+    _act(
+        s, "戊", t + timedelta(hours=1), card="狙击手", use="普通狙击", target=NIGHT_DEATH, manifesto=DEFAULT_MANIFESTO
+    )
     _act(s, "戊", t + timedelta(hours=3), card="阿米巴", use="变形", into="巫医")
     rec, _ = _act(
         s, "乙", t + timedelta(hours=1), card="狼人", use="普通攻击", target="戊", manifesto=DEFAULT_MANIFESTO
@@ -92,7 +94,14 @@ def night_1(s: Sample, phase: Phase) -> None:
 
 def day_1(s: Sample, phase: Phase) -> None:
     t = phase.starts_at + timedelta(hours=1)
-    for voter, target in (("甲", "丁"), (SCRIPT, IMG), ("丁", "丁"), ("戊", "丁"), (IMG, IMG), ("庚", "甲")):
+    for voter, target in (
+        ("甲", DAY_DEATH),
+        (SCRIPT, IMG),
+        (DAY_DEATH, DAY_DEATH),
+        ("戊", DAY_DEATH),
+        (IMG, IMG),
+        ("庚", "甲"),
+    ):
         _vote(s, voter, target, t)
     _vote(s, "庚", IMG, t + timedelta(hours=1), change=True)
     _act(s, SCRIPT, t + timedelta(hours=2), card="诅咒/庇佑", use="诅咒", target="丁")

@@ -13,7 +13,15 @@ from django.utils import timezone
 from moderator.game.state import Verdict
 from moderator.models import Game, Message, Phase, Seat
 from moderator.rules import codec
-from moderator.rules.scenario import Scenario, ScenarioError, Step, load, messages, mismatches, verdict_problems
+from moderator.rules.scenario import (
+    Scenario,
+    ScenarioError,
+    ScenarioStep,
+    by_message,
+    load,
+    mismatches,
+    verdict_problems,
+)
 from moderator.services import errors, inputs, play, setup, storage
 from moderator.services.preview import rolled_back
 
@@ -77,7 +85,7 @@ def play_game(
     seats = {s.player_name: s for s in game.seats.all()}  # by name: a scenario's seats never change hands
     for plan in scenario.phases:
         phase = game.phases.get(status=Phase.Status.OPEN)
-        for message in messages(plan.steps):
+        for message in by_message(plan.steps):
             problems += _enter(game, phase, message, seats)
         if plan.ended_early_at is not None:  # T5: closes then; the announced end stays every cutoff's reference
             early = phase.starts_at + timedelta(minutes=plan.ended_early_at)
@@ -97,7 +105,7 @@ def play_game(
     return game, problems
 
 
-def _enter(game: Game, phase: Phase, steps: list[Step], seats: dict[str, Seat]) -> list[str]:
+def _enter(game: Game, phase: Phase, steps: list[ScenarioStep], seats: dict[str, Seat]) -> list[str]:
     """One message (N-kill: one sender's inputs at one forum minute), entered as the console enters a PM; `seats`:
     the game's seats by name."""
     seat = seats[steps[0].inp.by]

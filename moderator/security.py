@@ -96,7 +96,7 @@ class _FormPostMiddleware:
     def __call__(self, request):
         return self.get_response(request)
 
-    def process_view(self, request, view_func, view_args, view_kwargs):
+    def process_view(self, request, view_func, _view_args, view_kwargs):
         if request.method != "POST" or not getattr(view_func, "__module__", "").startswith("moderator."):
             return None
         return self.checked(request, view_kwargs)
@@ -124,7 +124,7 @@ class OnceMiddleware(_FormPostMiddleware):
         try:
             body = once.check(
                 token,
-                kind=once.kind_of(request.resolver_match),
+                kind=once.form_kind(request.resolver_match),
                 game_id=game_id if isinstance(game_id, int) else None,
                 who=once.who_of(request),
                 any_game=isinstance(view_kwargs.get("token"), str),  # a seat's link names its game: `who` binds it

@@ -24,23 +24,39 @@ from moderator.game.state import Card
 AIMED = "瞄准狙击"
 DOOM = "绝杀"
 # B1: the eight kinds of attack a 保镖 tells apart (绝杀, execution and 圣人 ignore it: B4).
-KINDS = ("杀手普通攻击", "杀手一击必杀", "狼人普通攻击", "狼人一击必杀", "普通狙击", AIMED, "束魂失败", "巫医失败")
+STRIKE_KINDS = (
+    "杀手普通攻击",
+    "杀手一击必杀",
+    "狼人普通攻击",
+    "狼人一击必杀",
+    "普通狙击",
+    AIMED,
+    "束魂失败",
+    "巫医失败",
+)
 
 
 @dataclass(frozen=True)
-class Hit:
-    kind: str  # one of KINDS, or DOOM
+class Strike:
+    kind: str  # one of STRIKE_KINDS, or DOOM
     aimed: int | None = None  # card uid, for AIMED only
     tag: int = 0  # the caller's reference (which action), for attribution
 
+    def __post_init__(self) -> None:
+        # B1 counts kinds: a misspelt kind would be a ninth one, and a 保镖 would wrongly fall to two hits of one kind
+        if self.kind not in STRIKE_KINDS and self.kind != DOOM:
+            raise ValueError(f"not a kind of attack a 保镖 tells apart (B1): {self.kind!r}")
 
-def simulate(hand: Sequence[Card], hits: Sequence[Hit], is_guard: Callable[[Card], bool]) -> list[tuple[Card, Hit]]:
+
+def simulate(
+    hand: Sequence[Card], hits: Sequence[Strike], is_guard: Callable[[Card], bool]
+) -> list[tuple[Card, Strike]]:
     """Apply hits one after another in the given order; return the cards lost with the hit that took each."""
     cards = list(hand)
     marks: dict[int, set[str]] = {}
-    lost: list[tuple[Card, Hit]] = []
+    lost: list[tuple[Card, Strike]] = []
 
-    def strike(card: Card, hit: Hit) -> None:
+    def strike(card: Card, hit: Strike) -> None:
         if hit.kind != DOOM and is_guard(card):
             kinds = marks.setdefault(card.uid, set())
             kinds.add(hit.kind)
@@ -59,12 +75,12 @@ def simulate(hand: Sequence[Card], hits: Sequence[Hit], is_guard: Callable[[Card
     return lost
 
 
-def _rank(hand: Sequence[Card], lost: list[tuple[Card, Hit]]) -> tuple[int, tuple[int, ...]]:
+def _rank(hand: Sequence[Card], lost: list[tuple[Card, Strike]]) -> tuple[int, tuple[int, ...]]:
     where = {c.uid: i for i, c in enumerate(hand)}
     return (-len(lost), tuple(sorted(where[c.uid] for c, _ in lost)))
 
 
-def brute_force(hand: Sequence[Card], hits: Sequence[Hit], is_guard: Callable[[Card], bool]) -> frozenset[int]:
+def brute_force(hand: Sequence[Card], hits: Sequence[Strike], is_guard: Callable[[Card], bool]) -> frozenset[int]:
     """The oracle: every order of application; the best one's lost card uids (B5)."""
     best: tuple[tuple[int, tuple[int, ...]], frozenset[int]] | None = None
     seen: set[tuple[tuple[str, int | None], ...]] = set()
@@ -95,9 +111,11 @@ def _plan(plain: int, primed: int, fresh: int, counts: Counter[str], dooms: int)
     return None
 
 
-def resolve(hand: Sequence[Card], hits: Sequence[Hit], is_guard: Callable[[Card], bool]) -> list[tuple[Card, Hit]]:
+def resolve(
+    hand: Sequence[Card], hits: Sequence[Strike], is_guard: Callable[[Card], bool]
+) -> list[tuple[Card, Strike]]:
     """B5 without search: the cards the best order takes, each with the hit that takes it, in application order."""
-    order: list[Hit] = [h for h in hits if h.kind == AIMED]
+    order: list[Strike] = [h for h in hits if h.kind == AIMED]
     rest = [c for c in hand if not any(h.aimed == c.uid and not is_guard(c) for h in order)]
     primed = {h.aimed for h in order if h.aimed is not None}
     takers = [h for h in hits if h.kind != AIMED]
@@ -115,19 +133,19 @@ def resolve(hand: Sequence[Card], hits: Sequence[Hit], is_guard: Callable[[Card]
     return simulate(hand, order, is_guard)
 
 
-def _sequence(prefix: list[Card], takers: list[Hit], primed: set[int], spent: int, is_guard) -> list[Hit]:
+def _sequence(prefix: list[Card], takers: list[Strike], primed: set[int], spent: int, is_guard) -> list[Strike]:
     """An application order that takes `prefix` whole: pairs of different kinds (largest kinds first) for the fresh
     保镖 that get no 绝杀, one hit for every other card; then whatever is left over."""
-    pool: dict[str, list[Hit]] = {}
+    pool: dict[str, list[Strike]] = {}
     for h in takers:
         pool.setdefault(h.kind, []).append(h)
     dooms = pool.pop(DOOM, [])
 
-    def take_pair() -> list[Hit]:
+    def take_pair() -> list[Strike]:
         a, b = sorted((k for k in pool if pool[k]), key=lambda k: -len(pool[k]))[:2]
         return [pool[a].pop(), pool[b].pop()]
 
-    def take_one() -> list[Hit]:
+    def take_one() -> list[Strike]:
         if dooms:
             return [dooms.pop()]
         kind = max((k for k in pool if pool[k]), key=lambda k: len(pool[k]))
@@ -136,7 +154,7 @@ def _sequence(prefix: list[Card], takers: list[Hit], primed: set[int], spent: in
     fresh = [c for c in prefix if is_guard(c) and c.uid not in primed]
     doomed = {c.uid: dooms.pop() for c in fresh[:spent]}
     paired = {c.uid: take_pair() for c in fresh[spent:]}
-    out: list[Hit] = []
+    out: list[Strike] = []
     for card in prefix:
         if card.uid in doomed:
             out.append(doomed[card.uid])

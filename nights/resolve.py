@@ -15,6 +15,7 @@ from moderator.game.ledger import guards
 from moderator.game.settle import Close, card_type, complete_transformations, deaths, silence, victory, windows
 from moderator.game.state import DAY, NIGHT, Action, Arson, Card, GameState, evolve
 from moderator.game.trace import Tracer, names
+from moderator.game.validate import ATTACKS
 from nights import bodyguard
 from nights.arson import due_phase
 
@@ -29,7 +30,6 @@ ATTACK_CLAUSE = {  # N1–N6: the clause of an attack by the card type it acted 
     (None, "普通狙击"): "N5",
     (None, "瞄准狙击"): "N6",
 }
-ATTACK_USES = ("普通攻击", "一击必杀", "普通狙击", "瞄准狙击")
 NEVER_IMPRISONED = ("绝杀", "变形", "禁锢")  # N10 (保镖 is automatic)
 
 
@@ -193,8 +193,8 @@ def _stopped(n: Night, a: Action) -> str | None:
     return "N10 今夜有人用了反狙击" if a.use == "普通狙击" and n.anti_sniper else None
 
 
-def attacks(n: Night) -> dict[str, list[bodyguard.Hit]]:
-    hits: dict[str, list[bodyguard.Hit]] = {}
+def attacks(n: Night) -> dict[str, list[bodyguard.Strike]]:
+    hits: dict[str, list[bodyguard.Strike]] = {}
     tr = n.trace
     for a in n.live("普通攻击", "一击必杀", "普通狙击", "瞄准狙击"):
         stop = _stopped(n, a)
@@ -204,14 +204,14 @@ def attacks(n: Night) -> dict[str, list[bodyguard.Hit]]:
                 clause, why = stop.split(" ", 1)
                 tr(clause, f"攻击:{said(a)}无效({why})", (a.by, a.target or ""))
         else:
-            hits.setdefault(a.target or "", []).append(bodyguard.Hit(_kind(a), a.aimed_uid, a.seq))
+            hits.setdefault(a.target or "", []).append(bodyguard.Strike(_kind(a), a.aimed_uid, a.seq))
             if tr is not None:
                 clause = ATTACK_CLAUSE.get((a.form, a.use)) or ATTACK_CLAUSE.get((None, a.use), "N1")
                 tr(clause, f"攻击:{said(a)}生效,{a.target}受到一次{_kind(a)}", (a.by, a.target or ""))
     for target, kind in n.failures:
-        hits.setdefault(target, []).append(bodyguard.Hit(kind, None, -1))
+        hits.setdefault(target, []).append(bodyguard.Strike(kind, None, -1))
     for a in n.live("绝杀"):
-        hits.setdefault(a.target or "", []).append(bodyguard.Hit(bodyguard.DOOM, None, a.seq))
+        hits.setdefault(a.target or "", []).append(bodyguard.Strike(bodyguard.DOOM, None, a.seq))
         if tr is not None:
             tr("N11", f"绝杀:{a.by}绝杀 {a.target},今夜结束时丢一张牌,保镖挡不住(B4)", (a.by, a.target or ""))
     return hits
@@ -238,7 +238,7 @@ def standing_in(guard_uids: frozenset[int]) -> Callable[[Card], bool]:
     return lambda card: card.uid in guard_uids
 
 
-def losses(n: Night, hits: dict[str, list[bodyguard.Hit]]) -> None:
+def losses(n: Night, hits: dict[str, list[bodyguard.Strike]]) -> None:
     """B1–B5: for each target, the order of the night's hits that takes the most cards."""
     for seat in n.state.seats:
         if seat.name not in hits or not seat.alive:
@@ -259,16 +259,16 @@ def _trace_losses(
     n: Night,
     name: str,
     hand: tuple[Card, ...],
-    hits: list[bodyguard.Hit],
+    hits: list[bodyguard.Strike],
     standing: frozenset[int],
-    taken: list[tuple[Card, bodyguard.Hit]],
+    taken: list[tuple[Card, bodyguard.Strike]],
 ) -> None:
     """B1–B5, O4: the order of the cards, the hits, which hit took which card, what the 保镖 stopped, and that no
     other order of the hits takes more cards (checked against every order when there are few hits)."""
     assert n.trace is not None
     by_seq = {a.seq: a for a in n.state.actions}
 
-    def hit_said(h: bodyguard.Hit) -> str:
+    def hit_said(h: bodyguard.Strike) -> str:
         a = by_seq.get(h.tag) if h.tag >= 0 else None
         return f"{a.by}的{h.kind}" if a is not None else h.kind
 
@@ -295,7 +295,7 @@ def _trace_losses(
 
 
 def _idle_said(
-    hits: str, hand: tuple[Card, ...], standing: frozenset[int], taken: list[tuple[Card, bodyguard.Hit]]
+    hits: str, hand: tuple[Card, ...], standing: frozenset[int], taken: list[tuple[Card, bodyguard.Strike]]
 ) -> tuple[str, str]:
     """Why these hits took no card: every card was gone; they fell on a 保镖 that they and another kind knocked down
     (B2); or on a 保镖 that one kind alone cannot knock down, which shields the cards after it (B1)."""
@@ -369,11 +369,11 @@ def carry_overs(n: Night) -> None:
             n.trace(clause, f"救活:{name}昨夜被救活,公布;今天可以讨论,不能投票(D1)", (name,))
     for name in n.saved:
         n.events.append({"type": "saved", "player": name})
-    manifestos = [a.manifesto for a in n.state.actions if a.manifesto and a.use in ATTACK_USES]
+    manifestos = [a.manifesto for a in n.state.actions if a.manifesto and a.use in ATTACKS]
     for text in manifestos:
         n.events.append({"type": "manifesto", "text": text})
     if n.trace is not None:
-        for k, a in enumerate([a for a in n.state.actions if a.manifesto and a.use in ATTACK_USES], 1):
+        for k, a in enumerate([a for a in n.state.actions if a.manifesto and a.use in ATTACKS], 1):
             chars = len("".join((a.manifesto or "").split()))
             said = f"杀人宣言:第 {k} 篇是{a.by}的{a.use}(对 {a.target})所附,{chars} 字,公布时不署名"
             n.trace("A2", said, (a.by,), a.manifesto or "")

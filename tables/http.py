@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpResponse
 
 
-def private_page(response: HttpResponse) -> HttpResponse:
+def secret_link_headers(response: HttpResponse) -> HttpResponse:
     """The token is in the URL: no proxy may keep the page, no link may carry it away in a Referer, no engine may
     index it."""
     response["Cache-Control"] = "private, no-store"

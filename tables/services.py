@@ -6,7 +6,7 @@ stored state equal to a replay of the log.
 Three rules keep the records trustworthy:
 
 * A form carries a one-time token signed by the server (tables/once.py); its nonce is spent here under the row lock
-  (``spend``): the same form sent again (a double click, a resend, a second tab) is refused (``RepeatedForm``) and
+  (``once_spend``): the same form sent again (a double click, a resend, a second tab) is refused (``RepeatedForm``) and
   changes nothing, even a record that moves no version.
 * A form carries the version it was made on (``expected``): a repeated, concurrent or stale submit finds another
   version and changes nothing (``StaleForm``, with a sentence saying so).  Two seats recording the same hit: the
@@ -32,7 +32,7 @@ from tables.rules.direnjie_cards_sheet import next_mark
 from tables.rules.sanguosha_house import draw_seats
 from tables.rules.tracker import HOST, REASON_MAX
 
-SEED_BITS = 128
+_SEED_BITS = 128
 STALE = "局面已经变化(有人刚记录了,或这个表单提交了两次):这次提交没有生效。请看最新局面,需要的话再记录一次。"
 
 
@@ -48,11 +48,11 @@ class RepeatedForm(RuleError):
 
 
 def spent(once: str | None) -> bool:
-    """Whether this one-time token was used already (a page's early answer; ``spend`` decides under the lock)."""
+    """Whether this one-time token was used already (a page's early answer; ``once_spend`` decides under the lock)."""
     return bool(once) and SpentToken.objects.filter(nonce=once).exists()
 
 
-def spend(table: Table, once: str | None) -> None:
+def once_spend(table: Table, once: str | None) -> None:
     """Refuse a form whose one-time token was used, else mark it used.  The caller holds the table's row lock, so the
     same token sent twice at once waits here for the first, then finds it; a refused record rolls the mark back with
     everything else, and the form may be sent again."""
@@ -68,7 +68,7 @@ def _check_version(table: Table, expected: int) -> None:
         raise StaleForm(STALE)
 
 
-def new_token() -> str:
+def _new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
@@ -87,7 +87,7 @@ def create_table(
     """
     rules = game(kind, mode)
     if seed is None:
-        seed = secrets.randbits(SEED_BITS)
+        seed = secrets.randbits(_SEED_BITS)
     options = dict(options or {})
     if options.get("seat_lot"):
         # 三国杀 详细规则 1: the seats (the turn order) drawn by lot, from a seed kept with the table and shown on its
@@ -105,12 +105,12 @@ def create_table(
         mode=mode,
         seed=str(seed),
         options=options,
-        host_token=new_token(),
+        host_token=_new_token(),
         create_token=create_token or None,
     )
     table.players = [{"name": n, "token": ""} for n in player_names]
     state = table.new_state()
-    table.players = [{"name": n, "token": new_token()} for n in state.players]
+    table.players = [{"name": n, "token": _new_token()} for n in state.players]
     table.name = name.strip() or getattr(rules, "PAGE_TITLE", rules.TITLE)
     table.state = state.to_dict()
     table.save()
@@ -152,7 +152,7 @@ def act(
     """
     with transaction.atomic():
         table = _locked(table_id)
-        spend(table, once)
+        once_spend(table, once)
         if expected is not None:
             _check_version(table, expected)
         action = {**action, "player": HOST if seat is None else seat}
@@ -175,14 +175,14 @@ def undo_last(
     show that it existed; their maker withdraws them."""
     with transaction.atomic():
         table = _locked(table_id)
-        spend(table, once)
+        once_spend(table, once)
         if expected is not None:
             _check_version(table, expected)
         entry = last_undoable(table)
         if entry is None:
             return None
         entry.undone, entry.note = True, reason.strip()[:REASON_MAX]
-        entry.summary = " ".join(filter(None, [_what_it_was(table, entry), undo_note(table, entry)]))
+        entry.summary = " ".join(filter(None, [_what_it_was(table, entry), undo_note_of(table, entry)]))
         entry.save(update_fields=["undone", "note", "summary"])
         _save(table, table.rebuild())
     return entry
@@ -195,7 +195,7 @@ def last_undoable(table: Table) -> TableAction | None:
     return next((e for e in entries if e.action.get("type") not in private), None)
 
 
-def undo_note(table: Table, entry: TableAction | None) -> str:
+def undo_note_of(table: Table, entry: TableAction | None) -> str:
     """What undoing ``entry`` cannot take back (a 搜查令's user keeps what they saw), as a sentence, or ""."""
     note = getattr(table.rules, "undo_note", None)
     return str(note(table.player_names, entry.action)) if note is not None and entry is not None else ""
@@ -238,7 +238,7 @@ def next_game(table_id: int, expected: int | None = None, once: str | None = Non
     """The host starts the next game of the series once the current one is over (the 三国杀 lord may rotate)."""
     with transaction.atomic():
         table = _locked(table_id)
-        spend(table, once)
+        once_spend(table, once)
         if expected is not None:
             _check_version(table, expected)
         state = table.load()
@@ -271,11 +271,11 @@ def reset_link(table_id: int, seat: int, expected: int | None = None, once: str 
     """A player lost their private link: the host gives them a new one (the old one stops working)."""
     with transaction.atomic():
         table = _locked(table_id)
-        spend(table, once)
+        once_spend(table, once)
         if expected is not None:
             _check_version(table, expected)
         players = [dict(p) for p in table.players]
-        players[seat]["token"] = new_token()
+        players[seat]["token"] = _new_token()
         table.players = players
         table.version += 1
         table.save(update_fields=["players", "version"])
@@ -289,7 +289,7 @@ def sheet_mark(table_id: int, seat: int, cell: str, shown: str | None = None, on
     nothing, as does the same tap's form sent again (``once``, RepeatedForm)."""
     with transaction.atomic():
         table = _locked(table_id)
-        spend(table, once)
+        once_spend(table, once)
         players = [dict(p) for p in table.players]
         sheet = dict(players[seat].get("sheet") or {})
         if shown is not None and sheet.get(cell, "") != shown:

@@ -22,7 +22,7 @@ from django_ratelimit.core import get_usage
 
 from tables import services
 from tables.forms import CreateTableForm
-from tables.http import private_page
+from tables.http import secret_link_headers
 from tables.models import Table
 from tables.once import once_checked
 from tables.rules import RuleError
@@ -30,7 +30,7 @@ from tables.rules import direnjie_cards_sheet as sheet
 from tables.rules.base import action_from_form
 from tables.rules.tracker import HOST
 
-PHASES = {
+PHASE_LABELS = {
     "over": "已结束",
     "play": "出牌阶段",
     "respond": "响应[杀]",
@@ -95,7 +95,7 @@ def table_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and (existing := _already_created(once)) is not None:
         # The same create form sent again (double click, resend): the table it made, once; its links again.
         context = {**_links(request, existing), "private": True, "repeated": True}
-        return private_page(render(request, "tables/created.html", context))
+        return secret_link_headers(render(request, "tables/created.html", context))
     if request.method == "POST":
         status = 400
         if (wait := _too_many_tables(request)) is not None:
@@ -119,13 +119,13 @@ def table_list(request: HttpRequest) -> HttpResponse:
                 if existing is None:
                     raise
                 context = {**_links(request, existing), "private": True, "repeated": True}
-                return private_page(render(request, "tables/created.html", context))
+                return secret_link_headers(render(request, "tables/created.html", context))
             except RuleError as error:
                 form.add_error(None, str(error))
             else:
                 _created_so_far(request, count=True)
                 context = {**_links(request, table), "private": True}
-                return private_page(render(request, "tables/created.html", context))
+                return secret_link_headers(render(request, "tables/created.html", context))
     tables = Table.objects.all()[:100]
     context = {"form": form, "tables": tables}
     response = render(request, "tables/list.html", context, status=status)
@@ -169,12 +169,12 @@ def table_private(request: HttpRequest, table_id: int, token: str) -> HttpRespon
     if seat is None:
         raise Http404("没有这个玩家链接。")
     if request.method == "GET":
-        return private_page(_page(request, table, seat))
+        return secret_link_headers(_page(request, table, seat))
     error = _post_action(request, table, seat)
     if error is None:
         return redirect("tables:private", table_id=table.pk, token=token)
     table.refresh_from_db()
-    return private_page(_page(request, table, seat, error=error, status=400))
+    return secret_link_headers(_page(request, table, seat, error=error, status=400))
 
 
 @csrf_exempt
@@ -188,15 +188,15 @@ def table_sheet(request: HttpRequest, table_id: int, token: str) -> HttpResponse
     try:
         cell = sheet.check_cell(request.POST.get("cell", ""), len(table.players))
     except RuleError as error:
-        return private_page(_page(request, table, seat, error=str(error), status=400))
+        return secret_link_headers(_page(request, table, seat, error=str(error), status=400))
     shown = request.POST.get("was")
     try:
         services.sheet_mark(
             table.pk, seat, cell, shown if shown is None or len(shown) <= 2 else "", request.POST.get("once")
         )
     except RuleError as error:
-        return private_page(_page(request, table, seat, error=str(error), status=400))
-    return private_page(redirect(reverse("tables:private", args=[table.pk, token]) + "#sheet"))
+        return secret_link_headers(_page(request, table, seat, error=str(error), status=400))
+    return secret_link_headers(redirect(reverse("tables:private", args=[table.pk, token]) + "#sheet"))
 
 
 @csrf_exempt
@@ -207,12 +207,12 @@ def table_host(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     if not table.is_host(token):
         raise Http404("没有这个主持人链接。")
     if request.method == "GET":
-        return private_page(_page(request, table, None, host=True))
+        return secret_link_headers(_page(request, table, None, host=True))
     error = _host_post(request, table)
     if error is None:
         return redirect("tables:host", table_id=table.pk, token=token)
     table.refresh_from_db()
-    return private_page(_page(request, table, None, host=True, error=error, status=400))
+    return secret_link_headers(_page(request, table, None, host=True, error=error, status=400))
 
 
 def _host_post(request: HttpRequest, table: Table) -> str | None:
@@ -308,7 +308,7 @@ def _page(
         "error": error,
         "phase": "进行中"
         if view.get("mode") == "physical" and view["phase"] == "play"
-        else PHASES.get(view["phase"], "进行中"),
+        else PHASE_LABELS.get(view["phase"], "进行中"),
         "to_act": [names[p] for p in to_act],
         "your_turn": seat is not None and seat in to_act,
         "results": results,
@@ -328,7 +328,7 @@ def _page(
         context["sheet_columns"] = sheet.columns(names)
     if host:
         context.update(_links(request, table))
-        context["undo_note"] = services.undo_note(table, services.last_undoable(table))
+        context["undo_note"] = services.undo_note_of(table, services.last_undoable(table))
     return render(request, "tables/table.html", context, status=status)
 
 

@@ -2,7 +2,7 @@
 `gm_client` are registered for the whole suite by tests/conftest.py).
 
 - `PLAYERS`: seven forum IDs for a game dealt by seed; `CAST`: the seven names of the demo and the benchmarks;
-  `TABLE`: scenario 01's four seats with their camps and hands.
+  `TABLE`: scenario 01's four seats with their camps and hands, `TABLE_NAMES` their names (甲 乙 丙 丁).
 - `gm_make()`: a 天神's account; `signed_in(user)`: a test client signed in as that account.
 - `game_make(...)`: a game, either dealt by the services from player names (S1–S3, seeds given or drawn) or seated
   from a table (`[{"name", "camp", "hand"}, …]` in discard order, as a scenario writes it); with `gm` it is that
@@ -29,6 +29,7 @@ TABLE = (
     {"name": "丙", "camp": "平民", "hand": ["庶民", "巫医", "绝杀/特赦", "纵火/圣人", "阿米巴"]},
     {"name": "丁", "camp": "狼人", "hand": ["庶民", "狼人", "束魂", "巫医", "狙击手"]},
 )
+TABLE_NAMES = tuple(seat["name"] for seat in TABLE)
 PLAYERS = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九")
 CAST = ("狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖")
 GM_USERNAME = "tianshen"

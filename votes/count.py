@@ -101,7 +101,7 @@ def tally(d: Day) -> None:
     d.events.append({"type": "tally", "tally": dict(d.tally), "ballots": {k: list(v) for k, v in d.ballots.items()}})
 
 
-def executions(d: Day) -> None:
+def day_executions(d: Day) -> None:
     """D5: everyone whose total is at least the second-highest (ties included); with two players alive only a unique
     top total; 0 is never executed."""
     ranked = sorted(d.tally.values(), reverse=True)
@@ -136,7 +136,7 @@ def executions(d: Day) -> None:
     d.events.append({"type": "executed", "players": list(d.executed)})
 
 
-def losses(d: Day) -> None:
+def day_losses(d: Day) -> None:
     """D8: each executed player's first card (D6; 保镖 no help, B4), then 圣人 voters (D7, N14), then day 绝杀 in the
     order sent (N11). An executed card that could still be pardoned leaves the hand now and is announced at the end of
     the next night; one that cannot (pardoned before, or their 圣人 took effect) is announced now."""
@@ -180,7 +180,7 @@ def losses(d: Day) -> None:
             d.take(a.target, d.state.seat(a.target).hand[0], "绝杀")
 
 
-def carry_overs(d: Day) -> None:
+def day_carry_overs(d: Day) -> None:
     """N14: today's arsons take effect at the start of the next day; M1: transformations due today are done; last
     night's modifiers, saved players and 圣人 are spent."""
     arsons = tuple(
@@ -201,9 +201,9 @@ def carry_overs(d: Day) -> None:
 def close_day(state: GameState, trace: Tracer | None = None) -> Day:
     d = Day(state=state, trace=trace)
     tally(d)
-    executions(d)
-    losses(d)
-    carry_overs(d)
+    day_executions(d)
+    day_losses(d)
+    day_carry_overs(d)
     deaths(d, day=True)
     windows(d)
     silence(d)

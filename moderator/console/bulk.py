@@ -22,11 +22,11 @@ from moderator.services.once import Once
 from moderator.web.access import gm_game
 from moderator.web.forms import ForumTimeField
 
-MODES = [("votes", "投票帖(整个投票楼)"), ("pms", "短消息(一批私信)")]
+BULK_MODES = [("votes", "投票帖(整个投票楼)"), ("pms", "短消息(一批私信)")]
 
 
 class PasteForm(forms.Form):
-    mode = forms.ChoiceField(label="内容", choices=MODES)
+    mode = forms.ChoiceField(label="内容", choices=BULK_MODES)
     paste = forms.CharField(
         label="粘贴论坛帖子页面的文字、带 === 作者 时间 行的文本,或保存的短消息收件箱 HTML",
         widget=forms.Textarea(attrs={"rows": 10}),

@@ -113,7 +113,7 @@ class VotePostForm(MessageForm):
     text = forms.CharField(label="投票帖原文", widget=forms.Textarea(attrs={"rows": 5}), max_length=20000)
 
 
-ORIGINAL, CHANGE, EDITED = "original", "change", "edited"
+POST_ORIGINAL, POST_CHANGE, POST_EDITED = "original", "change", "edited"
 
 
 class VoteForm(forms.Form):
@@ -125,13 +125,13 @@ class VoteForm(forms.Form):
     post = forms.ChoiceField(
         label="这是哪种帖子(D3)",
         widget=forms.RadioSelect,
-        initial=ORIGINAL,
+        initial=POST_ORIGINAL,
         required=False,  # a client that sends none means an original vote
         choices=[
-            (ORIGINAL, "原投票帖:第一次投票。"),
-            (CHANGE, "改票帖:另发新帖改票。只能改一次,截止前最后一小时内不能改。"),
+            (POST_ORIGINAL, "原投票帖:第一次投票。"),
+            (POST_CHANGE, "改票帖:另发新帖改票。只能改一次,截止前最后一小时内不能改。"),
             (
-                EDITED,
+                POST_EDITED,
                 "原投票帖被编辑过:改票无效,按原投票计票,并且失去改票权;原投票对象无法得知时按投自己计。",
             ),
         ],
@@ -152,11 +152,11 @@ class VoteForm(forms.Form):
     def clean(self):
         data = super().clean()
         if not data.get("post"):  # a client that sends the boxes `change` and `edited` instead: one at most (D3)
-            boxes = [kind for kind in (CHANGE, EDITED) if self.data.get(kind)]
+            boxes = [kind for kind in (POST_CHANGE, POST_EDITED) if self.data.get(kind)]
             if len(boxes) > 1:
                 raise forms.ValidationError("改票帖和“原投票帖被编辑过”只能选一种(D3)。")
-            data["post"] = boxes[0] if boxes else ORIGINAL
-        if data["post"] in (ORIGINAL, CHANGE) and not data.get("target"):
+            data["post"] = boxes[0] if boxes else POST_ORIGINAL
+        if data["post"] in (POST_ORIGINAL, POST_CHANGE) and not data.get("target"):
             raise forms.ValidationError("原投票帖和改票帖都要选择投给谁。")
         return data
 
@@ -165,8 +165,8 @@ class VoteForm(forms.Form):
         data = self.cleaned_data
         return {
             "target": data["target"],
-            "change": data["post"] == CHANGE,
-            "edited": data["post"] == EDITED,
+            "change": data["post"] == POST_CHANGE,
+            "edited": data["post"] == POST_EDITED,
         }
 
 

@@ -32,7 +32,7 @@ def _hours(seconds) -> str:
 def _item(d: dict) -> str:
     item = {k: v for k, v in d.items() if k != "seat"}
     try:
-        return intake.describe(item)
+        return intake.input_sentence(item)
     except (codec.CodecError, KeyError):
         return "一条输入"
 

@@ -29,6 +29,6 @@ urlpatterns = [
     path("gm/<int:game_id>/substitute/", console.substitute, name="console_substitute"),
     path("gm/<int:game_id>/draw/", draw.declare_draw, name="console_draw"),
     path("gm/<int:game_id>/self-entry/", selfentry.setting, name="console_self_entry"),
-    path("gm/<int:game_id>/why/<int:phase_id>/", why.phase_why, name="console_why"),
+    path("gm/<int:game_id>/why/<int:phase_id>/", why.why_page, name="console_why"),
     path("gm/<int:game_id>/review/", why.review, name="console_review"),
 ]

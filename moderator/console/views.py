@@ -197,7 +197,10 @@ def _future(preview) -> str:
 def _preview(game: Game, seat, data: dict, vote_post: bool, choices: dict[int, str], manifestos=None):
     text, at = data["text"], data["forum_at"]
     return intake.pm_preview(
-        game=game, seat=seat, text=text, forum_at=at, vote_post=vote_post, choices=choices, manifestos=manifestos
+        game,
+        intake.Pasted(
+            seat=seat, text=text, forum_at=at, vote_post=vote_post, choices=choices, manifestos=dict(manifestos or {})
+        ),
     )
 
 

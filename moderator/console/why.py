@@ -24,7 +24,7 @@ def dry_run_why(game: Game, state: rules.GameState, dryrun: dict | None) -> list
 
 
 @login_required
-def phase_why(request, game_id: int, phase_id: int):
+def why_page(request, game_id: int, phase_id: int):
     game = gm_game(request, game_id)
     phase = Phase.objects.filter(game=game, pk=phase_id).first()
     if phase is None:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from cards.catalogue import is_privilege
 from cards.dealing import DealError
 from moderator.game.state import Card, GameState, Order, Verdict, evolve
-from moderator.game.validate import InputRefused, check_time, living
+from moderator.game.validate import InputRefused, check_time, living_seat
 
 
 def check_order(hand: Sequence[str], order: Sequence[str]) -> list[str]:
@@ -52,7 +52,7 @@ def random_order(hand: Sequence[str], seed: int | str) -> tuple[str, ...]:
 def submit_order(state: GameState, order: Order) -> tuple[GameState, Verdict]:
     try:
         check_time(state, order.at)
-        seat = living(state, order.by, "发送者")
+        seat = living_seat(state, order.by, "发送者")
         if not state.orders_open:
             raise InputRefused("现在不能改丢牌顺序:只能在《游戏者名单》发布后 24 小时内,或天神宣布的改顺序期内(O1, O3)")
         problems = check_order(seat.names, order.order)

@@ -214,7 +214,6 @@ class GameState:
     ordered: frozenset[str] = frozenset()  # O1: seats whose discard order exists (sent and accepted, or drawn)
     silence: bool = False  # T7 announced
     winner: str | None = None
-    next_uid: int = 0
     last: CloseResult | None = None
 
     # --- lookups -------------------------------------------------------------------------------------------------

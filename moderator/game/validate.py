@@ -30,7 +30,7 @@ CO_WIN_FORBIDDEN = ("普通狙击", "瞄准狙击", "绝杀", "圣人")  # S4
 CHANGE_CUTOFF = 10  # T3: minutes before the end of the phase
 VOTE_CHANGE_CUTOFF = 60  # D3
 MANIFESTO_CHARS = 100  # N-kill
-MODES = {"共赢": "共赢", "独赢": "独赢", "一山不容二虎": "独赢"}
+WIN_MODES = {"共赢": "共赢", "独赢": "独赢", "一山不容二虎": "独赢"}
 
 
 class InputRefused(Exception):
@@ -49,7 +49,7 @@ def join_manifestos(*texts: str | None) -> str | None:
     return "\n".join(kept) if kept else None
 
 
-def living(state: GameState, name: str | None, what: str = "目标") -> SeatState:
+def living_seat(state: GameState, name: str | None, what: str = "目标") -> SeatState:
     if not name or not state.has(name):
         raise InputRefused(f"没有叫“{name}”的玩家")
     seat = state.seat(name)
@@ -93,7 +93,7 @@ def _card_for(seat: SeatState, use: str, card: str | None) -> str:
 def submit_action(state: GameState, act: Action) -> tuple[GameState, Verdict]:
     try:
         check_time(state, act.at)
-        seat = living(state, act.by, "发送者")
+        seat = living_seat(state, act.by, "发送者")
         if act.use not in USES:
             raise InputRefused(f"不认识的特权“{act.use}”;可用的有:{'、'.join(USES)}")
         if act.use == "立场":
@@ -111,9 +111,9 @@ def _stance(state: GameState, seat: SeatState, act: Action) -> tuple[GameState, 
         raise InputRefused("只有自选立场者才能选择立场(S4)")
     if state.phase != (NIGHT, 1):
         raise InputRefused("立场只能在第1夜选择(S4);第1夜没有选择的默认独立")
-    if act.side not in ("杀手", "狼人") or act.mode not in MODES:
+    if act.side not in ("杀手", "狼人") or act.mode not in WIN_MODES:
         raise InputRefused("立场要写明杀手或狼人,以及共赢或一山不容二虎(独赢)(S4)")
-    seat = evolve(seat, side=act.side, mode=MODES[act.mode])
+    seat = evolve(seat, side=act.side, mode=WIN_MODES[act.mode])
     return state.with_action(seat, act), Verdict(True)
 
 
@@ -190,7 +190,7 @@ def _check_target(state: GameState, seat: SeatState, act: Action, priv, replacin
         if act.target not in (None, seat.name):
             raise InputRefused(f"“{act.use}”只能对自己使用,不用写对象")
         return evolve(act, target=None)
-    target = living(state, act.target)
+    target = living_seat(state, act.target)
     if act.use in ATTACKS:
         _manifesto(state, act, replacing)
     if act.use == "瞄准狙击":
@@ -286,7 +286,7 @@ def submit_pass(state: GameState, inp: Pass) -> tuple[GameState, Verdict]:
     """T5: a living player's "空过" is noted; it costs nothing and changes nothing else."""
     try:
         check_time(state, inp.at)
-        seat = living(state, inp.by, "发送者")
+        seat = living_seat(state, inp.by, "发送者")
         return evolve(state, passed=state.passed | {seat.name}), Verdict(True)
     except InputRefused as exc:
         return state, Verdict.refuse(str(exc))
@@ -297,7 +297,7 @@ def submit_vote(state: GameState, vote: Vote) -> tuple[GameState, Verdict]:
         check_time(state, vote.at)
         if state.phase_kind != DAY:
             raise InputRefused("只有白天才能投票")
-        voter = living(state, vote.by, "投票者")
+        voter = living_seat(state, vote.by, "投票者")
         if voter.name in state.saved:
             raise InputRefused(f"“{voter.name}”昨夜被救活(束魂/治疗),今天可以发言但不能投票(N7/N8, D1)")
         if vote.change is None:
@@ -316,7 +316,7 @@ def _original_vote(state: GameState, voter: SeatState, vote: Vote) -> tuple[Game
         votes = {**state.votes, voter.name: VoteState(voter.name, vote.at, edited=True)}
         reason = f"原投票帖被编辑过、原投票对象无法得知:按投自己(→ {voter.name})计票,改票权作废(D3)"
         return evolve(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True, reason)
-    target = living(state, vote.target, "投票对象")
+    target = living_seat(state, vote.target, "投票对象")
     votes = {**state.votes, voter.name: VoteState(target.name, vote.at, edited=vote.edited)}
     forfeited = state.vote_changed | ({voter.name} if vote.edited else set())
     return evolve(state, votes=votes, vote_changed=frozenset(forfeited)), Verdict(True)
@@ -359,6 +359,6 @@ def _change_vote(state: GameState, voter: SeatState, vote: Vote) -> tuple[GameSt
         raise InputRefused("改票只能一次,你已经改过票了(D3)")
     if vote.at > state.phase_minutes - VOTE_CHANGE_CUTOFF:
         raise InputRefused("投票截止前最后一小时不能改票(D3)")
-    target = living(state, vote.change, "改投对象")
+    target = living_seat(state, vote.change, "改投对象")
     votes = {**state.votes, voter.name: evolve(original, target=target.name, changed=True)}
     return evolve(state, votes=votes, vote_changed=state.vote_changed | {voter.name}), Verdict(True)

@@ -16,7 +16,7 @@ from django.utils import timezone
 from cards.catalogue import is_privilege
 from moderator.game.validate import ATTACKS
 from moderator.models import Phase, Seat
-from moderator.rules import views
+from moderator.rules import codec, views
 from moderator.selectors import open_phase_of, seat_names
 from moderator.services import errors, selfentry, storage
 from moderator.services.once import Once
@@ -102,13 +102,13 @@ class TextForm(forms.Form):
     )
 
 
-KINDS = (selfentry.FORM, selfentry.ORDER, selfentry.VOTE, selfentry.TEXT)
-PREFIX = {selfentry.FORM: "a", selfentry.ORDER: "o", selfentry.VOTE: "v", selfentry.TEXT: "t"}
+SUBMISSION_KINDS = (selfentry.FORM, codec.ORDER, codec.VOTE, selfentry.TEXT)
+FIELD_PREFIX = {selfentry.FORM: "a", codec.ORDER: "o", codec.VOTE: "v", selfentry.TEXT: "t"}
 
 
 def _resubmit(kind: str, post) -> list[tuple[str, str]]:
     """The previewed submission's fields, carried by the confirm form exactly as they were previewed."""
-    start = PREFIX[kind] + "-"
+    start = FIELD_PREFIX[kind] + "-"
     return [(k, v) for k in post if k.startswith(start) for v in post.getlist(k)]
 
 
@@ -124,8 +124,8 @@ def _forms(game, state, seat: Seat, data=None, kind: str = "") -> dict:
         selfentry.FORM: PlayerActionForm(
             game, hand, views.uses_of(state, seat.player_name), bound(selfentry.FORM), prefix="a"
         ),
-        selfentry.ORDER: OrderForm(hand, bound(selfentry.ORDER), prefix="o"),
-        selfentry.VOTE: PlayerVoteForm(living, bound(selfentry.VOTE), prefix="v"),
+        codec.ORDER: OrderForm(hand, bound(codec.ORDER), prefix="o"),
+        codec.VOTE: PlayerVoteForm(living, bound(codec.VOTE), prefix="v"),
         selfentry.TEXT: TextForm(bound(selfentry.TEXT), prefix="t"),
     }
 
@@ -157,7 +157,7 @@ def seat_act(request: HttpRequest, token: str) -> HttpResponse:
     replay = storage.game_replay(game)
     state = replay.state
     kind = request.POST.get("kind", "") if request.method == "POST" else ""
-    kind = kind if kind in KINDS else ""
+    kind = kind if kind in SUBMISSION_KINDS else ""
     page_forms = _forms(game, state, seat, request.POST if kind else None, kind)
     shown, error = None, ""
     if kind:

@@ -22,7 +22,7 @@ from typing import Any
 from moderator.game import state as st
 
 ACTION, VOTE, ORDER, PASS = "action", "vote", "order", "pass"
-KINDS = (ACTION, VOTE, ORDER, PASS)
+INPUT_KINDS = (ACTION, VOTE, ORDER, PASS)
 ACTION_KEYS = ("card", "use", "target", "position", "into", "side", "mode", "manifesto", "change")
 _PLAYER_KEYS = {ACTION: ("target",), VOTE: ("for", "change"), ORDER: (), PASS: ()}
 _ITEM_KEYS = {
@@ -211,6 +211,9 @@ _FIELD_SETS: dict[str, tuple[type, frozenset[str], bool]] = {
     name: (t, frozenset(_FIELDS[t]), hasattr(t, "__post_init__")) for name, t in _TYPES.items()
 }
 _new, _set = object.__new__, object.__setattr__
+# Fields that snapshots stored by earlier versions carry and the state no longer has: read and left out. Any other
+# unknown field is refused (`__init__`).
+_DROPPED: dict[str, frozenset[str]] = {"GameState": frozenset({"next_uid"})}
 
 
 def _tagged(value: dict[str, Any]) -> Any:
@@ -222,6 +225,8 @@ def _tagged(value: dict[str, Any]) -> Any:
     if tag is not None:
         cls, names, post = _FIELD_SETS[tag]
         if value.keys() != names:
+            for name in _DROPPED.get(tag, ()):
+                value.pop(name, None)
             return cls(**value)
         new: Any = _new(cls)
         _set(new, "__dict__", value)  # the decoder's fresh dict, in field order, becomes the instance's

@@ -66,7 +66,6 @@ def new_game(
         orders_open=fresh,
         bottoms_fixed=not fresh,
         silence=not fresh and len(built) <= 3,
-        next_uid=uid,
     )
     for name, points in (ap or {}).items():
         state = charge(state, name, points, "开局带入的行动点数")

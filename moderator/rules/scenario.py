@@ -33,7 +33,7 @@ from moderator.rules.engine import end_phase, new_game, open_phase, submit_messa
 TOP_KEYS = {"name", "rules", "players", "ap", "phases", "start"}
 PLAYER_KEYS = {"name", "camp", "hand"}
 PHASE_KEYS = {"night", "day", "actions", "votes", "orders", "expect", "ended_early_at"}
-ACTION_KEYS = {
+SCENARIO_ACTION_KEYS = {
     "by",
     "card",
     "use",
@@ -60,7 +60,7 @@ class ScenarioError(ValueError):
 
 
 @dataclass(frozen=True)
-class Step:
+class ScenarioStep:
     """One input of a phase, in the order the GM entered it."""
 
     inp: Action | Vote | Order
@@ -72,7 +72,7 @@ class Step:
 class PhasePlan:
     kind: str
     number: int
-    steps: tuple[Step, ...]
+    steps: tuple[ScenarioStep, ...]
     expect: dict[str, Any]
     ended_early_at: int | None = None  # T5: minutes since the phase began; cutoffs still count from the announced end
 
@@ -191,7 +191,7 @@ def _phase(i: int, raw: Any, names: list[str]) -> PhasePlan:
     return PhasePlan(kind, number, tuple(steps), expect, early)
 
 
-def _early_end(where: str, ph: dict, steps: list[Step]) -> int | None:
+def _early_end(where: str, ph: dict, steps: list[ScenarioStep]) -> int | None:
     """T5: the phase was ended early at this time; every input of the phase is at or before it."""
     if "ended_early_at" not in ph:
         return None
@@ -210,8 +210,8 @@ def _hhmm(value: int | float) -> str:
     return f"{int(value) // 60:02d}:{int(value) % 60:02d}"
 
 
-def _action(where: str, raw: Any, names: list[str]) -> Step:
-    a = _keys(where, raw, ACTION_KEYS)
+def _action(where: str, raw: Any, names: list[str]) -> ScenarioStep:
+    a = _keys(where, raw, SCENARIO_ACTION_KEYS)
     if "by" not in a or "use" not in a:
         raise ScenarioError(f"{where}: by and use are required")
     if a["use"] not in USES:
@@ -236,10 +236,10 @@ def _action(where: str, raw: Any, names: list[str]) -> Step:
         at=minutes(a.get("at"), where),
         change=bool(a.get("change", False)),
     )
-    return Step(act, bool(a.get("expect_error", False)), where)
+    return ScenarioStep(act, bool(a.get("expect_error", False)), where)
 
 
-def _vote(where: str, raw: Any, names: list[str]) -> Step:
+def _vote(where: str, raw: Any, names: list[str]) -> ScenarioStep:
     v = _keys(where, raw, VOTE_KEYS)
     if "by" not in v or ("for" in v) == ("change" in v):
         raise ScenarioError(f"{where}: by and exactly one of for / change are required")
@@ -248,16 +248,16 @@ def _vote(where: str, raw: Any, names: list[str]) -> Step:
     vote = Vote(
         _known(v["by"], names, where), target, change, minutes(v.get("at"), where), bool(v.get("edited", False))
     )
-    return Step(vote, bool(v.get("expect_error", False)), where)
+    return ScenarioStep(vote, bool(v.get("expect_error", False)), where)
 
 
-def _order(where: str, raw: Any, names: list[str]) -> Step:
+def _order(where: str, raw: Any, names: list[str]) -> ScenarioStep:
     o = _keys(where, raw, ORDER_KEYS)
     if "by" not in o or "order" not in o:
         raise ScenarioError(f"{where}: by and order are required")
     cards = tuple(_card(c, where) for c in o["order"] or [])
     order = Order(_known(o["by"], names, where), cards, minutes(o.get("at"), where))
-    return Step(order, bool(o.get("expect_error", False)), where)
+    return ScenarioStep(order, bool(o.get("expect_error", False)), where)
 
 
 def _check_expect(where: str, expect: dict, names: list[str]) -> None:
@@ -322,16 +322,16 @@ def mismatches(plan: PhasePlan, state: GameState, result: CloseResult) -> list[s
 # --- the pure runner --------------------------------------------------------------------------------------------
 
 
-def in_forum_order(steps: tuple[Step, ...]) -> list[Step]:
+def in_forum_order(steps: tuple[ScenarioStep, ...]) -> list[ScenarioStep]:
     """docs/scenarios.md: a phase's inputs in forum-time order, equal times in the order listed."""
     return sorted(steps, key=lambda s: s.inp.at)
 
 
-def messages(steps: tuple[Step, ...]) -> list[list[Step]]:
+def by_message(steps: tuple[ScenarioStep, ...]) -> list[list[ScenarioStep]]:
     """The PMs of a phase: consecutive inputs (in forum order) of one sender at one forum minute are one message
     (N-kill: its attacks are judged with all its manifestos). A forum time is read to the minute, so two PMs of
     one player in one minute cannot be told apart anyway."""
-    out: list[list[Step]] = []
+    out: list[list[ScenarioStep]] = []
     for step in in_forum_order(steps):
         if out and (out[-1][-1].inp.by, out[-1][-1].inp.at) == (step.inp.by, step.inp.at):
             out[-1].append(step)
@@ -340,7 +340,7 @@ def messages(steps: tuple[Step, ...]) -> list[list[Step]]:
     return out
 
 
-def verdict_problems(step: Step, verdict: Verdict) -> list[str]:
+def verdict_problems(step: ScenarioStep, verdict: Verdict) -> list[str]:
     if verdict.accepted and step.expect_error:
         return [f"{step.label}: expected a refusal, but it was accepted"]
     if not verdict.accepted and not step.expect_error:
@@ -355,7 +355,7 @@ def play(scenario: Scenario) -> list[str]:
     state = new_game(seats, ap=scenario.ap, start=scenario.start)
     problems: list[str] = []
     for i, plan in enumerate(scenario.phases):
-        for message in messages(plan.steps):
+        for message in by_message(plan.steps):
             state, verdicts = submit_message(state, [s.inp for s in message])
             for step, verdict in zip(message, verdicts, strict=True):
                 problems += verdict_problems(step, verdict)
@@ -381,7 +381,7 @@ def trace(scenario: Scenario) -> list[str]:
     lines: list[str] = []
     for plan in scenario.phases:
         lines.append(f"== {state.phase_label} ==")
-        for message in messages(plan.steps):
+        for message in by_message(plan.steps):
             state, verdicts = submit_message(state, [s.inp for s in message])
             for step, verdict in zip(message, verdicts, strict=True):
                 said = codec.describe_item(codec.from_engine(step.inp))
@@ -401,9 +401,9 @@ __all__ = [
     "PhasePlan",
     "Scenario",
     "ScenarioError",
-    "Step",
+    "ScenarioStep",
+    "by_message",
     "load",
-    "messages",
     "minutes",
     "mismatches",
     "play",

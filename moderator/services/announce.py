@@ -12,7 +12,7 @@ from moderator.models import Announcement, AuditLog, Game, Phase, Seat
 from moderator.services import audit, posts
 from moderator.services.base import db_now, game_lock
 from moderator.services.closing import redrafts
-from moderator.services.drafts import Renderer, build
+from moderator.services.drafts import Renderer, draft_make
 from moderator.services.errors import PlayError
 from moderator.services.once import spend
 from moderator.services.storage import announcement, drafts_store
@@ -27,7 +27,7 @@ def write_announcements(*, game: Game, phase: Phase, state: GameState, result: C
 
 
 def _draft(game, phase, kind, title, template: Renderer, ctx, events, recipient="") -> Announcement:
-    draft = announcement(game, phase, build(kind, title, template, ctx, events, recipient))
+    draft = announcement(game, phase, draft_make(kind, title, template, ctx, events, recipient))
     draft.save()
     return draft
 

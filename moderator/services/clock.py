@@ -23,7 +23,7 @@ from moderator.selectors import has_open_phase
 from moderator.services import audit, closesql, play, versions
 from moderator.services.announce import clock_notice
 from moderator.services.base import db_now, game_lock
-from moderator.services.drafts import count, plain
+from moderator.services.drafts import bbcode_plain, count
 from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
 from moderator.services.storage import game_replay, require_open_phase
@@ -368,6 +368,6 @@ def game_declare_draw(*, game: Game, actor=None, once: Once | None = None) -> An
         kind=Announcement.Kind.DUSK if phase.kind == Phase.Kind.DAY else Announcement.Kind.DAWN,
         title=f"【{game.name}】{phase.label}:天神宣布平局",
         bbcode=bbcode,
-        text=plain(bbcode),
+        text=bbcode_plain(bbcode),
         events=[{"type": "declared_draw", "alive": alive}],
     )

@@ -50,7 +50,7 @@ def cards_phrase(privilege: int, common: int) -> str:
     return "和".join(parts)
 
 
-def plain(bbcode: str) -> str:
+def bbcode_plain(bbcode: str) -> str:
     """The plain-text twin of a draft. A quote (a 杀人宣言, written by a player) keeps a "> " on each of its lines,
     so that a forged "…死亡。" inside it never reads like the 天神's own line."""
     quoted = QUOTE.sub(lambda m: "\n".join(f"> {line}" for line in LINE_BREAK.split(m.group(1))), bbcode)
@@ -82,7 +82,7 @@ def _common(events: list[dict], result: CloseResult, next_phase: Phase | None) -
         "winner": result.winner,
         "winners": next((e.get("winners", []) for e in events if e["type"] == "victory"), []),  # V2: both co-winners
         "next_phase": next_phase,
-        "deadline": posts.deadline(next_phase.ends_at) if next_phase is not None else "",  # formatted once a close
+        "deadline": posts.deadline_text(next_phase.ends_at) if next_phase is not None else "",  # formatted once a close
         "doom": _typed(events, "绝杀"),
     }
 
@@ -164,25 +164,25 @@ def close_drafts(*, game: Game, phase: Phase, state: GameState, result: CloseRes
     made = []
     if phase.kind == Phase.Kind.NIGHT:
         title = f"【{game.name}】{phase.label}结束,天亮了"
-        made.append(build(Announcement.Kind.DAWN, title, render, ctx, events))
+        made.append(draft_make(Announcement.Kind.DAWN, title, render, ctx, events))
         if next_phase is not None:
             voters = [s.name for s in state.alive if s.name not in result.saved]  # N7/N8: the saved do not vote
             vote_ctx = {**ctx, "alive": [s.name for s in state.alive], "voters": voters, "no_vote": list(result.saved)}
             title = f"【{game.name}】{next_phase.label}投票帖"
-            made.append(build(Announcement.Kind.VOTE_POST, title, posts.vote_post, vote_ctx, []))
+            made.append(draft_make(Announcement.Kind.VOTE_POST, title, posts.vote_post, vote_ctx, []))
     else:
         title = f"【{game.name}】{phase.label}投票结果,天黑了"
-        made.append(build(Announcement.Kind.DUSK, title, render, ctx, events))
+        made.append(draft_make(Announcement.Kind.DUSK, title, render, ctx, events))
     made += _private_notices(game, state, events)
     if result.winner:
         made.append(final_summary_draft(game=game, phase=phase, state=state, winner=result.winner))
     return made
 
 
-def build(kind, title, template: Renderer, ctx, events, recipient="") -> Draft:
+def draft_make(kind, title, template: Renderer, ctx, events, recipient="") -> Draft:
     """A draft, rendered."""
     bbcode = render_bbcode(template, ctx)
-    return Draft(kind, recipient, title, bbcode, plain(bbcode), events)
+    return Draft(kind, recipient, title, bbcode, bbcode_plain(bbcode), events)
 
 
 def _private_notices(game: Game, state: GameState, events: list[dict]) -> list[Draft]:
@@ -192,13 +192,13 @@ def _private_notices(game: Game, state: GameState, events: list[dict]) -> list[D
         if e["type"] == "co_win" and e["partner"]:
             title = f"致{e['partner']}:共赢通知"
             made.append(
-                build(Announcement.Kind.PRIVATE, title, posts.co_win, {"partner": e["partner"]}, [e], e["partner"])
+                draft_make(Announcement.Kind.PRIVATE, title, posts.co_win, {"partner": e["partner"]}, [e], e["partner"])
             )
         if e["type"] == "window":
             for seat in state.alive:
                 ctx = {"game": game, "seat": seat, "bottom": seat.hand[-1].name if seat.hand else ""}
                 title = f"致{seat.name}:可以修改丢牌顺序"
-                made.append(build(Announcement.Kind.PRIVATE, title, posts.order_window, ctx, [e], seat.name))
+                made.append(draft_make(Announcement.Kind.PRIVATE, title, posts.order_window, ctx, [e], seat.name))
     return made
 
 
@@ -208,4 +208,4 @@ def final_summary_draft(*, game: Game, phase: Phase, state: GameState, winner: s
     ctx = {"game": game, "phase": phase, "seats": final_reveal(state), "winner": winner, "winners": winners(won)}
     title = f"【{game.name}】游戏结束:全体身份与手牌"
     events = [{"type": "victory", "winner": winner}]  # a draft of the close: a correction may supersede it
-    return build(Announcement.Kind.NOTICE, title, posts.final_summary, ctx, events)
+    return draft_make(Announcement.Kind.NOTICE, title, posts.final_summary, ctx, events)

@@ -38,7 +38,7 @@ class Item:
     def sentence(self) -> str:
         """The input as the 天神 reads it (`束魂 → 阿飞`; `束魂 → 阿飞(由天神选定)` when the 天神 chose the player among
         the candidates, `(由玩家选定)` when the player did, on his own page)."""
-        text = describe(self.data)
+        text = input_sentence(self.data)
         if self.sender_words:
             said = "、".join(f"“{w}”" for w in self.sender_words)
             text += f"。注意:要公布的杀人宣言里有发送者自己的名字{said},公布后大家会知道是谁攻击的;确认前请修改宣言"
@@ -79,7 +79,7 @@ def edited_inputs(inputs: list[dict]) -> list[dict]:
     return [{"edited": True} if "for" in i else {**i, "edited": True} for i in inputs]
 
 
-def describe(item: dict) -> str:
+def input_sentence(item: dict) -> str:
     """An item as a sentence, marked when the 天神 chose its player among a refusal's candidates."""
     text = codec.describe_item(item)
     if item.get("pronoun") and item.get("target"):
@@ -247,10 +247,10 @@ def manifestos_apply(inputs: list[dict], edits: dict[int, str] | None) -> list[d
     return out
 
 
-def manifesto_edits(inputs: list[dict]) -> list[dict]:
+def manifesto_edit_records(inputs: list[dict]) -> list[dict]:
     """The edits of this message's 杀人宣言, for its record and the audit: what the parser took, what is published."""
     return [
-        {"input": describe(i), "parsed": i.get("manifesto_parsed", ""), "published": i.get("manifesto") or ""}
+        {"input": input_sentence(i), "parsed": i.get("manifesto_parsed", ""), "published": i.get("manifesto") or ""}
         for i in inputs
         if i.get("manifesto_edited")
     ]
@@ -322,18 +322,7 @@ def parse_message(
     return items, refusals, phase, state, data["notes"]
 
 
-def pm_preview(
-    *,
-    game: Game,
-    seat: Seat,
-    text: str,
-    forum_at: datetime,
-    vote_post: bool = False,
-    choices: dict[int, str] | None = None,
-    manifestos: dict[int, str] | None = None,
-    replay: storage.Replay | None = None,
-    chooser: str = "天神",
-) -> MessagePreview:
+def pm_preview(game: Game, pasted: Pasted, *, replay: storage.Replay | None = None) -> MessagePreview:
     """What the parser understood and what each input would cost or why it would be refused — stores nothing.
 
     A message sent after every input already entered is judged on the state now (the engine alone). One sent earlier
@@ -341,7 +330,7 @@ def pm_preview(
     back — its own verdicts, and every other input whose verdict it would change (T3 target changes, AP4 shortfalls,
     N-kill counts). `replay`: the game as the caller just replayed it under its lock (read only here; the
     out-of-order preview replays for itself)."""
-    pasted = Pasted(seat, text, forum_at, vote_post, False, dict(choices or {}), dict(manifestos or {}), chooser)
+    seat, text, forum_at = pasted.seat, pasted.text, pasted.forum_at
     replay = replay or storage.game_replay(game)
     items, refusals, phase, state, notes = parse_message(game, pasted, state=replay.state)
     closing.check_forum_time(phase, forum_at)
@@ -390,8 +379,8 @@ def _message_store(
     replay = replay or storage.game_replay(game)  # the one replay of a confirm: the parser's hand, then the verdicts
     items, refusals, _, _, _ = parse_message(game, pasted, replay=replay)
     parsed = {"inputs": items, "refusals": refusals}
-    if manifesto_edits(items):  # the raw text stays as it was; the record says the 宣言 published was edited
-        parsed["manifesto_edits"] = manifesto_edits(items)
+    if manifesto_edit_records(items):  # the raw text stays as it was; the record says the 宣言 published was edited
+        parsed["manifesto_edits"] = manifesto_edit_records(items)
     seat, forum_at = pasted.seat, pasted.forum_at
     message = Message.objects.create(
         game=game,

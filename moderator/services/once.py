@@ -67,7 +67,7 @@ def who_of(request) -> str:
     return "-"
 
 
-def kind_of(match) -> str:
+def form_kind(match) -> str:
     """A form's kind: the name of the URL it posts to (and the clock's action: pause is not resume)."""
     if match is None or not match.url_name:
         return ""

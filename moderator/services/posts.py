@@ -23,7 +23,7 @@ def bb(value: Any) -> str:
     return str(value).translate(_BRACKETS)
 
 
-def deadline(at: datetime | None) -> str:
+def deadline_text(at: datetime | None) -> str:
     """`{{ at|date:"Y-m-d H:i" }}`: Beijing time (the current time zone) to the minute; "" for no time. A close
     formats its next phase's deadline once for every draft that states it."""
     if at is None:
@@ -52,7 +52,7 @@ def _lines(template: str, rows: list[dict]) -> str:
     return "".join(template.format(player=bb(r.get("player", "")), phrase=bb(r.get("phrase", ""))) for r in rows)
 
 
-def winners(ctx: dict) -> str:
+def winners_text(ctx: dict) -> str:
     """V2: every winner, a 共赢 self-chosen marked as such (was _winners.bbcode)."""
     if not ctx.get("winners"):
         return ""
@@ -89,9 +89,9 @@ def tail(ctx: dict) -> str:
     next_phase = ctx.get("next_phase")
     if winner:
         won = {"平局": "平局!", "自选": "自选立场者获胜!"}.get(winner) or f"{bb(winner)}阵营获胜!"
-        out += f"\n[b]游戏结束:{won}[/b]\n" + winners(ctx)
+        out += f"\n[b]游戏结束:{won}[/b]\n" + winners_text(ctx)
     elif next_phase:
-        at = ctx["deadline"] if "deadline" in ctx else deadline(next_phase.ends_at)
+        at = ctx["deadline"] if "deadline" in ctx else deadline_text(next_phase.ends_at)
         out += f"\n现在是[b]{bb(next_phase.label)}[/b],到 {bb(at)}(北京时间)结束。\n"
     return out + "\n\n"
 
@@ -160,7 +160,7 @@ def dusk(ctx: dict) -> str:
 def vote_post(ctx: dict) -> str:
     """T6: the next day's vote thread (was vote_post.bbcode)."""
     next_phase = ctx["next_phase"]
-    at = ctx["deadline"] if "deadline" in ctx else deadline(next_phase.ends_at)
+    at = ctx["deadline"] if "deadline" in ctx else deadline_text(next_phase.ends_at)
     if _played(ctx)[0]:
         how = (
             "请活着的游戏者在自己的私人页面投票(先看预览,确认后才算数,以确认的时间为准);"
@@ -218,7 +218,7 @@ def final_summary(ctx: dict) -> str:
     """The end of the game: the winner, every seat's camp and the cards it still held (was final_summary.bbcode)."""
     winner = ctx["winner"]
     won = {"平局": "平局", "自选": "自选立场者获胜"}.get(winner) or f"{bb(winner)}阵营获胜"
-    out = [f"[b]游戏结束:{won}。[/b]\n", winners(ctx), "[b]全体身份与手牌公开:[/b]\n"]
+    out = [f"[b]游戏结束:{won}。[/b]\n", winners_text(ctx), "[b]全体身份与手牌公开:[/b]\n"]
     for s in ctx["seats"]:
         stance = f"({bb(s['side'])}·{bb(s['mode'])})" if s["side"] else ""
         alive = "存活" if s["alive"] else "死亡"

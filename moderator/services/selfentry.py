@@ -31,7 +31,7 @@ from moderator.services import audit, base, errors, inputs, intake, storage, ver
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
 
-FORM, ORDER, VOTE, TEXT = "form", "order", "vote", "text"
+FORM, TEXT = "form", "text"  # what a player may send, beside an order and a vote (codec.ORDER, codec.VOTE)
 
 
 class EntryRefused(errors.PlayError):
@@ -298,14 +298,11 @@ def _text(
     game: Game, seat: Seat, sub: Submission, now: datetime, replay: storage.Replay | None = None
 ) -> SubmissionPreview:
     pv = intake.pm_preview(
-        game=game,
-        seat=seat,
-        text=sub.text,
-        forum_at=now,
-        choices=sub.choices,
-        manifestos=sub.manifestos,
+        game,
+        intake.Pasted(  # chooser: the player's own click among the candidates (由玩家选定), not the 天神's
+            seat=seat, text=sub.text, forum_at=now, choices=sub.choices, manifestos=sub.manifestos, chooser="玩家"
+        ),
         replay=replay,
-        chooser="玩家",  # the player's own click among the candidates (由玩家选定), not the 天神's
     )
     preview = SubmissionPreview(
         sub, pv.items, refusals=pv.refusals, changes=pv.changes, later=pv.later, digest=pv.digest, text_preview=pv

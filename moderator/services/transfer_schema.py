@@ -17,7 +17,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from pydantic_core import ErrorDetails
 
 from cards.catalogue import CAMPS, CARD_NAMES, SEATS_MAX, USES
-from moderator.rules.codec import KINDS
+from moderator.rules.codec import INPUT_KINDS
 
 # Limits no real game reaches (500 seats and 50,000 inputs in 8.3 MB would run past the worker's 60 s). A
 # played 7-seat game of 30 phases has a few hundred inputs and PMs and is well under 1 MB; 3,000 inputs (480 KB)
@@ -50,10 +50,9 @@ def _in_range(value: datetime) -> datetime:
 
 Time = Annotated[datetime, AfterValidator(_in_range)]
 Int = Annotated[int, Field(ge=0, le=MAX_INT, strict=True)]
-Small = Annotated[int, Field(ge=0, le=32767, strict=True)]
 SeatNo = Annotated[int, Field(ge=1, le=SEATS_MAX, strict=True)]
 Name = Annotated[str, Field(min_length=1, max_length=60)]
-Card = Literal[CARD_NAMES]  # type: ignore[valid-type]
+CardName = Literal[CARD_NAMES]  # type: ignore[valid-type]
 Seed = Annotated[str, Field(pattern=r"^[0-9]{1,40}$")] | Annotated[int, Field(ge=0, lt=10**40, strict=True)]
 
 
@@ -65,8 +64,8 @@ class GameIn(Strict):
     name: Annotated[str, Field(min_length=1, max_length=100)]
     seats_count: SeatNo
     hand_size: Annotated[int, Field(ge=1, le=50, strict=True)]
-    deck: Annotated[list[Card], Field(max_length=1000)]
-    left_out: Annotated[list[Card], Field(max_length=1000)] = []
+    deck: Annotated[list[CardName], Field(max_length=1000)]
+    left_out: Annotated[list[CardName], Field(max_length=1000)] = []
     camp_seed: Seed | None = None
     deal_seed: Seed | None = None
     order_seed: Seed
@@ -92,7 +91,7 @@ class SeatIn(Strict):
     number: SeatNo
     player_name: Name
     camp: Literal[CAMPS]  # type: ignore[valid-type]
-    dealt_hand: Annotated[list[Card], Field(max_length=50)]
+    dealt_hand: Annotated[list[CardName], Field(max_length=50)]
     signed_in_at: Time | None = None
     holders: Annotated[list[HolderIn], Field(max_length=100)] = []
 
@@ -126,11 +125,11 @@ class MessageIn(Strict):
 
 class ActionPayload(Strict):
     model_config = ConfigDict(extra="forbid")
-    card: Card | None = None
+    card: CardName | None = None
     use: Literal[USES]  # type: ignore[valid-type]
     target: SeatNo | None = None
     position: Annotated[int, Field(ge=-50, le=50, strict=True)] | None = None
-    into: Card | None = None
+    into: CardName | None = None
     side: Literal["杀手", "狼人"] | None = None
     mode: Annotated[str, Field(max_length=10)] | None = None
     manifesto: Annotated[str, Field(max_length=20000)] | None = None
@@ -146,7 +145,7 @@ class VotePayload(Strict):
 
 class OrderPayload(Strict):
     model_config = ConfigDict(extra="forbid")
-    order: Annotated[list[Card], Field(max_length=50)]
+    order: Annotated[list[CardName], Field(max_length=50)]
     source: Annotated[str, Field(max_length=20)] | None = None
     seed: Seed | Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
 
@@ -162,7 +161,7 @@ PAYLOADS: dict[str, type[Strict]] = {
     "order": OrderPayload,
     "pass": PassPayload,
 }
-assert set(PAYLOADS) == set(KINDS)
+assert set(PAYLOADS) == set(INPUT_KINDS)
 
 
 class InputCommon(Strict):
@@ -174,7 +173,7 @@ class InputCommon(Strict):
 
 
 class InputV2(InputCommon):
-    kind: Literal[KINDS]  # type: ignore[valid-type]
+    kind: Literal[INPUT_KINDS]  # type: ignore[valid-type]
     payload: dict[str, Any]
     void: Annotated[str, Field(max_length=2000)] | None = None
 
@@ -186,16 +185,16 @@ class InputV2(InputCommon):
 
 class InputV1(InputCommon):
     kind: Literal["action", "vote", "order"]
-    order: Annotated[list[Card], Field(max_length=50)] | None = None
+    order: Annotated[list[CardName], Field(max_length=50)] | None = None
     source: Annotated[str, Field(max_length=20)] | None = None
     seed: Seed | None = None
     target: SeatNo | None = None
     change: bool | None = None
     edited: bool | None = None
-    card: Card | None = None
+    card: CardName | None = None
     use: Literal[USES] | None = None  # type: ignore[valid-type]
     position: Annotated[int, Field(ge=-50, le=50, strict=True)] | None = None
-    into: Card | None = None
+    into: CardName | None = None
     side: Literal["杀手", "狼人", ""] | None = None
     mode: Annotated[str, Field(max_length=10)] | None = None
     manifesto: Annotated[str, Field(max_length=20000)] | None = None

@@ -7,6 +7,6 @@ from moderator.services import preview
 register = template.Library()
 
 
-@register.simple_tag
-def close_preview(game):
+@register.simple_tag(name="close_preview")
+def _close_preview(game):
     return preview.close_preview(game) if game is not None else None

@@ -5,7 +5,7 @@ the form posts elsewhere (`{% once game "console_clock:pause" %}`) —, the game
 from django import template
 from django.utils.html import format_html
 
-from moderator.services.once import issue, kind_of, open_phase_id, who_of
+from moderator.services.once import form_kind, issue, open_phase_id, who_of
 
 register = template.Library()
 
@@ -18,7 +18,7 @@ def once(context, game=None, kind: str = "") -> str:
     phase_id = context.render_context[key]
     request = context.get("request")
     token = issue(
-        kind=kind or kind_of(getattr(request, "resolver_match", None)),
+        kind=kind or form_kind(getattr(request, "resolver_match", None)),
         game_id=getattr(game, "pk", None),
         phase_id=phase_id,
         who=who_of(request) if request is not None else "-",

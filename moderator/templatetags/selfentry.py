@@ -45,7 +45,7 @@ def items_text(raw) -> str:
     """A form submission as the 天神 reads it: its items as sentences."""
     items = raw.get("items") if isinstance(raw, dict) else None
     try:
-        return ";".join(intake.describe(i) for i in items or [])
+        return ";".join(intake.input_sentence(i) for i in items or [])
     except (KeyError, TypeError, ValueError):
         return "(无法显示)"
 
@@ -55,7 +55,7 @@ def entry_of(by_input: dict, pk):
     return by_input.get(pk)
 
 
-@register.filter
-def to_you(text, name) -> str:
+@register.filter(name="to_you")
+def _to_you(text, name) -> str:
     """A reason as the player reads it on his own page: his own quoted name is 你."""
     return selfentry.to_you(str(text or ""), str(name or ""))

@@ -10,13 +10,13 @@ from moderator.services.storage import stored_verdict, voided
 STATUS_LABELS = {"accepted": "已接受", "refused": "已拒绝", "voided": "已作废"}
 
 
-Holders = dict[int, list[tuple]]  # seat id → [(since, player name)], oldest first (S5)
+SeatHolders = dict[int, list[tuple]]  # seat id → [(since, player name)], oldest first (S5)
 
 
-def seat_holders(game: Game) -> Holders:
+def seat_holders(game: Game) -> SeatHolders:
     """S5: who held each seat from when (one query), so that an input is listed under the player who sent it — an
     input sent before a substitution under the replaced player, not the substitute."""
-    out: Holders = {}
+    out: SeatHolders = {}
     for seat_id, since, name in SeatHolder.objects.filter(seat__game=game).values_list(
         "seat_id", "since", "player_name"
     ):
@@ -26,7 +26,7 @@ def seat_holders(game: Game) -> Holders:
     return out
 
 
-def sender(rec: Input, holders: Holders | None) -> str:
+def sender(rec: Input, holders: SeatHolders | None) -> str:
     """The player who held the input's seat at its forum time (the seat's player now when nothing says otherwise)."""
     name = rec.seat.player_name
     for since, held_by in (holders or {}).get(rec.seat_id, []):
@@ -35,7 +35,7 @@ def sender(rec: Input, holders: Holders | None) -> str:
     return name
 
 
-def input_row(rec: Input, names: dict[int, str], holders: Holders | None = None) -> dict:
+def input_row(rec: Input, names: dict[int, str], holders: SeatHolders | None = None) -> dict:
     """One input as a page shows it: its sentence, who sent it, and what became of it (the stored verdict; a void
     says why)."""
     verdict = stored_verdict(rec)
@@ -58,7 +58,7 @@ def input_row(rec: Input, names: dict[int, str], holders: Holders | None = None)
 
 
 def phase_rows(
-    phase: Phase, names: dict[int, str], seat: Seat | None = None, holders: Holders | None = None
+    phase: Phase, names: dict[int, str], seat: Seat | None = None, holders: SeatHolders | None = None
 ) -> list[dict]:
     """The inputs of one phase (one seat's, if given) in replay order, with their stored verdicts and senders."""
     records = Input.objects.filter(phase=phase).select_related("void", "verdict", "seat").order_by("forum_at", "seq")

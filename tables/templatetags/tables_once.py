@@ -10,17 +10,12 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from tables.once import issue, kind_of, who_of
+from tables.once import page_token
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def table_once(context: Any, table: Any = None, kind: str = "") -> SafeString:
-    request = context.get("request")
-    token = issue(
-        kind or (kind_of(request) if request is not None else ""),
-        getattr(table, "pk", None),
-        who_of(request) if request is not None else "-",
-    )
+    token = page_token(context.get("request"), getattr(table, "pk", None), kind)
     return format_html('<input type="hidden" name="once" value="{}">', token)

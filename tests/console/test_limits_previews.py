@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-from moderator.console.bulk import MODES
+from moderator.console.bulk import BULK_MODES
 from moderator.models import Game, Phase
 from tests.console.test_console import _pm, once
 from tests.tokens import signed
@@ -18,7 +18,7 @@ TYPED = "=== 甲 2026-01-01 20:00\n今晚我用狙击手打 乙"
 
 
 def _bulk_previews(client, game, n: int) -> list[int]:
-    mode = MODES[0][0]
+    mode = BULK_MODES[0][0]
     return [
         client.post(
             f"/gm/{game.pk}/bulk/", {"mode": mode, "paste": TYPED[: 1 + i % len(TYPED)], "split": "1"}
@@ -44,7 +44,7 @@ def test_an_hour_of_typing_in_the_bulk_box_never_blocks_a_confirm_or_a_close(gm_
 def test_previews_have_their_own_limit_whose_page_says_writes_still_pass(gm_client, game):
     statuses = _bulk_previews(gm_client, game, 7)
     assert statuses[:5] == [200] * 5 and statuses[5:] == [429, 429]
-    page = gm_client.post(f"/gm/{game.pk}/bulk/", {"mode": MODES[0][0], "paste": "x", "split": "1"})
+    page = gm_client.post(f"/gm/{game.pk}/bulk/", {"mode": BULK_MODES[0][0], "paste": "x", "split": "1"})
     said = page.content.decode()
     assert "预览得太频繁了" in said and "确认保存、结算时段等提交不受影响" in said
     paused = gm_client.post(f"/gm/{game.pk}/clock/pause/", signed(gm_client, "console_clock:pause", game))
@@ -55,6 +55,6 @@ def test_previews_have_their_own_limit_whose_page_says_writes_still_pass(gm_clie
 def test_a_preview_form_with_confirm_is_a_write_and_counts_as_one(gm_client, game):
     for _ in range(3):
         _pm(gm_client, game, "甲", "今晚我休息")  # previews: not counted as writes
-    data = {"mode": MODES[0][0], "paste": "x", "confirm": "1"}
+    data = {"mode": BULK_MODES[0][0], "paste": "x", "confirm": "1"}
     statuses = [gm_client.post(f"/gm/{game.pk}/bulk/", data).status_code for _ in range(4)]
     assert statuses[:3] != [429] * 3 and statuses[3] == 429

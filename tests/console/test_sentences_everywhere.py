@@ -28,7 +28,7 @@ REPRS = ("{'", "['", "': ", "None", "True", "False", "<Phase", "<Seat", "object 
 # Every English code the house stores: input kinds and payload keys (the codec), model choices, verdict statuses,
 # the clock's audit acts, close-event types, order sources.
 CODES = {
-    *codec.KINDS,
+    *codec.INPUT_KINDS,
     *(k for keys in codec._ITEM_KEYS.values() for k in keys),
     *Input.Kind.values,
     *Announcement.Kind.values,
@@ -185,7 +185,7 @@ def _read(gm: Console) -> list[str]:
 
 def test_every_console_page_of_a_played_game_reads_as_sentences(played):
     gm = played
-    assert set(Input.objects.filter(game=gm.game).values_list("kind", flat=True)) == set(codec.KINDS)
+    assert set(Input.objects.filter(game=gm.game).values_list("kind", flat=True)) == set(codec.INPUT_KINDS)
     acts = set(AuditLog.objects.filter(game=gm.game).values_list("action", flat=True))
     assert {"phase_extend", "game_pause", "game_resume", "phase_end_early", "seat_token_rotate"} <= acts
     assert {"更正", "作废输入", "替补", "录入特权", "录入投票", "录入消息", "批量录入", "标记公告已发布"} <= acts

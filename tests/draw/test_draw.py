@@ -14,7 +14,7 @@ import yaml
 from moderator.game.state import SeatSpec
 from moderator.models import Announcement, AuditLog, Game
 from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
-from moderator.rules.scenario import load, messages
+from moderator.rules.scenario import by_message, load
 from moderator.rules.views import deadlock
 from moderator.scenarios import play_scenario
 from moderator.services import clock
@@ -40,7 +40,7 @@ def _after_each_close(scenario):
     state = new_game([SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players], start=scenario.start)
     results, out = [], []
     for plan in scenario.phases:
-        for message in messages(plan.steps):
+        for message in by_message(plan.steps):
             state, _ = submit_message(state, [s.inp for s in message])
         state, result = end_phase(state)
         results.append(result)

@@ -6,10 +6,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from moderator.game.state import Card
-from nights.bodyguard import AIMED, DOOM, KINDS, Hit, brute_force, resolve, simulate
+from nights.bodyguard import AIMED, DOOM, STRIKE_KINDS, Strike, brute_force, resolve, simulate
 
 GUARD = "保镖"
-FRONT_KINDS = [k for k in KINDS if k != AIMED]
+FRONT_KINDS = [k for k in STRIKE_KINDS if k != AIMED]
 
 
 def is_guard(card):
@@ -24,8 +24,8 @@ def nights(draw):
     hits = draw(
         st.lists(
             st.one_of(
-                st.builds(lambda k: Hit(k), st.sampled_from([*kinds, DOOM])),
-                st.builds(lambda i: Hit(AIMED, i), st.integers(0, len(hand) - 1)),
+                st.builds(lambda k: Strike(k), st.sampled_from([*kinds, DOOM])),
+                st.builds(lambda i: Strike(AIMED, i), st.integers(0, len(hand) - 1)),
             ),
             max_size=5,
         )
@@ -50,7 +50,7 @@ def _random_night(rng: random.Random):
     hand = [Card(i, rng.choice([GUARD, "庶民", "束魂", "狙击手"])) for i in range(rng.randint(1, 6))]
     kinds = rng.sample(FRONT_KINDS, rng.randint(1, 3))
     hits = [
-        Hit(rng.choice([*kinds, DOOM])) if rng.random() < 0.5 else Hit(AIMED, rng.randrange(len(hand)))
+        Strike(rng.choice([*kinds, DOOM])) if rng.random() < 0.5 else Strike(AIMED, rng.randrange(len(hand)))
         for _ in range(rng.randint(0, 5))
     ]
     return hand, hits
@@ -68,37 +68,37 @@ def _hand(*names):
 
 def test_b1_one_kind_never_knocks_the_bodyguard_out_nor_what_follows_it():
     hand = _hand(GUARD, "庶民", "束魂")
-    assert simulate(hand, [Hit("杀手普通攻击")] * 3, is_guard) == []
+    assert simulate(hand, [Strike("杀手普通攻击")] * 3, is_guard) == []
 
 
 def test_b1_cards_before_the_bodyguard_are_not_protected():
     hand = _hand("庶民", GUARD, "束魂")
-    lost = resolve(hand, [Hit("杀手普通攻击"), Hit("杀手普通攻击")], is_guard)
+    lost = resolve(hand, [Strike("杀手普通攻击"), Strike("杀手普通攻击")], is_guard)
     assert [c.name for c, _ in lost] == ["庶民"]
 
 
 def test_b2_two_kinds_from_one_player_knock_it_out_and_a_third_hit_goes_past():
     hand = _hand(GUARD, "庶民", "束魂")
-    lost = resolve(hand, [Hit("杀手普通攻击"), Hit("普通狙击"), Hit("杀手普通攻击")], is_guard)
+    lost = resolve(hand, [Strike("杀手普通攻击"), Strike("普通狙击"), Strike("杀手普通攻击")], is_guard)
     assert [c.name for c, _ in lost] == [GUARD, "庶民"]
 
 
 def test_b3_an_aimed_shot_at_the_bodyguard_is_one_kind_and_needs_another():
     hand = _hand(GUARD, "庶民", "束魂")
-    assert resolve(hand, [Hit(AIMED, 0)], is_guard) == []
-    lost = resolve(hand, [Hit(AIMED, 0), Hit("狼人普通攻击")], is_guard)
+    assert resolve(hand, [Strike(AIMED, 0)], is_guard) == []
+    lost = resolve(hand, [Strike(AIMED, 0), Strike("狼人普通攻击")], is_guard)
     assert [c.name for c, _ in lost] == [GUARD]
 
 
 def test_b4_doom_takes_the_bodyguard_itself_and_the_order_is_chosen_to_take_most():
     hand = _hand(GUARD, "庶民", "束魂")
-    lost = resolve(hand, [Hit("杀手普通攻击"), Hit(DOOM)], is_guard)
+    lost = resolve(hand, [Strike("杀手普通攻击"), Strike(DOOM)], is_guard)
     assert sorted(c.name for c, _ in lost) == sorted([GUARD, "庶民"])
 
 
 def test_b5_the_best_order_keeps_a_second_kind_for_the_bodyguard():
     """Scenario 02: killer, killer, werewolf on [保镖, 庶民, …] — entry order would lose one card, the best two."""
     hand = _hand(GUARD, "庶民", "束魂")
-    hits = [Hit("杀手普通攻击"), Hit("杀手普通攻击"), Hit("狼人普通攻击")]
+    hits = [Strike("杀手普通攻击"), Strike("杀手普通攻击"), Strike("狼人普通攻击")]
     assert len(simulate(hand, hits, is_guard)) == 1
     assert [c.name for c, _ in resolve(hand, hits, is_guard)] == [GUARD, "庶民"]

@@ -2,7 +2,7 @@
 
 from moderator.rules import Action, SeatSpec, end_phase, new_game, submit
 from moderator.services import posts
-from moderator.services.drafts import _common, plain
+from moderator.services.drafts import _common, bbcode_plain
 
 
 def _night_one(*attacks: str):
@@ -20,7 +20,7 @@ def _night_one(*attacks: str):
 
 
 def _tail(result) -> str:
-    return plain(posts.tail(_common(list(result.events), result, None)))
+    return bbcode_plain(posts.tail(_common(list(result.events), result, None)))
 
 
 def test_t7_the_post_says_three_are_left_when_three_are_left():

@@ -10,7 +10,7 @@ import yaml
 from moderator.game.trace import Trace
 from moderator.rules import codec
 from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
-from moderator.rules.scenario import SeatSpec, load, messages, trace
+from moderator.rules.scenario import SeatSpec, by_message, load, trace
 from tests.golden.golden import HEADER, updating
 
 HERE = Path(__file__).resolve().parent.parent
@@ -26,7 +26,7 @@ def _closes(path: Path, traced: bool) -> list[tuple[str, object]]:
     state = new_game(seats, ap=scenario.ap, start=scenario.start, tracer=tracer)
     out: list[tuple[str, object]] = []
     for _plan in scenario.phases:
-        for message in messages(_plan.steps):
+        for message in by_message(_plan.steps):
             state, verdicts = submit_message(state, [s.inp for s in message])
             out.append(("verdicts", verdicts))
         state, result = end_phase(state, tracer)
@@ -141,7 +141,7 @@ def test_without_a_tracer_the_close_calls_nothing_of_the_trace():
         scenario = load(yaml.safe_load(path.read_text(encoding="utf-8")))
         seats = [SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players]
         state = new_game(seats, ap=scenario.ap, start=scenario.start)
-        for message in messages(scenario.phases[0].steps):
+        for message in by_message(scenario.phases[0].steps):
             state, _ = submit_message(state, [s.inp for s in message])
 
         def profile(frame, event, _arg):

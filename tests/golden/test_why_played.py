@@ -17,7 +17,7 @@ from played import played
 from moderator.game.trace import CLAUSE, Trace
 from moderator.models import Input, Phase
 from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
-from moderator.rules.scenario import SeatSpec, load, messages
+from moderator.rules.scenario import SeatSpec, by_message, load
 from moderator.services import explain
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def _closes(text: str) -> list[Trace]:
     state = new_game(seats, ap=scenario.ap, start=scenario.start)
     out = []
     for plan in scenario.phases:
-        for message in messages(plan.steps):
+        for message in by_message(plan.steps):
             state, _ = submit_message(state, [s.inp for s in message])
         tracer = Trace()
         state, _result = end_phase(state, tracer)

@@ -15,6 +15,7 @@ from moderator.services import play
 from tests.world import game_make
 
 CORPUS = Path(__file__).parent / "corpus"
+AUTHORS = list(TABLE)  # the seven players who post in the corpus threads
 NIGHT_1 = timezone.make_aware(datetime(2024, 3, 4, 9, 0))
 
 

@@ -11,10 +11,9 @@ from moderator.models import AuditLog, Input, Message, UsedToken
 from moderator.parser.thread import split_posts
 from moderator.services import bulk, errors, intake, storage
 from moderator.services.once import Once, new_token, open_phase_id
-from tests.intake.conftest import TABLE, corpus, day_one, table
+from tests.intake.conftest import AUTHORS, corpus, day_one, table
 
 pytestmark = pytest.mark.django_db
-PLAYERS = list(TABLE)
 
 
 def tally(game) -> dict:
@@ -22,7 +21,7 @@ def tally(game) -> dict:
 
 
 def posts(name):
-    return split_posts(corpus(name), authors=PLAYERS)
+    return split_posts(corpus(name), authors=AUTHORS)
 
 
 def test_the_preview_says_what_each_post_would_do_and_stores_nothing(day):
@@ -83,7 +82,7 @@ def test_the_tally_equals_entering_the_posts_one_by_one_D4(day):
 
 
 def test_a_batch_of_night_pms_is_read_with_each_senders_hand(night):
-    preview = bulk.bulk_preview(game=night, posts=split_posts(corpus("inbox.html"), authors=PLAYERS), vote_post=False)
+    preview = bulk.bulk_preview(game=night, posts=split_posts(corpus("inbox.html"), authors=AUTHORS), vote_post=False)
     said = [(r.post.author, [(a["label"], a["sentence"], a["accepted"]) for a in r.actions]) for r in preview.rows]
     assert said[0] == ("李元芳", [("特权", "束魂 → 狄仁杰", True)])
     assert said[1][1][0][:2] == ("特权", "巫医 → 狄如燕") or said[1][1][0][1].startswith("治疗")
@@ -150,7 +149,7 @@ SECOND_POSTS = """=== 李元芳 2024-03-05 10:00
 def test_a_separate_second_vote_post_in_a_thread_is_the_change_as_one_by_one_d3(day):
     """D3: "再想想,我投李朗" after a vote is the one change, in a pasted thread as in the single paste; a
     third post is refused (the change is used), and one in the last hour is refused (too late)."""
-    preview = bulk.bulk_preview(game=day, posts=split_posts(SECOND_POSTS, authors=PLAYERS), vote_post=True)
+    preview = bulk.bulk_preview(game=day, posts=split_posts(SECOND_POSTS, authors=AUTHORS), vote_post=True)
     said = {(r.post.author, r.post.at.strftime("%H:%M")): r.actions for r in preview.rows}
     [second] = said[("李元芳", "11:00")]
     assert second["sentence"] == "投票 → 李朗" and second["accepted"] and "按改票处理" in second["reason"]
@@ -159,7 +158,7 @@ def test_a_separate_second_vote_post_in_a_thread_is_the_change_as_one_by_one_d3(
     [late] = said[("狄仁杰", "08:30")]
     assert not late["accepted"] and "最后一小时不能改票" in late["reason"]
 
-    bulk.bulk_confirm(game=day, posts=split_posts(SECOND_POSTS, authors=PLAYERS), vote_post=True)
+    bulk.bulk_confirm(game=day, posts=split_posts(SECOND_POSTS, authors=AUTHORS), vote_post=True)
     state = storage.game_replay(day).state
     assert state.votes["李元芳"].target == "李朗" and state.votes["狄仁杰"].target == "张环"
 

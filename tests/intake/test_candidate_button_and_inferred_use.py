@@ -49,10 +49,10 @@ def at(game, minutes=30):
 
 @pytest.mark.parametrize(("text", "sentence"), [("投大白兔", "投票 → 小白兔"), ("改投　大白兔", "改票 → 小白兔")])
 def test_a_vote_for_an_unknown_name_becomes_the_vote_for_the_chosen_candidate_d1(day, text, sentence):
-    preview = intake.pm_preview(game=day, seat=seat(day, "王五"), text=text, forum_at=at(day), vote_post=True)
+    preview = intake.pm_preview(day, intake.Pasted(seat=seat(day, "王五"), text=text, forum_at=at(day), vote_post=True))
     assert preview.items == [] and preview.refusals[0]["candidates"] == ["小白兔"]
     chosen = intake.pm_preview(
-        game=day, seat=seat(day, "王五"), text=text, forum_at=at(day), vote_post=True, choices={0: "小白兔"}
+        day, intake.Pasted(seat=seat(day, "王五"), text=text, forum_at=at(day), vote_post=True, choices={0: "小白兔"})
     )
     [item] = chosen.items
     assert item.sentence == f"{sentence}(由天神选定)"

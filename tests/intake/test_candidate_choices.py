@@ -23,13 +23,13 @@ def game():
 
 
 def test_without_a_click_the_unclear_name_stays_a_refusal_with_its_candidates(game):
-    preview = intake.pm_preview(game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game))
+    preview = intake.pm_preview(game, intake.Pasted(seat=jia(game), text=UNCLEAR, forum_at=at(game)))
     assert preview.items == [] and preview.refusals[0]["candidates"] == ["丙", "乙"]
     assert preview.choices == []
 
 
 def test_a_chosen_candidate_becomes_the_attack_with_its_manifesto_and_is_stored_as_previewed_n1_nkill(game):
-    preview = intake.pm_preview(game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={0: "乙"})
+    preview = intake.pm_preview(game, intake.Pasted(seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={0: "乙"}))
     [item] = preview.items
     assert item.sentence.startswith("普通攻击") and item.sentence.endswith("→ 乙(由天神选定)")
     assert (item.accepted, item.cost) == (True, 1)
@@ -49,11 +49,13 @@ def test_a_chosen_candidate_becomes_the_attack_with_its_manifesto_and_is_stored_
 
 def test_a_choice_that_is_not_a_candidate_or_not_about_a_privilege_is_refused_and_says_why(game):
     with pytest.raises(errors.PlayError, match=r"不是.*的候选"):
-        intake.pm_preview(game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={0: "丁"})
+        intake.pm_preview(game, intake.Pasted(seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={0: "丁"}))
     with pytest.raises(errors.PlayError, match="不能直接选定"):  # B3: an aimed shot without its position
-        intake.pm_preview(game=game, seat=jia(game), text="乙很可疑,瞄准狙击他", forum_at=at(game), choices={0: "乙"})
+        intake.pm_preview(
+            game, intake.Pasted(seat=jia(game), text="乙很可疑,瞄准狙击他", forum_at=at(game), choices={0: "乙"})
+        )
     with pytest.raises(errors.PlayError, match="不存在"):
-        intake.pm_preview(game=game, seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={5: "乙"})
+        intake.pm_preview(game, intake.Pasted(seat=jia(game), text=UNCLEAR, forum_at=at(game), choices={5: "乙"}))
     assert Message.objects.count() == 0
 
 

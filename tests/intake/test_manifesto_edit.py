@@ -25,7 +25,9 @@ def game():
 
 
 def preview(game, manifestos=None, text=PM):
-    return intake.pm_preview(game=game, seat=jia(game), text=text, forum_at=at(game), manifestos=manifestos)
+    return intake.pm_preview(
+        game, intake.Pasted(seat=jia(game), text=text, forum_at=at(game), manifestos=manifestos or {})
+    )
 
 
 def test_the_parser_took_the_secret_line_and_the_preview_shows_it_before_anything_is_stored(game):

@@ -49,7 +49,7 @@ def test_it_previews_an_earlier_pm_in_forum_order_and_names_the_verdict_it_chang
     the 禁锢 comes first, and the 束魂 is left with 1 AP — refused. The preview says so before anything is stored."""
     yi = seat(game, "乙")
     intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)))
-    preview = intake.pm_preview(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30))
+    preview = intake.pm_preview(game, intake.Pasted(seat=yi, text="禁锢 丁", forum_at=at(game, 30)))
     assert preview.later == 1
     assert [(i.sentence, i.accepted, i.cost) for i in preview.items] == [("禁锢(禁锢/反狙击) → 丁", True, 2)]
     [change] = preview.changes
@@ -64,7 +64,7 @@ def test_it_previews_an_earlier_pm_in_forum_order_and_names_the_verdict_it_chang
 def test_an_in_order_pm_changes_nothing_else_and_says_nothing_about_order(game):
     yi = seat(game, "乙")
     intake.pm_confirm(game, intake.Pasted(seat=yi, text="禁锢 丁", forum_at=at(game, 30)))
-    preview = intake.pm_preview(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 60))
+    preview = intake.pm_preview(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)))
     assert preview.later == 0 and preview.changes == [] and not preview.items[0].accepted
     intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)), seen=preview.digest)
     shown = verdicts.verdict_text(preview.items[0])
@@ -73,7 +73,7 @@ def test_an_in_order_pm_changes_nothing_else_and_says_nothing_about_order(game):
 
 def test_a_confirm_that_would_not_store_what_the_preview_showed_stores_nothing(game):
     yi = seat(game, "乙")
-    preview = intake.pm_preview(game=game, seat=yi, text="禁锢 丁", forum_at=at(game, 30))
+    preview = intake.pm_preview(game, intake.Pasted(seat=yi, text="禁锢 丁", forum_at=at(game, 30)))
     assert preview.changes == []
     intake.pm_confirm(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 60)))  # entered meanwhile
     with pytest.raises(verdicts.NotAsSeen) as refused:
@@ -181,7 +181,7 @@ def test_a_confirm_with_another_sender_time_or_text_than_the_preview_stores_noth
     switched (丁 sending 乙's 束魂) stored it under 丁. What the preview showed — sender, forum minute, words,
     refusals — is what the confirm stores, or nothing."""
     yi, ding = seat(game, "乙"), seat(game, "丁")
-    preview = intake.pm_preview(game=game, seat=yi, text="束魂 丙", forum_at=at(game, 30))
+    preview = intake.pm_preview(game, intake.Pasted(seat=yi, text="束魂 丙", forum_at=at(game, 30)))
     for changed in (
         {"seat": ding, "text": "束魂 丙", "forum_at": at(game, 30)},
         {"seat": yi, "text": "束魂 丙", "forum_at": at(game, 40)},

@@ -20,6 +20,6 @@ def test_a_shot_without_a_sniper_is_refused_because_no_card_grants_it_m1(text):
     game = game_make(name="狙击局", players=TABLE, started_at=timezone.now() - timedelta(hours=3))
     bing = game.seats.get(player_name="丙")  # 庶民 巫医 绝杀/特赦 纵火/圣人 阿米巴: no 狙击手
     at = game.phases.get().starts_at + timedelta(minutes=30)
-    [item] = intake.pm_preview(game=game, seat=bing, text=text, forum_at=at).items
+    [item] = intake.pm_preview(game, intake.Pasted(seat=bing, text=text, forum_at=at)).items
     assert not item.accepted and item.cost == 0
     assert item.reason.startswith("你手里没有能用“普通狙击”的牌")

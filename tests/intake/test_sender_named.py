@@ -34,7 +34,7 @@ def test_the_console_preview_warns_before_confirm_when_the_manifesto_names_the_a
     game.gms.add(gm)
     seat = game.seats.get(player_name="狄如燕")  # holds the 杀手
     text = "杀狄仁杰。宣言:长夜漫漫,今晚轮到你了,如燕敬上"
-    preview = intake.pm_preview(game=game, seat=seat, text=text, forum_at=at(game))
+    preview = intake.pm_preview(game, intake.Pasted(seat=seat, text=text, forum_at=at(game)))
     attack = next(i for i in preview.items if i.attack)
     assert attack.sender_words == ("如燕",)
     warning = "注意:要公布的杀人宣言里有发送者自己的名字“如燕”"
@@ -53,6 +53,8 @@ def test_the_console_preview_warns_before_confirm_when_the_manifesto_names_the_a
 def test_no_warning_when_the_manifesto_does_not_name_the_sender():
     game = table()
     seat = game.seats.get(player_name="狄如燕")
-    preview = intake.pm_preview(game=game, seat=seat, text="杀狄仁杰。宣言:长夜漫漫,今晚轮到你了", forum_at=at(game))
+    preview = intake.pm_preview(
+        game, intake.Pasted(seat=seat, text="杀狄仁杰。宣言:长夜漫漫,今晚轮到你了", forum_at=at(game))
+    )
     attack = next(i for i in preview.items if i.attack)
     assert attack.sender_words == () and "注意" not in attack.sentence

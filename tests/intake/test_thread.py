@@ -7,9 +7,7 @@ from hypothesis import strategies as st
 
 from moderator.parser import parse_vote
 from moderator.parser.thread import split_posts
-from tests.intake.conftest import CORPUS, TABLE
-
-PLAYERS = list(TABLE)
+from tests.intake.conftest import AUTHORS, CORPUS
 
 
 def read(name):
@@ -17,21 +15,21 @@ def read(name):
 
 
 def test_it_reads_a_discuz_thread_page_into_authors_times_and_bodies():
-    posts = split_posts(read("discuz_day1.txt"), authors=PLAYERS)
+    posts = split_posts(read("discuz_day1.txt"), authors=AUTHORS)
     assert [p.author for p in posts] == ["天神", "李元芳", "曾泰", "狄如燕", "张环", "虎敬晖", "李元芳"]
     assert posts[1].at == datetime(2024, 3, 5, 9, 30) and posts[1].body == "投 曾泰"
     assert all("回复 举报" not in p.body and "只看该作者" not in p.body for p in posts)
 
 
 def test_it_keeps_a_quoted_vote_inside_quote_tags_so_only_the_posters_own_vote_counts():
-    zeng = split_posts(read("discuz_day1.txt"), authors=PLAYERS)[2]
+    zeng = split_posts(read("discuz_day1.txt"), authors=AUTHORS)[2]
     assert zeng.body.startswith("[quote]李元芳 发表于 2024-3-5 09:30\n投 曾泰[/quote]")
-    (vote,) = parse_vote(zeng.body, sender="曾泰", players=PLAYERS).to_json()["inputs"]
+    (vote,) = parse_vote(zeng.body, sender="曾泰", players=AUTHORS).to_json()["inputs"]
     assert vote["for"] == "李元芳" and "change" not in vote
 
 
 def test_it_marks_a_post_the_forum_shows_as_edited_D3():
-    posts = split_posts(read("discuz_day1.txt"), authors=PLAYERS)
+    posts = split_posts(read("discuz_day1.txt"), authors=AUTHORS)
     assert [p.author for p in posts if p.edited] == ["张环"]
 
 
@@ -58,7 +56,7 @@ def test_it_reads_the_plain_format_with_one_header_line_per_message():
 
 
 def test_it_reads_a_saved_pm_inbox_page():
-    posts = split_posts(read("inbox.html"), authors=PLAYERS)
+    posts = split_posts(read("inbox.html"), authors=AUTHORS)
     assert [(p.author, p.at) for p in posts] == [
         ("李元芳", datetime(2024, 3, 4, 21, 5)),
         ("曾泰", datetime(2024, 3, 4, 22, 40)),
@@ -69,7 +67,7 @@ def test_it_reads_a_saved_pm_inbox_page():
 
 
 def test_it_reads_the_thirty_post_thread_with_the_repeated_page_break_post():
-    posts = split_posts(read("discuz_day1_30.txt"), authors=PLAYERS)
+    posts = split_posts(read("discuz_day1_30.txt"), authors=AUTHORS)
     assert len(posts) == 31  # 30 floors, and floor 13 copied again at the top of page 2
     assert posts[12] == posts[13].__class__(posts[13].author, posts[13].at, posts[13].body, False, posts[12].line)
     assert posts[12].body == "改投 李朗"
@@ -88,7 +86,7 @@ def test_it_reads_the_seed_forums_phpwind_page_with_the_time_under_each_post():
     """PHPWind as the seed forum shows it — the profile block above each post, "Posted: … | N 楼" under
     it. Every author is the poster (never "Posted"), every time is the post's own, the quote is kept in [quote], the
     "[ 此贴被X在…重新编辑 ]" line marks the post edited (D3)."""
-    posts = split_posts(read("phpwind_posted_day1.txt"), authors=PLAYERS)
+    posts = split_posts(read("phpwind_posted_day1.txt"), authors=AUTHORS)
     assert [(p.author, p.at.strftime("%H:%M")) for p in posts] == [
         ("天神", "09:05"),
         ("李元芳", "09:30"),

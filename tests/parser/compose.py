@@ -30,10 +30,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from moderator.parser import parse_pm, parse_vote
+from tests.world import PLAYERS
 
-PLAYERS = ("张三", "李四", "王五", "赵六", "钱七", "欧阳锋", "阿飞")
+# Five of the world's players, a compound surname and a two-character name (each has a 繁體 and a near spelling).
+MIXED_NAMES = (*PLAYERS[:5], "欧阳锋", "阿飞")
 SENDER = "钱七"
-OTHERS = tuple(p for p in PLAYERS if p != SENDER)
+OTHERS = tuple(p for p in MIXED_NAMES if p != SENDER)
 # The 繁體 spelling of a player where it differs, and a spelling one character off that is near only that player.
 TRADITIONAL = {"张三": "張三", "赵六": "趙六", "阿飞": "阿飛", "欧阳锋": "歐陽鋒"}
 FUZZY = {"欧阳锋": "欧阳峰"}
@@ -540,7 +542,7 @@ def compose(rnd: random.Random) -> Message:
     return Message(tuple(pieces), joints, ctx.hand, ctx.phase)
 
 
-def parse(message: Message | str, *, hand: Sequence[str] = (), phase: str = "night", players=PLAYERS) -> dict:
+def parse(message: Message | str, *, hand: Sequence[str] = (), phase: str = "night", players=MIXED_NAMES) -> dict:
     """What the site reads from the message: a PM with parse_pm, a vote post (phase "vote") with parse_vote."""
     if isinstance(message, Message):
         text, hand, phase = message.text, message.hand, message.phase

@@ -17,8 +17,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from moderator.parser import parse_pm
+from tests.world import PLAYERS
 
-PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
 SENDER = "钱七"
 OTHERS = [p for p in PLAYERS if p != SENDER]
 NIGHT_HAND = ["庶民", "束魂", "诅咒/庇佑", "禁锢/反狙击", "巫医"]

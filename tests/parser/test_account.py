@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from moderator.parser import account, parse_pm, parse_vote
 from moderator.parser.account import KINDS, blank
 from tests.parser import generator
+from tests.world import PLAYERS
 
-PLAYERS = generator.PLAYERS
 SENDER = generator.SENDER
 HAND = generator.NIGHT_HAND
 SHOOTER = generator.SHOOTER_HAND

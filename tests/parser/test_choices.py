@@ -4,14 +4,14 @@ one-click choice); the raw text is never rewritten, and nothing is chosen by the
 from __future__ import annotations
 
 from moderator.parser import parse_pm
+from tests.world import TABLE_NAMES
 
-PLAYERS = ["甲", "乙", "丙", "丁"]
 KILLER = ["庶民", "庶民", "狙击手", "保镖", "杀手"]
 MANIFESTO = "夜色如墨,长安城里灯火渐熄,我的刀已经出鞘,今夜必有一人付出代价。" * 4
 
 
 def refusals(text: str) -> list[dict]:
-    data = parse_pm(text, sender="甲", players=PLAYERS, hand=KILLER).to_json()
+    data = parse_pm(text, sender="甲", players=TABLE_NAMES, hand=KILLER).to_json()
     assert data["inputs"] == []
     return data["refusals"]
 
@@ -37,7 +37,7 @@ def test_a_refusal_without_candidates_or_without_a_privilege_carries_no_input():
 def test_a_clear_attack_keeps_its_manifesto_when_an_unclear_one_comes_first_n_kill():
     """Review finding: the 宣言 went to the refused shot's input, and the clear attack on 乙 was then judged with
     none (N-kill would refuse it although the player wrote one)."""
-    data = parse_pm(f"普通狙击丙或丁。宣言:{MANIFESTO}\n普通攻击乙。", sender="甲", players=PLAYERS, hand=KILLER)
+    data = parse_pm(f"普通狙击丙或丁。宣言:{MANIFESTO}\n普通攻击乙。", sender="甲", players=TABLE_NAMES, hand=KILLER)
     [attack] = data.to_json()["inputs"]
     assert attack["target"] == "乙" and attack["manifesto"] == MANIFESTO
     [shot] = data.to_json()["refusals"]
@@ -47,7 +47,7 @@ def test_a_clear_attack_keeps_its_manifesto_when_an_unclear_one_comes_first_n_ki
 def test_a_privilege_written_after_an_attack_is_shown_not_swallowed_by_its_manifesto():
     """The free text after an attack is its 杀人宣言; a second privilege there whose target is unclear was taken as
     宣言 and silently dropped. It is still counted as 宣言 (as written) but refused with its candidates."""
-    data = parse_pm("普通攻击乙。普通狙击丙或丁。", sender="甲", players=PLAYERS, hand=KILLER).to_json()
+    data = parse_pm("普通攻击乙。普通狙击丙或丁。", sender="甲", players=TABLE_NAMES, hand=KILLER).to_json()
     assert [i["target"] for i in data["inputs"]] == ["乙"]
     [r] = data["refusals"]
     assert r["candidates"] == ["丙", "丁"] and "已算作杀人宣言" in r["reason"]

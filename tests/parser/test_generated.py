@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from moderator.parser import account, parse_pm
 from moderator.parser.account import blank
 from tests.parser import generator
+from tests.world import PLAYERS
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
@@ -45,7 +46,7 @@ def test_the_words_an_input_was_read_from_are_shown_as_that_input_never_as_a_not
     in a note that says nothing was read. (A card name mangled by a typo may be refused instead: it was not read.)"""
     message = generator.generate(random.Random(seed))
     got = parse_pm(
-        message.text, sender=generator.SENDER, players=generator.PLAYERS, hand=message.hand, phase=message.phase
+        message.text, sender=generator.SENDER, players=PLAYERS, hand=message.hand, phase=message.phase
     ).to_json()
     parts = account(message.text, inputs=got["inputs"], refusals=got["refusals"], notes=got["notes"])
     for item, (start, end) in zip(message.inputs, message.said, strict=True):

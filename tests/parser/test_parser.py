@@ -18,8 +18,11 @@ from cards import catalogue
 from moderator.parser import ParseResult, parse_pm, parse_vote
 from moderator.parser.names import NameBook, edit_distance
 from moderator.parser.text import normalise_word, prepare, to_simplified
+from tests.world import PLAYERS
 
-PLAYERS = ["张三", "李四", "王五", "月下独酌", "kevin2014", "狗狗静电", "實習警花"]
+# Forum IDs beside the plain names: a line of verse, Latin letters and digits, and one written in 繁體.
+FORUM_IDS = ("月下独酌", "kevin2014", "狗狗静电", "實習警花")
+FORUM_PLAYERS = (*PLAYERS[:3], *FORUM_IDS)
 SNIPER_HAND = ["庶民", "狙击手", "保镖", "庶民", "杀手"]
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +35,7 @@ def bare(data: dict) -> dict:
     }
 
 
-def night(text: str, hand=SNIPER_HAND, players=PLAYERS, sender="月下独酌") -> dict:
+def night(text: str, hand=SNIPER_HAND, players=FORUM_PLAYERS, sender="月下独酌") -> dict:
     return bare(parse_pm(text, sender=sender, players=players, hand=hand).to_json())
 
 
@@ -40,7 +43,7 @@ def night(text: str, hand=SNIPER_HAND, players=PLAYERS, sender="月下独酌") -
 
 
 def test_the_result_is_a_frozen_dataclass_whose_json_has_the_parser_md_keys_plus_span_candidates_and_notes():
-    result = parse_pm("狙击 小明", sender="张三", players=PLAYERS, hand=SNIPER_HAND)
+    result = parse_pm("狙击 小明", sender="张三", players=FORUM_PLAYERS, hand=SNIPER_HAND)
     assert isinstance(result, ParseResult)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.inputs = ()  # type: ignore[misc]
@@ -61,9 +64,9 @@ def test_the_parser_package_imports_no_django():
 
 def test_it_rejects_an_unknown_phase_and_an_unknown_card_in_the_hand():
     with pytest.raises(ValueError):
-        parse_pm("狙击 张三", sender="李四", players=PLAYERS, hand=SNIPER_HAND, phase="dusk")
+        parse_pm("狙击 张三", sender="李四", players=FORUM_PLAYERS, hand=SNIPER_HAND, phase="dusk")
     with pytest.raises(ValueError):
-        parse_pm("狙击 张三", sender="李四", players=PLAYERS, hand=["大炮"])
+        parse_pm("狙击 张三", sender="李四", players=FORUM_PLAYERS, hand=["大炮"])
 
 
 def test_it_accepts_a_hand_written_with_card_aliases():
@@ -72,18 +75,18 @@ def test_it_accepts_a_hand_written_with_card_aliases():
 
 
 def test_parse_vote_reads_only_the_vote_of_a_post_d1():
-    result = parse_vote("投王五。他昨晚肯定狙击了李四", sender="张三", players=PLAYERS)
+    result = parse_vote("投王五。他昨晚肯定狙击了李四", sender="张三", players=FORUM_PLAYERS)
     assert bare(result.to_json()) == {"inputs": [{"for": "王五"}], "refusals": []}
 
 
 def test_parse_vote_refuses_a_conditional_vote_d3():
-    result = parse_vote("如果王五不跳就投王五", sender="张三", players=PLAYERS).to_json()
+    result = parse_vote("如果王五不跳就投王五", sender="张三", players=FORUM_PLAYERS).to_json()
     assert result["inputs"] == []
     assert "D3" in result["refusals"][0]["reason"]
 
 
 def test_parse_vote_says_what_is_accepted_when_there_is_no_vote():
-    result = parse_vote("大家好", sender="张三", players=PLAYERS).to_json()
+    result = parse_vote("大家好", sender="张三", players=FORUM_PLAYERS).to_json()
     assert result["inputs"] == [] and "投" in result["refusals"][0]["reason"]
 
 
@@ -91,7 +94,7 @@ def test_parse_vote_says_what_is_accepted_when_there_is_no_vote():
 
 
 def test_it_matches_a_name_exactly_then_by_a_unique_prefix_then_fuzzily():
-    book = NameBook(PLAYERS, "张三")
+    book = NameBook(FORUM_PLAYERS, "张三")
     assert book.resolve("李四").how == "exact"
     assert book.resolve("狗狗").name == "狗狗静电"
     assert book.resolve("月下独酒").name == "月下独酌"
@@ -153,7 +156,7 @@ def test_it_removes_nested_quotes_and_keeps_the_players_own_characters():
 
 def test_it_ignores_lines_quoted_with_yinyong():
     data = parse_pm(
-        "引用第3楼张三于2014-05-22发表的:狙击李四\n狙击王五", sender="x", players=PLAYERS, hand=SNIPER_HAND
+        "引用第3楼张三于2014-05-22发表的:狙击李四\n狙击王五", sender="x", players=FORUM_PLAYERS, hand=SNIPER_HAND
     ).to_json()
     assert [i["target"] for i in data["inputs"]] == ["王五"]
 
@@ -169,7 +172,7 @@ def test_an_aimed_shot_at_the_bottom_card_is_left_to_the_engine_but_a_sixth_card
 
 
 def test_the_hand_size_is_a_setting_b3():
-    result = parse_pm("瞄准狙击 张三 第6张", sender="x", players=PLAYERS, hand=SNIPER_HAND, hand_size=6)
+    result = parse_pm("瞄准狙击 张三 第6张", sender="x", players=FORUM_PLAYERS, hand=SNIPER_HAND, hand_size=6)
     assert result.inputs[0]["position"] == 6
 
 
@@ -194,7 +197,7 @@ def test_a_stance_naming_both_sides_is_refused_s4():
 
 
 def test_an_edited_vote_is_not_the_parsers_business_but_a_change_post_is_marked_d3():
-    data = bare(parse_pm("改投 李四", sender="张三", players=PLAYERS, hand=[], phase="day").to_json())
+    data = bare(parse_pm("改投 李四", sender="张三", players=FORUM_PLAYERS, hand=[], phase="day").to_json())
     assert data["inputs"] == [{"change": "李四"}]
 
 

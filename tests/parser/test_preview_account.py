@@ -23,7 +23,7 @@ def shown(text: str, player: str = "狄仁杰") -> tuple[list, str]:
     """The parts of the real preview of `text` (the parser's notes with it), and the partial as the 天神 sees it."""
     game = table()
     seat = game.seats.get(player_name=player)
-    preview = intake.pm_preview(game=game, seat=seat, text=text, forum_at=at(game))
+    preview = intake.pm_preview(game, intake.Pasted(seat=seat, text=text, forum_at=at(game)))
     names = list(game.seats.order_by("number").values_list("player_name", flat=True))
     hand = list(storage.game_replay(game).state.seat(player).names)
     notes = parse_pm(text, sender=player, players=names, hand=hand).to_json()["notes"]

@@ -177,7 +177,7 @@ def near_two(draw):
     else:
         text = draw(st.sampled_from(["束魂{m}", "今晚束魂{m}", "用束魂牌束魂{m}", "治疗{m}"]))
         hand = ("束魂", "巫医", "庶民", "庶民", "庶民")
-    players = (*compose.PLAYERS[:5], *pair)
+    players = (*compose.MIXED_NAMES[:5], *pair)
     return text.replace("{m}", written), pair, players, hand, phase
 
 

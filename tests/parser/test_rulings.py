@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from moderator.parser import parse_pm
+from tests.world import PLAYERS
 
-PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
 KILLER = ["庶民", "杀手", "防弹衣/狼毒", "狙击手", "巫医"]
 BINDER = ["庶民", "束魂", "诅咒/庇佑", "禁锢/反狙击", "巫医"]
 ORDERS = ["庶民", "杀手", "束魂", "保镖", "禁锢/反狙击"]

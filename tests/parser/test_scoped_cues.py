@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from moderator.parser import cues, parse_pm
+from tests.parser.compose import MIXED_NAMES
 
-PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "欧阳锋", "阿飞", "小明", "小明明"]
+NESTED_NAMES = (*MIXED_NAMES, "小明", "小明明")  # one name begins another
 HANDS = {
     "binder": ["庶民", "束魂", "诅咒/庇佑", "禁锢/反狙击", "巫医"],
     "healer": ["巫医", "诅咒/庇佑", "庶民", "庶民", "庶民"],
@@ -21,7 +22,7 @@ HANDS = {
 
 
 def read(text: str, hand: str = "binder", phase: str = "night") -> list[dict]:
-    got = parse_pm(text, sender="钱七", players=PLAYERS, hand=HANDS[hand], phase=phase).to_json()
+    got = parse_pm(text, sender="钱七", players=NESTED_NAMES, hand=HANDS[hand], phase=phase).to_json()
     return [{k: v for k, v in i.items() if k not in ("span", "manifesto_spans", "correction")} for i in got["inputs"]]
 
 
@@ -121,7 +122,7 @@ def test_a_bottom_card_named_in_a_sentence_before_the_order_is_the_orders_last_c
     got = parse_pm(
         "底牌:纵火/圣人。其余按 庶民、禁锢/反狙击、诅咒/庇佑、绝杀/特赦 的顺序丢",
         sender="钱七",
-        players=PLAYERS,
+        players=NESTED_NAMES,
         hand=hand,
     )
     assert [i["order"] for i in got.to_json()["inputs"]] == [
@@ -152,7 +153,7 @@ def test_a_shape_found_by_the_properties_is_read_as_the_ruling_says(text, hand, 
 
 
 def test_a_correction_after_an_attack_is_never_published_as_its_manifesto():
-    got = parse_pm("狙击张三,不对,是欧阳锋", sender="钱七", players=PLAYERS, hand=HANDS["killer"]).to_json()
+    got = parse_pm("狙击张三,不对,是欧阳锋", sender="钱七", players=NESTED_NAMES, hand=HANDS["killer"]).to_json()
     assert [(i["target"], "manifesto" in i) for i in got["inputs"]] == [("欧阳锋", False)]
 
 
@@ -181,5 +182,5 @@ def test_a_report_reaches_every_privilege_after_it_in_its_clause():
     ],
 )
 def test_the_manifesto_is_the_declaration_whole_and_only_it(text, published):
-    [attack] = parse_pm(text, sender="钱七", players=PLAYERS, hand=HANDS["killer"]).to_json()["inputs"]
+    [attack] = parse_pm(text, sender="钱七", players=NESTED_NAMES, hand=HANDS["killer"]).to_json()["inputs"]
     assert attack.get("manifesto") == published

@@ -10,18 +10,13 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from tables_playout import choose, private_url
+from tables_world import TABLE_PLAYERS
 
 if "tables" in settings.INSTALLED_APPS:
     from tables import services
     from tables.models import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tables_urls")]
-PLAYERS = {
-    "noir": ["福尔摩斯", "莫里亚蒂"],
-    "sanguosha": ["刘备", "关羽", "张飞", "曹操", "孙权"],
-    "anhuoxian": ["阿甲", "阿乙", "阿丙", "阿丁"],
-    "direnjie_cards": ["狄仁杰", "李元芳", "曾泰"],
-}
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
@@ -38,7 +33,7 @@ def create(page, kind, selects=None, **extra):
     page.select_option("#id_mode", "physical")
     for field, value in (selects or {}).items():
         page.select_option(f"#id_{field}", value)
-    page.fill("#id_players", ",".join(PLAYERS[kind]))
+    page.fill("#id_players", ",".join(TABLE_PLAYERS[kind]))
     for field, value in extra.items():
         page.fill(f"#id_{field}", value)
     page.click("button[type=submit]")
@@ -138,7 +133,7 @@ def test_a_noir_table_is_played_to_the_end_with_the_killer_chosen_at_creation(ph
 
 def test_on_a_phone_the_host_page_fits_and_a_double_clicked_record_applies_once(phone):
     """The host page fits 390 px, and a form sent twice (a double click) applies once."""
-    table = services.create_table("sanguosha", PLAYERS["sanguosha"], mode="physical")
+    table = services.create_table("sanguosha", TABLE_PLAYERS["sanguosha"], mode="physical")
     phone.goto(f"/tables/{table.pk}/h/{table.host_token}/")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     for seat in [table.load().lord, *(p for p in range(5) if p != table.load().lord)]:

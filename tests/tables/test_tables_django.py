@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from tables_client import ver
 from tables_playout import choose
+from tables_world import TABLE_PLAYERS
 
 from tables.rules import RuleError
 from tables.rules.anhuoxian_cards import DECK
@@ -18,13 +19,6 @@ if "tables" in settings.INSTALLED_APPS:  # otherwise tests/tables/conftest.py ma
     from tables.models import Table, TableAction
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tables_urls")]
-
-PLAYERS = {
-    "noir": ["福尔摩斯", "莫里亚蒂"],
-    "sanguosha": ["刘备", "关羽", "张飞", "曹操"],
-    "anhuoxian": ["阿甲", "阿乙", "阿丙", "阿丁"],
-    "direnjie_cards": ["狄仁杰", "李元芳"],
-}
 
 
 def private_url(table: Table, seat: int) -> str:
@@ -52,7 +46,7 @@ def test_a_refused_table_is_not_saved():
 
 
 def test_acting_appends_to_the_log_and_a_refused_action_changes_nothing():
-    table = services.create_table("sanguosha", PLAYERS["sanguosha"], seed=3)
+    table = services.create_table("sanguosha", TABLE_PLAYERS["sanguosha"], seed=3)
     state = table.load()
     with pytest.raises(RuleError):
         services.act(table.pk, (state.current + 1) % 4, {"type": "end_play"})
@@ -63,9 +57,9 @@ def test_acting_appends_to_the_log_and_a_refused_action_changes_nothing():
     assert entry.seq == 1 and entry.actor == state.current and entry.action["type"] == "end_play"
 
 
-@pytest.mark.parametrize("kind", list(PLAYERS))
+@pytest.mark.parametrize("kind", list(TABLE_PLAYERS))
 def test_the_stored_state_is_rebuilt_exactly_by_replaying_the_action_log(kind):
-    table = services.create_table(kind, PLAYERS[kind], seed=9, options={})
+    table = services.create_table(kind, TABLE_PLAYERS[kind], seed=9, options={})
     rng = random.Random(4)
     for _ in range(40):
         state = table.load()
@@ -127,7 +121,7 @@ def test_bad_create_input_shows_a_message_and_saves_nothing(client, data):
 
 
 def test_the_public_page_never_shows_a_hidden_identity_or_hand_but_the_private_page_does(client):
-    table = services.create_table("noir", PLAYERS["noir"], seed=11)
+    table = services.create_table("noir", TABLE_PLAYERS["noir"], seed=11)
     state = table.load()
     public = client.get(f"/tables/{table.pk}/").content.decode()
     assert f"你的身份:<strong>{state.killer_identity}" not in public
@@ -139,18 +133,19 @@ def test_the_public_page_never_shows_a_hidden_identity_or_hand_but_the_private_p
 
 
 def test_the_public_page_of_sanguosha_hides_identities_except_the_lord(client):
-    table = services.create_table("sanguosha", PLAYERS["sanguosha"], seed=2)
+    players = TABLE_PLAYERS["sanguosha"]
+    table = services.create_table("sanguosha", players, seed=2)
     state = table.load()
     public = client.get(f"/tables/{table.pk}/").content.decode()
     cells = re.findall(r"<td>(主公|忠臣|反贼|内奸|\?)</td>", public)
-    assert cells.count("主公") == 1 and cells.count("?") == 3
-    seat = next(p for p in range(4) if p != state.lord)
+    assert cells.count("主公") == 1 and cells.count("?") == len(players) - 1
+    seat = next(p for p in range(len(players)) if p != state.lord)
     mine = client.get(private_url(table, seat)).content.decode()
     assert f"你的身份是{state.roles[seat]}" in mine
 
 
 def test_the_public_page_of_the_direnjie_card_game_shows_no_hand_card_or_starting_clue(client):
-    table = services.create_table("direnjie_cards", PLAYERS["direnjie_cards"], seed=8)
+    table = services.create_table("direnjie_cards", TABLE_PLAYERS["direnjie_cards"], seed=8)
     state = table.load()
     public = client.get(f"/tables/{table.pk}/").content.decode()
     assert "起始线索" not in public and "你的手牌" not in public
@@ -160,7 +155,7 @@ def test_the_public_page_of_the_direnjie_card_game_shows_no_hand_card_or_startin
 
 
 def test_an_action_posted_to_the_private_page_is_applied_and_redirects(client):
-    table = services.create_table("noir", PLAYERS["noir"], seed=11)
+    table = services.create_table("noir", TABLE_PLAYERS["noir"], seed=11)
     state = table.load()
     spec = table.rules.forms(state, state.killer)[0]
     target = spec["params"][0]["choices"][0][0]
@@ -181,7 +176,7 @@ def test_an_action_posted_to_the_private_page_is_applied_and_redirects(client):
     ],
 )
 def test_bad_action_input_shows_the_message_on_the_page_and_never_500s(client, data):
-    table = services.create_table("noir", PLAYERS["noir"], seed=11)
+    table = services.create_table("noir", TABLE_PLAYERS["noir"], seed=11)
     response = client.post(private_url(table, table.load().killer), {**data, "version": ver(table)})
     assert response.status_code == 400
     assert 'role="alert"' in response.content.decode()
@@ -189,7 +184,7 @@ def test_bad_action_input_shows_the_message_on_the_page_and_never_500s(client, d
 
 
 def test_acting_out_of_turn_through_the_page_is_refused_with_a_message(client):
-    table = services.create_table("noir", PLAYERS["noir"], seed=11)
+    table = services.create_table("noir", TABLE_PLAYERS["noir"], seed=11)
     inspector = 1 - table.load().killer
     data = {"type": "arrest", "label": "逮捕", "target": "艾琳", "version": ver(table)}
     response = client.post(private_url(table, inspector), data)
@@ -197,7 +192,7 @@ def test_acting_out_of_turn_through_the_page_is_refused_with_a_message(client):
 
 
 def test_a_wrong_token_is_404_and_the_public_page_takes_no_actions(client):
-    table = services.create_table("noir", PLAYERS["noir"], seed=11)
+    table = services.create_table("noir", TABLE_PLAYERS["noir"], seed=11)
     assert client.get(f"/tables/{table.pk}/p/wrong/").status_code == 404
     assert client.post(f"/tables/{table.pk}/", {"type": "kill"}).status_code == 405
     assert client.get("/tables/999/").status_code == 404
@@ -210,9 +205,9 @@ def test_a_wrong_token_is_404_and_the_public_page_takes_no_actions(client):
 DEAL = {"sanguosha": "29", "direnjie_cards": "30", "noir": "12", "anhuoxian": "4"}
 
 
-@pytest.mark.parametrize("kind", list(PLAYERS))
+@pytest.mark.parametrize("kind", list(TABLE_PLAYERS))
 def test_every_game_is_playable_end_to_end_through_its_pages(client, kind):
-    response = client.post("/tables/", {"kind": kind, "players": ",".join(PLAYERS[kind]), "seed": "21"})
+    response = client.post("/tables/", {"kind": kind, "players": ",".join(TABLE_PLAYERS[kind]), "seed": "21"})
     assert response.status_code == 200
     table = Table.objects.get()
     table.seed = DEAL[kind]

@@ -12,6 +12,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from tables_client import ver
 from tables_playout import choose
+from tables_world import TABLE_PLAYERS
 
 if "tables" in settings.INSTALLED_APPS:
     from tables import services, views
@@ -19,12 +20,6 @@ if "tables" in settings.INSTALLED_APPS:
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tables_urls")]
 
-PLAYERS = {
-    "noir": ["福尔摩斯", "莫里亚蒂"],
-    "sanguosha": ["刘备", "关羽", "张飞", "曹操", "孙权"],
-    "anhuoxian": ["阿甲", "阿乙", "阿丙", "阿丁"],
-    "direnjie_cards": ["狄仁杰", "李元芳", "曾泰", "如燕", "元芳", "武则天"],
-}
 SECRET_HEADERS = {
     "Cache-Control": "private, no-store",
     "Referrer-Policy": "no-referrer",
@@ -73,7 +68,7 @@ def test_seeds_are_128_bit_draws_from_secrets_and_the_created_page_never_shows_t
 
 
 def test_the_seed_of_a_game_appears_only_once_it_is_over(client):
-    table = services.create_table("anhuoxian", PLAYERS["anhuoxian"], mode="physical")
+    table = services.create_table("anhuoxian", TABLE_PLAYERS["anhuoxian"], mode="physical")
     seed = str(table.round_seed())
     assert seed not in client.get(f"/tables/{table.pk}/").content.decode()
     play_to_the_end(client, table, random.Random(1))
@@ -82,7 +77,7 @@ def test_the_seed_of_a_game_appears_only_once_it_is_over(client):
 
 
 def test_private_and_host_pages_are_never_cached_referred_or_indexed_and_the_public_page_has_its_own_header(client):
-    table = services.create_table("sanguosha", PLAYERS["sanguosha"], mode="physical")
+    table = services.create_table("sanguosha", TABLE_PLAYERS["sanguosha"], mode="physical")
     assert_secret_page(client.get(private_url(table, 0)))
     assert_secret_page(client.get(host_url(table)))
     public = client.get(f"/tables/{table.pk}/")
@@ -102,7 +97,7 @@ def test_table_creation_is_limited_per_address(client):
 
 
 def test_the_direnjie_card_game_keeps_every_private_line_of_a_six_player_game(client):
-    table = services.create_table("direnjie_cards", PLAYERS["direnjie_cards"], seed=6)
+    table = services.create_table("direnjie_cards", TABLE_PLAYERS["direnjie_cards"], seed=6)
     play_to_the_end(client, table, random.Random(6))
     table.refresh_from_db()
     mine = [e["text"] for e in table.load().log if e["to"] is not None and 0 in e["to"]]
@@ -113,7 +108,7 @@ def test_the_direnjie_card_game_keeps_every_private_line_of_a_six_player_game(cl
 
 
 def test_the_host_undoes_the_last_record_with_a_reason_and_the_state_is_rebuilt(client):
-    table = services.create_table("anhuoxian", PLAYERS["anhuoxian"], mode="physical")
+    table = services.create_table("anhuoxian", TABLE_PLAYERS["anhuoxian"], mode="physical")
     before = table.load().to_dict()
     data = {"type": "hand", "label": "手牌数变化", "target": "2", "delta": "-2", "version": ver(table)}
     response = client.post(private_url(table, 1), data)
@@ -129,7 +124,7 @@ def test_the_host_undoes_the_last_record_with_a_reason_and_the_state_is_rebuilt(
 
 
 def test_the_host_corrects_a_value_with_a_logged_reason(client):
-    table = services.create_table("sanguosha", PLAYERS["sanguosha"], mode="physical")
+    table = services.create_table("sanguosha", TABLE_PLAYERS["sanguosha"], mode="physical")
     data = {"type": "correct", "label": "更正数值", "target": "3", "field": "hand", "value": "9", "reason": "补记"}
     assert client.post(host_url(table), {**data, "version": ver(table)}).status_code == 302
     table.refresh_from_db()
@@ -142,7 +137,7 @@ def test_the_host_corrects_a_value_with_a_logged_reason(client):
 def test_a_series_rotates_the_lord_and_keeps_a_running_score(client):
     response = client.post(
         "/tables/",
-        {"kind": "sanguosha", "mode": "physical", "players": ",".join(PLAYERS["sanguosha"]), "rotate_lord": "on"},
+        {"kind": "sanguosha", "mode": "physical", "players": ",".join(TABLE_PLAYERS["sanguosha"]), "rotate_lord": "on"},
     )
     table = Table.objects.get()
     host = re.search(r'id="host-link">([^<]+)<', response.content.decode()).group(1)
@@ -173,7 +168,7 @@ def test_a_direnjie_series_stops_at_the_target_score():
 
 
 def test_the_host_recovers_or_replaces_a_lost_private_link(client):
-    table = services.create_table("noir", PLAYERS["noir"])
+    table = services.create_table("noir", TABLE_PLAYERS["noir"])
     page = client.get(host_url(table)).content.decode()
     assert private_url(table, 1) in page
     old = private_url(table, 1)
@@ -184,7 +179,7 @@ def test_the_host_recovers_or_replaces_a_lost_private_link(client):
 
 
 def test_the_deduction_sheet_cycles_its_marks_and_only_its_owner_sees_it(client):
-    table = services.create_table("direnjie_cards", PLAYERS["direnjie_cards"][:3], mode="physical")
+    table = services.create_table("direnjie_cards", TABLE_PLAYERS["direnjie_cards"][:3], mode="physical")
     url = private_url(table, 0) + "sheet/"
     for shown in ("", "✓"):
         assert client.post(url, {"cell": "W3:1", "was": shown}).status_code == 302
@@ -199,7 +194,7 @@ def test_the_deduction_sheet_cycles_its_marks_and_only_its_owner_sees_it(client)
 
 
 def test_pages_announce_your_turn_and_a_version_that_moves_with_every_record(client):
-    table = services.create_table("anhuoxian", PLAYERS["anhuoxian"], mode="physical", options={"first": 2})
+    table = services.create_table("anhuoxian", TABLE_PLAYERS["anhuoxian"], mode="physical", options={"first": 2})
     assert "轮到你了" in client.get(private_url(table, 2)).content.decode()
     assert "【轮到你】" in client.get(private_url(table, 2)).content.decode()
     assert "轮到你了" not in client.get(private_url(table, 1)).content.decode()
@@ -215,14 +210,14 @@ texts = st.one_of(
 )
 
 
-@pytest.mark.parametrize(("kind", "mode"), [(k, m) for k in PLAYERS for m in ("digital", "physical")])
+@pytest.mark.parametrize(("kind", "mode"), [(k, m) for k in TABLE_PLAYERS for m in ("digital", "physical")])
 def test_random_values_posted_to_every_table_form_never_give_a_500(client, kind, mode):
     @hsettings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
     @given(data=st.data())
     def post_random(data):
-        table = services.create_table(kind, PLAYERS[kind], seed=5, mode=mode)  # the same start every time
+        table = services.create_table(kind, TABLE_PLAYERS[kind], seed=5, mode=mode)  # the same start every time
         state = table.load()
-        seat = data.draw(st.sampled_from([None, *range(len(PLAYERS[kind]))]))
+        seat = data.draw(st.sampled_from([None, *range(len(TABLE_PLAYERS[kind]))]))
         specs = (
             table.rules.forms(state, "host" if seat is None else seat)
             if (seat is not None or mode == "physical")
@@ -289,9 +284,9 @@ def visible_words(html):
     return set(re.findall(r"\b[A-Za-z_]{3,}\b", text))
 
 
-@pytest.mark.parametrize(("kind", "mode"), [(k, m) for k in PLAYERS for m in ("digital", "physical")])
+@pytest.mark.parametrize(("kind", "mode"), [(k, m) for k in TABLE_PLAYERS for m in ("digital", "physical")])
 def test_pages_show_chinese_never_internal_codes(client, kind, mode):
-    table = services.create_table(kind, PLAYERS[kind], seed=3, mode=mode)
+    table = services.create_table(kind, TABLE_PLAYERS[kind], seed=3, mode=mode)
     rng = random.Random(3)
     seen = set()
     for _ in range(25):
@@ -300,7 +295,7 @@ def test_pages_show_chinese_never_internal_codes(client, kind, mode):
         for url in [
             f"/tables/{table.pk}/",
             host_url(table),
-            *(private_url(table, p) for p in range(len(PLAYERS[kind]))),
+            *(private_url(table, p) for p in range(len(TABLE_PLAYERS[kind]))),
         ]:
             seen |= visible_words(client.get(url).content.decode())
         if table.rules.winner(state):
@@ -314,7 +309,7 @@ def test_pages_show_chinese_never_internal_codes(client, kind, mode):
 def test_a_browser_post_from_a_no_referrer_page_is_accepted_because_the_url_token_stands_for_the_csrf_token():
     from tables_client import SigningClient
 
-    table = services.create_table("anhuoxian", PLAYERS["anhuoxian"], mode="physical", options={"first": 0})
+    table = services.create_table("anhuoxian", TABLE_PLAYERS["anhuoxian"], mode="physical", options={"first": 0})
     browser = SigningClient(enforce_csrf_checks=True)
     data = {"type": "end_turn", "label": "结束 阿甲 的回合", "version": ver(table)}
     assert browser.post(private_url(table, 0), data, HTTP_ORIGIN="null").status_code == 302
@@ -322,7 +317,9 @@ def test_a_browser_post_from_a_no_referrer_page_is_accepted_because_the_url_toke
 
 
 def test_a_sanguosha_series_ends_once_everyone_has_been_the_lord():
-    table = services.create_table("sanguosha", PLAYERS["sanguosha"][:4], mode="physical", options={"rotate_lord": True})
+    table = services.create_table(
+        "sanguosha", TABLE_PLAYERS["sanguosha"][:4], mode="physical", options={"rotate_lord": True}
+    )
     lords = []
     for _ in range(4):
         state = table.load()

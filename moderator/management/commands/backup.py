@@ -18,8 +18,6 @@ from moderator.models import Game
 from moderator.services.transfer import backup_entry
 from moderator.services.transfer_schema import BACKUP_FORMAT
 
-FORMAT = BACKUP_FORMAT
-
 
 class Command(BaseCommand):
     help = "把所有游戏(导出格式,含每条输入、私人链接和操作记录)写进一个 JSON 备份文件(只有文件主人可读);用 restore 恢复"
@@ -33,7 +31,7 @@ class Command(BaseCommand):
             backup_entry(game) for game in Game.objects.order_by("pk").prefetch_related("gms")
         ]
         text = json.dumps(
-            {"format": FORMAT, "written_at": timezone.now().isoformat(), "games": games}, ensure_ascii=False
+            {"format": BACKUP_FORMAT, "written_at": timezone.now().isoformat(), "games": games}, ensure_ascii=False
         )
         if str(file) == "-":
             self.stdout.write(text)

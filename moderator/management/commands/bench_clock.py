@@ -46,7 +46,7 @@ from moderator.management.migrated import ensure_migrated
 from moderator.models import Announcement, AuditLog, Game, Phase, Seat
 from moderator.services.clock import db_now
 
-PREFIX = "bench-clock"
+GAME_NAME_PREFIX = "bench-clock"
 PLAYERS = ("狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖")
 FAR = timedelta(days=3650)  # a bench game's night ends here until every game exists
 
@@ -105,7 +105,7 @@ class Command(BaseCommand):
             time.sleep(0.5)
         time.sleep(1)  # let a straggling duplicate finish, so that exactly_once sees it
         after = Costs.sample(fleet)
-        self.stdout.write(report(game_ids, ends_at, late_after))
+        self.stdout.write(lateness_report(game_ids, ends_at, late_after))
         first = Phase.objects.filter(game_id__in=game_ids, number=1, kind=Phase.Kind.NIGHT)
         closed = first.filter(status=Phase.Status.CLOSED).count()
         self.stdout.write(after.minus(before, closed))
@@ -113,7 +113,7 @@ class Command(BaseCommand):
             self._delete()
 
     def _delete(self) -> None:
-        Game.objects.filter(name__startswith=PREFIX).delete()
+        Game.objects.filter(name__startswith=GAME_NAME_PREFIX).delete()
 
 
 def games_create(n: int) -> list[int]:
@@ -121,7 +121,7 @@ def games_create(n: int) -> list[int]:
     deck, camps = standard_deck(), list(DEFAULT_CAMPS)
     created = Game.objects.bulk_create(
         Game(
-            name=f"{PREFIX}-{i}",
+            name=f"{GAME_NAME_PREFIX}-{i}",
             seats_count=len(PLAYERS),
             hand_size=DEFAULT_HAND_SIZE,
             deck=deck,
@@ -164,7 +164,7 @@ def _percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
 
-def report(game_ids: list[int], ends_at, late_after: float = 1.5) -> str:
+def lateness_report(game_ids: list[int], ends_at, late_after: float = 1.5) -> str:
     first = Phase.objects.filter(game_id__in=game_ids, kind=Phase.Kind.NIGHT, number=1)
     closed = list(first.filter(status=Phase.Status.CLOSED).values_list("pk", "closed_at"))
     lateness = sorted((at - ends_at).total_seconds() for _, at in closed)

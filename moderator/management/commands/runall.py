@@ -30,7 +30,7 @@ QUIET_CLUSTER = (
 )
 
 
-def _exit_on_sigterm(signum, frame):
+def _exit_on_sigterm(_signum, _frame):
     raise SystemExit(0)
 
 
