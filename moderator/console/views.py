@@ -19,7 +19,6 @@ from moderator import rules
 from moderator.console import forms
 from moderator.console.draw import draw_context
 from moderator.console.sentences import audit_sentence
-from moderator.console.why import dry_run_why
 from moderator.models import AuditLog, Game, Message, Phase
 from moderator.rules import codec, views
 from moderator.selectors import closed_phases_of, open_phase_of, seat_names
@@ -39,7 +38,7 @@ from moderator.services import (
     verdicts,
 )
 from moderator.services.once import AlreadyMade, Once
-from moderator.services.preview import close_preview, end_preview
+from moderator.services.preview import close_preview, close_result, end_preview
 from moderator.web.access import gm_game
 from moderator.web.forms import ActionForm
 from moderator.web.inputs import input_row, phase_rows, seat_holders
@@ -52,11 +51,6 @@ def _records(phase: Phase | None, game: Game, holders=None) -> list[dict]:
         return []
     names = seat_names(game)
     return phase_rows(phase, names, holders=seat_holders(game) if holders is None else holders)
-
-
-def _dry_run(state: rules.GameState):
-    """What closing now would give (a dry run of the pure engine; nothing is stored)."""
-    return rules.end_phase(state)[1] if state.phase_open else None
 
 
 def _with_order(game: Game, state: rules.GameState) -> set[str]:
@@ -109,11 +103,11 @@ def dashboard(request, game_id: int):
             "alerts": views.alerts(state, result),
             "preview": result,
             "tally": views.sorted_tally(result),
-            "executions": views.executions_preview(state),
+            "executions": dryrun["executions"] if dryrun else [],
             "closed": closed_phases_of(game, newest_first=True),
             "now": timezone.now(),
             "dryrun": dryrun,
-            "why": dry_run_why(game, state, dryrun),  # each line of the dry run with its steps
+            "why": dryrun["why"] if dryrun else [],  # each line of the dry run with the steps of that close
             **draw_context(game, state),
         },
     )
@@ -300,7 +294,7 @@ def vote_intake(request, game_id: int):
             _verdict_message(request, seat.player_name, _sentence(game, rec), verdict)
             return redirect("console_votes", game_id=game.pk)
     phase = open_phase_of(game)
-    result = _dry_run(replay.state) if phase and phase.kind == "day" else None
+    result = close_result(replay.state) if phase and phase.kind == "day" else None  # what closing now would give
     ballots = []
     if result is not None:
         tally_event = next(e for e in result.events if e["type"] == "tally")

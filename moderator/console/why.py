@@ -7,20 +7,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
 
-from moderator import rules
-from moderator.models import Game, Phase
+from moderator.models import Phase
 from moderator.services import explain
 from moderator.services import review as review_post
-from moderator.services.preview import close_preview
 from moderator.web.access import gm_game
-
-
-def dry_run_why(game: Game, state: rules.GameState, dryrun: dict | None) -> list[explain.WhyLine]:
-    """The dashboard's dry run, line by line with its steps (the page's one replay; one more close on the engine)."""
-    if not dryrun or not state.phase_open:
-        return []
-    players = [s.name for s in state.seats]
-    return explain.why(dryrun["text"], explain.dry_run_steps(state), players)
 
 
 @login_required
@@ -29,16 +19,12 @@ def why_page(request, game_id: int, phase_id: int):
     phase = Phase.objects.filter(game=game, pk=phase_id).first()
     if phase is None:
         raise Http404
-    trace = explain.phase_trace(game, phase)
-    text = trace.draft
-    if phase.status != Phase.Status.CLOSED:
-        preview = close_preview(game)
-        text = preview["text"] if preview else ""
+    trace = explain.phase_trace(game, phase)  # an open phase: its dry run's post and steps, from one close
     context = {
         "game": game,
         "phase": phase,
         "trace": trace,
-        "why": explain.phase_why(game, trace, text),
+        "why": explain.phase_why(game, trace),
         "dry_run": phase.status != Phase.Status.CLOSED,
     }
     return render(request, "console/why.html", context)

@@ -337,12 +337,13 @@ def sorted_tally(result: CloseResult | None) -> list[tuple[str, int]]:
     return sorted((result.tally or {}).items(), key=lambda kv: (-kv[1], kv[0])) if result else []
 
 
-def executions_preview(state: GameState) -> list[dict[str, str]]:
+def executions_preview(state: GameState, closed: tuple[GameState, CloseResult] | None = None) -> list[dict[str, str]]:
     """D5, D6: who would be executed if the open day closed now, and the very card each would lose (taken out of
-    the hand until the end of the next night; N12 may give it back)."""
+    the hand until the end of the next night; N12 may give it back). `closed`: that close (the state after it and
+    its result), when the caller has resolved it already."""
     if not (state.phase_open and state.phase_kind == DAY):
         return []
-    after, result = end_phase(state)
+    after, result = closed if closed is not None else end_phase(state)
     pending = after.pending_executions
     out = []
     for n in result.executed:

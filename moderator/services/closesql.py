@@ -10,8 +10,9 @@
    closed`, so when the compare-and-set matched no row nothing at all is written: no snapshot, verdict, next phase,
    draft or log row. That is what keeps a close exactly once.
 
-Between the two, the phase is judged (`closing.judge`) and closed by the one close calculation (`closing.calculate`), the
-same functions the ORM path runs (`play.phase_close_locked`); this module only reads their data and writes their rows
+Between the two, the phase is opened from that snapshot as every replay opens it (`closing.opening`), judged
+(`closing.judge`) and closed by the one close calculation (`closing.calculate`), the same functions the ORM path
+runs (`play.phase_close_locked`); this module only reads their data and writes their rows
 (tests/clock/test_clock_batch.py compares the rows of both paths on every scenario). The ORM path stays for SQLite
 (the embedded default), for a first night whose default orders must be drawn (O1: they are inputs stored before the
 night resolves), and for a game whose snapshots do not reach the open phase: `close` returns None and the caller
@@ -43,9 +44,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, InputVerdict, Phase
-from moderator.rules import codec
 from moderator.services import closing
 from moderator.services.sqlrows import column_of, dumps, insert, inserted, model_rows, quote, sql
 
@@ -285,10 +284,7 @@ def close(game: Game, phase: Phase, now: datetime | None, read: tuple | None = N
         if odd:
             return None
         seats = [_Seat(row) for row in _json(seats_json) or []]
-        if snapshot is None:  # the game's first phase
-            state = closing.initial_state(game, seats)
-        else:
-            state, _ = rules.open_phase(codec.state_load(snapshot))
+        state, _ = closing.opening(game, seats, snapshot)  # the replay's start (None: the game's first phase)
         records = [_Rec(row) for row in _json(inputs_json) or []]
         by_seat = {s.pk: s.player_name for s in seats}
         names = {s.number: s.player_name for s in seats}

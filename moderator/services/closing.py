@@ -1,14 +1,18 @@
 """A phase resolved from data, without the database: its inputs judged, and the one close calculation.
 
-`judge` replays one phase: its inputs in forum-time order (ties in entry order, T3), the consecutive inputs of one
-stored message judged together (N-kill: one message, one count). Every replay uses it (`storage.game_replay`, for
-each phase it replays) and so does the close.
+`opening` is where every replay starts: the game's first state, or the snapshot of the phase before, the phase
+opened. `judge` replays one phase: its inputs in forum-time order (ties in entry order, T3), the consecutive inputs
+of one stored message judged together (N-kill: one message, one count). Every replay uses both (`storage.game_replay`,
+for each phase it replays) and so does the close (`closesql.close`).
 
-`close` is the one close calculation: the engine's resolution of the judged phase and everything derived from it —
-the state's snapshot and the result as stored, the verdicts that changed, the phase it opens, the drafts of its
-announcements, its log row, and whether the game ends. It is computed here once; a storage step only writes it:
-`closesql.close` in SQL statements on PostgreSQL, `storage.close_store` through the ORM (SQLite, and the closes the SQL
-statements leave to it). Both hand this module the same data, so both write the same rows.
+`resolve` is the engine's close of the judged phase, and the only code of the services that asks the engine for one:
+the live close, a preview, a replay's close of a phase already closed (a correction, an import, the why), a digest.
+`calculate` is the one close calculation built on it: the resolution and everything derived from it — the state's
+snapshot and the result as stored, the verdicts that changed, the phase it opens (`next_phase_of`, the one
+next-phase rule), the drafts of its announcements, its log row, and whether the game ends. A storage step only writes
+it: `closesql.close` in SQL statements on PostgreSQL, `storage.close_store` through the ORM (SQLite, and the closes
+the SQL statements leave to it). A replay that closed a phase again redrafts it with `redrafts`: the same drafts
+from the same next phase.
 """
 
 from __future__ import annotations
@@ -80,6 +84,17 @@ def initial_state(game: Game, seats: Sequence[SeatDeal], tracer: Tracer | None =
         phase_minutes=game.phase_seconds // 60,
         tracer=tracer,
     )
+
+
+def opening(
+    game: Game, seats: Sequence[SeatDeal], snapshot: str | None, tracer: Tracer | None = None
+) -> tuple[GameState, list[dict]]:
+    """The state a replay starts from and the events of that start (arsons …): the game's first state when no phase
+    was closed before (`snapshot` None), else the state stored after the phase before (`Phase.snapshot`), the next
+    phase opened. `tracer`: told the opening's steps (AP1, AP3, N14)."""
+    if snapshot is None:
+        return initial_state(game, seats, tracer), []
+    return rules.open_phase(codec.state_load(snapshot), tracer)
 
 
 def messages(records: Iterable[Record]) -> list[list[Record]]:
@@ -164,6 +179,17 @@ class Closed:
     drafts: list[Draft]  # the announcements' drafts, in their order
     log: dict  # the close's log row (AuditLog.Action.PHASE_CLOSE) but its lateness: the closing statement's clock gives that
 
+    @property
+    def post(self) -> Draft:
+        """The public post: dawn after a night, dusk after a day (the first draft)."""
+        return self.drafts[0]
+
+
+def resolve(state: GameState, tracer: Tracer | None = None) -> tuple[GameState, CloseResult]:
+    """The engine's close of the open phase of `state` (a night or a day resolved): the state after it and its
+    result. `tracer`: told every step with its clause (the why), the same close."""
+    return rules.end_phase(state, tracer)
+
 
 def next_phase_of(game: Game, after: GameState, starts_at: datetime) -> NextPhase | None:
     """The one next-phase rule: the phase the engine opened after a close (`after`), starting when the closed phase
@@ -194,12 +220,13 @@ def calculate(
     judged: Iterable[tuple[Any, Stored, Verdict]] = (),
     *,
     ends_at: datetime | None = None,
+    tracer: Tracer | None = None,
 ) -> Closed:
     """The one close calculation: `phase` of `game` resolved from `state` (its inputs judged: `judge`), and every row
     the close writes derived from that. `judged`: (input id, the stored verdict, the verdict now) of each input the
     replay judged, for the verdicts to store. `ends_at`: when the phase ends, if not at its deadline (a preview of
-    an early end, T5)."""
-    state, result = rules.end_phase(state)
+    an early end, T5). `tracer`: told every step of this close (the why of a preview is this close's own steps)."""
+    state, result = resolve(state, tracer)
     next_phase = next_phase_of(game, state, ends_at or phase.ends_at)
     return Closed(
         phase=phase,

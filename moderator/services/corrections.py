@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
-from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
 from moderator.selectors import has_open_phase
@@ -213,8 +212,8 @@ def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, storage.Replay, dict]:
             diff.changes = _changes(phase.result, closing.result_json(replay.closed[phase.pk][1]), seat_of, names)
         elif before_open is not None and phase.status == Phase.Status.OPEN:
             diff.open = True
-            old = closing.result_json(rules.end_phase(before_open.state)[1])
-            new = closing.result_json(rules.end_phase(replay.state)[1])
+            old = closing.result_json(closing.resolve(before_open.state)[1])
+            new = closing.result_json(closing.resolve(replay.state)[1])
             diff.changes = _changes(old, new, seat_of, names)
         diffs.append(diff)
     return diffs, replay, seat_names
@@ -260,11 +259,11 @@ def _game_end(game: Game, diffs: Diffs, replay: storage.Replay, at: datetime) ->
     closed = [p for p in replay.phases if p.pk in replay.closed]
     ends = next((p for p in closed if replay.closed[p.pk][1].winner), None)
     if ends is None and game.status == Game.Status.FINISHED and old:
-        kind, number = replay.state.phase
         last = max((p for p in replay.phases), key=lambda p: (p.starts_at, p.pk))
         start = max(at.replace(second=0, microsecond=0), last.ends_at)  # never before the phase it follows
-        length = timedelta(seconds=game.phase_seconds)
-        reopened = Phase(game=game, kind=kind, number=number, starts_at=start, ends_at=start + length)
+        following = closing.next_phase_of(game, replay.state, start)  # the phase the last close opened, from now
+        assert following is not None  # no close ends the game
+        reopened = Phase(game=game, **following._asdict())
         deadline = timezone.localtime(reopened.ends_at).strftime("%Y-%m-%d %H:%M")
         diffs.game.append(("胜方", old, "无(没有阵营获胜,游戏继续)"))
         diffs.game.append(("游戏状态", "已结束", f"重新开始:{reopened.label}从现在开始,截止 {deadline}"))
@@ -445,7 +444,7 @@ def void_preview(*, game: Game, pk: int) -> VoidPreview:
     after = rolled_back(voided)
     changes = verdicts.verdict_changes(before, after, rec.phase_id, skip=frozenset({rec.pk}))
     preview.verdicts = [(c.who, c.what, c.before, c.after) for c in changes]
-    old_close = closing.result_json(rules.end_phase(before.state)[1])
-    new_close = closing.result_json(rules.end_phase(after.state)[1])
+    old_close = closing.result_json(closing.resolve(before.state)[1])
+    new_close = closing.result_json(closing.resolve(after.state)[1])
     preview.changes = result_changes(old_close, new_close, seat_of, names)
     return preview

@@ -15,11 +15,10 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from moderator import rules
 from moderator.game.trace import Step, Trace, input_step, use_clause
 from moderator.models import Announcement, Game, Input, Phase, SeatHolder
 from moderator.rules import codec
-from moderator.services import storage
+from moderator.services import closing, storage
 from moderator.services.errors import PlayError
 
 KIND_CLAUSE = {Input.Kind.VOTE: "D3", Input.Kind.PASS: "T5"}
@@ -150,9 +149,12 @@ def _dawn_or_dusk(game: Game, phase: Phase) -> str:
 
 
 def _traced_replay(game: Game, phases: list[Phase], from_phase: Phase | None) -> tuple[storage.Replay, dict]:
+    """The replay with tracing on for `phases`: of the whole game (`from_phase` None), or of that one phase alone
+    (the phases after it are not closed again)."""
     tracers = {p.pk: (Trace(), Trace()) for p in phases}
-    full = from_phase is None
-    replay = storage.game_replay(game, from_phase=from_phase, full=full, tracers=tracers)  # type: ignore[arg-type]
+    replay = storage.game_replay(
+        game, from_phase=from_phase, full=from_phase is None, tracers=tracers, until=from_phase
+    )
     return replay, tracers
 
 
@@ -167,7 +169,8 @@ def _told(phase: Phase, opening, inputs: list[Step], close, holders: Holders) ->
 
 
 def phase_trace(game: Game, phase: Phase) -> PhaseTrace:
-    """A closed phase, replayed from the snapshot before it with tracing on; an open one, closed as a dry run."""
+    """A closed phase, replayed from the snapshot before it with tracing on; an open one, closed as a dry run by the
+    one close calculation with its tracer: its steps and its post come from that one close."""
     replay, tracers = _traced_replay(game, [phase], phase)
     opening, close = tracers[phase.pk]
     by_seat = dict(game.seats.values_list("pk", "player_name"))
@@ -178,15 +181,9 @@ def phase_trace(game: Game, phase: Phase) -> PhaseTrace:
         return out
     out = _told(phase, opening, _input_steps(replay, phase, by_seat, holders), [], holders)
     if replay.state.phase_open:
-        out.close = dry_run_steps(replay.state)  # closed now: by the seats' players now
+        out.draft = closing.calculate(game, phase, replay.state, tracer=close).post.text
+        out.close = list(close)  # closed now: by the seats' players now
     return out
-
-
-def dry_run_steps(state: rules.GameState) -> list[Step]:
-    """The steps of closing the open phase now (a dry run: nothing is stored)."""
-    steps = Trace()
-    rules.end_phase(state, steps)
-    return list(steps)
 
 
 def game_trace(game: Game) -> list[PhaseTrace]:

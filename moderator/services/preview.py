@@ -17,9 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
+from moderator.game.state import CloseResult
+from moderator.game.trace import Trace
 from moderator.models import Game, Phase
+from moderator.rules import views as rule_views
 from moderator.selectors import open_phase_of
-from moderator.services import closing, storage, verdicts
+from moderator.services import closing, explain, storage, verdicts
 
 T = TypeVar("T")
 
@@ -41,16 +44,20 @@ def rolled_back(write: Callable[[], T]) -> T:
     return done[0]
 
 
-def _close_post(game: Game, phase: Phase, ends_at=None, state: rules.GameState | None = None) -> dict | None:
+def _close_post(
+    game: Game, phase: Phase, ends_at=None, state: rules.GameState | None = None, *, traced: bool = False
+) -> dict | None:
     """The close the phase would give, from the one close calculation (`closing.calculate`), computed once: its public
-    post and the digest of its outcome. `ends_at`: when the phase would end (its deadline, or now for an early end,
-    T5): the next phase starts then. `state`: the game now, when the caller has replayed it already (a page replays
-    once)."""
+    post, its result, the executions it announces and the digest of its outcome. `ends_at`: when the phase would end
+    (its deadline, or now for an early end, T5): the next phase starts then. `state`: the game now, when the caller
+    has replayed it already (a page replays once). `traced`: with each line of its post and the steps of that same close
+    behind it (`why`)."""
     state = state if state is not None else storage.game_replay(game).state
     if not state.phase_open:  # the replay found no open phase to close (a page must not fail on it)
         return None
-    closed = closing.calculate(game, phase, state, ends_at=ends_at)
-    post = closed.drafts[0]  # the public post: dawn after a night, dusk after a day
+    steps = Trace() if traced else None
+    closed = closing.calculate(game, phase, state, ends_at=ends_at, tracer=steps)
+    post = closed.post  # the public post: dawn after a night, dusk after a day
     name = "天亮公告" if phase.kind == Phase.Kind.NIGHT else "天黑公告(投票结果)"
     return {
         "kind": phase.kind,
@@ -66,14 +73,17 @@ def _close_post(game: Game, phase: Phase, ends_at=None, state: rules.GameState |
         "died": list(closed.result.died),
         "window": closed.result.window,
         "result": closed.result,
+        "executions": rule_views.executions_preview(state, closed=(closed.state, closed.result)),
         "digest": verdicts.result_digest(closed.result),
+        "why": explain.why(post.text, list(steps), [s.name for s in state.seats]) if steps is not None else [],
     }
 
 
 def close_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
-    """Whichever of the two the open phase has (`state`: the caller's replay of the game now, if it has one)."""
+    """Whichever of the two the open phase has (`state`: the caller's replay of the game now, if it has one), with
+    each line of its post and the steps of its close behind it (the dashboard's 为什么 panel)."""
     phase = open_phase_of(game)
-    return _close_post(game, phase, state=state) if phase else None
+    return _close_post(game, phase, state=state, traced=True) if phase else None
 
 
 def end_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
@@ -81,3 +91,9 @@ def end_preview(game: Game, state: rules.GameState | None = None) -> dict | None
     digest of that close, which the end-early confirmation carries (clock.phase_end_early(seen=…))."""
     phase = open_phase_of(game)
     return _close_post(game, phase, ends_at=timezone.now(), state=state) if phase else None
+
+
+def close_result(state: rules.GameState) -> CloseResult | None:
+    """What closing the open phase of `state` now would give (its tally, its executions), nothing stored; None when
+    no phase is open."""
+    return closing.resolve(state)[1] if state.phase_open else None

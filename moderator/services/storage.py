@@ -11,6 +11,7 @@ The close's rows are written here through the ORM (`close_store`), from the one 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from django.db.models import BooleanField, Case, ExpressionWrapper, F, Q, Subquery, TextField, Value, When
@@ -23,7 +24,7 @@ from moderator.models import Announcement, AuditLog, Game, Input, InputVerdict, 
 from moderator.rules import codec
 from moderator.selectors import open_phase_of
 from moderator.services import audit
-from moderator.services.closing import Closed, Stored, initial_state, judge, result_json, verdicts_changed
+from moderator.services.closing import Closed, Stored, judge, opening, resolve, result_json, verdicts_changed
 from moderator.services.drafts import Draft
 from moderator.services.errors import PlayError
 
@@ -115,31 +116,25 @@ def game_replay(
     full: bool = False,
     seats: list[Seat] | None = None,
     phases: list[Phase] | None = None,
-    tracers: dict[int, tuple[Tracer, Tracer]] | None = None,
+    tracers: Mapping[int, tuple[Tracer, Tracer]] | None = None,
     closing: Phase | None = None,
+    until: Phase | None = None,
 ) -> Replay:
     """The state now: the snapshot of the last closed phase before the first phase to replay, then every later
-    phase's inputs in forum-time order (ties in entry order, T3), voided inputs skipped. `from_phase` replays from
-    that phase (a correction); `full` from night 1 (a check that snapshots change nothing). A page that has read the
-    seats and phases already passes them: the replay then costs one query (the inputs it replays). `tracers`: phase
-    id -> (its opening's tracer, its close's tracer), for the phases to explain (services/explain.py). `closing`: the
-    phase a close is resolving, replayed up to its close and not closed (`closing.calculate` closes it)."""
+    phase's inputs in forum-time order (ties in entry order, T3), voided inputs skipped, and each closed phase closed
+    again by the close's own resolution (`closing.resolve`). `from_phase` replays from that phase (a correction);
+    `full` from night 1 (a check that snapshots change nothing). A page that has read the seats and phases already
+    passes them: the replay then costs one query (the inputs it replays). `tracers`: phase id -> (its opening's
+    tracer, its close's tracer), for the phases to explain (services/explain.py). `closing`: the phase a close is
+    resolving, replayed up to its close and not closed (`closing.calculate` closes it). `until`: the last phase to
+    replay (the why of one closed phase: the phases after it are not closed again)."""
     tracers = tracers or NO_TRACERS
     seats = seats if seats is not None else list(game.seats.order_by("number"))
     phases = phases if phases is not None else _phases(game)
     start = 0 if full else _first_to_replay(phases, from_phase)
-    first = tracers.get(phases[start].pk, (None, None))[0] if tracers and start < len(phases) else None
-    if start == 0:
-        state = initial_state(game, seats, first)
-        events: list[dict] = []
-    else:
-        before = phases[start - 1]
-        state, events = codec.state_load(getattr(before, "last_snapshot", "") or before.snapshot), []
-        if start < len(phases):  # a phase follows the last snapshot (none follows a game's final close)
-            state, events = rules.open_phase(state, first)
-    replay = Replay(state, phases, start, names={s.number: s.player_name for s in seats})
-    if start < len(phases):
-        replay.open_events[phases[start].pk] = events
+    replay = _start(game, seats, phases, start, tracers)
+    if until is not None:
+        replay.phases = phases[: next(i for i, p in enumerate(phases) if p.pk == until.pk) + 1]
     by_seat = {s.pk: s.player_name for s in seats}
     inputs = Input.objects.filter(phase__in=[p.pk for p in replay.replayed]).select_related("void", "verdict")
     for rec in inputs.order_by("forum_at", "seq"):
@@ -150,13 +145,33 @@ def game_replay(
         state, verdicts = judge(replay.state, phase, records, by_seat=by_seat, names=replay.names)
         replay.verdicts.update(verdicts)
         if phase.status == Phase.Status.CLOSED and phase.pk != closing_pk:
-            state, result = rules.end_phase(state, tracers[phase.pk][1] if phase.pk in tracers else None)
+            state, result = resolve(state, tracers[phase.pk][1] if phase.pk in tracers else None)
             replay.closed[phase.pk] = (state, result)
-            if i + 1 < len(phases):
-                after = phases[i + 1].pk
+            if i + 1 < len(replay.phases):
+                after = replay.phases[i + 1].pk
                 state, events = rules.open_phase(state, tracers[after][0] if after in tracers else None)
-                replay.open_events[phases[i + 1].pk] = events
+                replay.open_events[after] = events
         replay.state = state
+    return replay
+
+
+def _start(
+    game: Game, seats: list[Seat], phases: list[Phase], start: int, tracers: Mapping[int, tuple[Tracer, Tracer]]
+) -> Replay:
+    """A replay at the opening of `phases[start]` (`closing.opening`), or, when no phase follows the last snapshot
+    (a game's final close), at that snapshot."""
+    names = {s.number: s.player_name for s in seats}
+    snapshot = None
+    if start > 0:
+        before = phases[start - 1]
+        snapshot = getattr(before, "last_snapshot", "") or before.snapshot
+    if start == len(phases) and snapshot is not None:
+        return Replay(codec.state_load(snapshot), phases, start, names=names)
+    first = tracers.get(phases[start].pk, (None, None))[0] if start < len(phases) else None
+    state, events = opening(game, seats, snapshot, first)
+    replay = Replay(state, phases, start, names=names)
+    if start < len(phases):
+        replay.open_events[phases[start].pk] = events
     return replay
 
 

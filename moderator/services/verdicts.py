@@ -20,7 +20,7 @@ from moderator import rules
 from moderator.game.state import CloseResult
 from moderator.models import Phase, Seat
 from moderator.rules import codec
-from moderator.services.closing import result_json
+from moderator.services.closing import resolve, result_json
 from moderator.services.errors import PlayError
 from moderator.services.storage import Replay, voided
 
@@ -164,5 +164,5 @@ def result_digest(result: CloseResult) -> str:
 
 
 def close_digest(state: rules.GameState) -> str:
-    """`result_digest` of closing the open phase of `state` now."""
-    return result_digest(rules.end_phase(state)[1])
+    """`result_digest` of closing the open phase of `state` now (`closing.resolve`)."""
+    return result_digest(resolve(state)[1])

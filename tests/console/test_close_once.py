@@ -1,6 +1,8 @@
-"""A page computes the close it shows once: the dashboard's preview, tally and alerts, and the end-early page's post
-and digest, all come from one run of the close calculation (the engine's night or day resolution). The dashboard's
-为什么 panel runs the engine once more with a tracer, to tell each step's clause: that traced run is not counted."""
+"""A page computes the close it shows once. The dashboard's preview post, its tally, its alerts, the executions it
+announces and its 为什么 panel (each line of the post with the steps behind it); the end-early page's post and the
+digest its confirmation carries (T5); the 为什么 page of the open phase, its post and its steps: each page comes from
+one run of the engine's night or day resolution, traced or not. Counted by wrapping the engine's two resolutions
+(nights/resolve.py, votes/count.py), with the real pages."""
 
 from datetime import timedelta
 
@@ -10,34 +12,88 @@ from django.utils import timezone
 
 import nights.resolve
 import votes.count
-from moderator.services import setup
+from moderator.models import Phase
+from moderator.services import play, setup
+from tests import entries
+from tests.console.test_console import MANIFESTO
+from tests.world import TABLE, game_make
+
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def closes(monkeypatch):
-    """How many times the engine resolved a night or a day without a tracer."""
-    counted = {"n": 0}
+    """Every time the engine resolved a night or a day, traced or not: the phase it resolved."""
+    resolved: list[tuple[str, int]] = []
     for module, name in ((nights.resolve, "close_night"), (votes.count, "close_day")):
         real = getattr(module, name)
 
         def counting(state, tracer=None, _real=real):
-            counted["n"] += tracer is None
+            resolved.append(state.phase)
             return _real(state, tracer)
 
         monkeypatch.setattr(module, name, counting)
-    return counted
+    return resolved
 
 
-@pytest.fixture
-def night_one(gm):
-    game = setup.game_create(name="演示局", player_names=list("甲乙丙丁戊己庚"), gm=gm, camp_seed=1, deal_seed=1)
-    setup.game_start(game=game, at=timezone.now() - timedelta(minutes=1))
+def _night_one(gm, ago=timedelta(minutes=30)):
+    """Scenario 01's table, night 1 begun `ago`, 甲's 杀手 attacking 乙 (N1, A2): the dawn post has lines to explain."""
+    started = timezone.now() - ago
+    game = game_make(players=TABLE, gm=gm, started_at=started)
+    attack = {"card": "杀手", "use": "普通攻击", "target": "乙", "manifesto": MANIFESTO}
+    seat = game.seats.get(player_name="甲")
+    entries.action_submit(game=game, seat=seat, payload=attack, forum_at=started + timedelta(minutes=10))
     return game
 
 
-@pytest.mark.django_db
-@pytest.mark.parametrize("page", ["console_dashboard", "console_end_confirm"])
-def test_a_page_of_the_open_night_computes_its_close_once(gm_client, night_one, closes, page):
-    response = gm_client.get(reverse(page, args=[night_one.pk]))
-    assert response.status_code == 200 and "预览" in response.content.decode()
-    assert closes["n"] == 1
+def _day_one(gm):
+    """The demo's seven players, dealt, night 1 closed by the clock: day 1 open, nobody has voted yet (D5)."""
+    names = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
+    game = setup.game_create(name="演示局", player_names=names, gm=gm, camp_seed=2014, deal_seed=2014, order_seed=2014)
+    setup.game_start(game=game, at=timezone.now() - timedelta(hours=25))
+    assert play.phase_close(phase=game.phases.get())
+    assert game.phases.get(status=Phase.Status.OPEN).kind == Phase.Kind.DAY
+    return game
+
+
+def _open(game) -> tuple[str, int]:
+    phase = game.phases.get(status=Phase.Status.OPEN)
+    return (phase.kind, phase.number)
+
+
+@pytest.mark.parametrize("start", [_night_one, _day_one], ids=["night", "day"])
+def test_the_dashboard_shows_its_preview_alerts_and_why_panel_from_one_close(gm, gm_client, closes, start):
+    game = start(gm)
+    closes.clear()
+    page = gm_client.get(reverse("console_dashboard", args=[game.pk])).content.decode()
+    assert "预览" in page and 'id="dryrun-why"' in page  # the post, and each of its lines with its steps
+    assert closes == [_open(game)]
+
+
+@pytest.mark.parametrize("start", [_night_one, _day_one], ids=["night", "day"])
+def test_the_end_early_page_shows_the_post_and_carries_its_digest_from_one_close_t5(gm, gm_client, closes, start):
+    game = start(gm)
+    closes.clear()
+    page = gm_client.get(reverse("console_end_confirm", args=[game.pk])).content.decode()
+    assert "预览" in page and 'name="seen"' in page
+    assert closes == [_open(game)]
+
+
+def test_the_why_page_of_the_open_night_tells_the_steps_of_the_close_whose_post_it_shows(gm, gm_client, closes):
+    game = _night_one(gm)
+    night = game.phases.get()
+    closes.clear()
+    page = gm_client.get(reverse("console_why", args=[game.pk, night.pk])).content.decode()
+    assert "乙昨夜受到了攻击" in page and "N1" in page  # the dawn post's line, with the attack's step
+    assert closes == [(night.kind, night.number)]
+
+
+def test_the_why_page_of_a_closed_night_closes_that_night_again_and_no_later_phase(gm, gm_client, closes):
+    game = _night_one(gm, ago=timedelta(hours=49))
+    night = game.phases.get()
+    assert play.phase_close(phase=night)
+    assert play.phase_close(phase=game.phases.get(kind=Phase.Kind.DAY))  # night 2 is open
+    closes.clear()
+    page = gm_client.get(reverse("console_why", args=[game.pk, night.pk])).content.decode()
+    assert "乙昨夜受到了攻击" in page and "N1" in page
+    assert closes == [(night.kind, night.number)]
