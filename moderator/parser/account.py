@@ -195,33 +195,52 @@ def _reason(text: Text, book: NameBook, a: int, b: int) -> tuple[str, bool]:
     if mentioned:
         words = "、".join(f"“{w}”" for w in mentioned[:5]) + ("等" if len(mentioned) > 5 else "")
         reason += f";这里提到了{words},但没有读出要做的事:如果这是要做的事,请写清楚"
-    quiet = kinds <= _QUIET and len(norm.strip(_TRIM)) <= 8 and what == "是闲聊或说明"
+    quiet = kinds <= _QUIET and len(norm.strip(_TRIM)) <= 8 and what == _CHATTER
     return reason, quiet
+
+
+@dataclass(frozen=True)
+class _Talk:
+    """What a run that gave no input is, in words (`said`): when its words fit `pattern` (from the start; all of them
+    when `whole`), end with `ending`, or hold a token of one of `kinds`, and are at most `longest` characters."""
+
+    said: str
+    pattern: re.Pattern[str] | None = None
+    whole: bool = False
+    kinds: frozenset[str] = frozenset()
+    ending: str | None = None
+    longest: int | None = None
+
+    def fits(self, norm: str, kinds: set[str]) -> bool:
+        """Whether a run of these normalised words and token kinds is this."""
+        if self.longest is not None and len(norm) > self.longest:
+            return False
+        if self.pattern is not None and (self.pattern.fullmatch(norm) if self.whole else self.pattern.match(norm)):
+            return True
+        return bool(self.kinds & kinds) or (self.ending is not None and norm.endswith(self.ending))
+
+
+_CHATTER = "是闲聊或说明"
+# An opening bracket and its closing one around the whole run.
+_ASIDE = re.compile("|".join(f"{re.escape(a)}.*{re.escape(b)}" for a, b in _BRACKETS.items()), re.S)
+# What a run that gave no input reads as: the first that fits, else chatter.
+_TALK = (
+    _Talk("是括号里的旁白", _ASIDE, whole=True),
+    _Talk("是问候", _GREETING, whole=True),
+    _Talk("是附言、签名或写给天神的话", _SIGNED),
+    _Talk("是更正的话", _CORRECTED),
+    _Talk("是理由", kinds=frozenset({"REASON"})),
+    _Talk("是转述或说别人的事", kinds=frozenset({"REPORT", "OTHER"})),
+    _Talk("是假设", kinds=frozenset({"COND"})),
+    _Talk("是问句", kinds=frozenset({"QUESTION"}), ending="?"),
+    _Talk("是猜测或闲聊", kinds=frozenset({"OPINION", "HEDGE"})),
+    _Talk("是杀人宣言的标记", kinds=frozenset({"MANIFESTO"}), longest=8),
+)
 
 
 def _what(norm: str, kinds: set[str]) -> str:
     """What a run that gave no input reads as, in words."""
-    if _BRACKETS.get(norm[:1]) == norm[-1:]:
-        return "是括号里的旁白"
-    if _GREETING.fullmatch(norm):
-        return "是问候"
-    if _SIGNED.match(norm):
-        return "是附言、签名或写给天神的话"
-    if _CORRECTED.match(norm):
-        return "是更正的话"
-    if "REASON" in kinds:
-        return "是理由"
-    if "REPORT" in kinds or "OTHER" in kinds:
-        return "是转述或说别人的事"
-    if "COND" in kinds:
-        return "是假设"
-    if "QUESTION" in kinds or norm.endswith("?"):
-        return "是问句"
-    if kinds & {"OPINION", "HEDGE"}:
-        return "是猜测或闲聊"
-    if "MANIFESTO" in kinds and len(norm) <= 8:
-        return "是杀人宣言的标记"
-    return "是闲聊或说明"
+    return next((talk.said for talk in _TALK if talk.fits(norm, kinds)), _CHATTER)
 
 
 @dataclass(frozen=True)
