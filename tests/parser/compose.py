@@ -6,7 +6,9 @@ and the cue that repairs it), and carries the inputs it holds:
 
 - an act: a privilege word (the catalogue's use names; the hand decides the card), its player (exact, 繁體, one
   character off a three-character name, or 他 with one antecedent in the same piece), a position (倒数第N张 / 第N张 in
-  Arabic, full-width or Chinese numerals), or a vote word (投 / 票给 / 改投);
+  Arabic, full-width or Chinese numerals), or a vote word (投 / 票给 / 改投). An act on a name one character off a
+  three-character name is no input: it is refused naming the player it is near (docs/parser.md, "a name one
+  character off a 3-character name"), votes and PMs alike;
 - a cue on an act, whose effect on the truth is known: negation (不 / 别 / 没: nothing), cancel (算了, 这条删掉,
   不X了, 还是不要了: nothing, or the act that replaces it), retraction (撤回, [s]…[/s]: nothing), counterfactual
   (要不是…就…了, 早知道…: nothing), correction (不对,是Y / 啊不对打错了,是Y: the corrected act), change frames
@@ -36,7 +38,8 @@ from tests.world import PLAYERS
 MIXED_NAMES = (*PLAYERS[:5], "欧阳锋", "阿飞")
 SENDER = "钱七"
 OTHERS = tuple(p for p in MIXED_NAMES if p != SENDER)
-# The 繁體 spelling of a player where it differs, and a spelling one character off that is near only that player.
+# The 繁體 spelling of a player where it differs, and a spelling one character off that is near only that player: a
+# three-character name one character off is refused naming that player, never read as them (docs/parser.md).
 TRADITIONAL = {"张三": "張三", "赵六": "趙六", "阿飞": "阿飛", "欧阳锋": "歐陽鋒"}
 FUZZY = {"欧阳锋": "欧阳峰"}
 IGNORED = ("manifesto", "pronoun", "span", "manifesto_spans", "correction", "inferred_use")
@@ -53,6 +56,7 @@ class Mention:
     player: str  # the canonical name the mention means
     text: str  # as written
     pronoun: bool = False  # 他: its antecedent is written just before, in the same piece
+    near: bool = False  # one character off a three-character name: refused, naming the player
 
 
 def mention(rnd: random.Random, player: str, *, plain: bool = False) -> Mention:
@@ -64,7 +68,7 @@ def mention(rnd: random.Random, player: str, *, plain: bool = False) -> Mention:
     if roll < 0.12 and player in TRADITIONAL:
         return Mention(player, TRADITIONAL[player])
     if roll < 0.18 and player in FUZZY:
-        return Mention(player, FUZZY[player])
+        return Mention(player, FUZZY[player], near=True)
     return Mention(player, player)
 
 
@@ -139,6 +143,17 @@ class Act:
     text: str
     item: dict
     verb: str  # the privilege or vote word alone (for 不X了)
+    near: bool = False  # its player is written one character off a three-character name: refused, not an input
+
+    @property
+    def inputs(self) -> tuple[dict, ...]:
+        """The input this act is when it is the sender's present order: none when its player must be asked."""
+        return () if self.near else (self.item,)
+
+    @property
+    def refused(self) -> tuple[str, ...]:
+        """The player a refusal of this act names when it is the sender's present order."""
+        return (_targeted(self) or "",) if self.near else ()
 
 
 def privilege_act(rnd: random.Random, use: Use, hand: Sequence[str], who: Mention | None) -> Act:
@@ -153,16 +168,19 @@ def privilege_act(rnd: random.Random, use: Use, hand: Sequence[str], who: Mentio
         words, n = position(rnd)
         spelling = spelling.replace("{p}", words)
         item["position"] = n
-    return Act(spelling, item, use.use)
+    return Act(spelling, item, use.use, near=use.target and who is not None and who.near)
 
 
 def vote_act(rnd: random.Random, who: Mention, *, change: bool = False) -> Act:
     if change:
         return Act(
-            rnd.choice(["改投{x}", "改投 {x}", "我改投{x}"]).replace("{x}", who.text), {"change": who.player}, "改投"
+            rnd.choice(["改投{x}", "改投 {x}", "我改投{x}"]).replace("{x}", who.text),
+            {"change": who.player},
+            "改投",
+            near=who.near,
         )
     spelling = rnd.choice(["投{x}", "投 {x}", "我投{x}", "票给{x}", "投票:{x}", "这票投{x}"])
-    return Act(spelling.replace("{x}", who.text), {"for": who.player}, "投")
+    return Act(spelling.replace("{x}", who.text), {"for": who.player}, "投", near=who.near)
 
 
 # ------------------------------------------------------------------------------------------------ pieces
@@ -177,6 +195,7 @@ class Piece:
     open_end: bool = False
     repaired: tuple[dict, ...] = ()  # the acts a cue in this piece cancels, retracts or corrects
     names: tuple[str, ...] = ()  # players it mentions
+    refused: tuple[str, ...] = ()  # players a refusal must name (an own act on a name one character off)
 
     def __repr__(self) -> str:
         return f"Piece({self.text!r}, {self.family}, truth={list(self.inputs)})"
@@ -265,7 +284,7 @@ def plain(ctx: Context) -> Piece | None:
     act = ctx.act(vote_change=ctx.rnd.random() < 0.25)  # (by day: a vote, or a change of vote: 改投)
     if act is None:
         return None
-    return Piece(act.text, (act.item,), "act", True, names=(_targeted(act) or "",))
+    return Piece(act.text, act.inputs, "act", True, names=(_targeted(act) or "",), refused=act.refused)
 
 
 def pronoun(ctx: Context) -> Piece | None:
@@ -306,7 +325,7 @@ def cancel_and_replace(ctx: Context) -> Piece | None:
         return None
     text = ctx.pick("cancel-replace")
     text = text.replace("{a}", act.text).replace("{b}", other.text)
-    return Piece(text, (other.item,), "cancel-replace", True, repaired=(act.item,))
+    return Piece(text, other.inputs, "cancel-replace", True, repaired=(act.item,), refused=other.refused)
 
 
 def retraction(ctx: Context) -> Piece | None:
@@ -412,8 +431,8 @@ def reason(ctx: Context) -> Piece | None:
         return None
     z = ctx.rnd.choice([p for p in OTHERS if p != _targeted(act)])
     text = ctx.pick("reason")
-    piece = Piece(text.replace("{a}", act.text).replace("{z}", z), (act.item,), "reason", True, open_end=True)
-    return replace(piece, names=(z,))
+    piece = Piece(text.replace("{a}", act.text).replace("{z}", z), act.inputs, "reason", True, open_end=True)
+    return replace(piece, names=(z,), refused=act.refused)
 
 
 def address(ctx: Context) -> Piece | None:
@@ -465,7 +484,8 @@ class Message:
 
     def __repr__(self) -> str:  # what a failing property prints: the message as the parser is given it
         hand = "" if self.phase != "night" else f", hand={list(self.hand)}"
-        return f"Message({self.text!r}, {self.phase}{hand}, parts={self.families}, truth={self.inputs})"
+        refused = f", refused naming {self.refused}" if self.refused else ""
+        return f"Message({self.text!r}, {self.phase}{hand}, parts={self.families}, truth={self.inputs}{refused})"
 
     @property
     def text(self) -> str:
@@ -478,6 +498,11 @@ class Message:
     @property
     def inputs(self) -> list[dict]:
         return [i for p in self.pieces for i in p.inputs]
+
+    @property
+    def refused(self) -> list[str]:
+        """The players a refusal must name: each own act on a name one character off a three-character name."""
+        return [r for p in self.pieces for r in p.refused]
 
     @property
     def families(self) -> list[str]:
@@ -558,13 +583,16 @@ class Score:
     wrong: int  # inputs read that the message does not hold (a silent misreading when nothing is refused)
     missed: int  # inputs the message holds that were not read
     refused: bool  # the parser refused something (the 天神 is shown it)
+    unrefused: int = 0  # refusals the message calls for (a name one character off) that name no such player
 
 
 def score(message: Message) -> tuple[Score, dict]:
     got = parse(message)
     have = Counter(key(i) for i in got["inputs"])
     want = Counter(key(i) for i in message.inputs)
-    return Score(sum((have - want).values()), sum((want - have).values()), bool(got["refusals"])), got
+    named = Counter(p for r in got["refusals"] for p in dict.fromkeys(r.get("candidates", ())))
+    unrefused = sum((Counter(message.refused) - named).values())
+    return Score(sum((have - want).values()), sum((want - have).values()), bool(got["refusals"]), unrefused), got
 
 
 def minimal(message: Message, bad: Callable[[Message], bool]) -> Message:
