@@ -76,15 +76,17 @@ def corpus(verbose: bool) -> None:
 def composed(n: int, seed: int, verbose: bool) -> None:
     """N messages composed from mentions and cues (tests/parser/compose.py): right (read as exactly their inputs),
     wrong inputs (read but not in the message: goal 0; "silent" when nothing was refused beside them) and missed (in
-    the message but not read: goal ≤ 5% of the inputs)."""
+    the message but not read: goal ≤ 5% of the inputs); unrefused: a refusal the message calls for (a name one
+    character off a player) that no refusal gives, naming that player (goal 0; such a message is not right)."""
     rnd = random.Random(seed)
-    right = inputs = wrong = silent = missed = 0
+    right = inputs = wrong = silent = missed = unrefused = 0
     by_family: dict[str, int] = {}
     for _ in range(n):
         message = compose.compose(rnd)
         result, got = compose.score(message)
         inputs += len(message.inputs)
-        right += not (result.wrong or result.missed)
+        right += not (result.wrong or result.missed or result.unrefused)
+        unrefused += result.unrefused
         wrong += result.wrong
         silent += result.wrong if not result.refused else 0
         missed += result.missed
@@ -101,7 +103,7 @@ def composed(n: int, seed: int, verbose: bool) -> None:
             print(f"    got {shown} refused={[r['text'] for r in got['refusals']]}", file=sys.stderr)
     print(
         f"composed messages={n} seed={seed} right={right} inputs={inputs} wrong_inputs={wrong}"
-        f" (silent={silent}) missed={missed} ({missed / max(inputs, 1):.1%})"
+        f" (silent={silent}) missed={missed} ({missed / max(inputs, 1):.1%}) unrefused={unrefused}"
     )
     if by_family:
         worst = sorted(by_family.items(), key=lambda kv: -kv[1])
