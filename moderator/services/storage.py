@@ -2,8 +2,9 @@
 
 The truth is the input log (`Input`, append-only) and the table. The state after each closed phase is stored as a
 snapshot (`Phase.snapshot`, moderator.rules.codec), so a write replays only the open phase from the last snapshot; a
-correction replays from the phase it corrects and rewrites only the snapshots after it. Each phase is judged by
-`closing.judge`, the close's own replay.
+correction replays from the phase it corrects and rewrites only the snapshots after it. A replay starts where the
+close starts (`closing.opening`), judges each phase by `closing.judge`, the close's own replay, and closes each closed
+phase again by the close's own resolution (`closing.resolve`).
 
 The close's rows are written here through the ORM (`close_store`), from the one close calculation
 (`closing.calculate`); `closesql` writes the same rows in SQL statements on PostgreSQL.
