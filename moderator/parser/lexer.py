@@ -21,6 +21,7 @@ SEPARATORS = frozenset("\n。.;!?,、~…")
 PUNCTUATION = frozenset(" \t\r:()[]【】《》〈〉\"'“”‘’「」『』-—_*#/|<>=+→⇒·•")
 _NUMBERING = re.compile(r"\s*(?:\(\s*\d+\s*\)|[①-⑩]|(?:\d+|[一二三四五六七八九十]+)\s*[.、):](?!\d))")
 _MID_NUMBERING = re.compile(r"(?:\d+|[①-⑩])[ \t]*[.、)](?!\d)")  # "1.保镖 2.庶民 …" on one line
+_LIST_BREAKS = frozenset("\n \t:,;、")  # what a list's number may follow (`_numbering_at` says which pattern)
 
 
 def _build_vocab() -> dict[str, list[tuple[str, str, Any]]]:
@@ -88,7 +89,9 @@ def lex(norm: str, start: int, end: int, book: NameBook) -> list[Token]:
     out: list[Token] = []
     i = start
     while i < end:
-        tok = _token_at(norm, i, start, end, book)
+        tok = _numbering_at(norm, i, start, end) if i == start or norm[i - 1] in _LIST_BREAKS else None
+        if tok is None:
+            tok = _token_at(norm, i, end, book)
         if tok is not None:
             out.append(tok)
             i = tok.end
@@ -104,12 +107,11 @@ def lex(norm: str, start: int, end: int, book: NameBook) -> list[Token]:
     return _merge_spaced_gaps(out)
 
 
-def _token_at(norm: str, i: int, start: int, end: int, book: NameBook) -> Token | None:
-    """The token at norm[i] (within norm[start:end]), or None when nothing is read there (a character of a gap)."""
-    numbering = _numbering_at(norm, i, start, end)
-    if numbering is not None:
-        return numbering
-    hit = book.match_at(norm, i)  # a name may start with punctuation ("_0", "...")
+def _token_at(norm: str, i: int, end: int, book: NameBook) -> Token | None:
+    """The token at norm[i] (within norm[:end]), or None when nothing is read there (a character of a gap): a
+    separator or punctuation unless a name starts there ("_0", "..."), else the longest of the player name, the
+    vocabulary word and the pattern there; on a tie the vocabulary or pattern beats a player name."""
+    hit = book.match_at(norm, i)
     if hit and i + hit[0] > end:
         hit = None
     c = norm[i]
@@ -117,12 +119,6 @@ def _token_at(norm: str, i: int, start: int, end: int, book: NameBook) -> Token 
         return Token("SEP", i, i + 1, c, c)
     if not hit and (c in PUNCTUATION or c.isspace()):
         return Token("PUNCT", i, i + 1, c, c)
-    return _longest(norm, i, end, book, hit)
-
-
-def _longest(norm: str, i: int, end: int, book: NameBook, hit: tuple[int, str] | None) -> Token | None:
-    """The longest of the player name (`hit`), the vocabulary word and the pattern at norm[i]; on a tie the
-    vocabulary or pattern beats a player name."""
     cands: list[Token] = []
     if hit:
         cands.append(Token("NAME", i, i + hit[0], book.canonical(hit[1]), hit[1]))
@@ -146,21 +142,6 @@ def _numbering_at(norm: str, i: int, start: int, end: int) -> Token | None:
     else:
         return None
     return Token("PUNCT", i, m.end(), None, m.group(0)) if m else None
-
-
-def _word_at(norm: str, i: int, end: int) -> Token | None:
-    """The longest vocabulary word at norm[i], with whether a privilege's spelling is weak and the card it implies."""
-    words = VOCAB_AT.get(norm[i])
-    word = words.match(norm, i, end) if words is not None else None
-    if word is None:
-        return None
-    key = word.group(0)
-    kind, value = VOCAB_ENTRY[key]
-    tok = Token(kind, i, i + len(key), value, key)
-    if kind == "USE":
-        tok.weak = key in al.WEAK_SPELLINGS
-        tok.hint = al.SPELLING_CARD_HINT.get(key)
-    return tok
 
 
 def _merge_spaced_gaps(tokens: list[Token]) -> list[Token]:
@@ -187,3 +168,18 @@ def _merge_spaced_gaps(tokens: list[Token]) -> list[Token]:
 
 def meaningful(tokens: list[Token]) -> list[Token]:
     return [t for t in tokens if t.kind not in ("STOP", "PUNCT", "SEP")]
+
+
+def _word_at(norm: str, i: int, end: int) -> Token | None:
+    """The longest vocabulary word at norm[i], with whether a privilege's spelling is weak and the card it implies."""
+    words = VOCAB_AT.get(norm[i])
+    word = words.match(norm, i, end) if words is not None else None
+    if word is None:
+        return None
+    key = word.group(0)
+    kind, value = VOCAB_ENTRY[key]
+    tok = Token(kind, i, i + len(key), value, key)
+    if kind == "USE":
+        tok.weak = key in al.WEAK_SPELLINGS
+        tok.hint = al.SPELLING_CARD_HINT.get(key)
+    return tok

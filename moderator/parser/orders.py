@@ -173,14 +173,16 @@ def scan(norm: str) -> OrderParse:
     s = _Scan(COMMENT.sub(_comment, norm))
     i, n = 0, len(s.norm)
     while i < n:
-        at = next((j for read in _READERS if (j := read(s, i)) is not None), None)
-        if at is not None:
-            s.flush(i)
-            i = at
-            continue
-        if s.unknown_start is None:
-            s.unknown_start = i
-        i += 1
+        for read in _READERS:
+            at = read(s, i)
+            if at is not None:
+                s.flush(i)
+                i = at
+                break
+        else:  # no reader reads it: a character of no card
+            if s.unknown_start is None:
+                s.unknown_start = i
+            i += 1
     s.flush(n)
     return s.out
 

@@ -158,11 +158,6 @@ def _seat(m: re.Match[str]) -> _Reading | None:
     return m.end(), int(m.group(1)) if len(m.group(1)) < 6 else 0, None
 
 
-def _anywhere(norm: str, i: int) -> bool:
-    """No condition on what stands before the match."""
-    return True
-
-
 def _not_after_word(norm: str, i: int) -> bool:
     """An x or * is a repeat mark only when no letter or digit runs into it (max2 is no 'x2')."""
     return not (norm[i] in "x*" and i > 0 and _is_word(norm[i - 1]))
@@ -191,13 +186,13 @@ def _always(end: int, best: Token | None) -> bool:
 @dataclass(frozen=True)
 class _Rule:
     """A pattern of `pattern_at`: the kind of token it makes, what it reads from a match (None: not such a token),
-    what must stand before it, whether it beats the best token read before it, and the spelling it carries when
-    not the words matched."""
+    what must stand before it (None: anything), whether a match ending where it does beats the best token read
+    before it, and the spelling it carries when not the words matched."""
 
     kind: str
     pattern: re.Pattern[str]
     read: Callable[[re.Match[str]], _Reading | None]
-    where: Callable[[str, int], bool] = _anywhere
+    where: Callable[[str, int], bool] | None = None
     beats: Callable[[int, Token | None], bool] = _longer
     text: str = ""
 
@@ -225,9 +220,9 @@ _ANY_PATTERN = re.compile("|".join(f"(?:{rule.pattern.pattern})" for rule in (*_
 def _best(norm: str, i: int, rules: tuple[_Rule, ...], best: Token | None) -> Token | None:
     """The token the rules read at norm[i], each in turn replacing the best so far when it beats it."""
     for rule in rules:
-        m = rule.pattern.match(norm, i) if rule.where(norm, i) else None
-        reading = rule.read(m) if m else None
-        if reading is not None and rule.beats(reading[0], best):
+        m = rule.pattern.match(norm, i) if rule.where is None or rule.where(norm, i) else None
+        reading = rule.read(m) if m and rule.beats(m.end(), best) else None
+        if reading is not None:
             end, value, hint = reading
             best = Token(rule.kind, i, end, value, rule.text or norm[i:end], hint=hint)
     return best
