@@ -5,7 +5,7 @@ from moderator.console import views as console
 
 urlpatterns = [
     path("games/new/", create.game_new, name="game_new"),
-    path("games/import/", console.import_game, name="console_import"),
+    path("games/import/", console.import_page, name="console_import"),
     path("games/<int:game_id>/setup/", create.game_setup, name="game_setup"),
     path("gm/", console.games_overview, name="console_games"),
     path("gm/<int:game_id>/", console.dashboard, name="console_dashboard"),
@@ -18,9 +18,9 @@ urlpatterns = [
     path("gm/<int:game_id>/bulk/", bulk.bulk_intake, name="console_bulk"),
     path("gm/<int:game_id>/action/", console.action_form, name="console_action"),
     path("gm/<int:game_id>/votes/", console.vote_intake, name="console_votes"),
-    path("gm/<int:game_id>/votes/revote/", console.revote_request, name="console_revote"),
+    path("gm/<int:game_id>/votes/revote/", console.revote_page, name="console_revote"),
     path("gm/<int:game_id>/messages/<int:message_id>/", console.message_detail, name="console_message"),
-    path("gm/<int:game_id>/void/<int:pk>/", console.input_void, name="console_void"),
+    path("gm/<int:game_id>/void/<int:pk>/", console.void_page, name="console_void"),
     path("gm/<int:game_id>/announcements/", console.announcements, name="console_announcements"),
     path("gm/<int:game_id>/audit/", console.audit, name="console_audit"),
     path("gm/<int:game_id>/correction/", console.correction, name="console_correction"),

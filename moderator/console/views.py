@@ -326,7 +326,7 @@ def vote_intake(request, game_id: int):
 
 @login_required
 @require_POST
-def revote_request(request, game_id: int):
+def revote_page(request, game_id: int):
     """D3: draft the public request to the players who must vote again."""
     game = gm_game(request, game_id)
     try:
@@ -338,7 +338,7 @@ def revote_request(request, game_id: int):
 
 
 @login_required
-def input_void(request, game_id: int, pk: int):
+def void_page(request, game_id: int, pk: int):
     """GET: what the void would change (every other verdict of the phase, and a close now) → POST: confirm."""
     game = gm_game(request, game_id)
     if request.method != "POST":
@@ -550,7 +550,7 @@ def export(request, game_id: int):
 
 
 @login_required
-def import_game(request):
+def import_page(request):
     form = forms.ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -66,7 +66,7 @@ def read_upload(upload) -> dict[str, Any]:
     raw = upload.read(schema.MAX_BYTES + 1)
     if len(raw) > schema.MAX_BYTES:
         raise ImportRefused(f"文件太大:最多 {schema.MAX_BYTES // 1024 // 1024} MB")
-    return parse(raw)
+    return export_parse(raw)
 
 
 def _json(raw: bytes | str) -> Any:
@@ -82,7 +82,7 @@ def _json(raw: bytes | str) -> Any:
         raise ImportRefused("这不是有效的 JSON 文件:不是 UTF-8 编码的文字") from None
 
 
-def parse(raw: bytes | str) -> dict[str, Any]:
+def export_parse(raw: bytes | str) -> dict[str, Any]:
     data = _json(raw)
     if not isinstance(data, dict):
         raise ImportRefused(f"这不是本系统导出的游戏文件(需要 format = {FORMAT})")
