@@ -20,10 +20,11 @@ MOVE_ARGS: dict[str, tuple[str, ...]] = {
 
 
 def arg_values(state: Any, seat: Any, name: str) -> list[Any]:
-    return {
-        "target": SUSPECTS,
-        "card": SUSPECTS,
+    values: dict[str, list[Any]] = {
+        "target": list(SUSPECTS),
+        "card": list(SUSPECTS),
         "axis": ["row", "col"],
         "index": list(range(5)),
         "dir": [1, -1],
-    }[name]
+    }
+    return values[name]
