@@ -1,7 +1,8 @@
 """狄仁杰 card game (source 000): clue sets, the killer's secret mission, scoring, killer expansion, team variant.
 
 Pure rules module; clue shapes in ``direnjie_cards_clues.py``, the step-1 check/function in
-``direnjie_cards_bonus.py``, answers and scoring in ``direnjie_cards_score.py``, views and forms in
+``direnjie_cards_bonus.py``, where cards may be taken from in ``direnjie_cards_draws.py``, answers and scoring in
+``direnjie_cards_score.py``, the legal moves in ``direnjie_cards_moves.py``, views and forms in
 ``direnjie_cards_view.py``.  Cards: T1–T6, W1–W5, L1–L5 (×3 each),
 M1–M5 (×1, 丐帮), optional A (杀手).  Actions (``player`` is the acting seat):
 
@@ -26,6 +27,8 @@ Rulings (also in docs/tables.md):
   give back that many), W one of the other players with the most cards, L any other player.
 * Step 4 "补至最多两张手牌" is read as "take at most two cards" using the three listed ways; it is optional.
 * Step 3 is compulsory whenever the hand holds a clue (the killer may decline).
+* A clue is submitted top to bottom, its special card at the bottom; a request names one category or one number; an
+  answer names a killer only when the game asks for one (a detective, with the killer expansion).
 * The game ends when the last player in turn order (尾家) finishes a turn once 8 public clues exist.
 """
 
@@ -45,21 +48,23 @@ from .base import (
     int_param,
     legal_via,
     require,
-    seat_param,
     str_param,
     take_from,
 )
 from .direnjie_cards_bonus import _do_check, _do_function, _do_give_back, check_targets, function_targets, steal
-from .direnjie_cards_clues import (
+from .direnjie_cards_clues import (  # noqa: F401  (arrange_clue: what a clue is, as the game shows it)
     CATEGORY,
     arrange_clue,
-    banned,
+    check_clue,
     describe,
-    matches,
+    givable,
     number,
     possible_clue,
     public_clues,
+    request_categories,
+    request_numbers,
 )
+from .direnjie_cards_draws import DECK, check_consolation, check_refill, steal_targets
 from .direnjie_cards_score import TEAM_SHAPES, do_answer
 
 KIND = "direnjie_cards"
@@ -253,12 +258,13 @@ def expected(s: State) -> tuple[list[int], list[str]]:
         return [p for p in range(s.n) if s.answers[p] is None], ["answer"]
     if s.phase == "over":
         raise RuleError("游戏已经结束,不能再行动。")
+    if s.phase == "submit":
+        return [s.current], submit_actions(s)
     actions = {
         "bonus": ["check", "function"],
         "give_back": ["give_back"],
         "request": ["request"],
         "consolation": ["consolation"],
-        "submit": submit_actions(s),
         "refill": ["refill"],
     }[s.phase]
     return [s.current], actions
@@ -276,13 +282,13 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
 
 
 def _do_request(s: State, seat: int, action: dict[str, Any]) -> None:
-    cats, nums = banned(s)
+    require(("category" in action) != ("number" in action), "索取只选一项:一个类别,或一个号码。")
     if "category" in action:
         category = str_param(action, "category", ("T", "W", "L"), "类别")
-        require(category not in cats, f"{CATEGORY[category]}已有 5 组公开线索,不能再索取该类别。")
+        require(category in request_categories(s), f"{CATEGORY[category]}已有 5 组公开线索,不能再索取该类别。")
         s.request = {"category": category}
     else:
-        allowed = [k for k in range(1, 6) if k not in nums]
+        allowed = request_numbers(s)
         if action.get("number") == 6:
             raise RuleError("不可以索取 6 号。可以索取号码:" + "、".join(map(str, allowed)) + ",或某个类别。")
         s.request = {"number": int_param(action, "number", allowed, "号码(已有 3 组公开线索的号码不可索取)")}
@@ -299,7 +305,10 @@ def _do_give(s: State, seat: int, action: dict[str, Any]) -> None:
         if not (isinstance(card, str) and card in s.hands[seat]):
             raise RuleError(f"你手中没有「{card}」。")
         require(card[0] not in "MA", "不可以将丐帮牌或杀手牌传给其他玩家。")
-        require(matches(s.request, card), f"「{card}」不符合索取条件「{describe(s.request)}」(T6 可作百搭)。")
+        require(
+            card in givable(s.hands[seat], s.request),
+            f"「{card}」不符合索取条件「{describe(s.request)}」(T6 可作百搭)。",
+        )
         s.hands[seat].remove(card)
         s.hands[me].append(card)
         s.given.append(seat)
@@ -311,7 +320,7 @@ def _do_give(s: State, seat: int, action: dict[str, Any]) -> None:
     s.givers.pop(0)
     if s.givers:
         return
-    if s.received == 0 and (s.deck or any(p != me and len(s.hands[p]) >= 3 for p in range(s.n))):
+    if s.received == 0 and (s.deck or steal_targets(s, me)):
         s.phase = "consolation"
     else:
         to_submit(s)
@@ -319,14 +328,12 @@ def _do_give(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_consolation(s: State, seat: int, action: dict[str, Any]) -> None:
     source = action.get("source")
-    if source == "deck":
-        require(bool(s.deck), "牌库已经没有牌了。")
+    target = check_consolation(s, seat, source)
+    if source == DECK:
         card = draw(s, seat)
         emit(s, f"{s.players[seat]} 没有索取到牌,从牌库拿 1 张。")
         emit(s, f"你拿到:{card}。", to=[seat])
-    elif source != "none":
-        target = seat_param(s, action, "source", "抽牌对象")
-        require(target != seat and len(s.hands[target]) >= 3, "只能从有三张或以上手牌的其他玩家手中随机抽取。")
+    elif target is not None:
         taken = steal(s, target, seat, 1)
         emit(s, f"{s.players[seat]} 没有索取到牌,从 {s.players[target]} 手中随机抽取 1 张。")
         emit(s, f"{s.players[seat]} 抽走了:{taken[0]}。", to=[seat, target])
@@ -337,7 +344,7 @@ def _do_submit(s: State, seat: int, action: dict[str, Any]) -> None:
     if action["type"] == "no_submit":  # the same public line whether the killer declined or nobody could
         emit(s, f"步骤3:{s.players[seat]} 没有提交线索。")
     else:
-        cards = arrange_clue(cards_param(action), seat == s.killer)
+        cards = check_clue(cards_param(action), seat == s.killer)
         take_from(s.hands[seat], cards)
         s.clues[seat].append({"cards": cards, "public": False})
         s.submitted[seat] += 1
@@ -348,22 +355,15 @@ def _do_submit(s: State, seat: int, action: dict[str, Any]) -> None:
 
 def _do_refill(s: State, seat: int, action: dict[str, Any]) -> None:
     sources = action.get("sources", [])
-    require(isinstance(sources, list) and len(sources) <= 2, "补手牌最多两张:sources 是最多两项的列表。")
-    seats = [x for x in sources if x != "deck"]
-    require(len(set(seats)) == len(seats), "从其他玩家手中抽牌时,两张必须来自两位不同的玩家。")
+    check_refill(s, seat, sources)
     got = []
     for src in sources:
-        if src == "deck":
-            require(bool(s.deck), "牌库已经没有足够的牌。")
+        if src == DECK:
             got.append(draw(s, seat))
             continue
-        target = seat_param(s, {"t": src}, "t", "抽牌对象")
-        require(target != seat, "不能从自己手中抽牌。")
-        require(target not in s.given, f"{s.players[target]} 本回合已经传过牌给你,不能从其手中抽牌。")
-        require(len(s.hands[target]) >= 3, f"{s.players[target]} 手牌少于三张,不能从其手中抽牌。")
-        got += steal(s, target, seat, 1)
-        emit(s, f"你被 {s.players[seat]} 抽走:{got[-1]}。", to=[target])
-    where = "、".join("牌库" if x == "deck" else s.players[x] for x in sources) or "不补牌"
+        got += steal(s, src, seat, 1)
+        emit(s, f"你被 {s.players[seat]} 抽走:{got[-1]}。", to=[src])
+    where = "、".join("牌库" if x == DECK else s.players[x] for x in sources) or "不补牌"
     emit(s, f"步骤4:{s.players[seat]} 补手牌({where})。")
     if got:
         emit(s, f"你补到:{'、'.join(got)}。", to=[seat])

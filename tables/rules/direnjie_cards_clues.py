@@ -26,8 +26,21 @@ def banned(s: Any) -> tuple[set[str], set[int]]:
     return {c for c in "TWL" if cats[c] >= 5}, {k for k in range(1, 7) if nums[k] >= 3}
 
 
+def request_categories(s: Any) -> list[str]:
+    """The categories step 2 may request now (not banned)."""
+    cats, _ = banned(s)
+    return [c for c in "TWL" if c not in cats]
+
+
+def request_numbers(s: Any) -> list[int]:
+    """The numbers step 2 may request now: 1–5 (6 is only a wild T), not banned."""
+    _, nums = banned(s)
+    return [k for k in range(1, 6) if k not in nums]
+
+
 def arrange_clue(cards: list[str], is_killer: bool) -> list[str]:
-    """The three cards as [top, middle, bottom], or RuleError explaining which clues exist."""
+    """The three cards as [top, middle, bottom], or RuleError explaining which clues exist (``check_clue`` also
+    wants them in that order)."""
     require(len(cards) == 3, "一组线索正好是 3 张牌。")
     special = [c for c in cards if c[0] in "MA"]
     pair = [c for c in cards if c[0] not in "MA"]
@@ -44,6 +57,13 @@ def arrange_clue(cards: list[str], is_killer: bool) -> list[str]:
             f"丐帮牌必须与号码相同(例如 T4 T4 M4),或垫在两张 T6 之下;{pair[0]} 配不上 {bottom}。",
         )
     return [pair[0], pair[1], bottom]
+
+
+def check_clue(cards: list[str], is_killer: bool) -> list[str]:
+    """A clue as submitted, top to bottom: a clue of the hand's cards, its special card at the bottom."""
+    arranged = arrange_clue(cards, is_killer)
+    require(cards == arranged, f"线索由上到下摆放,垫底的牌放在最后:{' '.join(arranged)}。")
+    return arranged
 
 
 def clue_options(hand: list[str], is_killer: bool) -> list[list[str]]:
@@ -75,3 +95,8 @@ def matches(request: dict[str, Any], card: str) -> bool:
 
 def describe(request: dict[str, Any]) -> str:
     return CATEGORY[request["category"]] if "category" in request else f"{request['number']} 号"
+
+
+def givable(hand: list[str], request: dict[str, Any]) -> list[str]:
+    """The cards of ``hand`` that answer ``request`` (a T6 answers any; 丐帮 and 杀手 are never given), each once."""
+    return sorted({c for c in hand if matches(request, c)})

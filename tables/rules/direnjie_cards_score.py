@@ -19,17 +19,35 @@ def thinks_killer(s: Any, seat: int) -> bool:
     return seat in claims if claims else seat == s.killer
 
 
+# An answer (and the mission turned over): the number of each category, as the cards are numbered.
+ANSWER = {"T": ("目标", range(1, 7)), "W": ("凶器", range(1, 6)), "L": ("地点", range(1, 6))}
+
+
+def names_killer(s: Any, seat: int) -> bool:
+    """With the killer expansion a detective names the killer in their answer; the killer names nobody."""
+    return bool(s.options["killer"]) and not thinks_killer(s, seat)
+
+
+def killer_suspects(s: Any, seat: int) -> list[int]:
+    """Whom a detective may name as the killer: anyone but themselves."""
+    return [p for p in range(s.n) if p != seat]
+
+
+def numbers_param(action: dict[str, Any]) -> dict[str, int]:
+    return {c: int_param(action, c, values, f"{label}号码") for c, (label, values) in ANSWER.items()}
+
+
 def write_answer(s: Any, seat: int, action: dict[str, Any]) -> None:
     """The seat's answer: T, W and L numbers, and with the killer expansion the killer a detective names."""
-    answer: dict[str, Any] = {
-        "T": int_param(action, "T", range(1, 7), "目标号码"),
-        "W": int_param(action, "W", range(1, 6), "凶器号码"),
-        "L": int_param(action, "L", range(1, 6), "地点号码"),
-        "killer": None,
-    }
-    if s.options["killer"] and not thinks_killer(s, seat):
+    answer: dict[str, Any] = {**numbers_param(action), "killer": None}
+    if names_killer(s, seat):
         answer["killer"] = seat_param(s, action, "killer", "你认为的杀手")
-        require(answer["killer"] != seat, "你不能指认自己为杀手。")
+        require(answer["killer"] in killer_suspects(s, seat), "你不能指认自己为杀手。")
+    else:
+        require(
+            "killer" not in action,
+            "这份解答不指认杀手" + ("(杀手不写)。" if s.options["killer"] else "(本局没有杀手扩充)。"),
+        )
     s.answers[seat] = answer
     emit(s, f"{s.players[seat]} 写好了解答。")
 

@@ -13,6 +13,8 @@ Rulings (also in docs/tables.md):
   answer; nobody else learns it before the mission is turned over.  The offer stays on every unanswered player's page
   and the last claim counts, so neither a missing button nor a refusal tells anyone that the killer has claimed.
 * Records are public and may be made by anyone at the table; answers and the killer's claim only by the player.
+* Who may record what now, and the forms, are ``direnjie_table_moves``; once the mission is recorded the game is over
+  and takes no record or correction (the host undoes the mission record first).
 """
 
 from __future__ import annotations
@@ -28,20 +30,29 @@ from .base import (
     RuleError,
     action_type,
     emit,
-    form,
     int_param,
     legal_via,
-    param,
     require,
     seat_param,
     str_param,
     visible_log,
 )
+from .direnjie_cards_score import numbers_param
+from .direnjie_table_moves import (
+    FIELDS,
+    answer_refusal,
+    claim_refusal,
+    may_end_turn,
+    moves,
+    open_actions,
+    reveal_targets,
+    submit_targets,
+    withdraw_refusal,
+)
 
 KIND = "direnjie_cards"
 TITLE = dj.TITLE
 MIN_PLAYERS, MAX_PLAYERS = dj.MIN_PLAYERS, dj.MAX_PLAYERS
-FIELDS = {"hand": "手牌数", "hidden": "暗线索", "public": "公开线索"}
 
 
 @dataclasses.dataclass
@@ -88,13 +99,16 @@ def actor_of(s: State, action: dict[str, Any]) -> int | str:
 
 
 def apply(state: State, action: Any) -> tuple[State, list[dict[str, Any]]]:
-    s = state.clone()
-    start = len(s.log)
     kind = action_type(action)
-    actor = actor_of(s, action)
-    allowed = {"play": _PLAY, "answer": _ANSWER, "mission": _MISSION, "over": ()}[s.phase]
-    if kind not in allowed and kind != "correct":
-        raise RuleError(f"现在不能「{NAMES.get(kind, '这个动作')}」。现在可以:{'、'.join(NAMES[k] for k in allowed)}。")
+    actor = actor_of(state, action)
+    require(state.phase != "over", "这一局已经结束,不能再记录或更正(主持人可以先撤销最后一条记录)。")
+    allowed = open_actions(state)
+    if kind not in allowed:
+        raise RuleError(
+            f"现在不能「{ACTION_NAMES.get(kind, '这个动作')}」。现在可以:{'、'.join(ACTION_NAMES[k] for k in allowed)}。"
+        )
+    s = state.clone()  # a record the phase does not take costs no copy of the state
+    start = len(s.log)
     _HANDLERS[kind](s, actor, action)
     return s, s.log[start:]
 
@@ -115,7 +129,7 @@ def _hand(s: State, actor: Any, action: dict[str, Any]) -> None:
 
 def _submit(s: State, actor: Any, action: dict[str, Any]) -> None:
     target = _seat(s, action)
-    require(s.hand[target] >= 3, f"{s.players[target]} 手牌不足 3 张,不能提交线索(可先更正手牌数)。")
+    require(target in submit_targets(s), f"{s.players[target]} 手牌不足 3 张,不能提交线索(可先更正手牌数)。")
     s.hand[target] -= 3
     s.hidden[target] += 1
     s.submitted[target] += 1
@@ -124,7 +138,7 @@ def _submit(s: State, actor: Any, action: dict[str, Any]) -> None:
 
 def _reveal(s: State, actor: Any, action: dict[str, Any]) -> None:
     target = _seat(s, action)
-    require(s.hidden[target] > 0, f"{s.players[target]} 没有暗线索可以翻开。")
+    require(target in reveal_targets(s), f"{s.players[target]} 没有暗线索可以翻开。")
     s.hidden[target] -= 1
     s.public[target] += 1
     total = sum(s.public)
@@ -137,7 +151,7 @@ def _reveal(s: State, actor: Any, action: dict[str, Any]) -> None:
 
 
 def _end_turn(s: State, actor: Any, action: dict[str, Any]) -> None:
-    require(actor in (tr.HOST, s.current), f"只有当前回合的 {s.players[s.current]} 或主持人可以结束回合。")
+    require(may_end_turn(s, actor), f"只有当前回合的 {s.players[s.current]} 或主持人可以结束回合。")
     emit(s, f"{s.players[s.current]} 的回合结束。〔{_name(s, actor)} 记录〕")
     if s.last_round and s.current == s.tail:
         s.phase = "answer"
@@ -148,10 +162,9 @@ def _end_turn(s: State, actor: Any, action: dict[str, Any]) -> None:
 
 
 def _claim(s: State, actor: Any, action: dict[str, Any]) -> None:
-    require(actor != tr.HOST and s.options["killer"], "只有拿到杀手牌的玩家本人可以声明。")
+    refusal = claim_refusal(s, actor)
+    require(refusal is None, str(refusal))
     seat = int(actor)
-    require(s.answers[seat] is None, "你已经写好解答了。")
-    require(seat not in s.claims, "你已经声明过拿到杀手牌 A 了(可以撤回)。")
     s.claims = [*s.claims, seat]
     s.killer = seat
     emit(s, "你声明自己拿到了杀手牌 A。点错了可以在写解答之前撤回。", to=[seat])
@@ -159,19 +172,18 @@ def _claim(s: State, actor: Any, action: dict[str, Any]) -> None:
 
 def _withdraw(s: State, actor: Any, action: dict[str, Any]) -> None:
     """A mis-tap on 「我拿到了杀手牌 A」 is taken back by the same player; the claim before it counts again."""
-    require(actor != tr.HOST, "只有声明者本人可以撤回。")
+    refusal = withdraw_refusal(s, actor)
+    require(refusal is None, str(refusal))
     seat = int(actor)
-    require(seat in s.claims, "你没有声明过拿到杀手牌 A。")
-    require(s.answers[seat] is None, "你已经写好解答了,不能再撤回。")
     s.claims = [p for p in s.claims if p != seat]
     s.killer = s.claims[-1] if s.claims else None
     emit(s, "你撤回了「拿到杀手牌 A」的声明。", to=[seat])
 
 
 def _answer(s: State, actor: Any, action: dict[str, Any]) -> None:
-    require(actor != tr.HOST, "解答由玩家本人写。")
+    refusal = answer_refusal(s, actor)
+    require(refusal is None, str(refusal))
     seat = int(actor)
-    require(s.answers[seat] is None, "你已经写好解答了。")
     djv.write_answer(s, seat, action)
     emit(s, "你的解答:" + djv.describe_answer(s, s.answers[seat]), to=[seat])
     if all(a is not None for a in s.answers):
@@ -180,11 +192,7 @@ def _answer(s: State, actor: Any, action: dict[str, Any]) -> None:
 
 
 def _mission(s: State, actor: Any, action: dict[str, Any]) -> None:
-    s.mission = {
-        "T": int_param(action, "T", range(1, 7), "目标号码"),
-        "W": int_param(action, "W", range(1, 6), "凶器号码"),
-        "L": int_param(action, "L", range(1, 6), "地点号码"),
-    }
+    s.mission = numbers_param(action)
     s.phase = "over"
     m = s.mission
     emit(s, f"秘密任务揭晓:目标 T{m['T']}、凶器 W{m['W']}、地点 L{m['L']}。〔{_name(s, actor)} 记录〕")
@@ -210,7 +218,7 @@ def _correct(s: State, actor: Any, action: dict[str, Any]) -> None:
     emit(s, f"主持人更正:{s.players[target]} 的{FIELDS[field]} {before} → {value}。理由:{reason}")
 
 
-NAMES = {
+ACTION_NAMES = {
     "hand": "手牌数变化",
     "submit_clue": "提交线索",
     "reveal_clue": "翻开线索",
@@ -221,12 +229,9 @@ NAMES = {
     "mission": "记录秘密任务",
     "correct": "更正数值",
 }
-_PLAY = ("hand", "submit_clue", "reveal_clue", "end_turn", "claim_killer", "withdraw_claim")
-_ANSWER = ("answer", "claim_killer", "withdraw_claim")
 # Records only their maker may see: they change no other page, so they bump no version, and the host's undo skips
 # them (the host cannot see what they are; the player withdraws a claim himself).
 PRIVATE_ACTIONS = frozenset({"claim_killer", "withdraw_claim"})
-_MISSION = ("mission",)
 _HANDLERS = {
     "hand": _hand,
     "submit_clue": _submit,
@@ -289,61 +294,5 @@ def _waiting(s: State) -> list[int]:
 
 
 def forms(s: State, seat: int | str) -> list[dict[str, Any]]:
-    return [*_play_forms(s, seat), *_claim_forms(s, seat), *_answer_forms(s, seat), *_host_forms(s, seat)]
-
-
-def _play_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
-    if s.phase != "play":
-        return []
-    everyone = [(p, s.players[p]) for p in range(s.n)]
-    out = [form("end_turn", f"结束 {s.players[s.current]} 的回合")] if seat in (tr.HOST, s.current) else []
-    deltas = [(d, f"{d:+d}") for d in sorted(tr.DELTAS, key=lambda d: (d > 0, abs(d)))]
-    with_cards = [(p, s.players[p]) for p in range(s.n) if s.hand[p] >= 3]
-    with_hidden = [(p, s.players[p]) for p in range(s.n) if s.hidden[p] > 0]
-    if with_cards:
-        out.append(form("submit_clue", "提交线索(暗)", param("target", "谁", "seat", with_cards)))
-    if with_hidden:
-        out.append(form("reveal_clue", "翻开线索", param("target", "谁", "seat", with_hidden)))
-    out.append(
-        form("hand", "手牌数变化", param("target", "谁", "seat", everyone), param("delta", "变化", "int", deltas))
-    )
-    return out
-
-
-def _claim_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
-    """Offered to everyone until they answer, so its absence tells nothing."""
-    if (
-        seat == tr.HOST
-        or s.phase not in ("play", "answer")
-        or not s.options["killer"]
-        or s.answers[int(seat)] is not None
-    ):
-        return []
-    if int(seat) in s.claims:
-        return [form("withdraw_claim", "撤回:我没有拿到杀手牌 A(点错了;只有你自己看得到)")]
-    return [form("claim_killer", "我拿到了杀手牌 A(只有你自己看得到)")]
-
-
-def _answer_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
-    out = []
-    if s.phase == "answer" and seat != tr.HOST and s.answers[int(seat)] is None:
-        out.append(djv.answer_form(s, int(seat)))
-    if s.phase == "mission":
-        out.append(djv.mission_form())
-    return out
-
-
-def _host_forms(s: State, seat: int | str) -> list[dict[str, Any]]:
-    if seat != tr.HOST or s.phase == "over":
-        return []
-    everyone = [(p, s.players[p]) for p in range(s.n)]
-    return [
-        form(
-            "correct",
-            "更正数值",
-            param("target", "谁", "seat", everyone),
-            param("field", "项目", "choice", list(FIELDS.items())),
-            param("value", "新数值", "number"),
-            param("reason", "理由", "text"),
-        )
-    ]
+    """The page's forms for a seat or the host: one per legal move (``direnjie_table_moves``)."""
+    return [m.form() for m in moves(s, seat)]

@@ -170,7 +170,7 @@ def _shift(state: State, axis: str, index: int, direction: int) -> None:
 
 def _expected(s: State) -> tuple[int, list[str]]:
     require(s.phase != "over", "游戏已经结束,不能再行动。")
-    return s.turn, _allowed(s, s.turn)
+    return s.turn, allowed_moves(s, s.turn)
 
 
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
@@ -184,7 +184,8 @@ def _role(state: State, seat: int) -> str:
     return KILLER if seat == state.killer else INSPECTOR
 
 
-def _allowed(state: State, seat: int) -> list[str]:
+def allowed_moves(state: State, seat: int) -> list[str]:
+    """The move types open to ``seat`` in this phase, if it is their turn."""
     if state.phase == "killer_first":
         return ["kill"]
     if state.phase == "inspector_first":
@@ -196,16 +197,57 @@ def _allowed(state: State, seat: int) -> list[str]:
     return ["shift", "arrest"] + (["exonerate_draw"] if state.deck else [])
 
 
-def _do_shift(s: State, seat: int, action: dict[str, Any]) -> None:
-    axis = str_param(action, "axis", {"row": "横排", "col": "直排"}, "推移方向")
+AXES = {"row": "横排", "col": "直排"}
+DIRECTIONS = (1, -1)
+
+
+def check_shift(s: State, action: dict[str, Any]) -> tuple[str, int, int]:
+    """A shift's line and direction: a line of two cards or more, not undoing the shift just made."""
+    axis = str_param(action, "axis", AXES, "推移方向")
     count = len(s.grid) if axis == "row" else len(s.grid[0])
     index = int_param(action, "index", range(count), "横排/直排编号")
-    direction = int_param(action, "dir", [1, -1], "推移方向(1=向右/下,-1=向左/上)")
+    direction = int_param(action, "dir", list(DIRECTIONS), "推移方向(1=向右/下,-1=向左/上)")
     length = len(s.grid[0]) if axis == "row" else len(s.grid)
     require(length > 1, "这一排只剩一张牌,推移不会改变任何东西。")
     last = s.last_shift
     if last and last["axis"] == axis and last["index"] == index and (direction == -last["dir"] or length == 2):
         raise RuleError("不能立刻用推移还原对方刚做的推移。请推移别的横排/直排,或选择其他行动。")
+    return axis, index, direction
+
+
+def legal_shifts(s: State) -> list[dict[str, Any]]:
+    """Every shift allowed now (``check_shift``), as {axis, index, dir}."""
+    size = max(len(s.grid), len(s.grid[0]))
+    tried = [{"axis": a, "index": i, "dir": d} for a in AXES for i in range(size) for d in DIRECTIONS]
+    return [shift for shift in tried if _passes(check_shift, s, shift)]
+
+
+def _passes(check: Any, s: State, action: dict[str, Any]) -> bool:
+    try:
+        check(s, action)
+    except RuleError:
+        return False
+    return True
+
+
+def kill_targets(s: State) -> list[str]:
+    """The living suspects next to the killer's identity."""
+    return [n for n in neighbours(s, s.killer_identity) if not cell_of(s, n)["dead"]]
+
+
+def arrest_targets(s: State) -> list[str]:
+    """The inspector's own identity and the living suspects next to it."""
+    me = s.inspector_identity
+    return [] if me is None else [me] + [n for n in neighbours(s, me) if not cell_of(s, n)["dead"]]
+
+
+def identity_choices(s: State) -> list[str]:
+    """The inspector's first turn: a living suspect among the four cards drawn."""
+    return [c for c in s.inspector_hand if (cell := on_grid(s, c)) is not None and not cell["dead"]]
+
+
+def _do_shift(s: State, seat: int, action: dict[str, Any]) -> None:
+    axis, index, direction = check_shift(s, action)
     _shift(s, axis, index, direction)
     word = ("向右" if direction == 1 else "向左") if axis == "row" else ("向下" if direction == 1 else "向上")
     emit(s, f"{s.players[seat]} 将第 {index + 1} {'横排' if axis == 'row' else '直排'}{word}推移一格。")
@@ -225,7 +267,7 @@ def _do_kill(s: State, seat: int, action: dict[str, Any]) -> None:
     target = _target(s, action)
     cell = cell_of(s, target)
     require(not cell["dead"], f"{target} 已经死亡,请选择一名活着的相邻嫌疑人。")
-    options = [n for n in neighbours(s, s.killer_identity) if not cell_of(s, n)["dead"]]
+    options = kill_targets(s)
     require(
         target in options, f"{target} 不与你的身份 {s.killer_identity} 相邻。可以杀害:{'、'.join(options) or '(无)'}。"
     )
@@ -273,7 +315,7 @@ def _do_choose(s: State, seat: int, action: dict[str, Any]) -> None:
     card = action.get("card")
     if card not in s.inspector_hand:
         raise RuleError(f"身份必须从你抽到的牌中选择:{'、'.join(s.inspector_hand)}。")
-    require(not cell_of(s, card)["dead"], f"{card} 已经死亡,请选择一名活着的嫌疑人作为身份。")
+    require(card in identity_choices(s), f"{card} 已经死亡,请选择一名活着的嫌疑人作为身份。")
     s.inspector_hand.remove(card)
     s.inspector_identity = card
     s.phase = "main"
@@ -286,7 +328,7 @@ def _do_arrest(s: State, seat: int, action: dict[str, Any]) -> None:
     target = _target(s, action)
     me = s.inspector_identity
     assert me is not None
-    options = [me] + [n for n in neighbours(s, me) if not cell_of(s, n)["dead"]]
+    options = arrest_targets(s)
     require(target in options, f"只能逮捕与你的身份 {me} 相邻的活人或你自己。可以逮捕:{'、'.join(options)}。")
     s.last_shift = None
     if target == s.killer_identity:

@@ -1,11 +1,13 @@
-"""Noir: results, views and UI forms (see ``noir.py`` for the state and the rules)."""
+"""Noir: results, views, and the forms built from the legal moves (``noir.py``: the state and the rules;
+``noir_moves``: the moves)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .base import FormLister, form, forms_for, param, visible_log
-from .noir import INSPECTOR, KILLER, KIND, State, _allowed, neighbours
+from .base import visible_log
+from .noir import INSPECTOR, KILLER, KIND, State
+from .noir_moves import moves
 
 
 def winner(state: State) -> list[int] | None:
@@ -51,62 +53,5 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
 
 
 def forms(state: State, seat: int) -> list[dict[str, Any]]:
-    if state.phase == "over" or seat != state.turn:
-        return []
-    return forms_for(_LISTERS, _allowed(state, seat), state, seat)
-
-
-def _alive(state: State) -> list[str]:
-    return [cell["name"] for row in state.grid for cell in row if not cell["dead"]]
-
-
-def _kill_forms(state: State, seat: int) -> list[dict[str, Any]]:
-    alive = _alive(state)
-    targets = [n for n in neighbours(state, state.killer_identity) if n in alive]
-    if not targets:  # no living neighbour: no empty form
-        return []
-    return [form("kill", "杀害相邻嫌疑人", param("target", "目标", "choice", [(n, n) for n in targets]))]
-
-
-def _choose_identity_forms(state: State, seat: int) -> list[dict[str, Any]]:
-    alive = _alive(state)
-    cards = [(c, c) for c in state.inspector_hand if c in alive]
-    return [form("choose_identity", "选择秘密身份", param("card", "身份", "choice", cards))]
-
-
-def _exonerate_forms(state: State, seat: int) -> list[dict[str, Any]]:
-    cards = [(c, c) for c in state.inspector_hand]
-    return [form("exonerate", "打出一张证据卡宣告无罪", param("card", "证据卡", "choice", cards))]
-
-
-def _shift_forms(state: State, seat: int) -> list[dict[str, Any]]:
-    rows, cols = len(state.grid), len(state.grid[0])
-    return [
-        form(
-            "shift",
-            "推移一排",
-            param("axis", "方向", "choice", [("row", "横排"), ("col", "直排")]),
-            param("index", "第几排", "int", [(i, str(i + 1)) for i in range(max(rows, cols))]),
-            param("dir", "方向", "int", [(1, "向右/向下"), (-1, "向左/向上")]),
-        )
-    ]
-
-
-def _arrest_forms(state: State, seat: int) -> list[dict[str, Any]]:
-    me = state.inspector_identity
-    if not me:
-        return []
-    alive = _alive(state)
-    targets = [me] + [n for n in neighbours(state, me) if n in alive]
-    return [form("arrest", "逮捕", param("target", "目标", "choice", [(n, n) for n in targets]))]
-
-
-_LISTERS: dict[str, FormLister] = {
-    "kill": _kill_forms,
-    "choose_identity": _choose_identity_forms,
-    "exonerate": _exonerate_forms,
-    "shift": _shift_forms,
-    "arrest": _arrest_forms,
-    "disguise": lambda state, seat: [form("disguise", "伪装(从证据牌堆抽一张)")],
-    "exonerate_draw": lambda state, seat: [form("exonerate_draw", "无罪宣告:先抽一张证据卡")],
-}
+    """The page's forms: one per legal move (``noir_moves``), its choices the legal values."""
+    return [m.form() for m in moves(state, seat)]

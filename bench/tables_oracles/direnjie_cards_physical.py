@@ -1,0 +1,34 @@
+"""The oracle for the 狄仁杰 physical tracker: each record type's arguments and every value they could be sent, written
+from the game's domain (every seat, every change of a count, every number on a card), apart from the tracker's own
+list of moves.  The host's correction takes a number and a reason typed in: no list of values holds those, so it is
+tried with none (and refused)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MOVE_ARGS: dict[str, tuple[str, ...]] = {
+    "hand": ("target", "delta"),
+    "submit_clue": ("target",),
+    "reveal_clue": ("target",),
+    "end_turn": (),
+    "claim_killer": (),
+    "withdraw_claim": (),
+    "answer": ("T", "W", "L"),
+    "mission": ("T", "W", "L"),
+    "correct": (),
+}
+# An answer naming the killer (a detective's, with the killer expansion).
+MORE_SHAPES: dict[str, tuple[tuple[str, ...], ...]] = {"answer": (("T", "W", "L", "killer"),)}
+
+
+def arg_values(state: Any, seat: Any, name: str) -> list[Any]:
+    n = len(state.players)
+    return {
+        "target": list(range(n)),
+        "killer": list(range(n)),
+        "delta": list(range(-6, 7)),
+        "T": list(range(1, 7)),
+        "W": list(range(1, 6)),
+        "L": list(range(1, 6)),
+    }[name]
