@@ -343,20 +343,25 @@ def redis_kill() -> None:
 
 
 class ShippedWorker(Worker):
-    """The Procfile's `worker` command, unchanged, on the test database and this run's Redis."""
+    """The Procfile's `worker` command, unchanged, on the test database and this run's Redis. Launched, then
+    `started()` waits until it is ready (a Procfile runner starts the worker and beat together: so can a test)."""
 
     def __init__(self, log: Path, env: dict[str, str] | None = None):
         self.name = f"clockship-{uuid.uuid4().hex[:8]}"
         self.log, self.offset = log, 0
         self.proc = _launch(procfile_command("worker"), log, self.name, env)
+
+    def started(self) -> ShippedWorker:
         if not wait_for(lambda: " ready." in self.output() or self.proc.poll() is not None, 60):
             raise AssertionError(f"worker did not start:\n{self.output()}")
         if self.proc.poll() is not None:
             raise AssertionError(f"worker exited:\n{self.output()}")
+        return self
 
 
 class ShippedBeat:
-    """The Procfile's `beat` command, its schedule file in the test's directory (two runs never share one)."""
+    """The Procfile's `beat` command, its schedule file in the test's directory (two runs never share one). Launched,
+    then `started()` waits until it runs."""
 
     def __init__(self, log: Path, env: dict[str, str] | None = None):
         self.log = log
@@ -364,8 +369,11 @@ class ShippedBeat:
         cmd = procfile_command("beat")
         cmd[cmd.index("--schedule") + 1] = str(log.with_suffix(".schedule"))
         self.proc = _launch(cmd, log, self.name, env)
+
+    def started(self) -> ShippedBeat:
         assert wait_for(lambda: "beat: Starting" in self.output() or self.proc.poll() is not None, 60), self.output()
         assert self.proc.poll() is None, self.output()
+        return self
 
     def output(self) -> str:
         return self.log.read_bytes().decode(errors="replace")

@@ -16,6 +16,7 @@ exactly once and a deadline that falls after Redis is back closed within 15 s of
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
 
@@ -38,22 +39,28 @@ from clockkit import (
 pytestmark = [pytest.mark.faults, pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 ROUNDS = 4
+# The worker's log once it has cleaned up the lost connection: retrying it, or the error that ended the worker.
+CLEANED_UP = re.compile(r"consumer: Cannot connect to .*\n?Trying again in|Unrecoverable error")
 
 
 @pytest.fixture
 def shipped(tmp_path, redis_restored):
     purge()
-    worker = ShippedWorker(tmp_path / "worker.log")
-    beat = ShippedBeat(tmp_path / "beat.log")
-    yield worker, beat
-    beat.stop()
-    worker.stop()
+    worker, beat = ShippedWorker(tmp_path / "worker.log"), ShippedBeat(tmp_path / "beat.log")  # started together
+    try:
+        worker.started()
+        beat.started()
+        yield worker, beat
+    finally:
+        beat.stop()
+        worker.stop()
 
 
 def _finish_behind_the_workers_back(worker, phases) -> None:
     """A close of `phases` is held before its COMMIT; the worker's main process is stopped; Redis is SIGKILLed; the
     close commits; the main process goes on, finds the close's result and the dead broker; then Redis comes back,
     empty (it keeps nothing on disk, as compose runs it)."""
+    cleaned_up = len(CLEANED_UP.findall(worker.output()))
     with raw_connection() as holder:
         holder.execute("LOCK TABLE moderator_announcement IN EXCLUSIVE MODE")
         assert wait_for(close_stuck_before_commit, 30), worker.output()
@@ -65,7 +72,9 @@ def _finish_behind_the_workers_back(worker, phases) -> None:
             time.sleep(0.3)  # the pool process writes its result to the main process
         finally:
             os.kill(worker.proc.pid, signal.SIGCONT)
-    time.sleep(1)  # the main process acknowledges on the dead broker, then cleans up the lost connection
+    # The main process acknowledges on the dead broker, then cleans up the lost connection (it retries the connection
+    # next, kombu: again after 2 s, or it dies of it): Redis comes back once that is logged, or after a second.
+    wait_for(lambda: len(CLEANED_UP.findall(worker.output())) > cleaned_up or worker.proc.poll() is not None, 1)
     redis_start()
 
 

@@ -1,9 +1,10 @@
 """A fault as a test (marker `faults`): PostgreSQL killed -9 — the postmaster, then every process of the cluster —
 and restarted while a real Celery worker sweeps hundreds of due phases, and while a 天神 goes on confirming PMs.
 
-The database is a cluster this test starts for itself (`tests.servers.PostgresServer`: initdb into a temporary
-directory, a free port), never the PostgreSQL at DATABASE_URL; the broker is this run's own redis-server. This
-process's Django connection points at that cluster for the test (`on_database`), the worker is given its URL.
+The database is on a cluster this module starts for itself (`tests.servers.PostgresServer`: initdb into a temporary
+directory, a free port, the project migrated once into a template), each test a fresh copy of it, never the PostgreSQL
+at DATABASE_URL; the broker is this run's own redis-server. This process's Django connection points at the test's
+database for the test (`on_database`), the worker is given its URL.
 
 It ends with every phase closed exactly once (one `phase_close` log row, one next phase, no announcement drafted
 twice), every input whose confirm was answered stored once, and the clock running again by itself: a phase that
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -97,12 +99,16 @@ def forget_connection() -> None:
         connection.connection = None
 
 
-@pytest.fixture
-def own_postgres(django_db_blocker):
-    """A migrated PostgreSQL cluster of this test's own, this process's connection on it; destroyed afterwards."""
+MIGRATED = "direnjie_faults_migrated"  # the module cluster's migrated template: each test copies it (CREATE DATABASE)
+
+
+@pytest.fixture(scope="module")
+def own_cluster():
+    """A PostgreSQL cluster of this module's own (initdb, the project migrated into a template database once);
+    destroyed after the module's last test. A test that killed it has started it again (crash recovery)."""
     if reason := postgres_unavailable():
         pytest.skip(reason)
-    server = PostgresServer()
+    server = PostgresServer(dbname=MIGRATED)
     try:
         server.init()
         migrate = subprocess.run(
@@ -113,10 +119,23 @@ def own_postgres(django_db_blocker):
             text=True,
         )
         assert migrate.returncode == 0, migrate.stderr
-        with django_db_blocker.unblock(), on_database(server):
-            yield server
+        yield server
     finally:
         server.destroy()
+
+
+@pytest.fixture
+def own_postgres(own_cluster, django_db_blocker):
+    """A migrated database of this test's own on the module's cluster (a copy of the migrated template, nobody else's
+    sessions on it), this process's connection on it."""
+    server = own_cluster
+    if not server.up("postgres"):  # an earlier test failed while it was killed
+        server.start()
+    server.dbname = f"direnjie_faults_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(server._dsn("postgres"), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{server.dbname}" TEMPLATE "{MIGRATED}"')
+    with django_db_blocker.unblock(), on_database(server):
+        yield server
 
 
 @pytest.fixture
