@@ -8,28 +8,24 @@ from typing import Any
 
 from tables.rules.direnjie_cards import full_deck
 
-MOVE_ARGS: dict[str, tuple[str, ...]] = {
+ARGS: dict[str, tuple[str, ...] | list[tuple[str, ...]]] = {
     "check": ("owner", "index"),
     "function": ("target",),
     "give_back": ("cards",),
-    "request": ("category",),
+    "request": [("category",), ("number",), ("category", "number")],  # by category, by number, or naming both
     "give": ("card",),
     "pass": (),
     "consolation": ("source",),
     "submit": ("cards",),
     "no_submit": (),
     "refill": ("sources",),
-    "answer": ("T", "W", "L"),
+    "answer": [("T", "W", "L"), ("T", "W", "L", "killer")],  # naming the killer, or not
 }
-# A move type sent with other arguments too: a request by number (or naming both), an answer naming the killer.
-MORE_SHAPES: dict[str, tuple[tuple[str, ...], ...]] = {
-    "request": (("number",), ("category", "number")),
-    "answer": (("T", "W", "L", "killer"),),
-}
+TYPES = tuple(ARGS)
 CARDS = sorted({*full_deck(killer=True), "W6", "L6"})  # every card of the game, and two it does not have
 
 
-def arg_values(state: Any, seat: Any, name: str) -> list[Any]:
+def values(state: Any, seat: Any, name: str) -> list[Any]:
     n = len(state.players)
     fixed: dict[str, list[Any]] = {
         "owner": list(range(n)),

@@ -7,22 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
-MOVE_ARGS: dict[str, tuple[str, ...]] = {
+ARGS: dict[str, tuple[str, ...] | list[tuple[str, ...]]] = {
     "hand": ("target", "delta"),
     "submit_clue": ("target",),
     "reveal_clue": ("target",),
     "end_turn": (),
     "claim_killer": (),
     "withdraw_claim": (),
-    "answer": ("T", "W", "L"),
+    "answer": [("T", "W", "L"), ("T", "W", "L", "killer")],  # a detective's answer naming the killer, or not
     "mission": ("T", "W", "L"),
     "correct": (),
 }
-# An answer naming the killer (a detective's, with the killer expansion).
-MORE_SHAPES: dict[str, tuple[tuple[str, ...], ...]] = {"answer": (("T", "W", "L", "killer"),)}
+TYPES = tuple(ARGS)
 
 
-def arg_values(state: Any, seat: Any, name: str) -> list[Any]:
+def values(state: Any, seat: Any, name: str) -> list[Any]:
     n = len(state.players)
     return {
         "target": list(range(n)),

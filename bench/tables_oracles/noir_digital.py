@@ -8,7 +8,7 @@ from typing import Any
 
 from tables.rules.noir import SUSPECTS
 
-MOVE_ARGS: dict[str, tuple[str, ...]] = {
+ARGS: dict[str, tuple[str, ...]] = {
     "kill": ("target",),
     "shift": ("axis", "index", "dir"),
     "disguise": (),
@@ -17,9 +17,10 @@ MOVE_ARGS: dict[str, tuple[str, ...]] = {
     "exonerate_draw": (),
     "exonerate": ("card",),
 }
+TYPES = tuple(ARGS)
 
 
-def arg_values(state: Any, seat: Any, name: str) -> list[Any]:
+def values(state: Any, seat: Any, name: str) -> list[Any]:
     values: dict[str, list[Any]] = {
         "target": list(SUSPECTS),
         "card": list(SUSPECTS),

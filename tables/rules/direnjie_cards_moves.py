@@ -8,8 +8,7 @@ The pages' forms are built from this list (``direnjie_cards_view.forms``); each 
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from . import direnjie_cards as game
@@ -17,21 +16,9 @@ from . import direnjie_cards_clues as cl
 from .direnjie_cards_bonus import check_targets, function_targets
 from .direnjie_cards_draws import DECK, NONE, consolation_sources, refill_choices
 from .direnjie_cards_score import ANSWER, killer_suspects, names_killer
-from .moves import ACTIONS_CAP, Arg, Move, choice_arg, seat_arg
+from .moves import Arg, Move, choice_arg, seat_arg
 
 Lister = Callable[[Any, int], list[Move]]
-
-
-@dataclasses.dataclass(frozen=True)
-class Listed(Move):
-    """A move whose form shows its fields apart (a clue as its text, two pickers for two sources) while its legal
-    actions are not every combination of them: ``legal`` lists them, as the action carries them."""
-
-    legal: tuple[dict[str, Any], ...] = ()
-
-    def actions(self, seat: Any) -> Iterator[dict[str, Any]]:
-        for values in self.legal[:ACTIONS_CAP]:
-            yield {"type": self.type, "player": seat, **values}
 
 
 def _check(s: Any, seat: int) -> list[Move]:
@@ -92,7 +79,7 @@ def _submit(s: Any, seat: int) -> list[Move]:
     clues = cl.clue_options(s.hands[seat], seat == s.killer)
     shown = tuple((" ".join(c), " ".join(c)) for c in clues)
     cards = Arg("cards", "线索(由上到下)", "cardset", shown)
-    return [Listed("submit", "提交线索", (cards,), legal=tuple({"cards": c} for c in clues))]
+    return [Move("submit", "提交线索", (cards,), combos=tuple((c,) for c in clues))]
 
 
 def _no_submit(s: Any, seat: int) -> list[Move]:
@@ -105,8 +92,8 @@ def _refill(s: Any, seat: int) -> list[Move]:
     sources = Arg(
         "sources", "来源(可选两项;两张都从牌库请选两次)", "sources", tuple((x, _source_name(s, x)) for x in singles)
     )
-    legal = tuple({"sources": c} for c in choices)
-    return [Listed("refill", "补手牌(最多两张)", (sources,), help="第一项与第二项分别选择;留空表示不补。", legal=legal)]
+    combos = tuple((c,) for c in choices)
+    return [Move("refill", "补手牌(最多两张)", (sources,), help="第一项与第二项分别选择;留空表示不补。", combos=combos)]
 
 
 def answer_move(s: Any, seat: int) -> Move:

@@ -51,12 +51,17 @@ class Arg:
     def accepts(self, value: Any) -> bool:
         if self.typed_in:
             return isinstance(value, TYPED_IN[self.kind]) and not isinstance(value, bool)
+        if self.kind in ORDERED:
+            return isinstance(value, list | tuple)  # which lists: its move's combinations say
         if self.kind in ("multi", "seats"):
             return isinstance(value, list) and _key(value) in {_key(v) for v in self.values()}
         return any(value == v and type(value) is type(v) for v, _ in self.choices)
 
 
 TYPED_IN: dict[str, type] = {"number": int, "text": str}
+# Lists whose order is part of the value (a clue's cards top to bottom, the sources in turn): a move with such an
+# argument lists its combinations, and an action is one of them exactly as listed.
+ORDERED = frozenset({"cardset", "sources"})
 
 
 def _key(values: list[Any]) -> tuple[Any, ...]:
@@ -77,6 +82,10 @@ class Move:
     help: str = ""
     combos: tuple[tuple[Any, ...], ...] | None = None
 
+    def __post_init__(self) -> None:
+        if self.combos is None and any(a.kind in ORDERED for a in self.args):
+            raise ValueError(f"{self.type}: an argument whose order counts needs its move's combinations (combos)")
+
     def form(self) -> dict[str, Any]:
         """The page's form for this move (``base.form``), its choices the legal values."""
         params = (param(a.name, a.label, a.kind, _shown(a, self._used(i)), a.count) for i, a in enumerate(self.args))
@@ -84,7 +93,7 @@ class Move:
 
     def _used(self, i: int) -> set[Any] | None:
         """The values of argument ``i`` that some legal combination uses (None: every value is used)."""
-        if self.combos is None or self.args[i].typed_in:
+        if self.combos is None or self.args[i].typed_in or self.args[i].kind in ORDERED:
             return None
         used = set()
         for combo in self.combos:
@@ -106,8 +115,13 @@ class Move:
         if self.combos is None:
             return True
         chosen = [i for i, a in enumerate(self.args) if not a.typed_in]  # a typed-in value: any of its type
-        sent = [_comparable(action[self.args[i].name]) for i in chosen]
-        return any(sent == [_comparable(combo[i]) for i in chosen] for combo in self.combos)
+        sent = [_as_listed(self.args[i], action[self.args[i].name]) for i in chosen]
+        return any(sent == [_as_listed(self.args[i], combo[i]) for i in chosen] for combo in self.combos)
+
+
+def _as_listed(arg: Arg, value: Any) -> Any:
+    """A value as a combination holds it: an ordered list in its order, any other list as a set."""
+    return tuple(value) if arg.kind in ORDERED else _comparable(value)
 
 
 def _comparable(value: Any) -> Any:

@@ -7,26 +7,13 @@ The pages' forms are built from this list (``noir_view.forms``); each move check
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-from .moves import ACTIONS_CAP, Arg, Move, choice_arg
+from .moves import Arg, Move, choice_arg
 from .noir import AXES, DIRECTIONS, State, allowed_moves, arrest_targets, identity_choices, kill_targets, legal_shifts
 
 Lister = Callable[[State], Move | None]
-
-
-@dataclasses.dataclass(frozen=True)
-class Listed(Move):
-    """A move whose form shows its fields apart (a line, its number, a direction) while its legal actions are not
-    every combination of them: ``legal`` lists them, as the action carries them."""
-
-    legal: tuple[dict[str, Any], ...] = ()
-
-    def actions(self, seat: Any) -> Iterator[dict[str, Any]]:
-        for values in self.legal[:ACTIONS_CAP]:
-            yield {"type": self.type, "player": seat, **values}
 
 
 def _suspects(name: str, label: str, names: list[str]) -> tuple[Arg, ...]:
@@ -59,7 +46,7 @@ def _shift(s: State) -> Move | None:
     lines = tuple((i, str(i + 1)) for i in sorted(used["index"]))
     ways = tuple((d, WAYS[d]) for d in DIRECTIONS if d in used["dir"])
     args = (choice_arg("axis", "方向", axes), Arg("index", "第几排", "int", lines), Arg("dir", "方向", "int", ways))
-    return Listed("shift", "推移一排", args, legal=tuple(legal))
+    return Move("shift", "推移一排", args, combos=tuple((x["axis"], x["index"], x["dir"]) for x in legal))
 
 
 def _arrest(s: State) -> Move | None:

@@ -1,68 +1,24 @@
 """Moves declared once, 狄仁杰 (electronic and physical) and Noir: random games played through the rules, and after every
 move, for every seat (and the 狄仁杰 tracker's host): the forms are the legal moves' forms, every action a move lists
-is legal, and every action the rules accept — tried for every value each argument could be sent, from the oracle
-beside the fuzz (``bench/tables_oracles``) — is offered by a move."""
+is legal, and every action the rules accept — tried for every value each argument could be sent, from the fuzz's
+oracle (``bench/tables_oracles``) — is offered by a move."""
 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import itertools
-import pathlib
 import random
-from collections import Counter
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from bench.tables_oracles import conceivable, oracle
 from tables.rules import RuleError, game
-from tables.rules.moves import Move
+from tables.rules.moves import Move, offered
 from tables.rules.tracker import HOST
 
-ORACLES = pathlib.Path(__file__).resolve().parents[2] / "bench" / "tables_oracles"
 NAMES = ["阿甲", "阿乙", "阿丙", "阿丁", "阿戊", "阿己"]
 MAX_STEPS = 3000
-
-
-def oracle(kind: str) -> ModuleType:
-    """An oracle module by its path (Noir's physical mode is the electronic game: one oracle)."""
-    path = ORACLES / f"{kind}_digital.py" if kind == "noir" else ORACLES / f"{kind}.py"
-    spec = importlib.util.spec_from_file_location(f"oracle_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def conceivable(orc: ModuleType, state: Any, actor: Any) -> list[dict[str, Any]]:
-    """Every action of every type with every value the oracle says each argument could be sent."""
-    out = []
-    for kind, names in orc.MOVE_ARGS.items():
-        for shape in (names, *getattr(orc, "MORE_SHAPES", {}).get(kind, ())):
-            values = [orc.arg_values(state, actor, name) for name in shape]
-            for combo in itertools.product(*values):
-                out.append({"type": kind, "player": actor, **dict(zip(shape, combo, strict=True))})
-    return out
-
-
-def offers(move: Move, action: dict[str, Any]) -> bool:
-    """Does ``move`` list ``action`` (not capped at ``ACTIONS_CAP`` as ``Move.actions`` is)?"""
-    given = {k: v for k, v in action.items() if k not in ("type", "player")}
-    if action["type"] != move.type:
-        return False
-    legal = getattr(move, "legal", None)
-    if legal is not None:
-        return given in list(legal)
-    return set(given) == {a.name for a in move.args} and all(takes(a, given[a.name]) for a in move.args)
-
-
-def takes(arg: Any, value: Any) -> bool:
-    options = [v for v, _ in arg.choices]
-    if arg.kind != "multi":
-        return any(type(v) is type(value) and v == value for v in options)
-    fits = isinstance(value, list) and len(value) == arg.count and value == sorted(value)
-    return fits and not Counter(value) - Counter(options)
 
 
 def disagreements(rules: Any, orc: ModuleType, state: Any, actors: list[Any]) -> list[str]:
@@ -77,8 +33,8 @@ def disagreements(rules: Any, orc: ModuleType, state: Any, actors: list[Any]) ->
                 rules.legal(state, action)
             except RuleError as refused:
                 wrong.append(f"listed but refused: {action} ({refused})")
-        for action in conceivable(orc, state, actor):
-            if any(offers(m, action) for m in listed):
+        for action in conceivable(orc, state, actor, host=actor == HOST):
+            if offered(listed, action, actor):
                 continue
             try:
                 rules.legal(state, action)
@@ -89,9 +45,13 @@ def disagreements(rules: Any, orc: ModuleType, state: Any, actors: list[Any]) ->
 
 
 def random_action(move: Move, actor: Any, rng: random.Random) -> dict[str, Any] | None:
-    legal = getattr(move, "legal", None)
-    if legal is not None:
-        return {"type": move.type, "player": actor, **rng.choice(legal)} if legal else None
+    if move.combos is not None:
+        combo = rng.choice(move.combos) if move.combos else None
+        return (
+            None
+            if combo is None
+            else {"type": move.type, "player": actor, **dict(zip((a.name for a in move.args), combo, strict=True))}
+        )
     values: dict[str, Any] = {}
     for arg in move.args:
         options = [v for v, _ in arg.choices]
@@ -113,7 +73,7 @@ def options_for(kind: str, n: int, rng: random.Random) -> dict[str, Any]:
 def play(kind: str, mode: str, seed: int) -> tuple[int, list[str]]:
     """One random game through the rules; the moves checked after every move. Returns the moves made and the
     disagreements found."""
-    rules, orc = game(kind, mode), oracle(kind if kind == "noir" else f"{kind}_{mode}")
+    rules, orc = game(kind, mode), oracle(kind, mode)
     rng = random.Random(f"{kind}:{mode}:{seed}")
     n = rng.randint(rules.MIN_PLAYERS, rules.MAX_PLAYERS)
     state = rules.new_game(NAMES[:n], seed, options_for(kind, n, rng))
@@ -169,7 +129,7 @@ def test_the_check_catches_a_list_that_leaves_out_the_requests_by_number(monkeyp
     from tables.rules import direnjie_cards_moves as listing
 
     s = a_request()
-    orc = oracle("direnjie_cards_digital")
+    orc = oracle("direnjie_cards", "digital")
     assert disagreements(dj, orc, s, [0, 1]) == []
     monkeypatch.setitem(listing.LISTERS, "request", lambda s, seat: listing._request(s, seat)[:1])
     wrong = disagreements(dj, orc, s, [0, 1])
@@ -182,7 +142,7 @@ def test_the_check_catches_a_list_that_offers_a_move_the_rules_refuse(monkeypatc
     s = noir.new_game(["福尔摩斯", "莫里亚蒂"], 3, {"killer": 0})
     monkeypatch.setitem(listing.LISTERS, "disguise", lambda s: Move("disguise", "伪装"))
     monkeypatch.setattr(listing, "allowed_moves", lambda s, seat: ["kill", "disguise"])
-    wrong = disagreements(noir, oracle("noir"), s, [0, 1])
+    wrong = disagreements(noir, oracle("noir", "digital"), s, [0, 1])
     assert any("listed but refused" in w and "'disguise'" in w for w in wrong)
 
 
