@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from . import aliases as al
 from .lexer import Token
 from .reading import MessageReading
@@ -15,11 +17,19 @@ def _punct(t: Token, marks: str) -> bool:
     return t.kind == "PUNCT" and t.text in marks
 
 
+def _described(inner: list[Token]) -> bool:
+    """Words in brackets that describe, whatever action words they hold: what was done to someone (a passive:
+    "(他昨天被投出去了)"), or someone's own card ("(就是她底牌前面那张)": her 底牌, not the sender's order)."""
+    if any(x.kind == "PASSIVE" for x in inner):
+        return True
+    return any(a.kind == "PRON" and b.kind == "BOTTOM" for a, b in pairwise(inner))
+
+
 def _is_aside(inner: list[Token]) -> bool:
-    """The words in brackets hold a pronoun, a question or an opinion, and no action word."""
+    """The words in brackets hold a pronoun, a question or an opinion, and no action word, or only describe."""
     kinds = {x.kind for x in inner}
     asks = any(x.text in "??" for x in inner)
-    return bool(kinds & _ASIDE_KINDS or asks) and not kinds & _ASIDE_BLOCKERS
+    return bool(kinds & _ASIDE_KINDS or asks) and (not kinds & _ASIDE_BLOCKERS or _described(inner))
 
 
 def asides(m: MessageReading, tokens: list[Token]) -> list[Token]:

@@ -36,14 +36,28 @@ def _correct(m: MessageReading, marker: re.Match, nxt: int) -> None:
     """What the words after one correction marker, up to nxt, replace."""
     before = [(p, d) for p, d in m.inputs if p < marker.start() and _corrects(d)]
     after = [(p, d) for p, d in m.inputs if marker.end() <= p < nxt and _corrects(d)]
-    unread = any(marker.start() <= p < nxt for p, _ in m.refusals)
-    if not after and not unread and _bare_corrects(m, marker, before):
+    bare, unread = _own_clause(m, marker, after, nxt)
+    if bare and _bare_corrects(m, marker, before):
         return
-    if not after and unread and before:  # the correction itself was not read: what it corrects is unclear
+    if unread and before:  # the correction itself was not read: what it corrects is unclear
         _unclear_correction(m, marker, before[-1])
         return
     for _, d in after:
         _replace_same(m, marker, before, d)
+
+
+def _own_clause(m: MessageReading, marker: re.Match, after: list[tuple[int, dict]], nxt: int) -> tuple[bool, bool]:
+    """Whether the correction's own clause (an act after it is an act of its own) may name one part of the act
+    before it (it gave no input and no refusal), and whether the correction's words were not read."""
+    own = _correction_words(m, marker.end())[1]
+    acted, refused = _read_in(after, marker.end(), own), _read_in(m.refusals, marker.start(), own)
+    unread = (refused and not acted) or (not after and _read_in(m.refusals, marker.start(), nxt))
+    return not (acted or refused), unread
+
+
+def _read_in(items: list[tuple[int, dict]], start: int, end: int) -> bool:
+    """Whether an input or refusal was read from a place in norm[start:end]."""
+    return any(start <= p < end for p, _ in items)
 
 
 def _bare_corrects(m: MessageReading, marker: re.Match, before: list[tuple[int, dict]]) -> bool:
@@ -134,9 +148,7 @@ _CORRECTED: dict[str, Callable[[MessageReading, Token, dict, dict], bool]] = {
 def _bare_correction(m: MessageReading, at: int, old: tuple[int, dict]) -> bool:
     """ "束魂小明,不对,是小明明", "诅咒阿飞,不对是庇佑", "倒数第二张,不对,倒数第三张": a correction that names only a
     player, a privilege or a position replaces that part of the act just before it (docs/parser.md)."""
-    norm = m.text.norm
-    end = next((k for k in range(at, len(norm)) if norm[k] in "。;!?\n"), len(norm))
-    said = [t for t in meaningful(lex(norm, at, end, m.book)) if t.text not in _CORRECTION_FILL]
+    said, end = _correction_words(m, at)
     if len(said) != 1 or said[0].kind not in _CORRECTED:
         return False
     t, (p, e) = said[0], old
@@ -148,6 +160,24 @@ def _bare_correction(m: MessageReading, at: int, old: tuple[int, dict]) -> bool:
     m.inputs[m.inputs.index(old)] = (p, d)
     _drop_replaced(m, d, e["_span"][0], at, end)
     return True
+
+
+_SENTENCE_ENDS = frozenset("。;!?\n")
+_CLAUSE_ENDS = frozenset(",,、") | _SENTENCE_ENDS
+
+
+def _correction_words(m: MessageReading, at: int) -> tuple[list[Token], int]:
+    """The words of a correction: the first clause after its marker that says something ("不对,是李四,治疗王五": 李四;
+    "啊不对打错了,是李四": 李四), and where that clause ends. What follows it is read as the message goes on."""
+    norm = m.text.norm
+    start = at
+    while start < len(norm):
+        end = next((k for k in range(start, len(norm)) if norm[k] in _CLAUSE_ENDS), len(norm))
+        said = [t for t in meaningful(lex(norm, start, end, m.book)) if t.text not in _CORRECTION_FILL]
+        if said or end >= len(norm) or norm[end] in _SENTENCE_ENDS:
+            return said, end
+        start = end + 1
+    return [], len(norm)
 
 
 def _drop_replaced(m: MessageReading, d: dict, start: int, at: int, end: int) -> None:

@@ -13,11 +13,13 @@ import yaml
 
 from . import aliases as al
 from .text import normalise_word
+from .tokens import Token
 
 DATA = Path(__file__).with_name("cues.yaml")
 CLAUSE_ENDS = frozenset(",,;。.!?\n")
 SENTENCE_ENDS = frozenset(";。.!?\n")
 TALLY = frozenset({"tally"})
+TALLY_NOTE = "“{}”是在数别人的票,不是投票,也不是指令"
 _FILLER = frozenset(" \t,.。…~")
 
 
@@ -102,6 +104,20 @@ def forward_end(norm: str, hit: Hit) -> int:
     terminators = table()[1]
     cut = [k for w in terminators if (k := norm.find(w, hit.end, stop)) >= 0]
     return min([stop, *cut])
+
+
+def tally_spans(norm: str) -> list[tuple[int, int]]:
+    """The words of each tally of others' votes ("阿飞、王五各一票": the names before the trigger too), to the end of
+    its scope."""
+    return [(clause_start(norm, h.start), forward_end(norm, h)) for h in find(norm, TALLY)]
+
+
+def without_tallies(tokens: list[Token], tallies: list[tuple[int, int]]) -> list[Token]:
+    """The tokens outside every tally (its separators kept): others' votes counted are no vote of the sender's and
+    no privilege's target."""
+    if not tallies:
+        return tokens
+    return [t for t in tokens if t.kind == "SEP" or not any(a <= t.start < b for a, b in tallies)]
 
 
 def sentence_span(norm: str, hit: Hit) -> tuple[int, int]:

@@ -154,6 +154,7 @@ def _read(m: MessageReading, votes_only: bool) -> None:
     if votes_only:
         if not _votes(m):
             _bare_vote(m)
+        read_corrections(m)
         scoped.apply(m)
     elif m.phase == "day" and _votes(m):
         read_actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own
@@ -175,7 +176,7 @@ def _say_why_nothing(m: MessageReading, raw: str) -> None:
     """A message that gave no input and no refusal is refused, saying why: the notes on what it seemed to ask, else
     what would be accepted."""
     if not m.inputs and not m.refusals and m.notes:
-        for start, end, reason in m.notes:  # say why the one thing the message seemed to ask was not taken
+        for start, end, reason in dict.fromkeys(m.notes):  # say why what the message seemed to ask was not taken
             m.refuse(start, end, reason)
         m.notes.clear()
     if not m.inputs and not m.refusals:
@@ -271,10 +272,7 @@ def _line_tokens(m: MessageReading) -> list[Token]:
 
 def _without_tallies(norm: str, tokens: list[Token]) -> list[Token]:
     """张三、李四各一票: others' votes counted, never the sender's, never a veto of it."""
-    tallies = [(cues.clause_start(norm, h.start), cues.forward_end(norm, h)) for h in cues.find(norm, cues.TALLY)]
-    if tallies:
-        tokens = [t for t in tokens if t.kind == "SEP" or not any(a <= t.start < b for a, b in tallies)]
-    return tokens
+    return cues.without_tallies(tokens, cues.tally_spans(norm))
 
 
 def _night_vote(m: MessageReading, inputs: list, tokens: list[Token], has_use: bool) -> bool:
@@ -287,11 +285,17 @@ def _night_vote(m: MessageReading, inputs: list, tokens: list[Token], has_use: b
 
 
 def _bare_vote(m: MessageReading) -> None:
-    """A vote post that is only a name ("张三") votes for that player (D1)."""
+    """A vote post that is only a name ("张三") votes for that player (D1); a line whose name follows a vote word that
+    casts no vote of the sender's (不投张三, 别投张三, 投了张三, 大家投张三) is no such post."""
     for i in range(len(m.live)):
-        mean = meaningful(m.tokens(i))
+        tokens = m.tokens(i)
+        mean = meaningful(tokens)
         if not mean:
             continue
+        not_vote = next((t for t in tokens if t.text in votes.NOT_VOTE), None)
+        if not_vote is not None:
+            _refuse_not_a_vote(m, not_vote, tokens[-1].end)
+            return
         if len(mean) == 1 and mean[0].kind in ("NAME", "SEAT", "SELF"):
             r = Resolver(m.book, (), m.hand_size, m.text.fragment).resolve_target(mean[0])
             if r.name:
@@ -300,3 +304,13 @@ def _bare_vote(m: MessageReading) -> None:
         break
     m.refuse(0, len(m.text.norm), "没看出投给谁;请写“投 某某”(改票写“改投 某某”)")
     m.refusals[-1][1]["text"] = m.text.raw.strip()[:80]
+
+
+def _refuse_not_a_vote(m: MessageReading, word: Token, end: int) -> None:
+    """不投张三: a vote word that casts no vote (a negation, a past or someone else's vote) is not the sender's vote."""
+    m.refuse(
+        word.start,
+        end,
+        f"“{m.text.fragment(word.start, word.end)}”不是投票(不投、没投、投过的票、别人投的票都不算);"
+        "要投票请写“投 某某”(改票写“改投 某某”)",
+    )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from cards import catalogue as cat
 
-from . import votes
+from . import cues, votes
 from .actions import Clause, Group, GroupReading, Resolver, build
 from .blocked import ClauseFacts, note_blocked, why_blocked
 from .clauses import asides, merged_clauses, verb_after_use
@@ -68,6 +68,7 @@ def read_actions(m: MessageReading, after_vote: bool = False) -> None:
     st = ReadingState()
     resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
     resolver.mentions = _mentions(m)
+    tallies = cues.tally_spans(m.text.norm)
     for i in range(len(m.live)):
         span = m.live[i]
         if st.attack is not None and span and MANIFESTO_STOP.match(m.text.norm, span[0], span[1]):
@@ -75,11 +76,25 @@ def read_actions(m: MessageReading, after_vote: bool = False) -> None:
         for sentence_start, clause_tokens in merged_clauses(asides(m, m.tokens(i))):
             if sentence_start:
                 st.reported = st.condition = False
-            if after_vote and _of_the_vote(st, clause_tokens):
+            toks = _untallied(m, st, clause_tokens, tallies)
+            if not toks or (after_vote and _of_the_vote(st, toks)):
                 continue
-            _clause(m, st, resolver, i, clause_tokens, quiet=after_vote, sentence_start=sentence_start)
+            _clause(m, st, resolver, i, toks, quiet=after_vote, sentence_start=sentence_start)
     close_manifesto(m, st)
     _end_of_actions(m, st)
+
+
+def _untallied(m: MessageReading, st: ReadingState, toks: list[Token], tallies: list[tuple[int, int]]) -> list[Token]:
+    """The clause without the words of a tally of others' votes ("阿飞、王五各一票"), which are a note: their names are
+    no privilege's targets, whichever mark joins them to an act. In the free text after an attack they stay: what
+    is published is the player's to write."""
+    if st.attack is not None:
+        return toks
+    kept = cues.without_tallies(toks, tallies)
+    for a, b in tallies:
+        if any(a <= t.start < b for t in toks):
+            m.notes.append((a, b, cues.TALLY_NOTE.format(m.text.fragment(a, b))))
+    return kept if any(t.kind != "SEP" for t in kept) else []
 
 
 def _of_the_vote(st: ReadingState, toks: list[Token]) -> bool:

@@ -90,7 +90,7 @@ def _tally(m: Reading, hit: cues.Hit) -> None:
         s, e = d["_span"]
         if ("use" not in d and clause <= s < b) or ("use" in d and s < clause < e):
             m.inputs.remove((p, d))
-            m.notes.append((clause, b, f"“{m.text.fragment(clause, b)}”是在数别人的票,不是投票,也不是指令"))
+            m.notes.append((clause, b, cues.TALLY_NOTE.format(m.text.fragment(clause, b))))
 
 
 def _retract(m: Reading, hit: cues.Hit) -> None:

@@ -20,6 +20,7 @@ SENTENCE_ENDS = frozenset("\n。.;!?")
 TARGETS = ("NAME", "SEAT", "SELF", "GAP")
 _CHANGE_VOTE = frozenset(normalise_word(w) for w in al.CHANGE_VOTE_WORDS)
 _NOT_VOTE = frozenset(normalise_word(w) for w in al.NOT_VOTE_WORDS)
+NOT_VOTE = _NOT_VOTE  # 投 that casts no vote: 不投, 没投, 投了, 大家投 …
 _DASHES = frozenset("—-~～")
 _BRACKETS = frozenset("()[]【】《》<>\"“”'‘’「」『』")
 _STRONG_CHANGE = frozenset(

@@ -40,12 +40,8 @@ def _without(forms: dict[str, tuple[str, ...]], family: str, *left_out: str) -> 
     forms[family] = tuple(f for f in drawn if f not in left_out)
 
 
-# Forms the parser does not read yet, left out of the draws so that each property guards what it does read; each
-# breaks the ruling its property cites. Put one back when the parser learns it.
-_without(CLAUSE_FORMS, "tally", "{y}、{z}各一票")  # with a comma beside an act: the act refused, or a refusal added
-_without(CLAUSE_FORMS, "correction", "{a},不对,是{y}", "{a}啊不对打错了,是{y}")  # read only before a full stop
-_without(REPAIR_FORMS, "correction", "{a},不对,是{y}", "{a}啊不对打错了,是{y}")  # the first target kept
-_without(REPAIR_FORMS, "negation-vote", *FORMS["negation-vote"])  # a vote post: 不投X, 别投X read as the vote
+# A form the parser does not read yet is left out of the draws here (`_without(CLAUSE_FORMS, "tally", …)`, with the
+# ruling it breaks), so that each property guards what it does read.
 
 
 def inputs(got: dict) -> Counter:
