@@ -38,11 +38,13 @@ PYTEST_WORKERS ?= $(if $(findstring tests/,$(PYTEST_ARGS)),0,2)
 test: $(STAMP)  ## run the suite (PYTEST_ARGS=tests/x.py for one file)
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
-lint: $(STAMP)  ## ruff check, ruff format --check, mypy, the layout (import-linter: .importlinter), complexity
+lint: $(STAMP)  ## ruff check, ruff format --check, mypy, the layout (import-linter: .importlinter), vulture, complexity
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy $(TYPED)
 	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/vulture moderator nights votes cards tables bench vulture_whitelist.py --min-confidence 60 \
+	  --exclude "*/migrations/*,*/settings.py"
 	$(PY) -m bench.complexity --max 15 moderator/parser
 	$(PY) -m bench.complexity --max 10 --name forms tables/rules
 

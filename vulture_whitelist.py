@@ -134,3 +134,5 @@ ticks_y  # read by a Django template (templates/), where vulture does not look
 trace_gone  # read by a Django template (templates/), where vulture does not look
 trace_new  # read by a Django template (templates/), where vulture does not look
 width  # read by a Django template (templates/), where vulture does not look
+_.examples  # a cue's examples (moderator/parser/cues.yaml): data the cue tests read (tests/parser/test_scoped_cues.py)
+_.counter  # a cue's counter-examples (cues.yaml): data the cue tests read (tests/parser/test_scoped_cues.py)

@@ -120,11 +120,6 @@ def without_tallies(tokens: list[Token], tallies: list[tuple[int, int]]) -> list
     return [t for t in tokens if t.kind == "SEP" or not any(a <= t.start < b for a, b in tallies)]
 
 
-def sentence_span(norm: str, hit: Hit) -> tuple[int, int]:
-    """The whole sentence of a cue that marks it all ("阿飞、王五各一票": a tally, names before the trigger too)."""
-    return sentence_start(norm, hit.start), forward_end(norm, hit)
-
-
 def clause_start(norm: str, at: int) -> int:
     """The start of the clause holding position `at`."""
     k = at

@@ -235,13 +235,12 @@ def _drop_matches(norm: str, origin: list[int], pattern: re.Pattern[str]) -> tup
 
 
 # Quoted words: 「…」 『…』 “…” "…" ‘…’ within one line.
-QUOTED = re.compile(r"「[^」\n]*」|『[^』\n]*』|“[^”\n]*”|\"[^\"\n]*\"|‘[^’\n]*’")
 _CLOSING = {"「": "」", "『": "』", "“": "”", '"': '"', "‘": "’"}
 _OPENING = re.compile("[" + "".join(_CLOSING) + "]")
 
 
 def quoted(norm: str) -> list[tuple[int, int]]:
-    """The spans QUOTED.finditer(norm) gives, in linear time: the pattern looks for the closing mark to
+    """The quoted words' spans, as the pattern 「[^」\n]*」|『[^』\n]*』|… finds them, in linear time: the pattern looks for the closing mark to
     the end of the line from every opening one, so a line of 10,000 “ takes 50 million steps. Here an opening mark
     with no closing one before the end of its line rules out every later one of its kind on that line."""
     out: list[tuple[int, int]] = []

@@ -73,10 +73,6 @@ KIND = "anhuoxian"
 TITLE = "暗火线"
 MIN_PLAYERS = 4
 MAX_PLAYERS = 8
-OPTIONS = [
-    {"name": "warrant", "label": "加入搜查令(新手用)", "kind": "bool", "default": False},
-    {"name": "first", "label": "起始玩家座位号", "kind": "int", "default": 0},
-]
 ROLE_TABLE = {4: (1, 2, 1), 5: (1, 2, 2), 6: (2, 2, 2), 7: (2, 3, 2), 8: (2, 3, 3)}
 SERUM_PER_PLAYER = 2
 

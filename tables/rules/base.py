@@ -2,7 +2,7 @@
 
 Pure Python: no Django. Every game module exposes the same small interface::
 
-    KIND, TITLE, MIN_PLAYERS, MAX_PLAYERS, OPTIONS
+    KIND, TITLE, MIN_PLAYERS, MAX_PLAYERS
     new_game(players, seed, options=None) -> State
     apply(state, action) -> (new_state, events)      # validates, raises RuleError
     legal(state, action) -> None                      # raises RuleError when apply would
@@ -25,7 +25,7 @@ import dataclasses
 import json
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Self
 
 
@@ -196,15 +196,6 @@ def param(
 
 def form(kind: str, label: str, *params: dict[str, Any], help: str = "") -> dict[str, Any]:
     return {"type": kind, "label": label, "params": list(params), "help": help}
-
-
-FormLister = Callable[[Any, Any], list[dict[str, Any]]]
-
-
-def forms_for(listers: Mapping[str, FormLister], allowed: Iterable[str], state: Any, seat: Any) -> list[dict[str, Any]]:
-    """The forms of the move types open now (``allowed``), one small lister per type, in the listers' order."""
-    open_now = set(allowed)
-    return [f for kind, lister in listers.items() if kind in open_now for f in lister(state, seat)]
 
 
 def action_from_form(spec: dict[str, Any], values: dict[str, list[str]]) -> dict[str, Any]:

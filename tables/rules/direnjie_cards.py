@@ -71,10 +71,6 @@ KIND = "direnjie_cards"
 TITLE = "狄仁杰(卡牌推理)"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
-OPTIONS = [
-    {"name": "killer", "label": "杀手扩充(5–6 人)", "kind": "bool", "default": False},
-    {"name": "teams", "label": "团队变体:2v2(4 人)、3v3 或 2v2v2(6 人)", "kind": "choice", "default": ""},
-]
 PUBLIC_CLUES_TO_END = 8
 
 

@@ -45,9 +45,6 @@ KIND = "noir"
 TITLE = "黑幕:杀手对警探"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
-OPTIONS = [
-    {"name": "kill_target", "label": "杀手胜利所需杀人数(16 或 14)", "kind": "int", "default": 16},
-]
 SUSPECTS = (
     "艾琳 博文 陈默 丁香 恩泽 方舟 葛兰 韩冰 伊凡 金铭 柯宁 林黛 孟浩 宁远 欧阳 裴琳 秦川 容若 苏菲 唐宁 "
     "乌兰 文渊 夏洛 杨柳 赵雷"

@@ -61,7 +61,6 @@ TITLE = "三国杀(身份局)"
 PAGE_TITLE = "三国杀(身份局)· 基本牌练习"
 MIN_PLAYERS = 4
 MAX_PLAYERS = 10
-OPTIONS: list[dict[str, Any]] = []
 LORD, LOYAL, REBEL, RENEGADE = "主公", "忠臣", "反贼", "内奸"
 ROLE_TABLE = {
     4: [LORD, LOYAL, REBEL, RENEGADE],

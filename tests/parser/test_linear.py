@@ -3,11 +3,16 @@ a 底牌 word before a card (`_BOTTOM_AFTER`), on random text made of the charac
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from moderator.parser.orders import _BOTTOM_AFTER, _bottom_before
-from moderator.parser.text import QUOTED, quoted
+from moderator.parser.text import quoted
+
+# The pattern `quoted` replaces: quoted words 「…」 『…』 “…” "…" ‘…’ within one line.
+QUOTED = re.compile(r"「[^」\n]*」|『[^』\n]*』|“[^”\n]*”|\"[^\"\n]*\"|‘[^’\n]*’")
 
 
 @settings(max_examples=200, deadline=None)
