@@ -38,7 +38,7 @@ class Once:
         return cls(post.get("once", "")[:64], int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 18 else None)
 
 
-def new_token() -> str:
+def form_nonce() -> str:
     return secrets.token_urlsafe(24)
 
 
@@ -77,7 +77,7 @@ def form_kind(match) -> str:
 
 def issue(*, kind: str, game_id: int | None, phase_id: int | None, who: str) -> str:
     """A signed one-time token for one form: kind, game, phase, who, a fresh nonce, and (in the signature) the time."""
-    body = {"k": kind, "g": game_id, "p": phase_id, "w": who, "n": new_token()}
+    body = {"k": kind, "g": game_id, "p": phase_id, "w": who, "n": form_nonce()}
     return signing.dumps(body, salt=SALT, compress=False)
 
 

@@ -29,8 +29,9 @@ from moderator import tasks
 from moderator.models import AuditLog, Game, Phase
 from moderator.services import clock, setup
 from tests.servers import RedisServer
+from tests.world import CAST
 
-PLAYERS = ("狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖")
+PLAYERS = CAST  # the seven names of the demo and the benchmarks
 SWEEP_SECONDS = 1.0  # the test workers' beat interval
 
 

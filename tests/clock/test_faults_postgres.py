@@ -41,7 +41,7 @@ from moderator.management.commands.bench_clock import games_create
 from moderator.models import AuditLog, Game, Input, Message, Phase, UsedToken
 from moderator.services import intake
 from moderator.services.clock import db_now
-from moderator.services.once import Once, new_token
+from moderator.services.once import Once, form_nonce
 from tests.servers import PostgresServer, postgres_unavailable
 
 pytestmark = [pytest.mark.faults, pytest.mark.redis]
@@ -200,7 +200,7 @@ class Confirms(threading.Thread):
             while not self.halt.is_set():
                 game = self.games[n % len(self.games)]
                 n += 1
-                token = new_token()
+                token = form_nonce()
                 try:
                     phase_id = game.phases.get(status=Phase.Status.OPEN).pk
                     seat = game.seats.get(number=2)

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from moderator.models import AuditLog, Game, Input, Message, Phase
 from moderator.services import clock, corrections, errors, intake, play, setup, storage
-from moderator.services.once import Once, new_token
+from moderator.services.once import Once, form_nonce
 
 pytestmark = pytest.mark.django_db
 MANIFESTO = "天下大势,分久必合,合久必分。" * 8
@@ -21,7 +21,7 @@ MANIFESTO = "天下大势,分久必合,合久必分。" * 8
 def _once(game) -> Once:
     """What a page rendered now carries: a fresh token and the open phase's id."""
     phase = game.phases.filter(status=Phase.Status.OPEN).first()
-    return Once(new_token(), phase.pk if phase else None)
+    return Once(form_nonce(), phase.pk if phase else None)
 
 
 def _at(game, hours=1):

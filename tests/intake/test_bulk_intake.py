@@ -10,7 +10,7 @@ from moderator import rules
 from moderator.models import AuditLog, Input, Message, UsedToken
 from moderator.parser.thread import split_posts
 from moderator.services import bulk, errors, intake, storage
-from moderator.services.once import Once, new_token, open_phase_id
+from moderator.services.once import Once, form_nonce, open_phase_id
 from tests.intake.conftest import AUTHORS, corpus, day_one, table
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +48,7 @@ def test_unknown_authors_times_outside_the_phase_and_duplicates_are_shown_and_sk
 
 
 def test_confirming_stores_each_post_once_as_its_own_message_with_one_token(day, gm):
-    once = Once(new_token(), open_phase_id(day))
+    once = Once(form_nonce(), open_phase_id(day))
     result = bulk.bulk_confirm(game=day, posts=posts("discuz_day1_30.txt"), vote_post=True, user=gm, once=once)
     assert Message.objects.filter(game=day).count() == len(result.stored) == 25
     assert UsedToken.objects.filter(token=once.token, action="批量录入").count() == 1

@@ -10,7 +10,7 @@ import pytest
 from moderator.console.sentences import audit_sentence
 from moderator.models import Announcement, AuditLog, Input, Message, Phase
 from moderator.services import errors, intake, play, verdicts
-from moderator.services.once import Once, new_token
+from moderator.services.once import Once, form_nonce
 from tests.browser.console_kit import MANIFESTO
 from tests.intake.conftest import at, console_table, jia
 
@@ -82,7 +82,7 @@ def test_a_confirm_whose_manifesto_was_edited_after_the_preview_stores_nothing(g
 def test_a_repeated_confirm_of_an_edited_preview_stores_once(game):
     [item] = preview(game).items
     edits = {item.key: MANIFESTO}
-    shown, token = preview(game, edits), new_token()
+    shown, token = preview(game, edits), form_nonce()
     for _ in range(2):
         try:
             intake.pm_confirm(
