@@ -26,7 +26,7 @@ from . import (
     sanguosha_view,
 )
 from .base import RuleError
-from .moves import TableGame
+from .moves import Move, TableGame
 
 __all__ = ["GAMES", "MODES", "PHYSICAL", "Game", "RuleError", "TableGame", "game"]
 
@@ -64,6 +64,10 @@ class Game:
     def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
         shown: dict[str, Any] = self._modules[0].view(state, viewer)
         return shown
+
+    def moves(self, state: Any, seat: Any) -> list[Move]:
+        listed: list[Move] = self._modules[0].moves(state, seat)
+        return listed
 
     def forms(self, state: Any, seat: Any) -> list[dict[str, Any]]:
         offered: list[dict[str, Any]] = self._modules[0].forms(state, seat)

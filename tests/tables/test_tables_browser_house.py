@@ -99,7 +99,8 @@ def test_a_five_player_physical_game_uses_the_seeds_house_rules_at_390_px(phone)
     state = fresh(table)
     rows = phone.locator("table tr").all_inner_texts()
     for p in (rebels[1], renegade):
-        row = next(r for r in rows if state.players[p] in r and ("张" in r))
+        # the player's own row: a cell that is exactly their name (a general's name may hold another player's)
+        row = next(r for r in rows if state.players[p] in r.split("\t") and ("张" in r))
         assert not re.search(r"反贼|内奸|忠臣", row), row
 
     for p in (rebels[1], renegade):

@@ -24,7 +24,7 @@ def a_play_phase():
 
 
 INTERFACE = ("KIND", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "new_game", "apply", "legal", "winner", "score", "view",
-             "forms")  # fmt: skip
+             "moves", "forms")  # fmt: skip
 
 
 def test_every_game_and_mode_has_the_typed_table_game_interface():
