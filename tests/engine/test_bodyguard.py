@@ -2,6 +2,7 @@
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -102,3 +103,11 @@ def test_b5_the_best_order_keeps_a_second_kind_for_the_bodyguard():
     hits = [Strike("杀手普通攻击"), Strike("杀手普通攻击"), Strike("狼人普通攻击")]
     assert len(simulate(hand, hits, is_guard)) == 1
     assert [c.name for c, _ in resolve(hand, hits, is_guard)] == [GUARD, "庶民"]
+
+
+def test_a_strike_of_a_kind_no_bodyguard_tells_apart_is_refused_at_once():
+    """B1: a 保镖 falls to two hits of different kinds among the eight; a misspelt kind would count as a ninth and
+    take a 保镖 that the rules keep, so it is refused where it is made."""
+    with pytest.raises(ValueError, match="B1"):
+        Strike("杀手普攻")
+    assert Strike("杀手普通攻击").kind == "杀手普通攻击" and Strike(DOOM).kind == DOOM
