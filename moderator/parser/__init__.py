@@ -86,7 +86,7 @@ def parse_pm(
     """
     if phase not in PHASES:
         raise ValueError(f"phase must be one of {PHASES}, not {phase!r}")
-    inputs, refusals, notes = pm.parse(
+    inputs, refusals, notes = pm.read_message(
         text, sender=sender, players=players, hand=hand, phase=phase, hand_size=hand_size, max_chars=max_chars
     )
     return ParseResult(inputs, refusals, notes)
@@ -94,7 +94,7 @@ def parse_pm(
 
 def parse_vote(text: str, *, sender: str, players: Sequence[str], max_chars: int | None = MAX_CHARS) -> ParseResult:
     """Read a vote post (D1, D3): {"for": X}, {"change": X}, or a refusal (conditional, ambiguous, unknown name)."""
-    inputs, refusals, notes = pm.parse(
+    inputs, refusals, notes = pm.read_message(
         text,
         sender=sender,
         players=players,

@@ -20,7 +20,7 @@ from .lexer import lex
 from .names import NameBook
 from .text import Text
 
-KINDS = ("input", "manifesto", "refusal", "note")  # the stronger first: a character takes the first that covers it
+PART_KINDS = ("input", "manifesto", "refusal", "note")  # the stronger first: a character takes the first that covers it
 
 # The words that make a part worth a reason of its own: an action word, a card, a position or a player.
 _MENTIONS = frozenset({"USE", "CARD", "POS", "NAME", "SEAT", "VOTE", "CHANGE", "SELFVOTE", "ORDER", "BOTTOM"})
@@ -267,7 +267,7 @@ def account(
     items: Sequence[Any] | None = None,
 ) -> list[Part]:
     """The text cut into parts in the order written, each character in exactly one. Where spans overlap the
-    stronger kind wins (KINDS), then the earlier entry; blank characters go with the part before them (the first
+    stronger kind wins (PART_KINDS), then the earlier entry; blank characters go with the part before them (the first
     part's with the one after), and a note marked "with_input" with the input beside it: the one before it when no
     clause end stands between them and one stands before the next ("把王五禁锢了。治疗孙八"), else the next. `items`:
     what each part of an input carries as its `entry` (the preview's item of each input, in the same order), else the
@@ -281,7 +281,7 @@ def account(
     return [_part(text, run, carried) for run in parts]
 
 
-# A span of the text and what holds it: (start, end, kind, index), kind 0–3 the place in KINDS, index the entry's.
+# A span of the text and what holds it: (start, end, kind, index), kind 0–3 the place in PART_KINDS, index the entry's.
 _Span = tuple[int, int, int, int]
 _UNREAD = 4  # the kind of characters no span holds
 _HELD = -1  # the kind of blank characters before the first part, held for it
@@ -384,4 +384,4 @@ def _part(text: str, run: list, carried: tuple[Sequence[Any], ...]) -> Part:
     a, b, kind, k = run
     if kind < 0:
         return Part(a, b, "blank", -1, text[a:b])
-    return Part(a, b, (*KINDS, "unread")[kind], k, text[a:b], carried[kind][k] if kind < _UNREAD else None)
+    return Part(a, b, (*PART_KINDS, "unread")[kind], k, text[a:b], carried[kind][k] if kind < _UNREAD else None)

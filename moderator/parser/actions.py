@@ -1,4 +1,4 @@
-"""Privileges: from the groups of one clause (`groups.build`) to docs/scenarios.md action inputs (card, use, target,
+"""Privileges: from the groups of one clause (`groups.build_clause`) to docs/scenarios.md action inputs (card, use, target,
 position, into).
 
 Each group is read in stages: which privilege, which card, whom (a pronoun, the sender, the players written), then
@@ -17,7 +17,7 @@ from typing import Any
 from cards import catalogue as cat
 
 from . import aliases as al
-from .groups import Clause, Group, build
+from .groups import Clause, Group, build_clause
 from .lexer import Token
 from .names import NameBook, Resolution, similarity
 from .text import normalise_word
@@ -26,7 +26,7 @@ MAX_REPEAT = 10
 # Words between a privilege and the old target of a change that say the act was sent before (把诅咒的目标从王五换成赵六)
 _OLD_ACT = re.compile(r"从|由|目标|对象|刚才|之前|原来|原本|昨")
 
-__all__ = ["Clause", "Group", "GroupReading", "Resolver", "build"]
+__all__ = ["Clause", "Group", "GroupReading", "Resolver", "build_clause"]
 
 
 # ---------------------------------------------------------------------------------------------- resolution

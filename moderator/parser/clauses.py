@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from . import aliases as al
+from .cues import SENTENCE_ENDS
 from .lexer import Token
 from .reading import MessageReading
 
@@ -68,7 +69,6 @@ def verb_after_use(toks: list[Token]) -> list[Token]:
 
 _JOIN_OR_LABEL = al.JOIN_WORDS | {"对象", "目标", "target"}  # "狙击,对象:王五": a labelled target (docs/parser.md)
 _JOINERS = frozenset({"NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT", "PUNCT"})
-_SENTENCE_ENDS = frozenset("\n。.;!?")
 
 
 def merged_clauses(tokens: list[Token]) -> list[tuple[bool, list[Token]]]:
@@ -120,7 +120,7 @@ def _merge(out: list[tuple[bool, list[Token]]], cur_seps: str, cur: list[Token])
     elif joins or (out and _commas_only(cur_seps) and _its_card(out[-1][1], cur)):
         out[-1] = (out[-1][0], out[-1][1] + cur)
     else:
-        out.append((any(c in _SENTENCE_ENDS for c in cur_seps), cur))
+        out.append((any(c in SENTENCE_ENDS for c in cur_seps), cur))
 
 
 def _its_card(before: list[Token], cur: list[Token]) -> bool:

@@ -55,7 +55,7 @@ def _pattern(entry: dict) -> re.Pattern | None:
 
 
 @cache
-def table() -> tuple[tuple[Cue, ...], tuple[str, ...]]:
+def cue_table() -> tuple[tuple[Cue, ...], tuple[str, ...]]:
     spec = yaml.safe_load(DATA.read_text(encoding="utf-8"))
     cues = tuple(
         Cue(
@@ -79,10 +79,10 @@ def words(kind: str) -> tuple[str, ...]:
     return tuple(w for e in spec["cues"] if e["kind"] == kind for w in e.get("words", ()))
 
 
-def find(norm: str, kinds: frozenset[str]) -> list[Hit]:
+def find_cues(norm: str, kinds: frozenset[str]) -> list[Hit]:
     """Every cue of these kinds in the text, in order."""
     hits = []
-    for cue in table()[0]:
+    for cue in cue_table()[0]:
         if cue.kind not in kinds or cue.pattern is None:
             continue
         for m in cue.pattern.finditer(norm):
@@ -101,7 +101,7 @@ def forward_end(norm: str, hit: Hit) -> int:
     """Where a forward cue's scope ends: the end of its clause or sentence, or a termination word before it."""
     ends = _ends(hit.cue)
     stop = next((k for k in range(hit.end, len(norm)) if norm[k] in ends), len(norm))
-    terminators = table()[1]
+    terminators = cue_table()[1]
     cut = [k for w in terminators if (k := norm.find(w, hit.end, stop)) >= 0]
     return min([stop, *cut])
 
@@ -109,7 +109,7 @@ def forward_end(norm: str, hit: Hit) -> int:
 def tally_spans(norm: str) -> list[tuple[int, int]]:
     """The words of each tally of others' votes ("阿飞、王五各一票": the names before the trigger too), to the end of
     its scope."""
-    return [(clause_start(norm, h.start), forward_end(norm, h)) for h in find(norm, TALLY)]
+    return [(clause_start(norm, h.start), forward_end(norm, h)) for h in find_cues(norm, TALLY)]
 
 
 def without_tallies(tokens: list[Token], tallies: list[tuple[int, int]]) -> list[Token]:

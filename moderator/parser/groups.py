@@ -1,7 +1,7 @@
 """The groups of one clause: a privilege word opens a group; names, positions, a count and a card word around it
 fill the group (docs/scenarios.md action inputs: card, use, target, position, into).
 
-How a word goes on the group before it, or waits for the next one, is the small tables below; `build` reads the
+How a word goes on the group before it, or waits for the next one, is the small tables below; `build_clause` reads the
 clause once, token by token, so a clause of any length is read in linear time.
 """
 
@@ -342,6 +342,6 @@ _ON_KIND: dict[str, Callable[[_Builder, int, Token, Token | None], None]] = {
 }
 
 
-def build(tokens: list[Token]) -> Clause:
+def build_clause(tokens: list[Token]) -> Clause:
     """The groups of a clause, and what it holds when it has none (names only, card words only)."""
     return _Builder(tokens).read()

@@ -11,7 +11,7 @@ from cards import catalogue as cat
 
 from . import aliases as al
 from . import cues, scoped
-from .actions import build
+from .actions import build_clause
 from .corrections import CORRECTION
 from .lexer import Token, meaningful
 from .reading import MessageReading, ReadingState
@@ -112,7 +112,7 @@ def _ends_manifesto(m: MessageReading, i: int) -> bool:
 def _repeats_attack(m: MessageReading, i: int, attacked: set[str]) -> bool:
     """A line of the 杀人宣言 that names an attack on a player the message already attacks ("杀了赵六大家就安全了"):
     quoted text, not an input."""
-    groups = build(meaningful(m.tokens(i))).groups
+    groups = build_clause(meaningful(m.tokens(i))).groups
     names = _attacked(m.tokens(i))
     return bool(groups) and all(g.use in al.ATTACK_USES for g in groups) and bool(names) and names <= attacked
 
@@ -121,7 +121,7 @@ def _attacked(tokens: list[Token]) -> set[str]:
     """The players an attack written in these tokens is aimed at."""
     return {
         t.value.name
-        for g in build(meaningful(tokens)).groups
+        for g in build_clause(meaningful(tokens)).groups
         if g.use in al.ATTACK_USES
         for t in g.targets
         if t.kind == "NAME" and t.value.name
@@ -300,7 +300,7 @@ def _addresses_the_gm(m: MessageReading, mean: list[Token], start: int, end: int
 def _holds_an_action(m: MessageReading, mean: list[Token], start: int, end: int) -> bool:
     """An action word after the attack (or 算了…还是普通攻击, a retraction and what replaces it): read, never absorbed
     (docs/parser.md)."""
-    return any(_action_word(t) for t in mean) or bool(cues.find(m.text.norm[start:end], scoped.BACKWARD))
+    return any(_action_word(t) for t in mean) or bool(cues.find_cues(m.text.norm[start:end], scoped.BACKWARD))
 
 
 _OR = frozenset({"或", "或者"})  # (a choice between players, not a condition)

@@ -16,7 +16,16 @@ from .privileges import read_actions
 from .reading import QUOTE_MAX, MessageReading, canonical_hand, short
 from .text import Text, lines, prepare, quoted
 
-__all__ = ["MAX_CHARS", "MessageReading", "canonical_hand", "clip", "manifesto_cut", "manifesto_end", "parse", "short"]
+__all__ = [
+    "MAX_CHARS",
+    "MessageReading",
+    "canonical_hand",
+    "clip",
+    "manifesto_cut",
+    "manifesto_end",
+    "read_message",
+    "short",
+]
 
 HELP = (
     "可以这样写:“狙击 张三”“瞄准狙击 张三 倒数第2张”“束魂 李四”“用杀手牌攻击 王五,杀人宣言:……”"
@@ -49,7 +58,7 @@ def _too_long(raw: str, cut: int) -> dict:
     }
 
 
-def parse(
+def read_message(
     raw: str,
     *,
     sender: str,
@@ -155,11 +164,11 @@ def _read(m: MessageReading, votes_only: bool) -> None:
         if not _votes(m):
             _bare_vote(m)
         read_corrections(m)
-        scoped.apply(m)
+        scoped.apply_cues(m)
     elif m.phase == "day" and _votes(m):
         read_actions(m, after_vote=True)  # a day vote post: its vote, and a privilege in a clause of its own
         read_corrections(m)
-        scoped.apply(m)
+        scoped.apply_cues(m)
     else:
         read_manifestos(m)
         read_ordinals(m)
@@ -167,7 +176,7 @@ def _read(m: MessageReading, votes_only: bool) -> None:
         if not (m.phase != "day" and _votes(m)):
             read_actions(m)
             read_corrections(m)
-        scoped.apply(m)
+        scoped.apply_cues(m)
         attach_manifestos(m)
         show_unread(m)
 
@@ -244,7 +253,7 @@ def _votes(m: MessageReading) -> bool:
     if not any(votes.is_vote_word(t) for t in tokens):
         return False
     tokens = _without_tallies(m.text.norm, tokens)
-    vp = votes.parse(tokens, m.book, m.text.fragment)
+    vp = votes.read_vote_post(tokens, m.book, m.text.fragment)
     if not vp.inputs and not vp.refusals:
         return False
     has_use = any(t.kind == "USE" for t in tokens)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from cards import catalogue as cat
 
 from . import cues, votes
-from .actions import Clause, Group, GroupReading, Resolver, build
+from .actions import Clause, Group, GroupReading, Resolver, build_clause
 from .blocked import ClauseFacts, note_blocked, why_blocked
 from .clauses import asides, merged_clauses, verb_after_use
 from .lexer import Token, meaningful
@@ -226,7 +226,7 @@ def _built(
     m: MessageReading, st: ReadingState, toks: list[Token], kinds: set[str], start: int, end: int
 ) -> Clause | None:
     """The clause's privilege groups, names and cards; None when it cancels a privilege (refused: AP4)."""
-    clause = build(toks)
+    clause = build_clause(toks)
     if not clause.groups and "COND" in kinds:
         st.condition = True  # 如果王五跳杀手,就诅咒他
     if clause.cancel:

@@ -32,18 +32,18 @@ def _said(m: Reading, d: dict) -> str:
     return m.text.fragment(*d["_span"])
 
 
-def apply(m: Reading) -> None:
+def apply_cues(m: Reading) -> None:
     norm = m.text.norm
     gone = [d for _, d in _acts(m)]
-    for hit in cues.find(norm, FORWARD):
+    for hit in cues.find_cues(norm, FORWARD):
         end = cues.forward_end(norm, hit)
         for p, d in _acts(m):
             if hit.start <= d["_span"][0] < end:
                 m.inputs.remove((p, d))
                 m.notes.append((hit.start, max(end, d["_span"][1]), f"“{_said(m, d)}”是假设或事后的话,没有当作指令"))
-    for hit in cues.find(norm, frozenset({"tally"})):
+    for hit in cues.find_cues(norm, frozenset({"tally"})):
         _tally(m, hit)
-    for hit in cues.find(norm, BACKWARD):
+    for hit in cues.find_cues(norm, BACKWARD):
         _retract(m, hit)
     kept = [d for _, d in _acts(m)]
     _fold_changes(m, [d for d in gone if not any(d is k for k in kept)])

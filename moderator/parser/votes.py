@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from moderator.parser import aliases as al
+from moderator.parser.cues import SENTENCE_ENDS
 from moderator.parser.lexer import Token
 from moderator.parser.names import NameBook, Resolution, similarity
 from moderator.parser.text import normalise_word
 
-SENTENCE_ENDS = frozenset("\n。.;!?")
 TARGETS = ("NAME", "SEAT", "SELF", "GAP")
 _CHANGE_VOTE = frozenset(normalise_word(w) for w in al.CHANGE_VOTE_WORDS)
 _NOT_VOTE = frozenset(normalise_word(w) for w in al.NOT_VOTE_WORDS)
@@ -205,7 +205,7 @@ def _tail_end(sentence: list[Token], k: int) -> int:
     return sentence[k].end
 
 
-def parse(tokens: list[Token], book: NameBook, display) -> VoteParse:
+def read_vote_post(tokens: list[Token], book: NameBook, display) -> VoteParse:
     """display(start, end) gives the player's own text of a norm span. Each sentence gives the sender's own
     present votes (a reported, quoted, tallied or old-of-a-change vote is none); the post's vote is decided once, at
     the end: one clear target, or a refusal naming the candidates."""

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from moderator.parser import account, parse_pm, parse_vote
-from moderator.parser.account import KINDS, blank
+from moderator.parser.account import PART_KINDS, blank
 from tests.parser import generator
 from tests.world import PLAYERS
 
@@ -41,7 +41,7 @@ def assert_accounted(text: str, data: dict) -> list:
         if p.kind == "blank":
             assert len(parts) == 1 and blank(text), (text, parts)  # a text of no word at all
             continue
-        assert p.kind in KINDS, (text, p, data)  # never "unread": every word is an input, a refusal or a note
+        assert p.kind in PART_KINDS, (text, p, data)  # never "unread": every word is an input, a refusal or a note
         entry = (data["inputs"] if p.kind in ("input", "manifesto") else data[p.kind + "s"])[p.index]
         if p.kind in ("refusal", "note"):
             reason = entry["reason"]

@@ -27,7 +27,7 @@ def read(text: str, hand: str = "binder", phase: str = "night") -> list[dict]:
 
 
 def _cases(field: str):
-    for cue in cues.table()[0]:
+    for cue in cues.cue_table()[0]:
         for case in getattr(cue, field):
             yield pytest.param(case, id=f"{cue.name}: {case['text']}")
 
