@@ -67,7 +67,7 @@ class Table(models.Model):
         return [p["name"] for p in self.players]
 
     def load(self, copy: bool = True) -> Any:
-        """The stored state; ``copy=False`` shares its lists with ``self.state`` (see ``GameState.from_dict``)."""
+        """The stored state; ``copy=False`` shares its lists with ``self.state`` (see ``TableState.from_dict``)."""
         return self.rules.State.from_dict(self.state, copy=copy)
 
     def seat_for_token(self, token: str) -> int | None:

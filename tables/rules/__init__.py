@@ -3,8 +3,8 @@
 An electronic game is a rules module (the state, ``new_game``, ``apply``, ``legal``; the moves check their own
 legality) and a view module (``view``, and ``forms`` built from the legal moves), which reads the state and imports
 the rules, never the other way round; a game may keep its moves list and its results in modules of their own
-(三国杀: ``sanguosha_moves``, ``sanguosha_score``; 暗火线: ``anhuoxian_moves``).  ``Game`` puts them together.  A
-physical tracker is one module with the whole interface, its records listed by ``tracker.record_moves``.
+(三国杀: ``sanguosha_moves``, ``sanguosha_score``; 暗火线: ``anhuoxian_moves``).  ``ElectronicGame`` puts them
+together.  A physical tracker is one module with the whole interface, its records listed by ``tracker.record_moves``.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from . import (
 from .base import RuleError
 from .moves import Move, TableGame
 
-__all__ = ["GAMES", "MODES", "PHYSICAL", "Game", "RuleError", "TableGame", "game"]
+__all__ = ["GAMES", "MODES", "PHYSICAL", "ElectronicGame", "RuleError", "TableGame", "game"]
 
 
-class Game:
+class ElectronicGame:
     """One electronic game as the site uses it: the ``TableGame`` interface from its view module (the view, the
     forms, the results) and its rules module (the state and the moves).  Any other name (a rules constant such as
     ``SHA``) is looked up in the view module, then in the rules module."""
@@ -42,6 +42,7 @@ class Game:
         self.TITLE: str = rules.TITLE
         self.MIN_PLAYERS: int = rules.MIN_PLAYERS
         self.MAX_PLAYERS: int = rules.MAX_PLAYERS
+        self.State: type[Any] = rules.State
 
     def new_game(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> Any:
         return self._modules[1].new_game(players, seed, options)
@@ -80,14 +81,14 @@ class Game:
         raise AttributeError(f"{self._modules[1].__name__} 没有 {name}")
 
     def __repr__(self) -> str:
-        return f"Game({self._modules[1].__name__}, {self._modules[0].__name__})"
+        return f"ElectronicGame({self._modules[1].__name__}, {self._modules[0].__name__})"
 
 
 GAMES: dict[str, TableGame] = {
-    "direnjie_cards": Game(direnjie_cards, direnjie_cards_view),
-    "noir": Game(noir, noir_view),
-    "sanguosha": Game(sanguosha, sanguosha_view),
-    "anhuoxian": Game(anhuoxian, anhuoxian_view),
+    "direnjie_cards": ElectronicGame(direnjie_cards, direnjie_cards_view),
+    "noir": ElectronicGame(noir, noir_view),
+    "sanguosha": ElectronicGame(sanguosha, sanguosha_view),
+    "anhuoxian": ElectronicGame(anhuoxian, anhuoxian_view),
 }
 
 # Physical-deck mode: the table plays its own box; the app deals the secrets and keeps the public state.  Noir's only

@@ -46,7 +46,6 @@ from .anhuoxian_board import (  # noqa: F401  (the state and the circle, as the 
     SWAT,
     TERRORIST,
     State,
-    adjacent,
     clockwise,
     damage,
     draw,
@@ -55,7 +54,7 @@ from .anhuoxian_board import (  # noqa: F401  (the state and the circle, as the 
     full_hp,
     hand_limit,
     living,
-    next_seat,
+    seats_adjacent,
     smoked,
 )
 from .base import (
@@ -65,6 +64,7 @@ from .base import (
     dispatch,
     emit,
     legal_via,
+    next_living,
     require,
     take_from,
 )
@@ -121,7 +121,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     emit(s, f"身份分配:{swat} 特警、{citizen} 市民、{terrorist} 绑匪;每人 4 点血清,起始手牌 3 张。")
     for seat in range(n):
         emit(s, f"你的身份是{roles[seat]}。", to=[seat])
-    start_turn(s, options["first"])
+    _start_turn(s, options["first"])
     return s
 
 
@@ -135,7 +135,7 @@ def expire_effects_of(s: State, seat: int) -> None:
         emit(s, f"{s.players[seat]} 放置在 {who} 的{effect['kind']}失效。")
 
 
-def start_turn(s: State, seat: int) -> None:
+def _start_turn(s: State, seat: int) -> None:
     s.current = seat
     s.turn_no += 1
     s.used = []
@@ -155,27 +155,27 @@ def start_turn(s: State, seat: int) -> None:
 def enter_discard(s: State) -> None:
     seat = s.current
     if not s.alive[seat]:  # killed by their own grenade: the turn simply ends
-        end_turn(s)
+        _end_turn(s)
         return
     limit = hand_limit(s, seat)
     if len(s.hands[seat]) > limit:
         s.phase = "discard"
         emit(s, f"弃牌阶段:{s.players[seat]} 手牌 {len(s.hands[seat])} 张,上限 {limit}。")
     else:
-        end_turn(s)
+        _end_turn(s)
 
 
-def end_turn(s: State) -> None:
+def _end_turn(s: State) -> None:
     n = len(s.players)
     seat = s.current
-    nxt = next_seat(s, seat)
+    nxt = next_living(s, seat, -1)  # 下家: counter-clockwise
     k = seat
     while True:  # effects of dead users end when play passes their seat
         k = (k - 1) % n
         if k == nxt:
             break
         expire_effects_of(s, k)
-    start_turn(s, nxt)
+    _start_turn(s, nxt)
 
 
 def after_attack(s: State) -> None:
@@ -253,7 +253,7 @@ def kill(s: State, victim: int, source: int | None) -> None:
 # --- dispatch -----------------------------------------------------------------------------------------------------
 
 
-def expected(s: State) -> tuple[int, list[str]]:
+def anhuoxian_expected(s: State) -> tuple[int, list[str]]:
     if s.phase == "play":
         if smoked(s, s.current):
             return s.current, ["serum", "end_play"]
@@ -267,7 +267,7 @@ def expected(s: State) -> tuple[int, list[str]]:
 
 
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    return dispatch(state, action, expected, _HANDLERS, ACTION_NAMES)
+    return dispatch(state, action, anhuoxian_expected, _HANDLERS, ACTION_NAMES)
 
 
 def _attack(handler: Any) -> Any:
@@ -314,7 +314,7 @@ def _do_discard(s: State, seat: int, action: dict[str, Any]) -> None:
     take_from(s.hands[seat], chosen)
     s.discard_pile.extend(chosen)
     emit(s, f"{s.players[seat]} 弃置了 {'、'.join(chosen)}。")
-    end_turn(s)
+    _end_turn(s)
 
 
 ACTION_NAMES = {

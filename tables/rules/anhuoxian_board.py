@@ -8,14 +8,14 @@ import dataclasses
 from typing import Any
 
 from . import anhuoxian_cards as cards
-from .base import GameState, emit, later_rng
+from .base import TableState, emit, later_rng
 
 SWAT, CITIZEN, TERRORIST = "特警", "市民", "绑匪"
 BASE_HP = 4
 
 
 @dataclasses.dataclass
-class State(GameState):
+class State(TableState):
     players: list[str]
     seed: int
     options: dict[str, Any]
@@ -53,16 +53,7 @@ def clockwise(ring: list[int], seat: int, step: int = 1) -> int:
     return ring[(ring.index(seat) + step) % len(ring)]
 
 
-def next_seat(s: State, seat: int) -> int:
-    """下家: the next living player in turn order (counter-clockwise = the previous seat)."""
-    ring = living(s)
-    if seat in ring:
-        return clockwise(ring, seat, -1)
-    n = len(s.players)
-    return next(((seat - k) % n for k in range(1, n + 1) if s.alive[(seat - k) % n]), seat)
-
-
-def adjacent(s: State, a: int, b: int) -> bool:
+def seats_adjacent(s: State, a: int, b: int) -> bool:
     ring = living(s)
     return a != b and a in ring and b in ring and b in (clockwise(ring, a, 1), clockwise(ring, a, -1))
 

@@ -164,7 +164,7 @@ def flash_landing(s: Any, seat: int, chosen: Any) -> list[int]:
     if not (isinstance(chosen, list) and len(chosen) == 2):
         raise RuleError("闪光弹要指定两名相邻的玩家(targets)。")
     a, b = (seat_param(s, {"t": t}, "t", "目标") for t in chosen)
-    require(board.adjacent(s, a, b), f"{s.players[a]} 和 {s.players[b]} 不相邻。")
+    require(board.seats_adjacent(s, a, b), f"{s.players[a]} 和 {s.players[b]} 不相邻。")
     ring = board.living(s)
     final = []
     for x, other in ((a, b), (b, a)):

@@ -16,7 +16,7 @@ from .anhuoxian import State
 from .anhuoxian_cards import AID, BULLETS, DISARM, DOUBLE, EQUIPMENT, FLASH, GRENADE, SKILLS, SMOKE
 from .moves import Arg, Move, choice_arg, passes, seat_arg
 
-Lister = Callable[[State, int], list[Move]]
+_Lister = Callable[[State, int], list[Move]]
 WHATS = (("hand", "随机一张手牌"), ("vest", "防弹衣"), ("env", "环境牌"), ("smoke", "烟雾弹"))
 
 
@@ -100,8 +100,8 @@ def _discard(s: State, seat: int) -> list[Move]:
     return [Move("discard", f"弃置 {excess} 张牌", (Arg("cards", "弃哪些", "multi", hand, excess),))]
 
 
-# In the order the page shows them; a type is listed only when the phase opens it to the seat (``anhuoxian.expected``).
-LISTERS: dict[str, Lister] = {
+# In the order the page shows them; a type is listed only when the phase opens it to the seat (``anhuoxian.anhuoxian_expected``).
+_LISTERS: dict[str, _Lister] = {
     "equip": _equip,
     "shoot": _shoot,
     "skill": _skills,
@@ -118,5 +118,5 @@ def moves(s: State, seat: int) -> list[Move]:
     """Every move ``seat`` may make now."""
     if s.phase == "over":
         return []
-    who, allowed = core.expected(s)
-    return [m for kind in LISTERS if seat == who and kind in allowed for m in LISTERS[kind](s, seat)]
+    who, allowed = core.anhuoxian_expected(s)
+    return [m for kind in _LISTERS if seat == who and kind in allowed for m in _LISTERS[kind](s, seat)]

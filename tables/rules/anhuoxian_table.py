@@ -23,7 +23,7 @@ from .moves import Move, passes, seat_arg
 KIND = "anhuoxian"
 TITLE = ahx.TITLE
 MIN_PLAYERS, MAX_PLAYERS = ahx.MIN_PLAYERS, ahx.MAX_PLAYERS
-START_HAND, DRAW = 3, 2
+_START_HAND, _DRAW = 3, 2
 
 
 @dataclasses.dataclass
@@ -41,7 +41,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     random.Random(seed).shuffle(roles)
     s = State(players=names, seed=seed, options=options, roles=roles, current=options["first"])
     s.revealed, s.alive = [False] * n, [True] * n
-    s.hp, s.max_hp, s.hand = [ahx.BASE_HP] * n, [ahx.BASE_HP] * n, [START_HAND] * n
+    s.hp, s.max_hp, s.hand = [ahx.BASE_HP] * n, [ahx.BASE_HP] * n, [_START_HAND] * n
     emit(s, f"身份分配:{swat} 特警、{citizen} 市民、{terrorist} 绑匪;每人 4 点血清,起始手牌 3 张。")
     for p in range(n):
         emit(s, f"你的身份是{roles[p]}。", to=[p])
@@ -50,8 +50,8 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
 
 
 def _start_turn(s: State) -> None:
-    s.hand[s.current] += DRAW
-    emit(s, f"— {s.players[s.current]} 的回合 — 摸 {DRAW} 张(手牌 {s.hand[s.current]} 张)。")
+    s.hand[s.current] += _DRAW
+    emit(s, f"— {s.players[s.current]} 的回合 — 摸 {_DRAW} 张(手牌 {s.hand[s.current]} 张)。")
 
 
 def _on_death(s: State, victim: int, source: int | None) -> None:
@@ -71,7 +71,7 @@ def _check_victory(s: State) -> bool:
     return side is not None and tr.declare(s, side)
 
 
-def check_warrant(s: State, actor: Any, target: int) -> None:
+def check_warrant_record(s: State, actor: Any, target: int) -> None:
     require(bool(s.options.get("warrant")), "本桌没有加入搜查令。")
     require(actor == s.current, f"搜查令在自己的回合使用:现在是 {s.players[s.current]} 的回合。")
     require(target != actor and s.alive[target], "请选择另一名存活的玩家。")
@@ -81,7 +81,7 @@ def _warrant(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> N
     """搜查令 (option ``warrant``): the player whose turn it is looks at another living player's role; only they see
     it, the table sees that the card was played (a 搜查令 is resolved privately)."""
     target = seat_param(s, action, "target", "目标")
-    check_warrant(s, actor, target)
+    check_warrant_record(s, actor, target)
     emit(s, f"{s.players[int(actor)]} 使用搜查令查看了 {s.players[target]} 的身份牌。〔{s.players[int(actor)]} 记录〕")
     emit(s, f"搜查令:{s.players[target]} 的身份是{s.roles[target]}。", to=[int(actor)])
 
@@ -102,7 +102,7 @@ def undo_note(players: list[str], action: dict[str, Any]) -> str:
     )
 
 
-HOOKS = tr.Hooks(
+_HOOKS = tr.Hooks(
     step=-1,
     start_turn=_start_turn,
     on_death=_on_death,
@@ -113,7 +113,7 @@ HOOKS = tr.Hooks(
 
 
 def apply(state: State, action: Any) -> tuple[State, list[dict[str, Any]]]:
-    return tr.apply_with(HOOKS, state, action)
+    return tr.apply_with(_HOOKS, state, action)
 
 
 legal = legal_via(apply)
@@ -146,10 +146,10 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
 
 def moves(s: State, seat: int | str) -> list[Move]:
     """Every record ``seat`` (or the host, ``tracker.HOST``) may make now."""
-    out = tr.record_moves(s, seat, HOOKS)
+    out = tr.record_moves(s, seat, _HOOKS)
     if s.phase == "over":
         return out
-    targets = [p for p in range(s.n) if passes(check_warrant, s, seat, p)]
+    targets = [p for p in range(s.n) if passes(check_warrant_record, s, seat, p)]
     if targets:
         out.append(Move("warrant", "使用搜查令(只有你看到身份)", (seat_arg("target", "查看谁", s.players, targets),)))
     return out

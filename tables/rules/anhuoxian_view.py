@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .anhuoxian import KIND, TERRORIST, State, expected, flashed, smoked
+from .anhuoxian import KIND, TERRORIST, State, anhuoxian_expected, flashed, smoked
 from .anhuoxian_moves import moves
 from .base import visible_log
 
@@ -53,7 +53,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "seats": seats,
         "current": state.current,
         "phase": state.phase,
-        "to_act": None if over else expected(state)[0],
+        "to_act": None if over else anhuoxian_expected(state)[0],
         "dying": state.dying["queue"][0] if state.dying and state.dying["queue"] else None,
         "used": [USED.get(u, u) for u in state.used],
         "effects": [

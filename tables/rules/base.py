@@ -34,7 +34,7 @@ class RuleError(ValueError):
 
 
 @dataclasses.dataclass
-class GameState:
+class TableState:
     """Base class: JSON round-trip and cloning for a game's state dataclass."""
 
     def to_dict(self) -> dict[str, Any]:
@@ -67,6 +67,17 @@ def later_rng(state: Any) -> random.Random:
     """A fresh generator for one random draw after setup; advances the state's counter."""
     state.rng_count += 1
     return random.Random(f"{state.seed}:{state.rng_count}")
+
+
+def next_living(s: Any, seat: int, step: int) -> int:
+    """The next living seat ``step`` away (-1: counter-clockwise, the next in turn order of a game played to the
+    right); the seat itself when nobody else lives."""
+    n = len(s.alive)
+    for k in range(1, n + 1):
+        candidate = (seat + step * k) % n
+        if s.alive[candidate]:
+            return candidate
+    return seat
 
 
 def emit(state: Any, text: str, to: list[int] | None = None) -> None:

@@ -39,8 +39,8 @@ import random
 from typing import Any
 
 from .base import (
-    GameState,
     RuleError,
+    TableState,
     cards_param,
     check_players,
     dispatch,
@@ -56,7 +56,7 @@ from .direnjie_cards_clues import (  # noqa: F401  (arrange_clue: what a clue is
     CATEGORY,
     arrange_clue,
     check_clue,
-    describe,
+    describe_request,
     givable,
     number,
     possible_clue,
@@ -64,7 +64,7 @@ from .direnjie_cards_clues import (  # noqa: F401  (arrange_clue: what a clue is
     request_categories,
     request_numbers,
 )
-from .direnjie_cards_draws import DECK, check_consolation, check_refill, steal_targets
+from .direnjie_cards_draws import FROM_DECK, check_consolation, check_refill, steal_targets
 from .direnjie_cards_score import TEAM_SHAPES, do_answer
 
 KIND = "direnjie_cards"
@@ -97,7 +97,7 @@ class Circle:
 
 
 @dataclasses.dataclass
-class State(Circle, GameState):
+class State(Circle, TableState):
     players: list[str]
     seed: int
     options: dict[str, Any]
@@ -186,14 +186,14 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
         emit(s, "你拿到了杀手牌:你是本局的杀手,不可告诉其他玩家。", to=[s.killer])
     s.deck = deck
     emit(s, f"每人发 {size} 张手牌;牌堆剩 {len(deck)} 张。")
-    start_turn(s, s.start)
+    _start_turn(s, s.start)
     return s
 
 
 # --- turn flow ----------------------------------------------------------------------------------------------------
 
 
-def start_turn(s: State, seat: int) -> None:
+def _start_turn(s: State, seat: int) -> None:
     s.current = seat
     s.turn_no += 1
     s.request, s.givers, s.given, s.received, s.bonus, s.pending = None, [], [], 0, None, None
@@ -219,7 +219,7 @@ def start_turn(s: State, seat: int) -> None:
             emit(s, "没有可检查的线索,也没有可执行线索功能的对象:跳过。")
 
 
-def draw(s: State, seat: int) -> str:
+def _draw_one(s: State, seat: int) -> str:
     card = s.deck.pop()
     s.hands[seat].append(card)
     return card
@@ -236,7 +236,7 @@ def to_submit(s: State) -> None:
         s.phase = "refill"
 
 
-def end_turn(s: State) -> None:
+def _end_turn(s: State) -> None:
     if s.last_round and s.current == s.tail:
         for row in s.clues:
             for clue in row:
@@ -244,10 +244,10 @@ def end_turn(s: State) -> None:
         s.phase = "answer"
         emit(s, "游戏结束:所有隐藏线索翻开最上面一张(不执行检查或功能)。请每位玩家写下解答。")
         return
-    start_turn(s, (s.current + 1) % s.n)
+    _start_turn(s, (s.current + 1) % s.n)
 
 
-def expected(s: State) -> tuple[list[int], list[str]]:
+def direnjie_cards_expected(s: State) -> tuple[list[int], list[str]]:
     if s.phase == "give":
         return [s.givers[0]], ["give", "pass"]
     if s.phase == "answer":
@@ -274,7 +274,7 @@ def submit_actions(s: State) -> list[str]:
 
 
 def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    return dispatch(state, action, expected, _HANDLERS, ACTION_NAMES)
+    return dispatch(state, action, direnjie_cards_expected, _HANDLERS, ACTION_NAMES)
 
 
 def _do_request(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -290,7 +290,7 @@ def _do_request(s: State, seat: int, action: dict[str, Any]) -> None:
         s.request = {"number": int_param(action, "number", allowed, "号码(已有 3 组公开线索的号码不可索取)")}
     s.givers = [(seat + k) % s.n for k in range(1, s.n)]
     s.phase = "give"
-    emit(s, f"步骤2:{s.players[seat]} 索取「{describe(s.request)}」。")
+    emit(s, f"步骤2:{s.players[seat]} 索取「{describe_request(s.request)}」。")
 
 
 def _do_give(s: State, seat: int, action: dict[str, Any]) -> None:
@@ -303,7 +303,7 @@ def _do_give(s: State, seat: int, action: dict[str, Any]) -> None:
         require(card[0] not in "MA", "不可以将丐帮牌或杀手牌传给其他玩家。")
         require(
             card in givable(s.hands[seat], s.request),
-            f"「{card}」不符合索取条件「{describe(s.request)}」(T6 可作百搭)。",
+            f"「{card}」不符合索取条件「{describe_request(s.request)}」(T6 可作百搭)。",
         )
         s.hands[seat].remove(card)
         s.hands[me].append(card)
@@ -325,8 +325,8 @@ def _do_give(s: State, seat: int, action: dict[str, Any]) -> None:
 def _do_consolation(s: State, seat: int, action: dict[str, Any]) -> None:
     source = action.get("source")
     target = check_consolation(s, seat, source)
-    if source == DECK:
-        card = draw(s, seat)
+    if source == FROM_DECK:
+        card = _draw_one(s, seat)
         emit(s, f"{s.players[seat]} 没有索取到牌,从牌库拿 1 张。")
         emit(s, f"你拿到:{card}。", to=[seat])
     elif target is not None:
@@ -354,16 +354,16 @@ def _do_refill(s: State, seat: int, action: dict[str, Any]) -> None:
     check_refill(s, seat, sources)
     got = []
     for src in sources:
-        if src == DECK:
-            got.append(draw(s, seat))
+        if src == FROM_DECK:
+            got.append(_draw_one(s, seat))
             continue
         got += steal(s, src, seat, 1)
         emit(s, f"你被 {s.players[seat]} 抽走:{got[-1]}。", to=[src])
-    where = "、".join("牌库" if x == DECK else s.players[x] for x in sources) or "不补牌"
+    where = "、".join("牌库" if x == FROM_DECK else s.players[x] for x in sources) or "不补牌"
     emit(s, f"步骤4:{s.players[seat]} 补手牌({where})。")
     if got:
         emit(s, f"你补到:{'、'.join(got)}。", to=[seat])
-    end_turn(s)
+    _end_turn(s)
 
 
 ACTION_NAMES = {

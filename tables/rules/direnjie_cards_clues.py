@@ -93,7 +93,7 @@ def matches(request: dict[str, Any], card: str) -> bool:
     return number(card) == request["number"]
 
 
-def describe(request: dict[str, Any]) -> str:
+def describe_request(request: dict[str, Any]) -> str:
     return CATEGORY[request["category"]] if "category" in request else f"{request['number']} 号"
 
 

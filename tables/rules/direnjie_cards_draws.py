@@ -9,7 +9,7 @@ from typing import Any
 
 from .base import RuleError, require, seat_param
 
-DECK = "deck"
+FROM_DECK = "deck"
 NONE = "none"
 
 
@@ -20,12 +20,12 @@ def steal_targets(s: Any, seat: int) -> list[int]:
 
 def consolation_sources(s: Any, seat: int) -> list[Any]:
     """Step 2 brought nothing: one card from the deck, from another player with three cards or more, or none."""
-    return [*([DECK] if s.deck else []), *steal_targets(s, seat), NONE]
+    return [*([FROM_DECK] if s.deck else []), *steal_targets(s, seat), NONE]
 
 
 def check_consolation(s: Any, seat: int, source: Any) -> int | None:
     """The seat the consolation card is drawn from (None: the deck or none), or RuleError."""
-    if source == DECK:
+    if source == FROM_DECK:
         require(bool(s.deck), "牌库已经没有牌了。")
         return None
     if source == NONE:
@@ -39,9 +39,9 @@ def check_refill(s: Any, seat: int, sources: Any) -> None:
     """Step 4: at most two cards, from the deck or from two different players with three cards or more who did not
     give a card this turn."""
     require(isinstance(sources, list) and len(sources) <= 2, "补手牌最多两张:sources 是最多两项的列表。")
-    seats = [seat_param(s, {"t": x}, "t", "抽牌对象") for x in sources if x != DECK]
+    seats = [seat_param(s, {"t": x}, "t", "抽牌对象") for x in sources if x != FROM_DECK]
     require(len(set(seats)) == len(seats), "从其他玩家手中抽牌时,两张必须来自两位不同的玩家。")
-    require(sources.count(DECK) <= len(s.deck), "牌库已经没有足够的牌。")
+    require(sources.count(FROM_DECK) <= len(s.deck), "牌库已经没有足够的牌。")
     for target in seats:
         require(target != seat, "不能从自己手中抽牌。")
         require(target not in s.given, f"{s.players[target]} 本回合已经传过牌给你,不能从其手中抽牌。")
@@ -50,7 +50,7 @@ def check_refill(s: Any, seat: int, sources: Any) -> None:
 
 def refill_choices(s: Any, seat: int) -> list[list[Any]]:
     """Every refill step 4 allows now (none, one or two sources, in order), as ``check_refill`` judges them."""
-    singles: list[Any] = [DECK, *range(s.n)]
+    singles: list[Any] = [FROM_DECK, *range(s.n)]
     candidates = [[], *([x] for x in singles), *(list(pair) for pair in itertools.product(singles, repeat=2))]
     return [c for c in candidates if _passes(check_refill, s, seat, c)]
 

@@ -14,11 +14,11 @@ from typing import Any
 from . import direnjie_cards as game
 from . import direnjie_cards_clues as cl
 from .direnjie_cards_bonus import check_targets, function_targets
-from .direnjie_cards_draws import DECK, NONE, consolation_sources, refill_choices
+from .direnjie_cards_draws import FROM_DECK, NONE, consolation_sources, refill_choices
 from .direnjie_cards_score import ANSWER, killer_suspects, names_killer
 from .moves import Arg, Move, choice_arg, seat_arg
 
-Lister = Callable[[Any, int], list[Move]]
+_Lister = Callable[[Any, int], list[Move]]
 
 
 def _check(s: Any, seat: int) -> list[Move]:
@@ -58,7 +58,7 @@ def _request(s: Any, seat: int) -> list[Move]:
 
 
 def _give(s: Any, seat: int) -> list[Move]:
-    wanted = cl.describe(s.request)
+    wanted = cl.describe_request(s.request)
     fitting = cl.givable(s.hands[seat], s.request)
     if not fitting:
         return [Move("pass", f"没有「{wanted}」:不给")]
@@ -72,7 +72,7 @@ def _consolation(s: Any, seat: int) -> list[Move]:
 
 
 def _source_name(s: Any, source: Any) -> str:
-    return {DECK: "牌库", NONE: "不补"}.get(source) or s.players[source]
+    return {FROM_DECK: "牌库", NONE: "不补"}.get(source) or s.players[source]
 
 
 def _submit(s: Any, seat: int) -> list[Move]:
@@ -111,8 +111,8 @@ def _numbers() -> tuple[Arg, ...]:
     return tuple(Arg(c, label, "int", tuple((k, f"{c}{k}") for k in values)) for c, (label, values) in ANSWER.items())
 
 
-# In the order the page shows them; a type is listed only when the phase opens it to the seat (``expected``).
-LISTERS: dict[str, Lister] = {
+# In the order the page shows them; a type is listed only when the phase opens it to the seat (``direnjie_cards_expected``).
+_LISTERS: dict[str, _Lister] = {
     "check": _check,
     "function": _function,
     "give_back": _give_back,
@@ -130,7 +130,7 @@ def moves(s: Any, seat: int) -> list[Move]:
     """Every move ``seat`` may make now."""
     if s.phase == "over":
         return []
-    who, allowed = game.expected(s)
+    who, allowed = game.direnjie_cards_expected(s)
     if seat not in who:
         return []
-    return [m for kind in LISTERS if kind in allowed for m in LISTERS[kind](s, seat)]
+    return [m for kind in _LISTERS if kind in allowed for m in _LISTERS[kind](s, seat)]

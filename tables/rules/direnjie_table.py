@@ -26,8 +26,8 @@ from . import direnjie_cards as dj
 from . import direnjie_cards_view as djv
 from . import tracker as tr
 from .base import (
-    GameState,
     RuleError,
+    TableState,
     action_type,
     emit,
     int_param,
@@ -39,7 +39,7 @@ from .base import (
 )
 from .direnjie_cards_score import numbers_param
 from .direnjie_table_moves import (
-    FIELDS,
+    CLUE_HAND_FIELDS,
     answer_refusal,
     claim_refusal,
     may_end_turn,
@@ -56,7 +56,7 @@ MIN_PLAYERS, MAX_PLAYERS = dj.MIN_PLAYERS, dj.MAX_PLAYERS
 
 
 @dataclasses.dataclass
-class State(dj.Circle, GameState):
+class State(dj.Circle, TableState):
     players: list[str]
     seed: int
     options: dict[str, Any]
@@ -94,13 +94,9 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     return s
 
 
-def actor_of(s: State, action: dict[str, Any]) -> int | str:
-    return tr.HOST if action.get("player") == tr.HOST else seat_param(s, action)
-
-
 def apply(state: State, action: Any) -> tuple[State, list[dict[str, Any]]]:
     kind = action_type(action)
-    actor = actor_of(state, action)
+    actor = tr.actor_of(state, action)
     require(state.phase != "over", "这一局已经结束,不能再记录或更正(主持人可以先撤销最后一条记录)。")
     allowed = open_actions(state)
     if kind not in allowed:
@@ -209,13 +205,13 @@ def _mission(s: State, actor: Any, action: dict[str, Any]) -> None:
 def _correct(s: State, actor: Any, action: dict[str, Any]) -> None:
     require(actor == tr.HOST, "只有主持人可以直接更正数值。")
     target = _seat(s, action)
-    field = str_param(action, "field", FIELDS, "更正项")
+    field = str_param(action, "field", CLUE_HAND_FIELDS, "更正项")
     value = int_param(action, "value", range(tr.MAX_VALUE + 1), "新数值")
     reason = tr.reason_param(action)
     values = getattr(s, field)
     before, values[target] = values[target], value
     s.submitted[target] = s.hidden[target] + s.public[target]
-    emit(s, f"主持人更正:{s.players[target]} 的{FIELDS[field]} {before} → {value}。理由:{reason}")
+    emit(s, f"主持人更正:{s.players[target]} 的{CLUE_HAND_FIELDS[field]} {before} → {value}。理由:{reason}")
 
 
 ACTION_NAMES = {

@@ -14,15 +14,17 @@ from . import tracker as tr
 from .direnjie_cards_moves import answer_move, mission_move
 from .moves import Arg, Move, choice_arg, seat_arg
 
-FIELDS = {"hand": "手牌数", "hidden": "暗线索", "public": "公开线索"}
-PLAY = ("hand", "submit_clue", "reveal_clue", "end_turn", "claim_killer", "withdraw_claim")
-ANSWER = ("answer", "claim_killer", "withdraw_claim")
-MISSION = ("mission",)
+CLUE_HAND_FIELDS = {"hand": "手牌数", "hidden": "暗线索", "public": "公开线索"}
+PLAY_RECORDS = ("hand", "submit_clue", "reveal_clue", "end_turn", "claim_killer", "withdraw_claim")
+ANSWER_RECORDS = ("answer", "claim_killer", "withdraw_claim")
+MISSION_RECORDS = ("mission",)
 
 
 def open_actions(s: Any) -> tuple[str, ...]:
     """The records this phase takes; the host's correction in every phase until the game is over."""
-    phase: tuple[str, ...] = {"play": PLAY, "answer": ANSWER, "mission": MISSION, "over": ()}[s.phase]
+    phase: tuple[str, ...] = {"play": PLAY_RECORDS, "answer": ANSWER_RECORDS, "mission": MISSION_RECORDS, "over": ()}[
+        s.phase
+    ]
     return phase + (("correct",) if s.phase != "over" else ())
 
 
@@ -70,7 +72,7 @@ def answer_refusal(s: Any, actor: int | str) -> str | None:
 
 # --- the moves ------------------------------------------------------------------------------------------------------
 
-Lister = Callable[[Any, Any], list[Move]]
+_Lister = Callable[[Any, Any], list[Move]]
 
 
 def _end_turn(s: Any, actor: Any) -> list[Move]:
@@ -112,7 +114,7 @@ def _correct(s: Any, actor: Any) -> list[Move]:
         return []
     args = (
         seat_arg("target", "谁", s.players, list(range(s.n))),
-        choice_arg("field", "项目", list(FIELDS.items())),
+        choice_arg("field", "项目", list(CLUE_HAND_FIELDS.items())),
         Arg("value", "新数值", "number", ()),
         Arg("reason", "理由", "text", ()),
     )
@@ -120,7 +122,7 @@ def _correct(s: Any, actor: Any) -> list[Move]:
 
 
 # In the order the page shows them; a type is listed only when the phase takes it (``open_actions``).
-LISTERS: dict[str, Lister] = {
+_LISTERS: dict[str, _Lister] = {
     "end_turn": _end_turn,
     "submit_clue": _submit,
     "reveal_clue": _reveal,
@@ -136,4 +138,4 @@ LISTERS: dict[str, Lister] = {
 def moves(s: Any, actor: int | str) -> list[Move]:
     """Every record ``actor`` (a seat, or ``tracker.HOST``) may make now."""
     open_now = open_actions(s)
-    return [m for kind, lister in LISTERS.items() if kind in open_now for m in lister(s, actor)]
+    return [m for kind, lister in _LISTERS.items() if kind in open_now for m in lister(s, actor)]

@@ -156,16 +156,18 @@ def choice_arg(name: str, label: str, values: list[tuple[Any, str]]) -> Arg:
 
 
 class TableGame(Protocol):
-    """What the site needs of a table game (a rules module, or ``Game`` putting a rules and a view module together).
+    """What the site needs of a table game (a rules module, or ``ElectronicGame`` putting a rules and a view module
+    together).
 
-    States are dataclasses of JSON types (``base.GameState``); ``apply`` never mutates its input and raises RuleError
-    for a move the rules refuse; ``forms(state, seat)`` lists what that seat (or the host, ``tracker.HOST``) may do
-    now, for the pages."""
+    ``State`` is the class of its states, dataclasses of JSON types (``base.TableState``: the site loads a stored
+    state with ``State.from_dict``); ``apply`` never mutates its input and raises RuleError for a move the rules
+    refuse; ``forms(state, seat)`` lists what that seat (or the host, ``tracker.HOST``) may do now, for the pages."""
 
     KIND: str
     TITLE: str
     MIN_PLAYERS: int
     MAX_PLAYERS: int
+    State: type[Any]
 
     def new_game(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> Any: ...
 

@@ -30,8 +30,8 @@ import random
 from typing import Any
 
 from .base import (
-    GameState,
     RuleError,
+    TableState,
     check_players,
     dispatch,
     emit,
@@ -49,11 +49,11 @@ SUSPECTS = (
     "艾琳 博文 陈默 丁香 恩泽 方舟 葛兰 韩冰 伊凡 金铭 柯宁 林黛 孟浩 宁远 欧阳 裴琳 秦川 容若 苏菲 唐宁 "
     "乌兰 文渊 夏洛 杨柳 赵雷"
 ).split()
-KILLER, INSPECTOR = "杀手", "警探"
+KILLER_ROLE, INSPECTOR_ROLE = "杀手", "警探"
 
 
 @dataclasses.dataclass
-class State(GameState):
+class State(TableState):
     players: list[str]
     seed: int
     options: dict[str, Any]
@@ -124,14 +124,14 @@ def cell_of(state: State, name: str) -> dict[str, Any]:
     return state.grid[r][c]
 
 
-def adjacent(state: State, a: str, b: str) -> bool:
+def cells_adjacent(state: State, a: str, b: str) -> bool:
     """True when a and b are neighbours (edges or corners) in the current grid."""
     (r1, c1), (r2, c2) = find(state, a), find(state, b)
     return (r1, c1) != (r2, c2) and max(abs(r1 - r2), abs(c1 - c2)) == 1
 
 
 def neighbours(state: State, name: str) -> list[str]:
-    return [cell["name"] for row in state.grid for cell in row if adjacent(state, name, cell["name"])]
+    return [cell["name"] for row in state.grid for cell in row if cells_adjacent(state, name, cell["name"])]
 
 
 def _collapse(state: State) -> bool:
@@ -178,7 +178,7 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
 
 
 def _role(state: State, seat: int) -> str:
-    return KILLER if seat == state.killer else INSPECTOR
+    return KILLER_ROLE if seat == state.killer else INSPECTOR_ROLE
 
 
 def allowed_moves(state: State, seat: int) -> list[str]:

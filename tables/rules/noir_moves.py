@@ -13,7 +13,7 @@ from typing import Any
 from .moves import Arg, Move, choice_arg
 from .noir import AXES, DIRECTIONS, State, allowed_moves, arrest_targets, identity_choices, kill_targets, legal_shifts
 
-Lister = Callable[[State], Move | None]
+_Lister = Callable[[State], Move | None]
 
 
 def _suspects(name: str, label: str, names: list[str]) -> tuple[Arg, ...]:
@@ -55,7 +55,7 @@ def _arrest(s: State) -> Move | None:
 
 
 # In the order the page shows them; a type is listed only when the phase opens it (``allowed_moves``).
-LISTERS: dict[str, Lister] = {
+_LISTERS: dict[str, _Lister] = {
     "kill": _kill,
     "choose_identity": _choose_identity,
     "exonerate": _exonerate,
@@ -71,5 +71,5 @@ def moves(s: State, seat: Any) -> list[Move]:
     if s.phase == "over" or seat != s.turn:
         return []
     open_now = allowed_moves(s, seat)
-    listed = [LISTERS[kind](s) for kind in LISTERS if kind in open_now]
+    listed = [_LISTERS[kind](s) for kind in _LISTERS if kind in open_now]
     return [m for m in listed if m is not None]

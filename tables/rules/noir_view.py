@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import visible_log
-from .noir import INSPECTOR, KILLER, KIND, State
+from .noir import INSPECTOR_ROLE, KILLER_ROLE, KIND, State
 from .noir_moves import moves
 
 
@@ -24,20 +24,20 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
     over = state.phase == "over"
     me: dict[str, Any] | None = None
     if viewer == state.killer:
-        me = {"role": KILLER, "identity": state.killer_identity, "hand": []}
+        me = {"role": KILLER_ROLE, "identity": state.killer_identity, "hand": []}
     elif viewer == state.inspector:
-        me = {"role": INSPECTOR, "identity": state.inspector_identity, "hand": list(state.inspector_hand)}
+        me = {"role": INSPECTOR_ROLE, "identity": state.inspector_identity, "hand": list(state.inspector_hand)}
     return {
         "kind": KIND,
         "players": list(state.players),
-        "roles": {str(state.killer): KILLER, str(state.inspector): INSPECTOR},
+        "roles": {str(state.killer): KILLER_ROLE, str(state.inspector): INSPECTOR_ROLE},
         "grid": [[dict(cell) for cell in row] for row in state.grid],
         "deck_count": len(state.deck),
         "discard": list(state.discard),
         "kills": state.kills,
         "kill_target": state.options["kill_target"],
         "seats": [
-            {"seat": p, "name": n, "role": KILLER if p == state.killer else INSPECTOR}
+            {"seat": p, "name": n, "role": KILLER_ROLE if p == state.killer else INSPECTOR_ROLE}
             for p, n in enumerate(state.players)
         ],
         "turn": state.turn,

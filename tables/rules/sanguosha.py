@@ -40,19 +40,20 @@ from typing import Any
 
 from . import sanguosha_house as house
 from .base import (
-    GameState,
     RuleError,
+    TableState,
     cards_param,
     check_players,
     dispatch,
     emit,
     later_rng,
     legal_via,
+    next_living,
     require,
     seat_param,
     take_from,
 )
-from .sanguosha_generals import GENERALS
+from .sanguosha_generals import GENERALS, LORD, LORD_GENERALS, LOYAL, REBEL, RENEGADE
 
 KIND = "sanguosha"
 TITLE = "三国杀(身份局)"
@@ -61,8 +62,7 @@ TITLE = "三国杀(身份局)"
 PAGE_TITLE = "三国杀(身份局)· 基本牌练习"
 MIN_PLAYERS = 4
 MAX_PLAYERS = 10
-LORD, LOYAL, REBEL, RENEGADE = "主公", "忠臣", "反贼", "内奸"
-ROLE_TABLE = {
+IDENTITIES = {
     4: [LORD, LOYAL, REBEL, RENEGADE],
     5: [LORD, LOYAL, REBEL, REBEL, RENEGADE],
     6: [LORD, LOYAL, REBEL, REBEL, REBEL, RENEGADE],
@@ -72,14 +72,13 @@ ROLE_TABLE = {
     10: [LORD, LOYAL, LOYAL, LOYAL, REBEL, REBEL, REBEL, REBEL, RENEGADE, RENEGADE],
 }
 SHA, SHAN, TAO, JIU = "杀", "闪", "桃", "酒"
-DECK = {SHA: 30, SHAN: 15, TAO: 8, JIU: 5}
-PHASES = ["回合开始阶段", "判定阶段", "摸牌阶段", "出牌阶段", "弃牌阶段", "回合结束阶段"]
+BASIC_DECK = {SHA: 30, SHAN: 15, TAO: 8, JIU: 5}
+TURN_PHASES = ["回合开始阶段", "判定阶段", "摸牌阶段", "出牌阶段", "弃牌阶段", "回合结束阶段"]
 SIDE_LORD, SIDE_REBEL, SIDE_RENEGADE = "主公与忠臣", "反贼", "内奸"
-LORD_GENERALS = ("曹操", "刘备", "孙权")
 
 
 @dataclasses.dataclass
-class State(GameState):
+class State(TableState):
     players: list[str]
     seed: int
     options: dict[str, Any]
@@ -125,7 +124,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     n = len(names)
     rng = random.Random(seed)
     roles = deal_roles(n, rng, (options or {}).get("lord_seat"))
-    deck = [card for card, count in DECK.items() for _ in range(count)]
+    deck = [card for card, count in BASIC_DECK.items() for _ in range(count)]
     rng.shuffle(deck)
     lord = roles.index(LORD)
     s = State(players=names, seed=seed, options=dict(options or {}), roles=roles, lord=lord, current=lord)
@@ -151,7 +150,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
 def deal_roles(n: int, rng: random.Random, lord_seat: Any = None) -> list[str]:
     """The identities at random; with ``lord_seat`` (推广版计分赛: the lord passes to the 下家 each game) the lord
     is that seat and only the others are drawn."""
-    roles = list(ROLE_TABLE[n])
+    roles = list(IDENTITIES[n])
     if lord_seat is None:
         rng.shuffle(roles)
         return roles
@@ -218,16 +217,6 @@ def _do_choose_general(s: State, seat: int, action: dict[str, Any]) -> None:
 # --- helpers ------------------------------------------------------------------------------------------------------
 
 
-def next_seat(s: State, seat: int) -> int:
-    """The next living player counter-clockwise (to the right = the previous seat in the clockwise list)."""
-    n = len(s.players)
-    for step in range(1, n + 1):
-        candidate = (seat - step) % n
-        if s.alive[candidate]:
-            return candidate
-    return seat
-
-
 def turn_order_from(s: State, seat: int) -> list[int]:
     n = len(s.players)
     return [(seat - k) % n for k in range(n) if s.alive[(seat - k) % n]]
@@ -260,10 +249,10 @@ def _start_turn(s: State, seat: int) -> None:
     s.turn_no += 1
     s.sha_used = s.jiu_used = s.jiu_active = False
     name = s.players[seat]
-    emit(s, f"— {name} 的回合 —  {PHASES[0]}、{PHASES[1]}(无延时锦囊)跳过。")
+    emit(s, f"— {name} 的回合 —  {TURN_PHASES[0]}、{TURN_PHASES[1]}(无延时锦囊)跳过。")
     at_zero = _countdown(s) if seat == s.lord and s.options.get("countdown") else []
     got = _draw(s, seat, 2)
-    emit(s, f"{PHASES[2]}:{name} 摸 {len(got)} 张牌。")
+    emit(s, f"{TURN_PHASES[2]}:{name} 摸 {len(got)} 张牌。")
     emit(s, f"你摸到:{'、'.join(got) or '(无)'}。", to=[seat])
     s.phase = "play"
     if at_zero:
@@ -297,8 +286,8 @@ def _next_dying(s: State) -> None:
 
 
 def _end_turn(s: State) -> None:
-    emit(s, f"{PHASES[5]}:{s.players[s.current]} 的回合结束。")
-    _start_turn(s, next_seat(s, s.current))
+    emit(s, f"{TURN_PHASES[5]}:{s.players[s.current]} 的回合结束。")
+    _start_turn(s, next_living(s, s.current, -1))  # counter-clockwise: to the right
 
 
 def _enter_discard(s: State) -> None:
@@ -306,9 +295,9 @@ def _enter_discard(s: State) -> None:
     limit = max(s.hp[seat], 0)
     if len(s.hands[seat]) > limit:
         s.phase = "discard"
-        emit(s, f"{PHASES[4]}:{s.players[seat]} 手牌 {len(s.hands[seat])} 张,上限 {limit},需弃置多余的牌。")
+        emit(s, f"{TURN_PHASES[4]}:{s.players[seat]} 手牌 {len(s.hands[seat])} 张,上限 {limit},需弃置多余的牌。")
     else:
-        emit(s, f"{PHASES[4]}:{s.players[seat]} 手牌未超过上限 {limit}。")
+        emit(s, f"{TURN_PHASES[4]}:{s.players[seat]} 手牌未超过上限 {limit}。")
         _end_turn(s)
 
 
@@ -427,7 +416,7 @@ def discard_count(s: State, seat: int) -> int:
 # --- actions ------------------------------------------------------------------------------------------------------
 
 
-def expected(s: State) -> tuple[int | list[int], list[str]]:
+def sanguosha_expected(s: State) -> tuple[int | list[int], list[str]]:
     if s.phase == "lord_general":
         return s.lord, ["choose_general"]
     if s.phase == "generals":
@@ -452,7 +441,7 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
         start = len(s.log)
         _do_ghost(s, seat_param(s, action), action)
         return s, s.log[start:]
-    return dispatch(state, action, expected, _HANDLERS, ACTION_NAMES)
+    return dispatch(state, action, sanguosha_expected, _HANDLERS, ACTION_NAMES)
 
 
 NO_GHOST = "你现在没有可以使用的暗魂(罗汉在有人被[杀]时,玄武和祝由在出牌阶段)。"

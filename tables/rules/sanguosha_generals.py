@@ -1,4 +1,5 @@
-"""The standard edition's 25 generals (三国杀 标准版): kingdom, gender, printed HP and skill text, as the cards read.
+"""The standard edition's 25 generals (三国杀 标准版): kingdom, gender, printed HP and skill text, as the cards read;
+the four identities.
 
 Pure data for the pages (physical mode: the table plays the skills with its own cards; the app shows what each
 general does so nobody has to look a card up).  ``主公技`` skills work only for the lord.
@@ -6,6 +7,9 @@ general does so nobody has to look a card up).  ``主公技`` skills work only f
 
 from __future__ import annotations
 
+LORD, LOYAL, REBEL, RENEGADE = "主公", "忠臣", "反贼", "内奸"
+# The lord chooses from these three and two drawn at random.
+LORD_GENERALS = ("曹操", "刘备", "孙权")
 # name: (kingdom, gender, HP, skills)
 GENERALS: dict[str, tuple[str, str, int, str]] = {
     "曹操": ("魏", "男", 4, "奸雄:当你受到伤害后,你可以获得造成此伤害的牌。护驾(主公技):当你需要使用或打出【闪】时,你可以令其他魏势力角色选择是否打出一张【闪】(视为由你使用或打出)。"),

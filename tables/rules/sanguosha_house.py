@@ -26,9 +26,8 @@ from collections import Counter
 from typing import Any
 
 from .base import emit, later_rng
-from .sanguosha_generals import GENERALS
+from .sanguosha_generals import GENERALS, LOYAL, REBEL, RENEGADE
 
-LOYAL, REBEL, RENEGADE = "忠臣", "反贼", "内奸"
 GHOSTS = {LOYAL: "罗汉", REBEL: "玄武", RENEGADE: "祝由"}
 GHOST_TEXT = {
     "罗汉": "为附体玩家抵挡一点伤害(体力 +1),该玩家不能拒绝,且需弃掉一张手牌",

@@ -15,7 +15,7 @@ from . import sanguosha_house as house
 from .moves import Arg, Move, choice_arg, seat_arg
 from .sanguosha import SHAN, State
 
-Lister = Callable[[State, int], Move | None]
+_Lister = Callable[[State, int], Move | None]
 
 
 def _choose_general(s: State, seat: int) -> Move | None:
@@ -82,8 +82,8 @@ def _ghost(s: State, seat: int) -> Move | None:
     return Move("ghost", f"{ghost}暗魂附体(只能用一次)", (target,), help=house.GHOST_TEXT[ghost])
 
 
-# In the order the page shows them; a type is listed only when the phase opens it to the seat (``sanguosha.expected``).
-LISTERS: dict[str, Lister] = {
+# In the order the page shows them; a type is listed only when the phase opens it to the seat (``sanguosha.sanguosha_expected``).
+_LISTERS: dict[str, _Lister] = {
     "choose_general": _choose_general,
     "sha": _sha,
     "tao": _tao,
@@ -102,7 +102,7 @@ def moves(s: State, seat: int) -> list[Move]:
     """Every move ``seat`` may make now (a ghost acts outside the turn order)."""
     if s.phase == "over":
         return []
-    who, allowed = sgs.expected(s)
+    who, allowed = sgs.sanguosha_expected(s)
     acting = seat in ([who] if isinstance(who, int) else who)
-    listed = [LISTERS[kind](s, seat) for kind in LISTERS if acting and kind in allowed]
+    listed = [_LISTERS[kind](s, seat) for kind in _LISTERS if acting and kind in allowed]
     return [m for m in [*listed, _ghost(s, seat)] if m is not None]

@@ -12,16 +12,16 @@ from typing import Any
 
 from .sanguosha import LORD, LOYAL, REBEL, RENEGADE, SIDE_LORD, SIDE_REBEL, SIDE_RENEGADE
 
-State = Any  # either mode's state
+EitherState = Any  # either mode's state
 
 
-def _standing(state: State, p: int) -> bool:
+def _standing(state: EitherState, p: int) -> bool:
     """Alive and not reborn: 转世规则 counts a reborn player as out (the physical tracker's state has ``reborn``)."""
     reborn = getattr(state, "reborn", None) or []
     return bool(state.alive[p]) and not (len(reborn) == len(state.players) and reborn[p])
 
 
-def winner(state: State) -> list[int] | None:
+def winner(state: EitherState) -> list[int] | None:
     side = state.winning_side
     if side is None:
         return None
@@ -42,7 +42,7 @@ class _Result:
     rebel: int
 
 
-def score(state: State) -> dict[int, int] | None:
+def score(state: EitherState) -> dict[int, int] | None:
     """4th-edition scoring (see module docstring for the rulings): each identity's points, plus its kill bonus."""
     if state.winning_side is None:
         return None
@@ -61,7 +61,7 @@ def score(state: State) -> dict[int, int] | None:
     }
 
 
-def _points(state: State, r: _Result, p: int, role: str) -> int:
+def _points(state: EitherState, r: _Result, p: int, role: str) -> int:
     if role == LORD:
         return {SIDE_LORD: 4 + 2 * r.loyal, SIDE_REBEL: 0, SIDE_RENEGADE: 1}[r.side]
     if role == LOYAL:
@@ -82,7 +82,7 @@ KILL_BONUS: dict[str, dict[tuple[str, str], int]] = {
 }
 
 
-def _last_renegade(state: State) -> int | None:
+def _last_renegade(state: EitherState) -> int | None:
     for _, victim in reversed(state.kills):
         if state.roles[victim] == RENEGADE:
             return victim

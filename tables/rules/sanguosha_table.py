@@ -40,9 +40,8 @@ from .moves import Arg, Move, choice_arg, passes, seat_arg
 KIND = "sanguosha"
 TITLE = sgs.TITLE
 MIN_PLAYERS, MAX_PLAYERS = sgs.MIN_PLAYERS, sgs.MAX_PLAYERS
-GENERALS = {name: hp for name, (_, _, hp, _) in generals.GENERALS.items()}  # printed HP, by name
-LORD_GENERALS = ("曹操", "刘备", "孙权")
-START_HAND, DRAW = 4, 2
+PRINTED_HP = {name: hp for name, (_, _, hp, _) in generals.GENERALS.items()}  # printed HP, by name
+_START_HAND, _DRAW = 4, 2
 
 
 @dataclasses.dataclass
@@ -71,15 +70,15 @@ def new_game(players: list[str], seed: int, options: dict[str, Any] | None = Non
     rng = random.Random(seed)
     roles = sgs.deal_roles(n, rng, options.get("lord_seat"))
     lord = roles.index(sgs.LORD)
-    pool = [g for g in GENERALS if g not in LORD_GENERALS]
+    pool = [g for g in PRINTED_HP if g not in generals.LORD_GENERALS]
     rng.shuffle(pool)
     s = State(players=names, seed=seed, options=options, roles=roles, lord=lord, current=lord, phase="lord_general")
     s.revealed = [p == lord for p in range(n)]
     s.alive = [True] * n
-    s.hp, s.max_hp, s.hand = [0] * n, [0] * n, [START_HAND] * n
+    s.hp, s.max_hp, s.hand = [0] * n, [0] * n, [_START_HAND] * n
     s.generals = [None] * n
     s.candidates = [[] for _ in range(n)]
-    s.candidates[lord] = [*LORD_GENERALS, pool.pop(), pool.pop()]
+    s.candidates[lord] = [*generals.LORD_GENERALS, pool.pop(), pool.pop()]
     s.pool = pool
     s.ghosts, s.reborn, s.no_rebirth, s.gave_on_turn = [None] * n, [False] * n, [False] * n, [-1] * n
     s.protected = house.protected_seat(options, digital=False)
@@ -102,7 +101,7 @@ def _choose(hooks: tr.Hooks, s: State, actor: Any, action: dict[str, Any]) -> No
         _lord_chose(s, general)
         return
     emit(s, f"{s.players[seat]} 选好了武将。")
-    emit(s, f"你选择了 {general}(体力 {GENERALS[general]})。", to=[seat])
+    emit(s, f"你选择了 {general}(体力 {PRINTED_HP[general]})。", to=[seat])
     if all(g is not None for g in s.generals):
         _start_play(s)
 
@@ -114,8 +113,8 @@ def check_choice(s: State, seat: int, general: str) -> None:
 
 def _lord_chose(s: State, general: str) -> None:
     n = s.n
-    s.pool.extend(g for g in s.candidates[s.lord] if g != general and g not in LORD_GENERALS)
-    s.pool.extend(g for g in LORD_GENERALS if g != general)
+    s.pool.extend(g for g in s.candidates[s.lord] if g != general and g not in generals.LORD_GENERALS)
+    s.pool.extend(g for g in generals.LORD_GENERALS if g != general)
     later_rng(s).shuffle(s.pool)
     s.phase = "generals"
     others = [p for p in range(n) if p != s.lord]
@@ -132,7 +131,7 @@ def _start_play(s: State) -> None:
     for p in range(s.n):
         general = s.generals[p]
         assert general is not None
-        s.max_hp[p] = GENERALS[general] + (1 if p == s.lord and s.n >= 5 else 0)
+        s.max_hp[p] = PRINTED_HP[general] + (1 if p == s.lord and s.n >= 5 else 0)
         s.hp[p] = s.max_hp[p]
     s.phase = "play"
     emit(s, "武将亮出:" + ",".join(f"{s.players[p]}={s.generals[p]}({s.max_hp[p]} 体力)" for p in range(s.n)))
@@ -151,8 +150,8 @@ def _reborn(s: State, p: int) -> bool:
 def _start_turn(s: State) -> None:
     if s.current == s.lord and s.options.get("countdown"):
         _countdown(s)
-    s.hand[s.current] += DRAW
-    emit(s, f"— {s.players[s.current]} 的回合 — 摸牌阶段摸 {DRAW} 张(手牌 {s.hand[s.current]} 张)。")
+    s.hand[s.current] += _DRAW
+    emit(s, f"— {s.players[s.current]} 的回合 — 摸牌阶段摸 {_DRAW} 张(手牌 {s.hand[s.current]} 张)。")
 
 
 def _countdown(s: State) -> None:
@@ -306,7 +305,7 @@ def _rebirth(s: State, p: int) -> None:
         s.last_source[p] = -1
 
 
-HOOKS = tr.Hooks(
+_HOOKS = tr.Hooks(
     step=-1,
     start_turn=_start_turn,
     on_death=_on_death,
@@ -319,7 +318,7 @@ HOOKS = tr.Hooks(
 
 
 def apply(state: State, action: Any) -> tuple[State, list[dict[str, Any]]]:
-    return tr.apply_with(HOOKS, state, action)
+    return tr.apply_with(_HOOKS, state, action)
 
 
 legal = legal_via(apply)
@@ -392,8 +391,8 @@ def _house_view(s: State, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
 def moves(s: State, seat: int | str) -> list[Move]:
     """Every record ``seat`` (or the host, ``tracker.HOST``) may make now."""
     if s.phase in ("lord_general", "generals"):
-        return [*_choice_moves(s, seat), *tr.host_moves(s, seat, HOOKS)]
-    out = tr.record_moves(s, seat, HOOKS)
+        return [*_choice_moves(s, seat), *tr.host_moves(s, seat, _HOOKS)]
+    out = tr.record_moves(s, seat, _HOOKS)
     if s.phase == "over":
         return out
     return [*_ghost_moves(s, seat), *_sacrifice_moves(s, seat), *out]

@@ -8,7 +8,7 @@ from typing import Any
 from . import sanguosha_generals as generals
 from . import sanguosha_house as house
 from .base import visible_log
-from .sanguosha import KIND, State, expected, rebirth_on
+from .sanguosha import KIND, State, rebirth_on, sanguosha_expected
 from .sanguosha_moves import moves
 from .sanguosha_score import score, winner
 
@@ -43,7 +43,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
             }
         )
     pending = dict(state.pending) if state.pending else None
-    who = None if over else expected(state)[0]
+    who = None if over else sanguosha_expected(state)[0]
     return {
         "kind": KIND,
         "seats": seats,

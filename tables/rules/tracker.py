@@ -21,18 +21,18 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from .base import GameState, RuleError, action_type, emit, int_param, require, seat_param, str_param
+from .base import RuleError, TableState, action_type, emit, int_param, next_living, require, seat_param, str_param
 from .moves import Arg, Move, choice_arg, passes, seat_arg
 
 HOST = "host"
 DELTAS = [d for d in range(-5, 6) if d != 0]
-FIELDS = {"hp": "体力", "max_hp": "体力上限", "hand": "手牌数"}
+HP_HAND_FIELDS = {"hp": "体力", "max_hp": "体力上限", "hand": "手牌数"}
 MAX_VALUE = 99
 REASON_MAX = 200
 
 
 @dataclasses.dataclass
-class TrackerState(GameState):
+class TrackerState(TableState):
     players: list[str]
     seed: int
     options: dict[str, Any]
@@ -74,7 +74,7 @@ class Hooks:
     before_death: Callable[[Any, int, int | None], None] | None = None
 
 
-def actor_of(s: TrackerState, action: dict[str, Any]) -> int | str:
+def actor_of(s: TableState, action: dict[str, Any]) -> int | str:
     """The acting seat, or HOST."""
     if action.get("player") == HOST:
         return HOST
@@ -83,14 +83,6 @@ def actor_of(s: TrackerState, action: dict[str, Any]) -> int | str:
 
 def who(s: TrackerState, actor: int | str) -> str:
     return "主持人" if actor == HOST else s.players[int(actor)]
-
-
-def next_living(s: TrackerState, seat: int, step: int) -> int:
-    for k in range(1, s.n + 1):
-        candidate = (seat + step * k) % s.n
-        if s.alive[candidate]:
-            return candidate
-    return seat
 
 
 def apply_with(hooks: Hooks, state: TrackerState, action: Any) -> tuple[Any, list[dict[str, Any]]]:
@@ -259,7 +251,7 @@ def _kill(hooks: Hooks, s: TrackerState, actor: Any, victim: int, source: int | 
 def _correct(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) -> None:
     require(actor == HOST, "只有主持人可以直接更正数值。")
     target = seat_param(s, action, "target", "对象")
-    field = str_param(action, "field", FIELDS, "更正项")
+    field = str_param(action, "field", HP_HAND_FIELDS, "更正项")
     value = int_param(action, "value", range(-MAX_VALUE, MAX_VALUE + 1), "新数值")
     reason = reason_param(action)
     check_correction(hooks, s, target, field, value)
@@ -267,7 +259,7 @@ def _correct(hooks: Hooks, s: TrackerState, actor: Any, action: dict[str, Any]) 
     before, values[target] = values[target], value
     if field == "max_hp":
         s.hp[target] = min(s.hp[target], value)
-    emit(s, f"主持人更正:{s.players[target]} 的{FIELDS[field]} {before} → {values[target]}。理由:{reason}")
+    emit(s, f"主持人更正:{s.players[target]} 的{HP_HAND_FIELDS[field]} {before} → {values[target]}。理由:{reason}")
 
 
 def check_correction(hooks: Hooks, s: TrackerState, target: int, field: str, value: int) -> None:
@@ -404,10 +396,10 @@ def host_moves(s: TrackerState, actor: int | str, hooks: Hooks = NO_HOOKS) -> li
     or 1 for a 体力上限 not set yet)."""
     if actor != HOST:
         return []
-    examples = {(p, f): _example(hooks, s, p, f) for p in range(s.n) for f in FIELDS}
+    examples = {(p, f): _example(hooks, s, p, f) for p in range(s.n) for f in HP_HAND_FIELDS}
     args = (
         seat_arg("target", "谁", s.players, list(range(s.n))),
-        choice_arg("field", "项目", list(FIELDS.items())),
+        choice_arg("field", "项目", list(HP_HAND_FIELDS.items())),
         Arg("value", "新数值", "number", ()),
         Arg("reason", "理由", "text", ()),
     )

@@ -341,9 +341,9 @@ def test_anhuoxian_a_thrower_killed_by_their_own_grenade_loots_nothing_and_the_t
 
 def test_anhuoxian_after_a_death_the_two_neighbours_become_adjacent():
     s = game()
-    assert not anhuoxian.adjacent(s, A, C)
+    assert not anhuoxian.seats_adjacent(s, A, C)
     s.alive[B] = False
-    assert anhuoxian.adjacent(s, A, C)
+    assert anhuoxian.seats_adjacent(s, A, C)
 
 
 def test_anhuoxian_swat_and_citizens_win_when_every_terrorist_is_dead():

@@ -23,7 +23,7 @@ def a_play_phase():
     return s, me
 
 
-INTERFACE = ("KIND", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "new_game", "apply", "legal", "winner", "score", "view",
+INTERFACE = ("KIND", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "State", "new_game", "apply", "legal", "winner", "score", "view",
              "moves", "forms")  # fmt: skip
 
 
@@ -51,7 +51,7 @@ def test_the_forms_are_the_legal_moves_forms_and_each_offered_action_is_legal():
 def test_the_check_catches_a_list_that_offers_a_move_the_rules_refuse(monkeypatch):
     s, me = a_play_phase()
     s.hp[me] = s.max_hp[me]  # [桃] is refused at full 体力
-    monkeypatch.setitem(moves.LISTERS, "tao", lambda s, seat: Move("tao", "使用[桃]"))
+    monkeypatch.setitem(moves._LISTERS, "tao", lambda s, seat: Move("tao", "使用[桃]"))
     wrong = _moves_disagree("sanguosha", "digital", sgs, s, oracle=True)
     assert any("表单给出的动作不合法" in w and "'tao'" in w for w in wrong)
 
@@ -59,6 +59,6 @@ def test_the_check_catches_a_list_that_offers_a_move_the_rules_refuse(monkeypatc
 @pytest.mark.parametrize("left_out", ["sha", "jiu", "end_play"])
 def test_the_check_catches_a_list_that_leaves_out_a_legal_move(monkeypatch, left_out):
     s, _ = a_play_phase()
-    monkeypatch.setitem(moves.LISTERS, left_out, lambda s, seat: None)
+    monkeypatch.setitem(moves._LISTERS, left_out, lambda s, seat: None)
     wrong = _moves_disagree("sanguosha", "digital", sgs, s, oracle=True)
     assert any("合法的动作没有表单" in w and f"'{left_out}'" in w for w in wrong)

@@ -131,7 +131,7 @@ def test_the_check_catches_a_list_that_leaves_out_the_requests_by_number(monkeyp
     s = a_request()
     orc = oracle("direnjie_cards", "digital")
     assert disagreements(dj, orc, s, [0, 1]) == []
-    monkeypatch.setitem(listing.LISTERS, "request", lambda s, seat: listing._request(s, seat)[:1])
+    monkeypatch.setitem(listing._LISTERS, "request", lambda s, seat: listing._request(s, seat)[:1])
     wrong = disagreements(dj, orc, s, [0, 1])
     assert any("legal but not offered" in w and "'number'" in w for w in wrong)
 
@@ -140,7 +140,7 @@ def test_the_check_catches_a_list_that_offers_a_move_the_rules_refuse(monkeypatc
     from tables.rules import noir_moves as listing
 
     s = noir.new_game(["福尔摩斯", "莫里亚蒂"], 3, {"killer": 0})
-    monkeypatch.setitem(listing.LISTERS, "disguise", lambda s: Move("disguise", "伪装"))
+    monkeypatch.setitem(listing._LISTERS, "disguise", lambda s: Move("disguise", "伪装"))
     monkeypatch.setattr(listing, "allowed_moves", lambda s, seat: ["kill", "disguise"])
     wrong = disagreements(noir, oracle("noir", "digital"), s, [0, 1])
     assert any("listed but refused" in w and "'disguise'" in w for w in wrong)

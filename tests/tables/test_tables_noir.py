@@ -196,7 +196,7 @@ def test_noir_a_fully_dead_row_and_a_fully_dead_column_collapse():
         s.grid[r][4]["dead"] = True
     s = act(s, K, "kill", target=N(0, 4))
     assert len(s.grid) == 5 and all(len(row) == 4 for row in s.grid)
-    assert noir.adjacent(s, N(1, 3), N(2, 3))
+    assert noir.cells_adjacent(s, N(1, 3), N(2, 3))
 
 
 def test_noir_killer_wins_at_16_kills():

@@ -35,7 +35,7 @@ def test_sanguosha_the_lord_chooses_from_cao_cao_liu_bei_sun_quan_plus_two_other
     s = sgt.new_game(NAMES[:5], 1)
     lord = s.lord
     assert s.phase == "lord_general" and s.candidates[lord][:3] == ["曹操", "刘备", "孙权"]
-    assert len(set(s.candidates[lord])) == 5 and all(g in sgt.GENERALS for g in s.candidates[lord])
+    assert len(set(s.candidates[lord])) == 5 and all(g in sgt.PRINTED_HP for g in s.candidates[lord])
     other = (lord + 1) % 5
     assert sgt.forms(s, other) == [] and sgt.view(s, other)["candidates"] == []
     assert not any(s.candidates[lord][3] in line for line in sgt.view(s, other)["log"])
@@ -62,10 +62,10 @@ def test_sanguosha_other_players_choose_in_secret_from_three_and_the_choices_are
 def test_sanguosha_hp_is_the_generals_and_the_lord_gets_one_more_from_five_players():
     s = sgs_ready(5)
     for p in range(5):
-        expected = sgt.GENERALS[s.generals[p]] + (1 if p == s.lord else 0)
+        expected = sgt.PRINTED_HP[s.generals[p]] + (1 if p == s.lord else 0)
         assert s.max_hp[p] == s.hp[p] == expected
     four = sgs_ready(4)
-    assert four.max_hp[four.lord] == sgt.GENERALS[four.generals[four.lord]]
+    assert four.max_hp[four.lord] == sgt.PRINTED_HP[four.generals[four.lord]]
 
 
 def test_sanguosha_with_ten_players_everyone_else_chooses_from_two():

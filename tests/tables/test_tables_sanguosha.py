@@ -40,13 +40,13 @@ FIVE = [LORD, REBEL, LOYAL, RENEGADE, REBEL]
 @pytest.mark.parametrize("n", range(4, 11))
 def test_sanguosha_identities_follow_the_table_for_each_player_count(n):
     s = game(n)
-    expected = sanguosha.ROLE_TABLE[n]
+    expected = sanguosha.IDENTITIES[n]
     assert Counter(s.roles) == Counter(expected)
     assert s.roles.count(LORD) == 1
 
 
 def test_sanguosha_identity_counts_are_the_published_table():
-    counts = {n: Counter(r) for n, r in sanguosha.ROLE_TABLE.items()}
+    counts = {n: Counter(r) for n, r in sanguosha.IDENTITIES.items()}
     assert counts[4] == Counter({LORD: 1, LOYAL: 1, REBEL: 1, RENEGADE: 1})
     assert counts[8] == Counter({LORD: 1, LOYAL: 2, REBEL: 4, RENEGADE: 1})
     assert counts[10] == Counter({LORD: 1, LOYAL: 3, REBEL: 4, RENEGADE: 2})
@@ -73,7 +73,7 @@ def test_sanguosha_everyone_starts_with_four_cards_and_the_lord_draws_two_in_the
     s = game(5)
     counts = [len(h) for h in s.hands]
     assert counts[s.lord] == 6 and sorted(counts) == [4, 4, 4, 4, 6]
-    assert len(s.deck) == sum(sanguosha.DECK.values()) - 22
+    assert len(s.deck) == sum(sanguosha.BASIC_DECK.values()) - 22
 
 
 def test_sanguosha_turns_go_counter_clockwise_from_the_lord_through_the_six_phases():
@@ -81,7 +81,7 @@ def test_sanguosha_turns_go_counter_clockwise_from_the_lord_through_the_six_phas
     s.hands[0] = [SHA]
     s = act(s, 0, "end_play")
     log = texts(s)
-    for phase in sanguosha.PHASES:
+    for phase in sanguosha.TURN_PHASES:
         assert phase in log
     assert s.current == 4  # to the right: the previous seat in the clockwise list
     s.hands[4] = []

@@ -18,8 +18,8 @@ NAMES = ["甲", "乙", "丙", "丁", "戊"]
 
 
 def test_the_25_standard_generals_carry_kingdom_gender_hp_and_skills_matching_the_tracker():
-    assert list(generals.GENERALS) == list(sgt.GENERALS)  # the same order: seeds still deal the same candidates
-    assert {g: v[2] for g, v in generals.GENERALS.items()} == sgt.GENERALS
+    assert list(generals.GENERALS) == list(sgt.PRINTED_HP)  # the same order: seeds still deal the same candidates
+    assert {g: v[2] for g, v in generals.GENERALS.items()} == sgt.PRINTED_HP
     kingdoms = [v[0] for v in generals.GENERALS.values()]
     assert (kingdoms.count("魏"), kingdoms.count("蜀"), kingdoms.count("吴"), kingdoms.count("群")) == (7, 7, 8, 3)
     assert {g for g, v in generals.GENERALS.items() if v[1] == "女"} == {"甄姬", "黄月英", "大乔", "孙尚香", "貂蝉"}

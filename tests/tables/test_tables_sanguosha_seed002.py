@@ -192,7 +192,7 @@ def test_the_electronic_game_deals_the_lord_to_the_seat_it_is_given_and_the_othe
     for seat in range(6):
         s = sgs.new_game(NAMES[:6], seat, {"lord_seat": seat})
         assert s.lord == seat and s.roles[seat] == sgs.LORD and s.current == seat
-        assert sorted(s.roles) == sorted(sgs.ROLE_TABLE[6])
+        assert sorted(s.roles) == sorted(sgs.IDENTITIES[6])
         others.add(tuple(r for p, r in enumerate(s.roles) if p != seat))
     assert len(others) > 1
 
