@@ -16,7 +16,7 @@ import time
 from cards.catalogue import DEFAULT_CAMPS, standard_deck
 from cards.dealing import deal
 from moderator.game.orders import random_order
-from moderator.rules import Action, SeatSpec, end_phase, new_game, submit
+from moderator.rules import Action, SeatSpec, end_phase, start_game, submit
 from moderator.rules.scenario import DEFAULT_MANIFESTO
 
 PLAYERS_7 = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
@@ -82,7 +82,7 @@ def run(seats, acts, repeat: int) -> tuple[float, float, int]:
     """Median seconds: (close alone, submit all + close), and how many actions were accepted."""
     close_times, whole_times, accepted = [], [], 0
     for _ in range(repeat):
-        state = new_game(seats, ap={s.name: 60 for s in seats})
+        state = start_game(seats, ap={s.name: 60 for s in seats})
         t0 = time.perf_counter()
         for act in acts:
             state, verdict = submit(state, act)

@@ -54,7 +54,7 @@ from cards.dealing import deal
 from moderator.game.settle import COMMON, PRIVILEGE, winners
 from moderator.game.state import DAY, NIGHT, PHASE_MINUTES, Action, CloseResult, GameState, Order, SeatSpec, Vote
 from moderator.game.validate import ATTACKS, MANIFESTO_CHARS, manifesto_length
-from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
+from moderator.rules.engine import end_phase, open_phase, start_game, submit_message
 
 NAMES = ("甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬")
 EXTENSION = 12 * 60  # T4
@@ -347,7 +347,7 @@ def replay(
 ) -> Played:
     """The whole game from the table; with `snapshots`, every closed state goes through the codec and the game goes
     on from the decoded copy, which must equal the original."""
-    state = new_game(specs, start=start)
+    state = start_game(specs, start=start)
     played = Played([], [], Checker(state))
     codec = snapshot_codec() if snapshots else None
     for i, log in enumerate(logs):
@@ -568,7 +568,7 @@ def play_game(seed: int) -> Game:
     if late := late_start(seed):
         start, specs = late
     logs: list[PhaseLog] = []
-    state = new_game(specs, start=start)
+    state = start_game(specs, start=start)
     check = Checker(state)
     closed: list[GameState] = []
     while len(logs) < MAX_PHASES:
@@ -670,7 +670,7 @@ def _step(inp: Input, refused: bool) -> dict:
 def scenario(game: Game, logs: list[PhaseLog], found: Violation) -> dict:
     """The shrunk game as a scenario: every verdict as the engine gives it, except where the rules disagree."""
     specs = game.specs
-    state = new_game(specs, start=game.start)
+    state = start_game(specs, start=game.start)
     phases = []
     for i, log in enumerate(logs):
         if i:

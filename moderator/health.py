@@ -30,7 +30,7 @@ from django.http import HttpResponse
 from django.utils import timezone
 
 PATH = "/healthz"
-logger = logging.getLogger(__name__)
+_log = logging.getLogger(__name__)
 
 
 def stamp_sweep(clock: str) -> None:
@@ -101,7 +101,7 @@ def report() -> tuple[bool, dict]:
         try:
             checks[name] = check()
         except Exception as exc:  # a health check reports a broken dependency, whatever its error
-            logger.warning("healthz: the %s check failed", name, exc_info=True)
+            _log.warning("healthz: the %s check failed", name, exc_info=True)
             checks[name] = {"ok": False, "error": f"{_NAMES[name]}检查失败({type(exc).__name__})"}
     ok = all(c["ok"] for c in checks.values())
     return ok, {"status": "ok" if ok else "fail", "checks": checks}

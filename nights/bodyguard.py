@@ -5,7 +5,7 @@ Every hit takes the first card of the order, except an aimed shot (B3), which ta
 same night (B1, B2); 绝杀 ignores it (B4). B5: among all orders of application, the one that takes the most cards,
 and among those the one whose lost cards sit earliest.
 
-`resolve` is exact without trying orders. Aimed shots go first (a later one can only miss a card another hit took).
+`cards_taken` is exact without trying orders. Aimed shots go first (a later one can only miss a card another hit took).
 What is left is taken from the front, so the lost cards are the aimed ones plus a prefix of the rest; the longest
 prefix is found by counting: a plain card costs any one hit, a 保镖 already hit by an aimed shot costs one more hit of
 any other kind (or a 绝杀), a fresh 保镖 costs a 绝杀 or two hits of different kinds. `brute_force` tries every order
@@ -111,7 +111,7 @@ def _plan(plain: int, primed: int, fresh: int, counts: Counter[str], dooms: int)
     return None
 
 
-def resolve(
+def cards_taken(
     hand: Sequence[Card], hits: Sequence[Strike], is_guard: Callable[[Card], bool]
 ) -> list[tuple[Card, Strike]]:
     """B5 without search: the cards the best order takes, each with the hit that takes it, in application order."""

@@ -244,7 +244,7 @@ def losses(n: Night, hits: dict[str, list[bodyguard.Strike]]) -> None:
         if seat.name not in hits or not seat.alive:
             continue
         standing = frozenset(guards(seat))
-        taken = bodyguard.resolve(seat.hand, hits[seat.name], standing_in(standing))
+        taken = bodyguard.cards_taken(seat.hand, hits[seat.name], standing_in(standing))
         if n.trace is not None:
             _trace_losses(n, seat.name, seat.hand, hits[seat.name], standing, taken)
         for card, hit in taken:

@@ -120,7 +120,7 @@ def games_overview(request):
     rows = []
     for game in games.order_by("-created_at")[:100]:
         phase = open_phase_of(game)
-        waiting = views.not_acted(storage.game_replay(game).state) if phase else []
+        waiting = clock.waiting_for(game)
         rows.append({"game": game, "phase": phase, "waiting": waiting})
     return render(request, "console/games.html", {"rows": rows, "now": timezone.now()})
 

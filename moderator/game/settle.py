@@ -128,8 +128,8 @@ def team(seat: SeatState) -> str:
     return seat.camp
 
 
-def winner(state: GameState) -> str | None:
-    """V4 first (everyone dead: a draw), then V1, V2, V3."""
+def winning_camp(state: GameState) -> str | None:
+    """The camp that has won (or 平局), None while the game goes on: V4 first (everyone dead: a draw), then V1, V2, V3."""
     alive = state.alive
     if not alive:
         return "平局"
@@ -158,7 +158,7 @@ VICTORY_CLAUSE = {"平局": "V4", CAMP_CIVILIAN: "V1", CAMP_KILLER: "V2", CAMP_W
 
 def victory(close: Close) -> None:
     if close.state.winner is None:
-        won = winner(close.state)
+        won = winning_camp(close.state)
         if close.trace is not None:
             alive = close.state.alive
             teams = "、".join(f"{s.name}({team(s)})" for s in alive) or "无人"

@@ -39,7 +39,7 @@ from django.conf import settings
 
 from moderator.services import versions
 
-log = logging.getLogger(__name__)
+_log = logging.getLogger(__name__)
 
 PAGE_SECONDS = 3600  # an entry of a game nobody changes lives this long (then: built again)
 
@@ -94,7 +94,7 @@ def _get_many(keys: list[str]) -> dict[str, Any]:
     try:
         return versions.cache().get_many(keys)
     except Exception:
-        log.warning("page cache unreadable", exc_info=True)
+        _log.warning("page cache unreadable", exc_info=True)
         return {}
 
 
@@ -102,7 +102,7 @@ def _set_many(values: dict[str, Any], seconds: float) -> None:
     try:
         versions.cache().set_many(values, seconds)
     except Exception:
-        log.warning("page cache not written", exc_info=True)
+        _log.warning("page cache not written", exc_info=True)
 
 
 def token_key(token: str) -> str:

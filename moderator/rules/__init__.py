@@ -3,7 +3,7 @@
 State is frozen; every transition is `(state, input) -> (state, verdict)` or `(state) -> (state, events)`.
 The public surface:
 
-- `new_game(seats, ap=..., start=...)` — the table as dealt, the first phase open (RULES S1, T1).
+- `start_game(seats, ap=..., start=...)` — the table as dealt, the first phase open (RULES S1, T1).
 - `submit(state, inp)` — validate one input (an action, a vote or a discard order) at the moment it was sent (AP4, T3,
   D3, O1–O3) and record it: returns the new state and a `Verdict` (accepted, or refused with the reason).
 - `submit_message(state, inputs)` — the inputs of one PM together (N-kill: one message, one count).
@@ -16,7 +16,7 @@ the codec of stored inputs, what each viewer may see). `make lint` checks them.
 """
 
 from moderator.game.state import Action, GameState, Order, SeatSpec, Verdict, Vote
-from moderator.rules.engine import end_phase, new_game, open_phase, submit, submit_message
+from moderator.rules.engine import end_phase, open_phase, start_game, submit, submit_message
 
 __all__ = [
     "Action",
@@ -26,8 +26,8 @@ __all__ = [
     "Verdict",
     "Vote",
     "end_phase",
-    "new_game",
     "open_phase",
+    "start_game",
     "submit",
     "submit_message",
 ]

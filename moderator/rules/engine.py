@@ -1,4 +1,4 @@
-"""The engine's four transitions: new_game, submit, end_phase, open_phase."""
+"""The engine's four transitions: start_game, submit, end_phase, open_phase."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from nights import arson, resolve
 from votes import count
 
 
-def new_game(
+def start_game(
     seats: Sequence[SeatSpec],
     *,
     ap: Mapping[str, int] | None = None,
@@ -212,4 +212,4 @@ def _trace_open(before: GameState, after: GameState, events: list[dict], tracer:
             tracer("N14", f"纵火:{e['by']}对{e['target']}的{ARSON_FAILED[e['why']]}", (e["by"], e["target"]))
 
 
-__all__ = ["DAY", "end_phase", "new_game", "open_phase", "submit", "submit_message"]
+__all__ = ["DAY", "end_phase", "open_phase", "start_game", "submit", "submit_message"]

@@ -28,7 +28,7 @@ from moderator.game.state import (
 )
 from moderator.game.trace import Trace, input_step
 from moderator.rules import codec
-from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
+from moderator.rules.engine import end_phase, open_phase, start_game, submit_message
 
 TOP_KEYS = {"name", "rules", "players", "ap", "phases", "start"}
 PLAYER_KEYS = {"name", "camp", "hand"}
@@ -352,7 +352,7 @@ def play(scenario: Scenario) -> list[str]:
     """Play a scenario through the pure engine (no services, no database) and return every mismatch. An early end
     (T5) closes the phase with its announced length: the cutoffs of T3 and D3 do not move."""
     seats = [SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players]
-    state = new_game(seats, ap=scenario.ap, start=scenario.start)
+    state = start_game(seats, ap=scenario.ap, start=scenario.start)
     problems: list[str] = []
     for i, plan in enumerate(scenario.phases):
         for message in by_message(plan.steps):
@@ -377,7 +377,7 @@ def trace(scenario: Scenario) -> list[str]:
     every step of its close, one line each with its clause (the golden traces, tests/golden/traces/)."""
     seats = [SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players]
     steps = Trace()
-    state = new_game(seats, ap=scenario.ap, start=scenario.start, tracer=steps)
+    state = start_game(seats, ap=scenario.ap, start=scenario.start, tracer=steps)
     lines: list[str] = []
     for plan in scenario.phases:
         lines.append(f"== {state.phase_label} ==")

@@ -29,7 +29,7 @@ from moderator.services.once import Once, spend
 from moderator.services.storage import game_replay, require_open_phase
 from moderator.services.verdicts import close_digest
 
-log = logging.getLogger(__name__)
+_log = logging.getLogger(__name__)
 
 SUBSTITUTION_EXTENSION = timedelta(hours=12)  # T4: 交替期
 MAX_EXTENSION = timedelta(days=30)  # a longer extension (hours=1e10) would overflow the end time
@@ -58,7 +58,7 @@ def phases_ending_within(window: timedelta) -> QuerySet[Phase]:
     ).order_by("ends_at", "pk")
 
 
-def not_acted(game: Game) -> list[str]:
+def waiting_for(game: Game) -> list[str]:
     """T5: the living players the GM is still waiting for (the rules' view of the state now)."""
     if not has_open_phase(game):
         return []
@@ -151,11 +151,11 @@ def close_batch(phase_ids: list[int], *, now: datetime | None = None) -> int:
                     raise _ResolutionFailed(phase.pk) from exc
             return closed
     except _ResolutionFailed as failed:
-        log.warning("phase %s: close failed in a batch (%s); closing it alone", failed.phase_id, failed.__cause__)
+        _log.warning("phase %s: close failed in a batch (%s); closing it alone", failed.phase_id, failed.__cause__)
         rest = [pk for pk in phase_ids if pk != failed.phase_id]
         return close_each([failed.phase_id], now=now) + close_batch(rest, now=now)
     except DatabaseError as exc:
-        log.warning("a batch of %s closes failed (%s); closing them one by one", len(phase_ids), exc)
+        _log.warning("a batch of %s closes failed (%s); closing them one by one", len(phase_ids), exc)
         return close_each(phase_ids, now=now)
 
 
@@ -168,9 +168,9 @@ def close_each(phase_ids: list[int], *, now: datetime | None = None) -> int:
         try:
             closed += phase_close_due(phase_id=phase_id, now=now, skip_locked=True)
         except OperationalError as exc:  # transient: SQLite's "database is locked", a dropped connection
-            log.warning("phase %s: close failed (%s); the next sweep tries again", phase_id, exc)
+            _log.warning("phase %s: close failed (%s); the next sweep tries again", phase_id, exc)
         except Exception as exc:
-            log.exception("phase %s: close failed", phase_id)
+            _log.exception("phase %s: close failed", phase_id)
             _close_failed(phase_id, exc)
     return closed
 
@@ -179,7 +179,7 @@ def _close_failed(phase_id: int, exc: Exception) -> None:
     error = f"{type(exc).__name__}: {exc}"[:500]
     Phase.objects.filter(pk=phase_id).update(close_failures=F("close_failures") + 1, close_error=error)
     if Phase.objects.filter(pk=phase_id, close_failures__gte=QUARANTINE_AFTER).exists():
-        log.error("phase %s: quarantined after %s failed closes: %s", phase_id, QUARANTINE_AFTER, error)
+        _log.error("phase %s: quarantined after %s failed closes: %s", phase_id, QUARANTINE_AFTER, error)
 
 
 # --- the GM's controls (T4, T5, pause) ----------------------------------------------------------------------------
@@ -244,7 +244,7 @@ def phase_extend(
 def phase_end_early(
     *, game: Game, actor=None, force: bool = False, once: Once | None = None, seen: str | None = None
 ) -> Phase:
-    """T5: end the current phase now, once every living player has acted (`not_acted` names who has not; `force`
+    """T5: end the current phase now, once every living player has acted (`waiting_for` names who has not; `force`
     ends it anyway and the log says so). The phase then closes like any other, its end time set to now. `seen`: the
     `verdicts.close_digest` of the close the confirmation page showed ("" when none was shown: refused); if an input
     entered or voided since would make the close differ, nothing ends and the 天神 is asked to look again. None (the
@@ -330,7 +330,7 @@ def game_resume(*, game: Game, actor=None, once: Once | None = None) -> Game:
 
 # --- V4: the declared draw ----------------------------------------------------------------------------------------
 
-DRAW = "平局"
+DRAW_RESULT = "平局"
 
 
 def draw_shown(game: Game, state: rules.GameState | None = None) -> bool:
@@ -357,7 +357,7 @@ def game_declare_draw(*, game: Game, actor=None, once: Once | None = None) -> An
     phase = _open_phase(game)
     shown = draw_shown(game)
     alive = [s.name for s in game_replay(game).state.alive]
-    game.status, game.winner = Game.Status.FINISHED, DRAW
+    game.status, game.winner = Game.Status.FINISHED, DRAW_RESULT
     game.save(update_fields=["status", "winner"])
     _audit(game, AuditLog.Action.GAME_DECLARE_DRAW, actor, phase=phase.label, deadlock_shown=shown, alive=alive)
     ctx = {"game": game, "phase": phase, "alive": alive, "left": count(len(alive))}

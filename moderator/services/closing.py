@@ -77,7 +77,7 @@ def phase_length(phase: Phase) -> float:
 
 def initial_state(game: Game, seats: Sequence[SeatDeal], tracer: Tracer | None = None) -> GameState:
     specs = [rules.SeatSpec(s.player_name, s.camp, tuple(s.dealt_hand)) for s in seats]
-    return rules.new_game(
+    return rules.start_game(
         specs,
         ap=game.initial_ap or {},
         start=(game.start_kind, game.start_number),

@@ -18,7 +18,7 @@ from moderator.rules import codec
 from moderator.selectors import has_open_phase
 from moderator.services import audit, base, closing, errors, explain, inputs, storage, verdicts
 from moderator.services.announce import correction_notice, write_announcements
-from moderator.services.clock import DRAW
+from moderator.services.clock import DRAW_RESULT
 from moderator.services.intake import open_input
 from moderator.services.once import Once, spend
 from moderator.services.preview import rolled_back
@@ -254,7 +254,7 @@ def _game_end(game: Game, diffs: Diffs, replay: storage.Replay, at: datetime) ->
     (T1). What changes is written to `diffs.game`, as the 天神 reads it."""
 
     old = game.winner if game.status == Game.Status.FINISHED else ""
-    if old == DRAW:  # V4: a declared draw is the 天神's ruling, not a close's: it stands
+    if old == DRAW_RESULT:  # V4: a declared draw is the 天神's ruling, not a close's: it stands
         return _End()
     closed = [p for p in replay.phases if p.pk in replay.closed]
     ends = next((p for p in closed if replay.closed[p.pk][1].winner), None)

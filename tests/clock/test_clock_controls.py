@@ -70,7 +70,7 @@ def test_an_extended_phase_is_not_closed_at_its_old_end_time_T4():
 def test_it_names_who_has_not_voted_and_will_not_end_the_day_early_T5():
     phase = running_game(ends_in=3600, kind="day")
     _vote(phase, ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环"])
-    assert clock.not_acted(phase.game) == ["李朗", "虎敬晖"]
+    assert clock.waiting_for(phase.game) == ["李朗", "虎敬晖"]
     with pytest.raises(PlayError, match="李朗、虎敬晖"):
         clock.phase_end_early(game=phase.game)
     phase.refresh_from_db()
@@ -81,7 +81,7 @@ def test_it_ends_the_day_early_once_everyone_has_voted_and_the_night_starts_then
     phase = running_game(ends_in=3600, kind="day")
     planned = phase.ends_at
     _vote(phase, ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"])
-    assert clock.not_acted(phase.game) == []
+    assert clock.waiting_for(phase.game) == []
     clock.phase_end_early(game=phase.game, actor=gm)
     assert_closed_once(phase)
     phase.refresh_from_db()
@@ -95,15 +95,15 @@ def test_it_ends_the_day_early_once_everyone_has_voted_and_the_night_starts_then
 def test_at_night_a_player_without_an_accepted_action_is_still_waited_for_T5():
     phase = running_game(ends_in=3600)
     game = phase.game
-    assert len(clock.not_acted(game)) == 7
+    assert len(clock.waiting_for(game)) == 7
     entries.action_submit(
         game=game,
         seat=game.seats.get(player_name="虎敬晖"),  # the 自选 seat: S4 stance, night 1
         payload={"use": "立场", "side": "杀手", "mode": "共赢"},
         forum_at=phase.starts_at + timedelta(minutes=5),
     )
-    assert "虎敬晖" not in clock.not_acted(game)
-    assert len(clock.not_acted(game)) == 6
+    assert "虎敬晖" not in clock.waiting_for(game)
+    assert len(clock.waiting_for(game)) == 6
 
 
 def test_forcing_an_early_end_closes_the_phase_and_logs_who_had_not_acted_T5():

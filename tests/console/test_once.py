@@ -134,7 +134,7 @@ def test_every_service_at_once_on_one_game_queues_on_the_game_row_and_never_dead
         lambda: clock.game_resume(game=game),
         lambda: setup.seat_substitute(seat=seats["丙"], player_name="替补丙", at=timezone.now()),
         lambda: storage.game_replay(game),
-        lambda: clock.not_acted(game),
+        lambda: clock.waiting_for(game),
     ]
     results = _together(len(jobs), lambda i: jobs[i]())
     deadlocks = [r for r in results if isinstance(r, Exception) and "deadlock" in str(r).lower()]

@@ -13,7 +13,7 @@ import yaml
 
 from moderator.game.state import SeatSpec
 from moderator.models import Announcement, AuditLog, Game
-from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
+from moderator.rules.engine import end_phase, open_phase, start_game, submit_message
 from moderator.rules.scenario import by_message, load
 from moderator.rules.views import deadlock
 from moderator.scenarios import play_scenario
@@ -37,7 +37,7 @@ def _scenario(hands: dict[str, list[str]] | None = None):
 
 def _after_each_close(scenario):
     """The pure engine through the scenario: (state after the close, every result so far) per phase."""
-    state = new_game([SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players], start=scenario.start)
+    state = start_game([SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players], start=scenario.start)
     results, out = [], []
     for plan in scenario.phases:
         for message in by_message(plan.steps):

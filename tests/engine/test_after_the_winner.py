@@ -1,12 +1,12 @@
 """V1–V4: once a close declares a winner, no input is accepted — found by bench/simulate.py (after_winner): the
 pure engine accepted a vote in a phase opened after the game was won."""
 
-from moderator.rules import Action, SeatSpec, Vote, end_phase, new_game, open_phase, submit
+from moderator.rules import Action, SeatSpec, Vote, end_phase, open_phase, start_game, submit
 
 
 def _won_game():
     seats = [SeatSpec("甲", "杀手", ("庶民", "杀手")), SeatSpec("乙", "平民", ("巫医",))]
-    state, verdict = submit(new_game(seats), Action("甲", "普通攻击", "杀手", "乙", manifesto="杀" * 100))
+    state, verdict = submit(start_game(seats), Action("甲", "普通攻击", "杀手", "乙", manifesto="杀" * 100))
     assert verdict.accepted
     state, result = end_phase(state)
     assert result.winner == "杀手"

@@ -1,6 +1,6 @@
 """T7 ruling: the 默哀期 post says how many players are left (3 or 2), and is made once."""
 
-from moderator.rules import Action, SeatSpec, end_phase, new_game, submit
+from moderator.rules import Action, SeatSpec, end_phase, start_game, submit
 from moderator.services import posts
 from moderator.services.drafts import _common, bbcode_plain
 
@@ -12,7 +12,7 @@ def _night_one(*attacks: str):
         SeatSpec("丙", "平民", ("巫医",)),
         SeatSpec("丁", "狼人", ("庶民", "庶民", "狼人")),
     ]
-    state = new_game(seats)
+    state = start_game(seats)
     for target in attacks:
         state, verdict = submit(state, Action("甲", "普通攻击", "杀手", target, manifesto="杀" * 100))
         assert verdict.accepted, verdict.reason

@@ -10,7 +10,7 @@ import yaml
 
 from bench.simulate import Checker, Violation, main, play_game, replay, scenario, shrink, violations
 from moderator.game.state import CloseResult
-from moderator.rules import SeatSpec, new_game
+from moderator.rules import SeatSpec, start_game
 from moderator.rules.scenario import load, play
 
 GAMES = os.environ.get("SIMULATE_TEST_GAMES", "100")
@@ -35,7 +35,7 @@ def test_a_seed_reproduces_a_game():
 
 
 def test_d4_the_checker_flags_a_dead_player_in_the_tally_and_writes_the_living_tally():
-    state = new_game(
+    state = start_game(
         [SeatSpec("甲", "杀手", ("杀手",)), SeatSpec("乙", "平民", ("巫医",)), SeatSpec("丙", "平民", ("束魂",))]
     )
     dead = state.with_seat(replace(state.seat("乙"), alive=False, hand=()))

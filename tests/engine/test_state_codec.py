@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from moderator.game.state import Amoeba, evolve
-from moderator.rules import Action, SeatSpec, end_phase, new_game, open_phase, submit
+from moderator.rules import Action, SeatSpec, end_phase, open_phase, start_game, submit
 from moderator.rules.codec import SNAPSHOT_FORMAT, CodecError, state_dump, state_load
 
 
@@ -19,7 +19,9 @@ def _played():
         SeatSpec("丙", "平民", ("巫医",)),
         SeatSpec("丁", "狼人", ("庶民", "庶民", "狼人")),
     ]
-    state, verdict = submit(new_game(seats), Action("甲", "普通攻击", "杀手", "丙", manifesto="月黑风高[/quote]" * 13))
+    state, verdict = submit(
+        start_game(seats), Action("甲", "普通攻击", "杀手", "丙", manifesto="月黑风高[/quote]" * 13)
+    )
     assert verdict.accepted, verdict.reason
     state, _ = open_phase(end_phase(state)[0])
     b = state.seat("乙")

@@ -9,7 +9,7 @@ import yaml
 
 from moderator.game.trace import Trace
 from moderator.rules import codec
-from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
+from moderator.rules.engine import end_phase, open_phase, start_game, submit_message
 from moderator.rules.scenario import SeatSpec, by_message, load, trace
 from tests.golden.golden import HEADER, updating
 
@@ -23,7 +23,7 @@ def _closes(path: Path, traced: bool) -> list[tuple[str, object]]:
     scenario = load(yaml.safe_load(path.read_text(encoding="utf-8")))
     seats = [SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players]
     tracer = Trace() if traced else None
-    state = new_game(seats, ap=scenario.ap, start=scenario.start, tracer=tracer)
+    state = start_game(seats, ap=scenario.ap, start=scenario.start, tracer=tracer)
     out: list[tuple[str, object]] = []
     for _plan in scenario.phases:
         for message in by_message(_plan.steps):
@@ -140,7 +140,7 @@ def test_without_a_tracer_the_close_calls_nothing_of_the_trace():
         path = HERE / "scenarios/shared/02_bodyguard_needs_two_kinds.yaml"
         scenario = load(yaml.safe_load(path.read_text(encoding="utf-8")))
         seats = [SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players]
-        state = new_game(seats, ap=scenario.ap, start=scenario.start)
+        state = start_game(seats, ap=scenario.ap, start=scenario.start)
         for message in by_message(scenario.phases[0].steps):
             state, _ = submit_message(state, [s.inp for s in message])
 

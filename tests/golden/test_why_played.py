@@ -16,7 +16,7 @@ from played import played
 
 from moderator.game.trace import CLAUSE, Trace
 from moderator.models import Input, Phase
-from moderator.rules.engine import end_phase, new_game, open_phase, submit_message
+from moderator.rules.engine import end_phase, open_phase, start_game, submit_message
 from moderator.rules.scenario import SeatSpec, by_message, load
 from moderator.services import explain
 
@@ -32,7 +32,7 @@ def _closes(text: str) -> list[Trace]:
     """The trace of each close of a small scenario (the engine alone, as the 为什么 page replays it)."""
     scenario = load(yaml.safe_load(text))
     seats = [SeatSpec(p["name"], p["camp"], p["hand"]) for p in scenario.players]
-    state = new_game(seats, ap=scenario.ap, start=scenario.start)
+    state = start_game(seats, ap=scenario.ap, start=scenario.start)
     out = []
     for plan in scenario.phases:
         for message in by_message(plan.steps):
