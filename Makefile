@@ -38,7 +38,7 @@ PYTEST_WORKERS ?= $(if $(findstring tests/,$(PYTEST_ARGS)),0,2)
 test: $(STAMP)  ## run the suite (PYTEST_ARGS=tests/x.py for one file)
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
-lint: $(STAMP)  ## ruff check, ruff format --check, mypy, the layout (import-linter: .importlinter), vulture, complexity
+lint: $(STAMP)  ## ruff check, ruff format --check, mypy, the layout (import-linter: .importlinter), vulture, complexity, names
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy $(TYPED)
@@ -47,6 +47,7 @@ lint: $(STAMP)  ## ruff check, ruff format --check, mypy, the layout (import-lin
 	  --exclude "*/migrations/*,*/settings.py"
 	$(PY) -m bench.complexity --max 15 moderator/parser
 	$(PY) -m bench.complexity --max 10 --name forms tables/rules
+	$(PY) -m bench.names $(TYPED)
 
 # Caches and the virtualenv; never the games: var/db.sqlite3 is kept (`make clean-db` deletes it after asking).
 clean:  ## remove .venv and the caches; your games in var/db.sqlite3 are kept
