@@ -20,14 +20,14 @@ from moderator import rules
 from moderator.models import Announcement, AuditLog, Game, Phase
 from moderator.rules import views
 from moderator.selectors import has_open_phase
-from moderator.services import audit, closesql, play, versions
+from moderator.services import audit, closesql, closing, play, versions
 from moderator.services.announce import clock_notice
 from moderator.services.base import db_now, game_lock
 from moderator.services.drafts import bbcode_plain, count
 from moderator.services.errors import PlayError
 from moderator.services.once import Once, spend
 from moderator.services.storage import game_replay, require_open_phase
-from moderator.services.verdicts import close_digest
+from moderator.services.verdicts import result_digest
 
 _log = logging.getLogger(__name__)
 
@@ -246,20 +246,18 @@ def phase_end_early(
 ) -> Phase:
     """T5: end the current phase now, once every living player has acted (`waiting_for` names who has not; `force`
     ends it anyway and the log says so). The phase then closes like any other, its end time set to now. `seen`: the
-    `verdicts.close_digest` of the close the confirmation page showed ("" when none was shown: refused); if an input
-    entered or voided since would make the close differ, nothing ends and the 天神 is asked to look again. None (the
+    digest (`verdicts.result_digest`) of the close the confirmation page showed ("" when none was shown: refused);
+    the close is calculated once, under the game's lock, and if it differs from the one shown (an input entered or
+    voided since) nothing ends and the 天神 is asked to look again; else that very close is stored. None (the
     services' own callers: tests, scenarios) checks nothing."""
     game = _lock(game)
     spend(game, once, "提前结束")
     _require(game, Game.Status.RUNNING, "提前结束时段")
     phase = _open_phase(game)
-    state = game_replay(game).state
     if seen == "":
         raise PlayError(f"提前结束{phase.label}请从确认页操作:它先显示结束后会发出的公告(T5)。")
-    if seen is not None and close_digest(state) != seen:
-        raise PlayError(
-            f"{phase.label}的结算结果和确认页上显示的不同(其间有输入被录入或作废):什么都没有结束,请看过新的预览后再确认。"
-        )
+    replay = game_replay(game)
+    state = replay.state
     waiting = views.not_acted(state)
     if waiting and not force:
         raise PlayError(f"还有人没有行动:{'、'.join(waiting)}(T5)")
@@ -271,7 +269,12 @@ def phase_end_early(
     # T5: the announced end stays the reference of every cutoff (T3, D3); the phase closes now.
     phase.announced_end, phase.ends_at = planned, now
     phase.save(update_fields=["announced_end", "ends_at"])
-    _close(game, phase, now)
+    closed = closing.calculate(game, phase, state, replay.judged())
+    if seen is not None and result_digest(closed.result) != seen:  # raised inside the transaction: nothing kept
+        raise PlayError(
+            f"{phase.label}的结算结果和确认页上显示的不同(其间有输入被录入或作废):什么都没有结束,请看过新的预览后再确认。"
+        )
+    play.phase_close_locked(game=game, phase=phase, now=now, logged=True, calculated=(replay, closed))
     more = {"orders_missing": orders} if orders else {}
     _audit(
         game,

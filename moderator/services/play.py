@@ -17,6 +17,7 @@ from moderator.models import Game, Input, Phase
 from moderator.services import closing, inputlog, versions
 from moderator.services.base import game_lock
 from moderator.services.storage import (
+    Replay,
     close_claim,
     close_store,
     game_replay,
@@ -67,19 +68,33 @@ def phase_close(*, phase: Phase, now: datetime | None = None) -> bool:
         return phase_close_locked(game=game_lock(phase.game), phase=phase, now=now)
 
 
-def phase_close_locked(*, game: Game, phase: Phase, now: datetime | None = None, logged: bool = False) -> bool:
+def phase_close_locked(
+    *,
+    game: Game,
+    phase: Phase,
+    now: datetime | None = None,
+    logged: bool = False,
+    calculated: tuple[Replay, closing.Closed] | None = None,
+) -> bool:
     """`phase_close` for a caller that already holds the lock of `game` (the phase's game, the row it locked) in its
     own transaction, as the clock does: no second lock, no savepoint. The close through the ORM: the compare-and-set
     first (O1's default orders are stored only once it has matched), then the replay up to the close, the close
-    calculation, and its rows; `logged`: with its log row (the clock's closes)."""
+    calculation, and its rows; `logged`: with its log row (the clock's closes). `calculated`: the replay and the close
+    the caller calculated under this lock (an early end, whose digest it checked): stored as they are, unless O1
+    draws default orders now, which the close then replays."""
     if not close_claim(phase, now):
         return False
     versions.bump_on_commit(game.pk)  # pages: a new version after the commit
+    drawn = []
     if phase.kind == Phase.Kind.NIGHT and phase.number == 1:
-        default_orders_assign(game=game, phase=phase)  # O1: at the 24-hour mark, before the night resolves
-    replay = game_replay(game, closing=phase)
-    stored = next(p for p in replay.phases if p.pk == phase.pk)  # read after the compare-and-set: its closed_at
-    phase.status, phase.closed_at = stored.status, stored.closed_at
-    closed = closing.calculate(game, phase, replay.state, replay.judged())
+        drawn = default_orders_assign(game=game, phase=phase)  # O1: at the 24-hour mark, before the night resolves
+    if calculated is not None and not drawn:
+        replay, closed = calculated
+        phase.refresh_from_db(fields=["status", "closed_at"])  # as the compare-and-set left it
+    else:
+        replay = game_replay(game, closing=phase)
+        stored = next(p for p in replay.phases if p.pk == phase.pk)  # read after the compare-and-set: its closed_at
+        phase.status, phase.closed_at = stored.status, stored.closed_at
+        closed = closing.calculate(game, phase, replay.state, replay.judged())
     close_store(game, replay, closed, logged=logged)
     return True

@@ -16,11 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from moderator import rules
 from moderator.game.state import CloseResult
 from moderator.models import Phase, Seat
 from moderator.rules import codec
-from moderator.services.closing import resolve, result_json
+from moderator.services.closing import result_json
 from moderator.services.errors import PlayError
 from moderator.services.storage import Replay, voided
 
@@ -161,8 +160,3 @@ def result_digest(result: CloseResult) -> str:
     events): the end-early page shows that close, and the end is refused if it would differ (T5)."""
     doc = result_json(result)
     return hashlib.sha256(json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()[:16]
-
-
-def close_digest(state: rules.GameState) -> str:
-    """`result_digest` of closing the open phase of `state` now (`closing.resolve`)."""
-    return result_digest(resolve(state)[1])

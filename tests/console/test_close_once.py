@@ -15,7 +15,7 @@ import votes.count
 from moderator.models import Phase
 from moderator.services import play, setup
 from tests import entries
-from tests.console.test_console import MANIFESTO
+from tests.console.test_console import MANIFESTO, once
 from tests.world import TABLE, game_make
 
 pytestmark = pytest.mark.django_db
@@ -77,6 +77,20 @@ def test_the_end_early_page_shows_the_post_and_carries_its_digest_from_one_close
     page = gm_client.get(reverse("console_end_confirm", args=[game.pk])).content.decode()
     assert "预览" in page and 'name="seen"' in page
     assert closes == [_open(game)]
+
+
+@pytest.mark.parametrize("start", [_night_one, _day_one], ids=["night", "day"])
+def test_the_end_early_post_checks_the_digest_on_the_close_it_saves_one_close_t5(gm, gm_client, closes, start):
+    """The 天神 confirms the end-early page: the close whose digest the POST checks is the close it stores."""
+    game = start(gm)
+    ended = _open(game)
+    end = reverse("console_clock", args=[game.pk, "end"])
+    form = once(gm_client, reverse("console_end_confirm", args=[game.pk]), end)  # its token and the digest it shows
+    assert form["seen"]
+    closes.clear()
+    gm_client.post(end, {**form, "force": "1"})
+    assert game.phases.get(kind=ended[0], number=ended[1]).status == Phase.Status.CLOSED
+    assert closes == [ended]
 
 
 def test_the_why_page_of_the_open_night_tells_the_steps_of_the_close_whose_post_it_shows(gm, gm_client, closes):

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Input, Message, Phase
 from moderator.services import play, storage, transfer
+from tests import entries
 from tests.tokens import signed
 
 pytestmark = pytest.mark.django_db
@@ -287,6 +288,29 @@ def test_an_early_end_not_sent_from_its_confirmation_page_ends_nothing_t5(gm_cli
     assert game.phases.get(kind="night", number=1).status == Phase.Status.OPEN
     page = gm_client.post(f"/gm/{game.pk}/clock/end/", {"force": "1", **once(gm_client, f"/gm/{game.pk}/end/")})
     assert game.phases.get(kind="night", number=1).status == Phase.Status.CLOSED
+
+
+def test_a_stale_end_early_page_ends_nothing_and_the_page_shown_again_ends_the_night_t5(gm_client, game):
+    """An attack entered after the end-early page was shown makes that page's confirm end nothing: the night, its end
+    time and the log as they were. The page shown again ends the night with the close it shows (the attack's line)."""
+    end = f"/gm/{game.pk}/clock/end/"
+    stale = once(gm_client, f"/gm/{game.pk}/end/", end)
+    night = game.phases.get(kind="night", number=1)
+    planned = night.ends_at
+    attack = {"card": "杀手", "use": "普通攻击", "target": "乙", "manifesto": MANIFESTO}
+    seat = game.seats.get(player_name="甲")
+    entries.action_submit(game=game, seat=seat, payload=attack, forum_at=night.starts_at + timedelta(minutes=10))
+    page = gm_client.post(end, {**stale, "force": "1"}, follow=True).content.decode()
+    assert "和确认页上显示的不同" in page
+    night.refresh_from_db()
+    assert (night.status, night.ends_at, night.announced_end) == (Phase.Status.OPEN, planned, None)
+    assert not game.audit.filter(action=AuditLog.Action.PHASE_END_EARLY).exists()
+    assert not Announcement.objects.filter(game=game, kind=Announcement.Kind.DAWN).exists()
+    page = gm_client.post(end, {**once(gm_client, f"/gm/{game.pk}/end/", end), "force": "1"}, follow=True)
+    assert "第1夜已提前结束并结算" in page.content.decode()
+    night.refresh_from_db()
+    assert night.status == Phase.Status.CLOSED and night.announced_end == planned
+    assert "乙昨夜受到了攻击" in Announcement.objects.get(game=game, kind=Announcement.Kind.DAWN).text
 
 
 def test_the_substitution_preview_of_a_paused_game_says_the_time_left_t4(gm_client, game):
