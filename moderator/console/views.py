@@ -609,19 +609,20 @@ def start(request, game_id: int):
 
 @login_required
 def end_confirm(request, game_id: int):
-    """T5: before a phase is ended early, say who has not acted yet and ask again."""
+    """T5: before a phase is ended early, say who has not acted yet, the orders O1 would draw (night 1) and the post
+    the close would draft, and ask again."""
     game = gm_game(request, game_id)
-    phase = open_phase_of(game)
-    if phase is None:
+    shown = end_preview(game)  # the page's one replay and close
+    if shown is None:
         messages.error(request, "现在没有进行中的时段。")
         return redirect("console_dashboard", game_id=game.pk)
-    state = storage.game_replay(game).state  # the page's one replay: who has not acted, and the close it would draft
     context = {
         "game": game,
-        "phase": phase,
-        "waiting": views.not_acted(state),
-        "orders_missing": views.orders_missing(state, game.hands_are_orders),
-        "dryrun": end_preview(game, state),
+        "phase": shown["phase"],
+        "waiting": shown["waiting"],
+        "orders_missing": shown["orders_missing"],
+        "drawn": shown["drawn"],
+        "dryrun": shown["post"],
     }
     return render(request, "console/end_confirm.html", context)
 

@@ -245,10 +245,12 @@ def phase_end_early(
     *, game: Game, actor=None, force: bool = False, once: Once | None = None, seen: str | None = None
 ) -> Phase:
     """T5: end the current phase now, once every living player has acted (`waiting_for` names who has not; `force`
-    ends it anyway and the log says so). The phase then closes like any other, its end time set to now. `seen`: the
-    digest (`verdicts.result_digest`) of the close the confirmation page showed ("" when none was shown: refused);
-    the close is calculated once, under the game's lock, and if it differs from the one shown (an input entered or
-    voided since) nothing ends and the 天神 is asked to look again; else that very close is stored. None (the
+    ends it anyway and the log says so). The phase then closes like any other, its end time set to now; ending night 1
+    draws O1's orders for the seats that sent none (`play.default_orders_assign`; `force` again), stored at that end
+    before the close. `seen`: the digest (`verdicts.result_digest`) of the close and the drawn orders the confirmation
+    page showed ("" when none was shown: refused); the close is calculated once, under the game's lock, with those
+    orders, and if it or they differ from the ones shown (an input entered or voided since) nothing ends — no order,
+    end time, log row or draft is kept — and the 天神 is asked to look again; else that very close is stored. None (the
     services' own callers: tests, scenarios) checks nothing."""
     game = _lock(game)
     spend(game, once, "提前结束")
@@ -256,21 +258,22 @@ def phase_end_early(
     phase = _open_phase(game)
     if seen == "":
         raise PlayError(f"提前结束{phase.label}请从确认页操作:它先显示结束后会发出的公告(T5)。")
-    replay = game_replay(game)
-    state = replay.state
-    waiting = views.not_acted(state)
-    if waiting and not force:
-        raise PlayError(f"还有人没有行动:{'、'.join(waiting)}(T5)")
-    orders = views.orders_missing(state, game.hands_are_orders)
-    if orders and not force:
-        raise PlayError(f"还没有收到丢牌顺序:{'、'.join(orders)};现在结束,系统会为他们随机决定(O1)")
     now = db_now()
     planned = phase.ends_at
     # T5: the announced end stays the reference of every cutoff (T3, D3); the phase closes now.
     phase.announced_end, phase.ends_at = planned, now
     phase.save(update_fields=["announced_end", "ends_at"])
+    drawn = play.default_orders_assign(game=game, phase=phase)  # O1: at night 1's end, before it resolves
+    replay = game_replay(game)  # a refusal below raises inside the transaction: nothing above is kept
+    state = replay.state
+    waiting = views.not_acted(state)
+    if waiting and not force:
+        raise PlayError(f"还有人没有行动:{'、'.join(waiting)}(T5)")
+    orders = [rec.seat.player_name for rec in drawn]
+    if orders and not force:
+        raise PlayError(f"还没有收到丢牌顺序:{'、'.join(orders)};现在结束,系统会为他们随机决定(O1)")
     closed = closing.calculate(game, phase, state, replay.judged())
-    if seen is not None and result_digest(closed.result) != seen:  # raised inside the transaction: nothing kept
+    if seen is not None and result_digest(closed.result, drawn) != seen:
         raise PlayError(
             f"{phase.label}的结算结果和确认页上显示的不同(其间有输入被录入或作废):什么都没有结束,请看过新的预览后再确认。"
         )

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from moderator.game.orders import random_order, seat_seed
-from moderator.models import Game, Input, Phase
+from moderator.models import Game, Input, Phase, Seat
 from moderator.services import closing, inputlog, versions
 from moderator.services.base import game_lock
 from moderator.services.storage import (
@@ -28,34 +28,48 @@ def seat_numbers(game: Game) -> dict[str, int]:
     return dict(game.seats.values_list("player_name", "number"))
 
 
-def default_orders_assign(*, game: Game, phase: Phase) -> list[Input]:
-    """O1: at the 24-hour mark every seat without an accepted order gets a seeded random one whose 底牌 is a privilege
-    card (seed derived from the game's recorded order seed: a replay draws the same). Stored at the phase's end, as
-    inputs of night 1; the close that follows replays them like any other input."""
-    if game.hands_are_orders:
+def drawn_order(order_seed: int | str, seat: Seat) -> dict:
+    """O1: the payload of the order drawn for `seat`: a seeded shuffle of its dealt hand, a privilege card at the bottom,
+    from its own seed (derived from the game's recorded order seed). Pure: the same seat always draws the same."""
+    seed = seat_seed(order_seed, seat.number)
+    return {"order": list(random_order(seat.dealt_hand, seed)), "source": "random", "seed": seed}
+
+
+def default_orders(game: Game, phase: Phase, *, at: datetime) -> list[Input]:
+    """O1: the orders the end of night 1 draws, not stored: one for each seat without an accepted order (nor one drawn
+    already), in seat order, as the inputs of `phase` sent at `at` (the night's end), numbered after the log's last
+    entry. None after night 1, or when the hands were entered in discard order. The same rows a close stores
+    (`default_orders_assign`) and an end-early preview judges unsaved (`storage.game_replay(unsaved=…)`)."""
+    if game.hands_are_orders or (phase.kind, phase.number) != (Phase.Kind.NIGHT, 1):
         return []
     orders = Input.objects.filter(game=game, kind=Input.Kind.ORDER, void__isnull=True)
     drawn_or_accepted = orders.filter(Q(verdict__accepted=True) | Q(payload__source="random"))
     has_order = set(drawn_or_accepted.values_list("seat_id", flat=True))
     missing = [seat for seat in game.seats.order_by("number") if seat.pk not in has_order]
-    if not missing:
-        return []
-    first = inputlog.seq_reserve(game, len(missing))
-    made = []
-    for i, seat in enumerate(missing):
-        seed = seat_seed(game.order_seed, seat.number)
-        payload = {"order": list(random_order(seat.dealt_hand, seed)), "source": "random", "seed": seed}
-        made.append(
-            Input(
-                game=game,
-                phase=phase,
-                seat=seat,
-                kind=Input.Kind.ORDER,
-                payload=payload,
-                forum_at=phase.ends_at,
-                seq=first + i,
-            )
+    return [
+        Input(
+            game=game,
+            phase=phase,
+            seat=seat,
+            kind=Input.Kind.ORDER,
+            payload=drawn_order(game.order_seed, seat),
+            forum_at=at,
+            seq=game.input_seq + 1 + i,
         )
+        for i, seat in enumerate(missing)
+    ]
+
+
+def default_orders_assign(*, game: Game, phase: Phase) -> list[Input]:
+    """O1: at the 24-hour mark every seat without an accepted order gets its seeded random order (`default_orders`),
+    stored at the phase's end as inputs of night 1; the close that follows replays them like any other input. The
+    caller holds the game lock."""
+    made = default_orders(game, phase, at=phase.ends_at)
+    if not made:
+        return []
+    first = inputlog.seq_reserve(game, len(made))
+    for i, rec in enumerate(made):
+        rec.seq = first + i
     return Input.objects.bulk_create(made)
 
 
@@ -80,18 +94,16 @@ def phase_close_locked(
     own transaction, as the clock does: no second lock, no savepoint. The close through the ORM: the compare-and-set
     first (O1's default orders are stored only once it has matched), then the replay up to the close, the close
     calculation, and its rows; `logged`: with its log row (the clock's closes). `calculated`: the replay and the close
-    the caller calculated under this lock (an early end, whose digest it checked): stored as they are, unless O1
-    draws default orders now, which the close then replays."""
+    the caller calculated under this lock, O1's default orders drawn and stored before it (an early end, whose digest
+    it checked): stored as they are."""
     if not close_claim(phase, now):
         return False
     versions.bump_on_commit(game.pk)  # pages: a new version after the commit
-    drawn = []
-    if phase.kind == Phase.Kind.NIGHT and phase.number == 1:
-        drawn = default_orders_assign(game=game, phase=phase)  # O1: at the 24-hour mark, before the night resolves
-    if calculated is not None and not drawn:
+    if calculated is not None:
         replay, closed = calculated
         phase.refresh_from_db(fields=["status", "closed_at"])  # as the compare-and-set left it
     else:
+        default_orders_assign(game=game, phase=phase)  # O1: at the 24-hour mark, before night 1 resolves
         replay = game_replay(game, closing=phase)
         stored = next(p for p in replay.phases if p.pk == phase.pk)  # read after the compare-and-set: its closed_at
         phase.status, phase.closed_at = stored.status, stored.closed_at

@@ -5,12 +5,13 @@ savepoint, keeps what it returned and rolls everything back — the preview is t
 bulk paste entered out of forum order, a player's form, a substitution, a correction, a void). A preview the pure
 engine can answer stores nothing at all: the open phase's dawn or dusk post as it would read if the phase closed now
 (`close_preview`, `end_preview`), from the one close calculation (`closing.calculate`), so what the 天神 reads is word
-for word what the close would draft.
+for word what the close would draft; an early end of night 1 with the orders O1 would draw, judged unsaved
+(`storage.game_replay(unsaved=…)`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from django.db import transaction
@@ -19,10 +20,11 @@ from django.utils import timezone
 from moderator import rules
 from moderator.game.state import CloseResult
 from moderator.game.trace import Trace
-from moderator.models import Game, Phase
+from moderator.models import Game, Input, Phase
+from moderator.rules import codec
 from moderator.rules import views as rule_views
 from moderator.selectors import open_phase_of
-from moderator.services import closing, explain, storage, verdicts
+from moderator.services import closing, explain, play, storage, verdicts
 
 T = TypeVar("T")
 
@@ -45,13 +47,20 @@ def rolled_back(write: Callable[[], T]) -> T:
 
 
 def _close_post(
-    game: Game, phase: Phase, ends_at=None, state: rules.GameState | None = None, *, traced: bool = False
+    game: Game,
+    phase: Phase,
+    ends_at=None,
+    state: rules.GameState | None = None,
+    *,
+    traced: bool = False,
+    drawn: Sequence[Input] = (),
 ) -> dict | None:
     """The close the phase would give, from the one close calculation (`closing.calculate`), computed once: its public
     post, its result, the executions it announces and the digest of its outcome. `ends_at`: when the phase would end
     (its deadline, or now for an early end, T5): the next phase starts then. `state`: the game now, when the caller
     has replayed it already (a page replays once). `traced`: with each line of its post and the steps of that same close
-    behind it (`why`)."""
+    behind it (`why`). `drawn`: the orders O1 would draw with this close, judged in `state` already: the digest
+    covers them."""
     state = state if state is not None else storage.game_replay(game).state
     if not state.phase_open:  # the replay found no open phase to close (a page must not fail on it)
         return None
@@ -74,7 +83,7 @@ def _close_post(
         "window": closed.result.window,
         "result": closed.result,
         "executions": rule_views.executions_preview(state, closed=(closed.state, closed.result)),
-        "digest": verdicts.result_digest(closed.result),
+        "digest": verdicts.result_digest(closed.result, drawn),
         "why": explain.why(post.text, list(steps), [s.name for s in state.seats]) if steps is not None else [],
     }
 
@@ -86,11 +95,30 @@ def close_preview(game: Game, state: rules.GameState | None = None) -> dict | No
     return _close_post(game, phase, state=state, traced=True) if phase else None
 
 
-def end_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
-    """T5: the post the open phase would draft if the 天神 ended it now (the next phase then starts now), with the
-    digest of that close, which the end-early confirmation carries (clock.phase_end_early(seen=…))."""
+def end_preview(game: Game) -> dict | None:
+    """T5: what the end-early page shows of the open `phase`, from one replay and one close: who has not acted yet
+    (`waiting`); the orders O1 would draw if the 天神 ended night 1 now (`play.default_orders`, judged unsaved,
+    nothing stored): whose (`orders_missing`) and each as a sentence (`drawn`); and the post the phase would draft if
+    ended now with those orders (`post`; the next phase then starts now), with the digest of that close and those
+    orders, which the end-early confirmation carries (clock.phase_end_early(seen=…)). None when no phase is open."""
     phase = open_phase_of(game)
-    return _close_post(game, phase, ends_at=timezone.now(), state=state) if phase else None
+    if phase is None:
+        return None
+    now = timezone.now()
+    drawn = play.default_orders(game, phase, at=now)
+    replay = storage.game_replay(game, unsaved=drawn)
+    return {
+        "phase": phase,
+        "waiting": rule_views.not_acted(replay.state),
+        "orders_missing": [rec.seat.player_name for rec in drawn],
+        "drawn": [_drawn_sentence(rec, replay.names) for rec in drawn],
+        "post": _close_post(game, phase, ends_at=now, state=replay.state, drawn=drawn),
+    }
+
+
+def _drawn_sentence(rec: Input, names: Mapping[int, str]) -> str:
+    """An order O1 draws, as the 天神 reads it: `阿飞 的丢牌顺序:庶民、…、狙击手〔底牌〕(系统随机,O1)`."""
+    return f"{rec.seat.player_name} 的{codec.describe(rec.kind, rec.payload, names)}"
 
 
 def close_result(state: rules.GameState) -> CloseResult | None:

@@ -12,7 +12,8 @@ The close's rows are written here through the ORM (`close_store`), from the one 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import bisect
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import BooleanField, Case, ExpressionWrapper, F, Q, Subquery, TextField, Value, When
@@ -55,7 +56,7 @@ class Replay:
         out = []
         for records in self.records.values():
             for rec in records:
-                verdict = self.verdicts.get(rec.pk)
+                verdict = self.verdicts.get(rec.pk) if rec.pk is not None else None  # unsaved: nothing to store
                 if verdict is not None:
                     old = None if rec.pk in self.fresh else stored_verdict(rec)
                     out.append((rec.pk, None if old is None else (old.accepted, old.reason, old.cost), verdict))
@@ -120,6 +121,7 @@ def game_replay(
     tracers: Mapping[int, tuple[Tracer, Tracer]] | None = None,
     closing: Phase | None = None,
     until: Phase | None = None,
+    unsaved: Sequence[Input] = (),
 ) -> Replay:
     """The state now: the snapshot of the last closed phase before the first phase to replay, then every later
     phase's inputs in forum-time order (ties in entry order, T3), voided inputs skipped, and each closed phase closed
@@ -128,7 +130,10 @@ def game_replay(
     passes them: the replay then costs one query (the inputs it replays). `tracers`: phase id -> (its opening's
     tracer, its close's tracer), for the phases to explain (services/explain.py). `closing`: the phase a close is
     resolving, replayed up to its close and not closed (`closing.calculate` closes it). `until`: the last phase to
-    replay (the why of one closed phase: the phases after it are not closed again)."""
+    replay (the why of one closed phase: the phases after it are not closed again). `unsaved`: inputs not in the log,
+    judged with their phase's inputs where their forum time and entry number place them, as if stored (the orders O1
+    would draw if the 天神 ended night 1 now: the end-early preview); they have no id, so no verdict of theirs is
+    kept (`Replay.judged`)."""
     tracers = tracers or NO_TRACERS
     seats = seats if seats is not None else list(game.seats.order_by("number"))
     phases = phases if phases is not None else _phases(game)
@@ -140,6 +145,8 @@ def game_replay(
     inputs = Input.objects.filter(phase__in=[p.pk for p in replay.replayed]).select_related("void", "verdict")
     for rec in inputs.order_by("forum_at", "seq"):
         replay.records.setdefault(rec.phase_id, []).append(rec)
+    for rec in unsaved:
+        bisect.insort(replay.records.setdefault(rec.phase_id, []), rec, key=_log_order)
     closing_pk = closing.pk if closing is not None else None
     for i, phase in enumerate(replay.replayed, start):
         records = [r for r in replay.records.get(phase.pk, []) if not voided(r)]
@@ -154,6 +161,11 @@ def game_replay(
                 replay.open_events[after] = events
         replay.state = state
     return replay
+
+
+def _log_order(rec: Input) -> tuple:
+    """Where an input stands in the log: by forum time, ties in entry order (T3)."""
+    return (rec.forum_at, rec.seq)
 
 
 def _start(

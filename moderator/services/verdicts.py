@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Protocol
 
 from moderator.game.state import CloseResult
-from moderator.models import Phase, Seat
+from moderator.models import Input, Phase, Seat
 from moderator.rules import codec
 from moderator.services.closing import result_json
 from moderator.services.errors import PlayError
@@ -155,8 +155,11 @@ def later_inputs(replay: Replay, phase: Phase, forum_at: datetime) -> int:
     return sum(1 for r in replay.records.get(phase.pk, []) if r.forum_at > forum_at and not voided(r))
 
 
-def result_digest(result: CloseResult) -> str:
+def result_digest(result: CloseResult, drawn: Sequence[Input] = ()) -> str:
     """A fingerprint of what a close gives (losses, saves, executions, tally, deaths, windows, winner, the post's
-    events): the end-early page shows that close, and the end is refused if it would differ (T5)."""
+    events) and of the orders O1 draws with it (`drawn`: each seat's, at the end of night 1): the end-early page shows
+    that close and those orders, and the end is refused if either would differ (T5)."""
     doc = result_json(result)
+    if drawn:
+        doc["drawn"] = [[rec.seat_id, rec.payload["order"]] for rec in drawn]
     return hashlib.sha256(json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()[:16]

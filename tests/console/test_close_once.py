@@ -46,6 +46,19 @@ def _night_one(gm, ago=timedelta(minutes=30)):
     return game
 
 
+def _night_one_orders_to_draw(gm):
+    """Scenario 01's table dealt as given (not in discard order), night 1 begun 30 minutes ago, 甲's 杀手 attacking 乙,
+    no discard order sent: ending the night draws one for each seat (O1)."""
+    started = timezone.now() - timedelta(minutes=30)
+    hands = {"hands": [s["hand"] for s in TABLE], "camps": [s["camp"] for s in TABLE], "order_seed": 1}
+    game = setup.game_create(name="随机顺序局", player_names=[s["name"] for s in TABLE], gm=gm, **hands)
+    setup.game_start(game=game, at=started)
+    attack = {"card": "杀手", "use": "普通攻击", "target": "乙", "manifesto": MANIFESTO}
+    seat = game.seats.get(player_name="甲")
+    entries.action_submit(game=game, seat=seat, payload=attack, forum_at=started + timedelta(minutes=10))
+    return game
+
+
 def _day_one(gm):
     """The demo's seven players, dealt, night 1 closed by the clock: day 1 open, nobody has voted yet (D5)."""
     names = ["狄仁杰", "李元芳", "曾泰", "狄如燕", "张环", "李朗", "虎敬晖"]
@@ -70,7 +83,7 @@ def test_the_dashboard_shows_its_preview_alerts_and_why_panel_from_one_close(gm,
     assert closes == [_open(game)]
 
 
-@pytest.mark.parametrize("start", [_night_one, _day_one], ids=["night", "day"])
+@pytest.mark.parametrize("start", [_night_one, _night_one_orders_to_draw, _day_one], ids=["night", "draw", "day"])
 def test_the_end_early_page_shows_the_post_and_carries_its_digest_from_one_close_t5(gm, gm_client, closes, start):
     game = start(gm)
     closes.clear()
@@ -79,9 +92,10 @@ def test_the_end_early_page_shows_the_post_and_carries_its_digest_from_one_close
     assert closes == [_open(game)]
 
 
-@pytest.mark.parametrize("start", [_night_one, _day_one], ids=["night", "day"])
+@pytest.mark.parametrize("start", [_night_one, _night_one_orders_to_draw, _day_one], ids=["night", "draw", "day"])
 def test_the_end_early_post_checks_the_digest_on_the_close_it_saves_one_close_t5(gm, gm_client, closes, start):
-    """The 天神 confirms the end-early page: the close whose digest the POST checks is the close it stores."""
+    """The 天神 confirms the end-early page: the close whose digest the POST checks is the close it stores — with the
+    orders O1 draws at the end of night 1 (`draw`) as well."""
     game = start(gm)
     ended = _open(game)
     end = reverse("console_clock", args=[game.pk, "end"])
