@@ -149,3 +149,16 @@ def test_the_dashboard_still_names_the_seat_without_an_order_o1(gm, gm_client):
     (row,) = [r for r in page.split('id="seats">', 1)[1].split("<tr>") if r.startswith("<td>2. 乙</td>")]
     assert "尚未决定" in row
     assert "天神还没有收到你今晚的行动(或空过)和丢牌顺序" in page
+
+
+def test_the_why_page_of_night_1_tells_the_close_the_dashboard_previews_with_the_order_drawn_o1(gm, gm_client):
+    """The dashboard's preview links the 为什么 of the open night: the same close on time, the order O1 draws for 乙 at
+    the deadline among its steps, and the same dawn post line by line."""
+    game = _night_one(gm)
+    night = game.phases.get(kind=Phase.Kind.NIGHT, number=1)
+    dashboard = gm_client.get(reverse("console_dashboard", args=[game.pk])).content.decode()
+    page = html.unescape(gm_client.get(reverse("console_why", args=[game.pk, night.pk])).content.decode())
+    drawn = html.unescape(dashboard.split('id="dryrun-orders-drawn">', 1)[1].split("</ul>", 1)[0])
+    (order,) = re.findall(r"<li>乙 的(丢牌顺序:[^<]*)</li>", drawn)
+    assert f"第1夜截止时:乙 没有交丢牌顺序,系统随机决定的{order}" in page
+    assert "乙昨夜受到了攻击,他丢了一张特权牌" in page
