@@ -85,9 +85,10 @@ def _seat_rows(request, game: Game, state: rules.GameState) -> list[dict]:
 @login_required
 def dashboard(request, game_id: int):
     game = gm_game(request, game_id)
-    state = storage.game_replay(game).state
+    replay = storage.game_replay(game)  # the page's one replay: the game as stored
+    state = replay.state
     phase = open_phase_of(game)
-    dryrun = close_preview(game, state) if phase else None  # from this page's one replay and one close
+    dryrun = close_preview(game, replay) if phase else None  # its one close, with the orders O1 draws at the deadline
     result = dryrun["result"] if dryrun else None
     return render(
         request,

@@ -18,7 +18,7 @@ from django.utils import timezone
 from moderator.game.trace import Step, Trace, input_step, use_clause
 from moderator.models import Announcement, Game, Input, Phase, SeatHolder
 from moderator.rules import codec
-from moderator.services import closing, storage
+from moderator.services import closing, play, storage
 from moderator.services.errors import PlayError
 
 KIND_CLAUSE = {Input.Kind.VOTE: "D3", Input.Kind.PASS: "T5"}
@@ -92,6 +92,18 @@ def _input_steps(replay: storage.Replay, phase: Phase, by_seat: dict[int, str], 
             steps(kind, f"输入:{by} {said}:已被天神作废,不参与结算", (by,))
         else:
             input_step(steps, by, said, verdict.accepted, verdict.reason, verdict.cost, kind)
+        out += _as_held(list(steps), held_at(holders, rec.forum_at))
+    return out
+
+
+def _drawn_steps(drawn: list[Input], replay: storage.Replay, phase: Phase, holders: Holders) -> list[Step]:
+    """O1: each order the deadline of night 1 draws for a seat that sent none, said as the step it will be."""
+    out: list[Step] = []
+    for rec in drawn:
+        steps = Trace()
+        by = rec.seat.player_name
+        said = codec.describe(rec.kind, rec.payload, replay.names)
+        steps("O1", f"{phase.label}截止时:{by} 没有交丢牌顺序,系统随机决定的{said}", (by,))
         out += _as_held(list(steps), held_at(holders, rec.forum_at))
     return out
 
@@ -170,7 +182,8 @@ def _told(phase: Phase, opening, inputs: list[Step], close, holders: Holders) ->
 
 def phase_trace(game: Game, phase: Phase) -> PhaseTrace:
     """A closed phase, replayed from the snapshot before it with tracing on; an open one, closed as a dry run by the
-    one close calculation with its tracer: its steps and its post come from that one close."""
+    one close calculation with its tracer, as it closes on time (on night 1 with the orders O1 draws at the deadline,
+    each a step): its steps and its post come from that one close."""
     replay, tracers = _traced_replay(game, [phase], phase)
     opening, close = tracers[phase.pk]
     by_seat = dict(game.seats.values_list("pk", "player_name"))
@@ -180,8 +193,13 @@ def phase_trace(game: Game, phase: Phase) -> PhaseTrace:
         out.draft = _dawn_or_dusk(game, phase)
         return out
     out = _told(phase, opening, _input_steps(replay, phase, by_seat, holders), [], holders)
-    if replay.state.phase_open:
-        out.draft = closing.calculate(game, phase, replay.state, tracer=close).post.text
+    if (
+        replay.state.phase_open
+    ):  # closed on time: on night 1 with the orders O1 draws at the deadline (as the dashboard)
+        drawn = play.default_orders(game, phase, at=phase.ends_at)
+        out.inputs += _drawn_steps(drawn, replay, phase, holders)
+        state = storage.judged_after(replay, phase, drawn)
+        out.draft = closing.calculate(game, phase, state, tracer=close).post.text
         out.close = list(close)  # closed now: by the seats' players now
     return out
 

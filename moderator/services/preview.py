@@ -5,7 +5,8 @@ savepoint, keeps what it returned and rolls everything back — the preview is t
 bulk paste entered out of forum order, a player's form, a substitution, a correction, a void). A preview the pure
 engine can answer stores nothing at all: the open phase's dawn or dusk post as it would read if the phase closed now
 (`close_preview`, `end_preview`), from the one close calculation (`closing.calculate`), so what the 天神 reads is word
-for word what the close would draft; an early end of night 1 with the orders O1 would draw, judged unsaved
+for word what the close would draft; on night 1 with the orders O1 would draw, judged unsaved: at the deadline
+after the stored inputs (`storage.judged_after`), for an early end where their time places them
 (`storage.game_replay(unsaved=…)`).
 """
 
@@ -88,11 +89,22 @@ def _close_post(
     }
 
 
-def close_preview(game: Game, state: rules.GameState | None = None) -> dict | None:
-    """Whichever of the two the open phase has (`state`: the caller's replay of the game now, if it has one), with
-    each line of its post and the steps of its close behind it (the dashboard's 为什么 panel)."""
+def close_preview(game: Game, replay: storage.Replay | None = None) -> dict | None:
+    """The close the open phase gives if it closes on time (`replay`: the caller's replay of the game now, if it has
+    one; the replay is left as it is, the stored log: a page reads who has not acted or sent an order from it), with
+    each line of its post and the steps of its close behind it (the dashboard's 为什么 panel). On night 1, with the
+    orders O1 draws at the deadline for the seats that sent none (`play.default_orders` at the phase's end), judged
+    after the stored inputs as the close judges them (`storage.judged_after`), and each as a sentence (`drawn`)."""
     phase = open_phase_of(game)
-    return _close_post(game, phase, state=state, traced=True) if phase else None
+    if phase is None:
+        return None
+    replay = replay if replay is not None else storage.game_replay(game)
+    drawn = play.default_orders(game, phase, at=phase.ends_at)
+    state = storage.judged_after(replay, phase, drawn)
+    shown = _close_post(game, phase, state=state, traced=True, drawn=drawn)
+    if shown is not None:
+        shown["drawn"] = [_drawn_sentence(rec, replay.names) for rec in drawn]
+    return shown
 
 
 def end_preview(game: Game) -> dict | None:

@@ -163,6 +163,18 @@ def game_replay(
     return replay
 
 
+def judged_after(replay: Replay, phase: Phase, unsaved: Sequence[Input]) -> GameState:
+    """The open `phase` as the replay left it (the stored log), with `unsaved` inputs judged after its stored ones, as
+    if stored at its end: the orders O1 draws at the deadline (`play.default_orders` at the phase's end), which the
+    close stores there, after every input of the log. A stored input sent after the end is refused (T3) and changes
+    nothing, so judging these after it gives the state the close judges. `replay.state` is kept as it is: a page
+    shows the game as stored and previews its close from this state."""
+    if not unsaved:
+        return replay.state
+    by_seat = {rec.seat_id: rec.seat.player_name for rec in unsaved}
+    return judge(replay.state, phase, unsaved, by_seat=by_seat, names=replay.names)[0]
+
+
 def _log_order(rec: Input) -> tuple:
     """Where an input stands in the log: by forum time, ties in entry order (T3)."""
     return (rec.forum_at, rec.seq)

@@ -74,7 +74,7 @@ def _open(game) -> tuple[str, int]:
     return (phase.kind, phase.number)
 
 
-@pytest.mark.parametrize("start", [_night_one, _day_one], ids=["night", "day"])
+@pytest.mark.parametrize("start", [_night_one, _night_one_orders_to_draw, _day_one], ids=["night", "draw", "day"])
 def test_the_dashboard_shows_its_preview_alerts_and_why_panel_from_one_close(gm, gm_client, closes, start):
     game = start(gm)
     closes.clear()
