@@ -1,7 +1,8 @@
 """Vote posts (docs/rules.md D1, D3): {"for": X} for an original vote, {"change": X} for a change post.
 
 The vote is the name right after a vote word (投 / 投给 / 票投 / 改投 / 改票 …); the rest of the post is the reason and
-is not read for names. A conditional vote (如果…就投…, 若…则…, 投A或B) and a post that points at two players are
+is not read for names. A 他 / 她 there is the one player the post names, written before it (the vote carries
+"pronoun" for the preview); with two or more candidates, or none, it is refused naming them, as in a PM. A conditional vote (如果…就投…, 若…则…, 投A或B) and a post that points at two players are
 refused: D3 says the GM asks again. 自投 / 投自己 is a vote for the sender.
 """
 
@@ -184,7 +185,7 @@ def _names_after(sentence: list[Token], k: int, marks: set[int], out: dict[int, 
         if any(ends(sentence, j, marks, found) for ends in _NAMES_END):
             break
         t = sentence[j]
-        if t.kind in TARGETS:
+        if t.kind in TARGETS or (t.kind == "PRON" and not found):  # 投他: a pronoun as the vote's first target
             found.append(t)
         elif found and t.kind not in _PASSED_OVER:
             break
@@ -210,6 +211,7 @@ def read_vote_post(tokens: list[Token], book: NameBook, display) -> VoteParse:
     present votes (a reported, quoted, tallied or old-of-a-change vote is none); the post's vote is decided once, at
     the end: one clear target, or a refusal naming the candidates."""
     reader = _Reader(book, display)
+    reader.mentions = [(t.start, t.value.name) for t in tokens if t.kind == "NAME" and t.value.name != book.sender]
     for sentence in _sentences(tokens):
         if not reader.done:
             reader.sentence(sentence)
@@ -232,10 +234,22 @@ class _Reader:
     waiting: tuple[int, int] | None = None  # a vote word whose name is on the next line ("投票:\n张三")
     withdrawn: list[tuple[int, int]] = field(default_factory=list)  # "unvote" with no new vote
     stray: list[tuple[tuple[int, int], Why]] = field(default_factory=list)  # words after a vote word, no name
+    mentions: list[tuple[int, str]] = field(default_factory=list)  # (position, player) of each name, not the sender
     done: bool = False
 
     def why(self, t: Token) -> Why:
+        if t.kind == "PRON":
+            return _pronoun_why(self.display(t.start, t.end) or t.text, list(self.resolve(t).candidates))
         return _why(t, _resolve(t, self.book), self.book, self.display)
+
+    def resolve(self, t: Token) -> Resolution:
+        """Whom a target names; a pronoun, the one player the post names (written before it), like a PM's 他."""
+        if t.kind != "PRON":
+            return _resolve(t, self.book)
+        before = list(dict.fromkeys(n for p, n in sorted(self.mentions, reverse=True) if p < t.start))
+        if len(before) == 1 and {n for _, n in self.mentions} == set(before):
+            return Resolution(before[0], "pronoun")
+        return Resolution(None, "pronoun", tuple(before))
 
     def sentence(self, sentence: list[Token]) -> None:
         words = _vote_words(sentence)
@@ -315,7 +329,7 @@ class _Reader:
     ) -> None:
         names: list[tuple[str, Token]] = []  # (the canonical name, its token)
         for a in after:
-            r = _resolve(a, self.book)
+            r = self.resolve(a)
             if r.name:
                 names.append((r.name, a))
             elif a.kind != "GAP" or not names:
@@ -351,7 +365,11 @@ class _Reader:
 
     def accept(self, target: str) -> None:
         """The post's one vote (or change of vote), spanning the words of every mention of its player."""
-        self.result.inputs.append({"change": target} if self.change else {"for": target})
+        vote = {"change": target} if self.change else {"for": target}
+        pronoun = next((c[1] for c in self.chosen if c[1].kind == "PRON"), None)
+        if pronoun is not None:  # 赵六太可疑了,投他: the preview says whom the pronoun was read as
+            vote["pronoun"] = self.display(pronoun.start, pronoun.end) or pronoun.text
+        self.result.inputs.append(vote)
         ends = (self.tails.get(c[1].start, c[1].end) for c in self.chosen)
         self.result.spans.append((min(c[2] for c in self.chosen), max(ends)))
 
@@ -443,6 +461,13 @@ def _resolve(t: Token, book: NameBook) -> Resolution:
     if t.kind == "SELF":
         return Resolution(book.sender, "self")
     return book.resolve(t.text)
+
+
+def _pronoun_why(said: str, who: list[str]) -> Why:
+    """A pronoun after a vote word that does not name one player: the players named before it, latest first."""
+    if not who:
+        return f"“{said}”指的是谁?请写名字(如“投 某某”)"
+    return f"“{said}”指的是谁?前面提到的是:{'、'.join(who)};请写名字(如“投 {who[0]}”),或由天神确认", who
 
 
 def _why(t: Token, r: Resolution, book: NameBook, display) -> str | tuple[str, list[str]]:
