@@ -18,9 +18,14 @@ CORRECTION = re.compile(
 )
 
 
+def correction_markers(norm: str) -> list[re.Match]:
+    """Each correction marker of the normalised text, in order."""
+    return [found for found in CORRECTION.finditer(norm) if found.end() > found.start()]
+
+
 def read_corrections(m: MessageReading) -> None:
     """Each correction marker of the message, reaching to the next one."""
-    markers = [found for found in CORRECTION.finditer(m.text.norm) if found.end() > found.start()]
+    markers = correction_markers(m.text.norm)
     for k, marker in enumerate(markers):
         nxt = markers[k + 1].start() if k + 1 < len(markers) else len(m.text.norm) + 1
         _correct(m, marker, nxt)

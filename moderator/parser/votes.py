@@ -9,7 +9,7 @@ refused: D3 says the GM asks again. 自投 / 投自己 is a vote for the sender.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from moderator.parser import aliases as al
@@ -48,6 +48,7 @@ class VoteParse:
     refusals: list[tuple[tuple[int, int], str | tuple[str, list[str]] | tuple[str, list[str], dict]]]
     found: bool  # the text casts (or tries to cast) a vote
     spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) in norm of each input's words
+    notes: list[tuple[tuple[int, int], str]] = field(default_factory=list)  # a vote a correction replaced
 
 
 _NEGATED_VOTE = frozenset(normalise_word(w) for w in ("别投", "不投", "不要投", "没投", "不投票", "没投票"))
@@ -108,9 +109,13 @@ def _own_words(sentence: list[Token], words: list[int], sender: str) -> tuple[li
     return [k for k in own if sentence[k].text not in UNVOTE], [k for k in own if sentence[k].text in UNVOTE]
 
 
-def _sentences(tokens: list[Token]) -> list[list[Token]]:
+def _sentences(tokens: list[Token], fixes: list[tuple[int, int]]) -> list[list[Token]]:
+    """The sentences of the post; a correction marker ("投赵六,哦不对,投李四") starts one of its own."""
     out: list[list[Token]] = [[]]
+    starts = {a for a, _ in fixes}
     for t in tokens:
+        if t.start in starts and out[-1]:
+            out.append([])
         if t.kind == "SEP" and t.text in SENTENCE_ENDS:
             if out[-1]:
                 out.append([])
@@ -193,6 +198,7 @@ def _names_after(sentence: list[Token], k: int, marks: set[int], out: dict[int, 
 
 
 _TAIL_FILL = frozenset({"一", "这", "这一", "的", "我的"})
+_TRAILING = " \t,,、;;。.!!~…"
 
 
 def _tail_end(sentence: list[Token], k: int) -> int:
@@ -206,15 +212,18 @@ def _tail_end(sentence: list[Token], k: int) -> int:
     return sentence[k].end
 
 
-def read_vote_post(tokens: list[Token], book: NameBook, display) -> VoteParse:
-    """display(start, end) gives the player's own text of a norm span. Each sentence gives the sender's own
-    present votes (a reported, quoted, tallied or old-of-a-change vote is none); the post's vote is decided once, at
-    the end: one clear target, or a refusal naming the candidates."""
+def read_vote_post(tokens: list[Token], book: NameBook, display, fixes: Sequence[tuple[int, int]] = ()) -> VoteParse:
+    """display(start, end) gives the player's own text of a norm span; `fixes`, the (start, end) of each correction
+    marker. Each sentence gives the sender's own present votes (a reported, quoted, tallied or old-of-a-change vote
+    is none); the post's vote is decided once, at the end: one clear target, or a refusal naming the candidates. A
+    vote written after a correction marker replaces the votes before it ("投赵六,哦不对,投李四")."""
     reader = _Reader(book, display)
     reader.mentions = [(t.start, t.value.name) for t in tokens if t.kind == "NAME" and t.value.name != book.sender]
-    for sentence in _sentences(tokens):
+    for sentence in _sentences(tokens, list(fixes)):
         if not reader.done:
             reader.sentence(sentence)
+    if not reader.done:
+        reader.corrected(list(fixes))
     return reader.decide(tokens)
 
 
@@ -235,6 +244,8 @@ class _Reader:
     withdrawn: list[tuple[int, int]] = field(default_factory=list)  # "unvote" with no new vote
     stray: list[tuple[tuple[int, int], Why]] = field(default_factory=list)  # words after a vote word, no name
     mentions: list[tuple[int, str]] = field(default_factory=list)  # (position, player) of each name, not the sender
+    correction: str | None = None  # the words of the votes a correction replaced
+    starts: list[int] = field(default_factory=list)  # where each sentence read starts
     done: bool = False
 
     def why(self, t: Token) -> Why:
@@ -252,6 +263,7 @@ class _Reader:
         return Resolution(None, "pronoun", tuple(before))
 
     def sentence(self, sentence: list[Token]) -> None:
+        self.starts.append(sentence[0].start)
         words = _vote_words(sentence)
         if not words:
             self.bare_line(sentence)
@@ -343,6 +355,31 @@ class _Reader:
             self.chosen.append((names[0][0], names[0][1], t.start))
             self.tails[names[0][1].start] = _tail_end(sentence, bisect.bisect_left(starts, names[0][1].start))
 
+    def corrected(self, fixes: list[tuple[int, int]]) -> None:
+        """The votes written before the last correction marker that has a vote of the sender's after it are
+        replaced by it: not counted, one note (the preview says which words the correction replaced)."""
+        at = self.last_fix(fixes)
+        words = [] if at is None else self.words_before(at)
+        if at is None or not words:
+            return
+        start = min(a for a, _ in words)
+        start = max((a for a in self.starts if a <= start), default=start)  # 这票投赵六: from its sentence's start
+        end = min(max(b for _, b in words), at)
+        self.correction = self.display(start, end).rstrip(_TRAILING)
+        self.result.notes.append(((start, end), f"“{self.correction}”被后面的更正取代,没有录入"))
+        self.chosen = [c for c in self.chosen if c[2] >= at]
+        self.unresolved = [u for u in self.unresolved if u[0][0] >= at]
+        self.stray = [u for u in self.stray if u[0][0] >= at]
+
+    def last_fix(self, fixes: list[tuple[int, int]]) -> int | None:
+        """Where the last correction marker with a vote of the sender's after it starts."""
+        return max((a for a, b in fixes if any(c[2] >= b for c in self.chosen)), default=None)
+
+    def words_before(self, at: int) -> list[tuple[int, int]]:
+        """The words of each vote (or vote word's unread name) written before `at`."""
+        old = [(c[2], self.tails.get(c[1].start, c[1].end)) for c in self.chosen if c[2] < at]
+        return old + [u[0] for u in (*self.unresolved, *self.stray) if u[0][0] < at]
+
     def decide(self, tokens: list[Token]) -> VoteParse:
         result = self.result
         if self.done:
@@ -369,6 +406,8 @@ class _Reader:
         pronoun = next((c[1] for c in self.chosen if c[1].kind == "PRON"), None)
         if pronoun is not None:  # 赵六太可疑了,投他: the preview says whom the pronoun was read as
             vote["pronoun"] = self.display(pronoun.start, pronoun.end) or pronoun.text
+        if self.correction:  # 投赵六,哦不对,投李四: the preview says which words the correction replaced
+            vote["correction"] = self.correction
         self.result.inputs.append(vote)
         ends = (self.tails.get(c[1].start, c[1].end) for c in self.chosen)
         self.result.spans.append((min(c[2] for c in self.chosen), max(ends)))

@@ -1,0 +1,54 @@
+"""A vote corrected by writing it again after a correction marker (docs/parser.md, "Corrections and changes in one
+message"): the corrected vote counts, the preview says which words it replaced; two votes with no marker between
+them are still refused naming both (D3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from moderator.parser import parse_pm, parse_vote
+from tests.world import PLAYERS
+
+
+def vote(text: str) -> dict:
+    return parse_vote(text, sender="钱七", players=PLAYERS).to_json()
+
+
+def seen(got: dict) -> tuple[list[dict], list[str]]:
+    return [{k: v for k, v in i.items() if k != "span"} for i in got["inputs"]], [r["reason"] for r in got["refusals"]]
+
+
+@pytest.mark.parametrize(
+    "text,replaced",
+    [
+        ("投赵六,哦不对,投李四", "投赵六"),
+        ("这票投赵六,哦不对,这票投李四", "这票投赵六"),
+        ("我投赵六。更正:我投李四", "我投赵六"),
+        ("投票:赵六,哦不对,投票:李四", "投票:赵六"),
+        ("票给赵六。更正:票给李四", "票给赵六"),
+    ],
+)
+def test_a_vote_written_again_after_a_correction_is_the_vote_and_the_words_it_replaced_are_shown(text, replaced):
+    got = vote(text)
+    assert seen(got) == ([{"for": "李四", "correction": replaced}], [])
+    assert {"text": replaced, "reason": f"“{replaced}”被后面的更正取代,没有录入"} in [
+        {k: n[k] for k in ("text", "reason")} for n in got["notes"]
+    ]
+
+
+def test_a_misspelt_vote_corrected_by_a_vote_for_a_player_is_that_vote():
+    assert seen(vote("投赵八,哦不对,投李四")) == ([{"for": "李四", "correction": "投赵八"}], [])
+
+
+def test_two_votes_with_no_correction_between_them_are_still_refused_naming_both():
+    assert seen(vote("投赵六,投李四")) == ([], ["这条投票指向了好几个人:赵六、李四;投票只能明确投一个人(D3)"])
+
+
+def test_a_correction_followed_by_someone_elses_vote_replaces_nothing():
+    inputs, _ = seen(vote("投赵六,哦不对,王五说投李四"))
+    assert {"for": "李四"} not in [{k: v for k, v in i.items() if k != "correction"} for i in inputs]
+
+
+def test_a_day_post_reads_a_corrected_vote_as_the_vote_reader_does():
+    got = parse_pm("投赵六,哦不对,投李四", sender="钱七", players=PLAYERS, hand=["庶民"], phase="day").to_json()
+    assert seen(got) == ([{"for": "李四", "correction": "投赵六"}], [])
