@@ -52,3 +52,35 @@ def test_a_correction_followed_by_someone_elses_vote_replaces_nothing():
 def test_a_day_post_reads_a_corrected_vote_as_the_vote_reader_does():
     got = parse_pm("投赵六,哦不对,投李四", sender="钱七", players=PLAYERS, hand=["庶民"], phase="day").to_json()
     assert seen(got) == ([{"for": "李四", "correction": "投赵六"}], [])
+
+
+@pytest.mark.parametrize("text", ["投张三,不对,是李四,王五", "投张三,哦不对,投李四,王五", "投张三,不对,李四、王五"])
+def test_a_name_left_over_after_a_corrected_vote_refuses_it_naming_both_readings(text):
+    got = vote(text)
+    assert [i for i in got["inputs"] if "for" in i] == []
+    refusal = next(r for r in got["refusals"] if r.get("candidates"))
+    assert (refusal["candidates"], refusal["input"]) == (["李四", "王五"], {"for": None})
+    assert refusal["reason"].startswith("更正后写了李四,后面又写了王五:投的是哪一个不清楚")
+
+
+def test_a_corrected_vote_followed_by_talk_about_another_player_is_the_corrected_vote():
+    assert seen(vote("投张三,不对,是李四,王五很可疑")) == ([{"for": "李四", "correction": "投张三"}], [])
+
+
+def test_a_name_left_over_after_a_corrected_privilege_refuses_it_naming_both_readings():
+    got = parse_pm("束魂张三,不对,是李四,王五", sender="钱七", players=PLAYERS, hand=["束魂", "巫医"]).to_json()
+    assert got["inputs"] == []
+    assert [(r["candidates"], r["input"]) for r in got["refusals"]] == [
+        (["李四", "王五"], {"card": "束魂", "use": "束魂", "target": None})
+    ]
+
+
+def test_a_corrected_privilege_followed_by_an_act_on_another_player_keeps_both():
+    got = parse_pm("束魂张三,不对,是李四,治疗王五", sender="钱七", players=PLAYERS, hand=["束魂", "巫医"]).to_json()
+    assert [(i["use"], i["target"]) for i in got["inputs"]] == [("束魂", "李四"), ("治疗", "王五")]
+    assert got["refusals"] == []
+
+
+def test_a_tally_after_a_corrected_privilege_leaves_the_correction_as_it_is():
+    got = parse_pm("治疗李四,哦不对,治疗王五,孙八、赵六各一票", sender="钱七", players=PLAYERS, hand=["巫医"]).to_json()
+    assert [(i["use"], i["target"]) for i in got["inputs"]] == [("治疗", "王五")] and got["refusals"] == []
