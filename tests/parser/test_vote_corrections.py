@@ -84,3 +84,34 @@ def test_a_corrected_privilege_followed_by_an_act_on_another_player_keeps_both()
 def test_a_tally_after_a_corrected_privilege_leaves_the_correction_as_it_is():
     got = parse_pm("治疗李四,哦不对,治疗王五,孙八、赵六各一票", sender="钱七", players=PLAYERS, hand=["巫医"]).to_json()
     assert [(i["use"], i["target"]) for i in got["inputs"]] == [("治疗", "王五")] and got["refusals"] == []
+
+
+SNIPER = ["狙击手", "杀手", "庶民"]
+
+
+@pytest.mark.parametrize("position,value", [("第一张", 1), ("倒数第五张", -5)])
+def test_a_correction_marker_ends_the_clause_of_an_aimed_shots_position_after_a_comma(position, value):
+    text = f"瞄准狙击李四,{position}啊不对打错了,是王五"
+    got = parse_pm(text, sender="钱七", players=PLAYERS, hand=SNIPER).to_json()
+    assert seen(got) == (
+        [
+            {
+                "card": "狙击手",
+                "use": "瞄准狙击",
+                "target": "王五",
+                "position": value,
+                "correction": f"瞄准狙击李四,{position}",
+            }
+        ],
+        [],
+    )
+
+
+def test_a_correction_marker_after_an_attack_is_never_published_as_its_manifesto():
+    got = parse_pm("杀王五 你的死期到了 啊不对打错了,是李四", sender="钱七", players=PLAYERS, hand=SNIPER).to_json()
+    assert [(i["target"], i["manifesto"]) for i in got["inputs"]] == [("李四", "你的死期到了")]
+
+
+def test_a_position_clause_that_says_more_than_a_correction_still_does_not_join_the_shot():
+    got = parse_pm("瞄准狙击李四,第一张好像不对", sender="钱七", players=PLAYERS, hand=SNIPER).to_json()
+    assert got["inputs"] == []
