@@ -86,6 +86,14 @@ def read_actions(m: MessageReading, after_vote: bool = False) -> None:
     _end_of_actions(m, st)
 
 
+def _acts_on_a_misspelt_player(m: MessageReading, mean: list[Token]) -> bool:
+    """ "杀张三,一击必杀欧阳峰": a privilege word and a name one character off a player — an act of the sender's to
+    refuse naming that player, never words of the 杀人宣言 before it."""
+    return any(t.kind == "USE" for t in mean) and any(
+        t.kind == "GAP" and m.book.resolve(t.text).candidates for t in mean
+    )
+
+
 def _untallied(m: MessageReading, st: ReadingState, toks: list[Token], tallies: list[tuple[int, int]]) -> list[Token]:
     """The clause without the words of a tally of others' votes ("阿飞、王五各一票"), which are a note: their names are
     no privilege's targets, whichever mark joins them to an act. In the free text after an attack they stay: what
@@ -203,7 +211,7 @@ def _clause(
     if not mean:
         return
     in_manifesto = still_in_manifesto(m, st, mean, start, end)
-    if in_manifesto and not starts_command(toks):
+    if in_manifesto and not starts_command(toks) and not _acts_on_a_misspelt_player(m, mean):
         absorb(st, start, end)
         return
     _follow_report(st, toks)
