@@ -45,7 +45,7 @@ def _correct(m: MessageReading, marker: re.Match, nxt: int) -> None:
     before = [(p, d) for p, d in m.inputs if p < marker.start() and _corrects(d)]
     after = [(p, d) for p, d in m.inputs if marker.end() <= p < nxt and _corrects(d)]
     bare, unread = _own_clause(m, marker, after, nxt)
-    if bare and _bare_corrects(m, marker, before):
+    if bare and (_bare_corrects(m, marker, before) or _bare_corrects_refused(m, marker)):
         return
     if unread and before:  # the correction itself was not read: what it corrects is unclear
         _unclear_correction(m, marker, before[-1])
@@ -73,6 +73,38 @@ def _bare_corrects(m: MessageReading, marker: re.Match, before: list[tuple[int, 
     votes_before = [(p, d) for p, d in m.inputs if p < marker.start() and ("for" in d or "change" in d)]
     last = max(before + votes_before, key=lambda pd: pd[0], default=None)
     return last is not None and _bare_correction(m, marker.end(), last)
+
+
+def _bare_corrects_refused(m: MessageReading, marker: re.Match) -> bool:
+    """ "绝杀欧阳峰啊不对打错了,是阿飞", "投票:欧阳峰,不对,是赵六": a correction naming only a player after an act
+    refused for whom it is for (its input, the player left open, on the refusal) is that act on the player."""
+    refused = _refused_just_before(m, marker.start())
+    if refused is None:
+        return False
+    p, r = refused
+    said, end = _correction_words(m, marker.end())
+    key = next((k for k in _PLAYER_KEYS if r["input"].get(k, 0) is None), None)
+    if len(said) != 1 or said[0].kind not in ("NAME", "SEAT", "SELF") or key is None:
+        return False
+    who = Resolver(m.book, m.hand, m.hand_size, m.text.fragment).resolve_target(said[0]).name
+    if who is None:
+        return False
+    m.refusals.remove((p, r))
+    m.unsure_attacks[:] = [u for u in m.unsure_attacks if u[1] is not r["input"]]
+    d = {**r["input"], key: who, "correction": r["text"].rstrip(_TRAILING), "_span": (p, said[0].end)}
+    m.inputs.append((p, d))
+    _drop_replaced(m, d, p, marker.end(), end)
+    return True
+
+
+def _refused_just_before(m: MessageReading, at: int) -> tuple[int, dict] | None:
+    """The refusal written last before `at`, after every input, when it carries the input choosing a player gives."""
+    last_input = max((p for p, _ in m.inputs if p < at), default=-1)
+    refused = [(p, r) for p, r in m.refusals if last_input < p < at]
+    return refused[-1] if refused and isinstance(refused[-1][1].get("input"), dict) else None
+
+
+_TRAILING = " \t,,、;;。.!!~…"
 
 
 def _unclear_correction(m: MessageReading, marker: re.Match, corrected: tuple[int, dict]) -> None:

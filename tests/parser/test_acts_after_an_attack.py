@@ -36,3 +36,24 @@ def test_words_of_the_manifesto_that_name_no_player_stay_the_manifesto():
     got = read("普通攻击张三,杀了你这个骗子")
     assert [(i["target"], i["manifesto"]) for i in got["inputs"]] == [("张三", "杀了你这个骗子")]
     assert got["refusals"] == []
+
+
+@pytest.mark.parametrize(
+    "text,use,replaced",
+    [
+        ("普通攻击欧阳峰啊不对打错了,是王五", "普通攻击", "普通攻击欧阳峰"),
+        ("一击必杀欧阳峰,不对,是王五", "一击必杀", "一击必杀欧阳峰"),
+    ],
+)
+def test_a_correction_naming_a_player_after_an_act_refused_for_a_misspelt_name_is_that_act_on_the_player(
+    text, use, replaced
+):
+    got = read(text)
+    inputs = [{k: v for k, v in i.items() if k != "span"} for i in got["inputs"]]
+    assert inputs == [{"card": "狼人", "use": use, "target": "王五", "correction": replaced}]
+    assert got["refusals"] == []
+
+
+def test_an_act_refused_for_a_misspelt_name_with_a_correction_that_names_no_player_is_still_refused():
+    got = read("普通攻击欧阳峰,不对,我再想想")
+    assert got["inputs"] == [] and [r.get("candidates") for r in got["refusals"]][:1] == [["欧阳锋"]]

@@ -115,3 +115,7 @@ def test_a_correction_marker_after_an_attack_is_never_published_as_its_manifesto
 def test_a_position_clause_that_says_more_than_a_correction_still_does_not_join_the_shot():
     got = parse_pm("瞄准狙击李四,第一张好像不对", sender="钱七", players=PLAYERS, hand=SNIPER).to_json()
     assert got["inputs"] == []
+
+
+def test_a_vote_for_a_misspelt_name_corrected_by_a_bare_player_is_the_vote_for_that_player():
+    assert seen(vote("投票:赵八,不对,是李四")) == ([{"for": "李四", "correction": "投票:赵八"}], [])
