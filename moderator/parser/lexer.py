@@ -62,6 +62,7 @@ def _build_vocab() -> dict[str, list[tuple[str, str, Any]]]:
     put(al.NEGATION_WORDS, "NEG")
     put(al.AFTER_NEGATION_WORDS, "AFTERNEG")
     put(al.NOT_NEGATION_WORDS, "STOP")
+    put(al.NOT_REPORT_WORDS, "STOP")
     put(al.PRONOUNS, "PRON")
     put(al.OTHER_PEOPLE, "OTHER")
     put(al.REPORT_WORDS, "REPORT")

@@ -184,7 +184,7 @@ def _names_after(sentence: list[Token], k: int, marks: set[int], out: dict[int, 
     """The target tokens after the vote word at k, up to the first word that ends them (`_NAMES_END`), or the
     answer of the next vote word reached with none found."""
     found: list[Token] = []
-    for j in range(k + 1, len(sentence)):
+    for j in range(_description_end(sentence, k) + 1, len(sentence)):
         if not found and j in marks and j in out:
             return list(out[j])
         if any(ends(sentence, j, marks, found) for ends in _NAMES_END):
@@ -195,6 +195,26 @@ def _names_after(sentence: list[Token], k: int, marks: set[int], out: dict[int, 
         elif found and t.kind not in _PASSED_OVER:
             break
     return found
+
+
+_DESCRIPTION_OPENS, _MEASURES = frozenset({"那", "这"}), frozenset({"个", "位"})
+_DESCRIPTION_WORDS = frozenset({"这位", "那位", "这个", "那个"})  # (这位 and 那位 are pronouns when alone)
+_DESCRIPTION_STOPS = frozenset({"SEP", "NAME", "SEAT", "SELF", "PRON", "VOTE", "CHANGE", "SELFVOTE"})
+
+
+def _description_end(sentence: list[Token], k: int) -> int:
+    """ "投那个自称杀手克星的月下美人", "投这位一直划水的Kiki": a description after the vote word (那个/这位 … 的) whose
+    head is the player right after its 的, naming no one itself: where it ends (its 的), else k."""
+    n = len(sentence)
+    two = k + 2 < n and sentence[k + 1].text in _DESCRIPTION_OPENS and sentence[k + 2].text in _MEASURES
+    one = k + 1 < n and sentence[k + 1].text in _DESCRIPTION_WORDS
+    start = k + 3 if two else k + 2 if one else n
+    for j in range(start, n - 1):
+        if sentence[j].text == "的" and sentence[j + 1].kind == "NAME":
+            return j
+        if sentence[j].kind in _DESCRIPTION_STOPS:
+            break
+    return k
 
 
 _TAIL_FILL = frozenset({"一", "这", "这一", "的", "我的"})
