@@ -57,3 +57,18 @@ def test_a_correction_naming_a_player_after_an_act_refused_for_a_misspelt_name_i
 def test_an_act_refused_for_a_misspelt_name_with_a_correction_that_names_no_player_is_still_refused():
     got = read("普通攻击欧阳峰,不对,我再想想")
     assert got["inputs"] == [] and [r.get("candidates") for r in got["refusals"]][:1] == [["欧阳锋"]]
+
+
+JAILER = ["庶民", "庶民", "保镖", "禁锢/反狙击", "杀手"]
+
+
+def test_a_card_named_in_a_remark_about_the_hand_is_not_the_card_of_the_privilege_after_it():
+    got = parse_pm("我手里就两张庶民一张保镖 行动点也少 今晚只禁锢王五", sender="钱七", players=PLAYERS, hand=JAILER)
+    assert [{k: v for k, v in i.items() if k != "span"} for i in got.to_json()["inputs"]] == [
+        {"card": "禁锢/反狙击", "use": "禁锢", "target": "王五"}
+    ]
+
+
+def test_a_card_written_as_the_privileges_own_card_phrase_that_cannot_grant_it_is_still_refused():
+    got = parse_pm("用保镖牌禁锢王五", sender="钱七", players=PLAYERS, hand=JAILER).to_json()
+    assert got["inputs"] == [] and got["refusals"][0]["reason"].startswith("保镖牌没有“禁锢”这个特权")
