@@ -241,7 +241,7 @@ def _names_after_the_correction(m: MessageReading, marker: re.Match, nxt: int, t
         return
     d = fixed[0][1]
     after = _bare_names(m, d["_span"][1], nxt, tallies)
-    names = [(t, n) for t, n in after if n != d[key] and not _in_an_input(m, t)]
+    names = [(t, n) for t, n in after if n not in (d[key], m.book.sender) and not _in_an_input(m, t)]
     if names:
         m.inputs.remove(fixed[0])
         _refuse_both(m, d, key, names)
@@ -268,12 +268,15 @@ def _refuse_both(m: MessageReading, d: dict, key: str, names: list[tuple[Token, 
 
 
 def _bare_names(m: MessageReading, start: int, nxt: int, tallies: list[tuple[int, int]]) -> list[tuple[Token, str]]:
-    """The players of the clauses of names only from `start` on (up to the next correction marker, `nxt`), up to
-    the first clause that says anything else or counts others' votes ("…,欧阳锋、阿飞各一票")."""
+    """The players of the clauses of names only from `start` on, on its line (up to the next correction marker,
+    `nxt`), up to the first clause that says anything else or counts others' votes ("…,欧阳锋、阿飞各一票")."""
     norm, out = m.text.norm, []
+    end = min(nxt, len(norm))
+    line_end = norm.find("\n", start, end)  # (up to the next marker only: one pass over the message)
+    stop = end if line_end < 0 else line_end
     a = start
-    while a < min(nxt, len(norm)):
-        b = next((k for k in range(a, min(nxt, len(norm))) if norm[k] in _CLAUSE_ENDS), min(nxt, len(norm)))
+    while a < stop:
+        b = next((k for k in range(a, stop) if norm[k] in _CLAUSE_ENDS), stop)
         said = meaningful(lex(norm, a, b, m.book))
         resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
         found = [(t, resolver.resolve_target(t).name) for t in said if t.kind in ("NAME", "SEAT")]

@@ -119,3 +119,13 @@ def test_a_position_clause_that_says_more_than_a_correction_still_does_not_join_
 
 def test_a_vote_for_a_misspelt_name_corrected_by_a_bare_player_is_the_vote_for_that_player():
     assert seen(vote("投票:赵八,不对,是李四")) == ([{"for": "李四", "correction": "投票:赵八"}], [])
+
+
+def test_a_signature_after_a_corrected_privilege_leaves_the_correction_as_it_is():
+    got = parse_pm("禁锢孙八,哦不对,禁锢王五\n—— 钱七", sender="钱七", players=PLAYERS, hand=["禁锢/反狙击"]).to_json()
+    assert [(i["use"], i["target"]) for i in got["inputs"]] == [("禁锢", "王五")]
+    assert not any(r.get("candidates") for r in got["refusals"])
+
+
+def test_a_name_on_the_line_after_a_corrected_vote_is_no_reading_of_the_correction():
+    assert seen(vote("投张三,不对,是李四\n王五")) == ([{"for": "李四", "correction": "投张三"}], [])
