@@ -238,7 +238,9 @@ def read_vote_post(tokens: list[Token], book: NameBook, display, fixes: Sequence
     is none); the post's vote is decided once, at the end: one clear target, or a refusal naming the candidates. A
     vote written after a correction marker replaces the votes before it ("投赵六,哦不对,投李四")."""
     reader = _Reader(book, display)
-    reader.mentions = [(t.start, t.value.name) for t in tokens if t.kind == "NAME" and t.value.name != book.sender]
+    for t in tokens:
+        if t.kind == "NAME" and t.value.name != book.sender:
+            reader.mentions.setdefault(t.value.name, []).append(t.start)
     for sentence in _sentences(tokens, list(fixes)):
         if not reader.done:
             reader.sentence(sentence)
@@ -263,7 +265,7 @@ class _Reader:
     waiting: tuple[int, int] | None = None  # a vote word whose name is on the next line ("投票:\n张三")
     withdrawn: list[tuple[int, int]] = field(default_factory=list)  # "unvote" with no new vote
     stray: list[tuple[tuple[int, int], Why]] = field(default_factory=list)  # words after a vote word, no name
-    mentions: list[tuple[int, str]] = field(default_factory=list)  # (position, player) of each name, not the sender
+    mentions: dict[str, list[int]] = field(default_factory=dict)  # where each player is named, the sender aside
     correction: str | None = None  # the words of the votes a correction replaced
     starts: list[int] = field(default_factory=list)  # where each sentence read starts
     done: bool = False
@@ -277,8 +279,9 @@ class _Reader:
         """Whom a target names; a pronoun, the one player the post names (written before it), like a PM's 他."""
         if t.kind != "PRON":
             return _resolve(t, self.book)
-        before = list(dict.fromkeys(n for p, n in sorted(self.mentions, reverse=True) if p < t.start))
-        if len(before) == 1 and {n for _, n in self.mentions} == set(before):
+        latest = ((places[bisect.bisect_left(places, t.start) - 1], n) for n, places in self.mentions.items())
+        before = [n for p, n in sorted(latest, reverse=True) if p < t.start]  # (each player once, latest first)
+        if len(before) == 1 and len(self.mentions) == 1:
             return Resolution(before[0], "pronoun")
         return Resolution(None, "pronoun", tuple(before))
 
@@ -393,7 +396,8 @@ class _Reader:
 
     def last_fix(self, fixes: list[tuple[int, int]]) -> int | None:
         """Where the last correction marker with a vote of the sender's after it starts."""
-        return max((a for a, b in fixes if any(c[2] >= b for c in self.chosen)), default=None)
+        last = max((c[2] for c in self.chosen), default=-1)
+        return max((a for a, b in fixes if b <= last), default=None)
 
     def words_before(self, at: int) -> list[tuple[int, int]]:
         """The words of each vote (or vote word's unread name) written before `at`."""
