@@ -293,9 +293,24 @@ class _Reader:
             return
         sentence, words = _before_later_condition(sentence, words, self.book)
         span = (sentence[0].start, sentence[-1].end)
-        if self.talk(sentence, words, span) or self.conditioned(sentence, words, span):
+        if self.talk(sentence, words, span) or self.conditioned(sentence, words, span) or self.asked(sentence, words):
             return
         self.own_words(sentence, words, span)
+
+    def asked(self, sentence: list[Token], words: list[int]) -> bool:
+        """要不要投王五?, 投王五吗?: the clause of the vote asks, it casts no vote (said only when the post has no vote
+        at all); a question in a clause of its own beside the vote (投王五,大家觉得呢?) leaves it."""
+        a = max((i for i in range(words[0]) if sentence[i].kind == "SEP"), default=-1) + 1
+        b = next((i for i in range(words[-1], len(sentence)) if sentence[i].kind == "SEP"), len(sentence))
+        ends = b == len(sentence) and self.display(sentence[-1].end, sentence[-1].end + 1) in ("?", "？")
+        if not ends and not any(t.kind == "QUESTION" for t in sentence[a:b]):
+            return False
+        said = self.display(sentence[a].start, sentence[b - 1].end)
+        self.result.found = True
+        self.stray.append(
+            ((sentence[a].start, sentence[b - 1].end), f"“{said}”是个问句,没有当作投票;要投票请直接写“投 某某”")
+        )
+        return True
 
     def own_words(self, sentence: list[Token], words: list[int], span: tuple[int, int]) -> None:
         """The sender's own vote words of a sentence: an unvote makes the post a change (and alone withdraws the

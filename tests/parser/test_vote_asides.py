@@ -44,3 +44,14 @@ def test_a_description_between_the_vote_word_and_the_player_is_the_vote_for_that
 def test_a_description_that_names_someone_else_or_no_one_is_still_refused(text):
     inputs, refusals = vote(text)
     assert inputs == [] and len(refusals) == 1
+
+
+@pytest.mark.parametrize("text", ["要不要投李四?", "投李四吗?", "投李四?"])
+def test_a_vote_word_in_a_question_casts_no_vote_and_says_so(text):
+    inputs, refusals = vote(text)
+    assert inputs == [] and len(refusals) == 1 and "是个问句,没有当作投票" in refusals[0]
+
+
+@pytest.mark.parametrize("text", ["投李四,大家觉得呢?", "要不要投Kiki?我投李四", "李四怎么样?投李四"])
+def test_a_question_beside_the_vote_in_a_clause_of_its_own_leaves_the_vote(text):
+    assert vote(text) == ([{"for": "李四"}], [])
