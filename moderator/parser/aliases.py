@@ -184,6 +184,8 @@ NEGATION_WORDS = tuple(
 )
 AFTER_NEGATION_WORDS = ("算了", "就算了", "不必了", "不用了", "不了", "不做了", "不要了", "作罢", "免了", "拉倒")
 NOT_NEGATION_WORDS = tuple("不错 不过 不少 不好意思 不然 不管 不知道 不太 不是 不对 不信 不同意 不行 不敢".split())
+# Words with 说 that report no one's words: the sender's own asides ("说实话,投李四", "反正说什么你们都不信 这票投给自己")
+NOT_REPORT_WORDS = tuple("说什么 说实话 说真的 说白了 说实在的 老实说 话说 说起来 怎么说 不管怎么说 总的来说".split())
 PRONOUNS = tuple("他 她 它 此人 这人 这个人 那人 那个人 那个谁 这家伙 那家伙 这位 那位 此君 他丫 这货 那货".split())
 OTHER_PEOPLE = tuple("大家 有人 别人 好多人 很多人 他们 她们 楼上 楼下 某人 各位 谁 人家 别的人 其他人".split())
 REPORT_WORDS = tuple(

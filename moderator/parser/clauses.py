@@ -71,14 +71,18 @@ _JOIN_OR_LABEL = al.JOIN_WORDS | {"对象", "目标", "target"}  # "狙击,对�
 _JOINERS = frozenset({"NAME", "SEAT", "SELF", "POS", "BOTTOM", "REPEAT", "PUNCT"})
 
 
-def merged_clauses(tokens: list[Token]) -> list[tuple[bool, list[Token]]]:
+def merged_clauses(tokens: list[Token], cuts: frozenset[int] = frozenset()) -> list[tuple[bool, list[Token]]]:
     """Clauses as (starts a sentence, tokens). "诅咒张三、李四", "瞄准狙击:李四,倒数第2张": a clause of names or
     positions only joins the privilege before it across , or 、 — never across a sentence end, and never when it says
-    anything else ("禁锢赵六,赵六别怪我", "治疗王五。孙八晚安")."""
+    anything else ("禁锢赵六,赵六别怪我", "治疗王五。孙八晚安"). A token starting at one of `cuts` (a correction
+    marker: "瞄准狙击李四,第一张啊不对打错了,是王五") ends the clause before it, as a comma would."""
     out: list[tuple[bool, list[Token]]] = []
     cur: list[Token] = []
     seps, cur_seps = "\n", "\n"  # the separators before the clause being read
     for tok in [*tokens, Token("SEP", -1, -1, "\n", "\n")]:
+        if cur and tok.start in cuts and tok.kind != "SEP":
+            _merge(out, cur_seps, cur)
+            cur, seps = [], ","
         if tok.kind != "SEP":
             if not cur:
                 cur_seps, seps = seps, ""

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from . import aliases as al
+from . import cues
 from .actions import Group, Resolver
 from .lexer import Token, lex, meaningful
 from .reading import MessageReading
@@ -18,12 +19,19 @@ CORRECTION = re.compile(
 )
 
 
+def correction_markers(norm: str) -> list[re.Match]:
+    """Each correction marker of the normalised text, in order."""
+    return [found for found in CORRECTION.finditer(norm) if found.end() > found.start()]
+
+
 def read_corrections(m: MessageReading) -> None:
     """Each correction marker of the message, reaching to the next one."""
-    markers = [found for found in CORRECTION.finditer(m.text.norm) if found.end() > found.start()]
+    markers = correction_markers(m.text.norm)
+    tallies = cues.tally_spans(m.text.norm) if markers else []  # others' votes counted, no reading of a correction
     for k, marker in enumerate(markers):
         nxt = markers[k + 1].start() if k + 1 < len(markers) else len(m.text.norm) + 1
         _correct(m, marker, nxt)
+        _names_after_the_correction(m, marker, nxt, tallies)
 
 
 def _corrects(d: dict) -> bool:
@@ -37,7 +45,7 @@ def _correct(m: MessageReading, marker: re.Match, nxt: int) -> None:
     before = [(p, d) for p, d in m.inputs if p < marker.start() and _corrects(d)]
     after = [(p, d) for p, d in m.inputs if marker.end() <= p < nxt and _corrects(d)]
     bare, unread = _own_clause(m, marker, after, nxt)
-    if bare and _bare_corrects(m, marker, before):
+    if bare and (_bare_corrects(m, marker, before) or _bare_corrects_refused(m, marker)):
         return
     if unread and before:  # the correction itself was not read: what it corrects is unclear
         _unclear_correction(m, marker, before[-1])
@@ -65,6 +73,38 @@ def _bare_corrects(m: MessageReading, marker: re.Match, before: list[tuple[int, 
     votes_before = [(p, d) for p, d in m.inputs if p < marker.start() and ("for" in d or "change" in d)]
     last = max(before + votes_before, key=lambda pd: pd[0], default=None)
     return last is not None and _bare_correction(m, marker.end(), last)
+
+
+def _bare_corrects_refused(m: MessageReading, marker: re.Match) -> bool:
+    """ "绝杀欧阳峰啊不对打错了,是阿飞", "投票:欧阳峰,不对,是赵六": a correction naming only a player after an act
+    refused for whom it is for (its input, the player left open, on the refusal) is that act on the player."""
+    refused = _refused_just_before(m, marker.start())
+    if refused is None:
+        return False
+    p, r = refused
+    said, end = _correction_words(m, marker.end())
+    key = next((k for k in _PLAYER_KEYS if r["input"].get(k, 0) is None), None)
+    if len(said) != 1 or said[0].kind not in ("NAME", "SEAT", "SELF") or key is None:
+        return False
+    who = Resolver(m.book, m.hand, m.hand_size, m.text.fragment).resolve_target(said[0]).name
+    if who is None:
+        return False
+    m.refusals.remove((p, r))
+    m.unsure_attacks[:] = [u for u in m.unsure_attacks if u[1] is not r["input"]]
+    d = {**r["input"], key: who, "correction": r["text"].rstrip(_TRAILING), "_span": (p, said[0].end)}
+    m.inputs.append((p, d))
+    _drop_replaced(m, d, p, marker.end(), end)
+    return True
+
+
+def _refused_just_before(m: MessageReading, at: int) -> tuple[int, dict] | None:
+    """The refusal written last before `at`, after every input, when it carries the input choosing a player gives."""
+    last_input = max((p for p, _ in m.inputs if p < at), default=-1)
+    refused = [(p, r) for p, r in m.refusals if last_input < p < at]
+    return refused[-1] if refused and isinstance(refused[-1][1].get("input"), dict) else None
+
+
+_TRAILING = " \t,,、;;。.!!~…"
 
 
 def _unclear_correction(m: MessageReading, marker: re.Match, corrected: tuple[int, dict]) -> None:
@@ -186,3 +226,67 @@ def _drop_replaced(m: MessageReading, d: dict, start: int, at: int, end: int) ->
     same = [x for x in m.inputs if x[1] is not d and x[1].get("_span", (None,))[0] == start]
     m.inputs[:] = [x for x in m.inputs if not any(x is y for y in same if _same_meaning(y[1], d))]
     m.notes[:] = [n for n in m.notes if not (at <= n[0] < end)]
+
+
+_PLAYER_KEYS = ("target", "for", "change")
+
+
+def _names_after_the_correction(m: MessageReading, marker: re.Match, nxt: int, tallies: list[tuple[int, int]]) -> None:
+    """ "投张三,不对,是李四,王五": a clause of names only, right after the corrected input's words, that no input
+    reads leaves it unclear which player the correction means: the corrected input is refused, naming both
+    readings (with the input choosing one gives)."""
+    fixed = [(p, d) for p, d in m.inputs if d.get("correction") and marker.end() <= d["_span"][1] and p < nxt]
+    key = next((k for k in _PLAYER_KEYS if len(fixed) == 1 and isinstance(fixed[0][1].get(k), str)), None)
+    if key is None:
+        return
+    d = fixed[0][1]
+    after = _bare_names(m, d["_span"][1], nxt, tallies)
+    names = [(t, n) for t, n in after if n not in (d[key], m.book.sender) and not _in_an_input(m, t)]
+    if names:
+        m.inputs.remove(fixed[0])
+        _refuse_both(m, d, key, names)
+
+
+def _refuse_both(m: MessageReading, d: dict, key: str, names: list[tuple[Token, str]]) -> None:
+    """The corrected input d refused, naming its player and the names left over after it (whose own refusals it
+    replaces)."""
+    lo, hi = names[0][0].start, names[-1][0].end  # (the names' clauses hold nothing else)
+    m.refusals[:] = [r for r in m.refusals if not lo <= r[0] < hi]
+    who = list(dict.fromkeys([d[key], *(n for _, n in names)]))
+    what = {"for": "投", "change": "改投"}.get(key) or d["use"]
+    partial = {k: v for k, v in d.items() if not k.startswith("_") and k not in ("correction", "pronoun")}
+    m.refuse(
+        d["_span"][0],
+        hi,
+        (
+            f"更正后写了{who[0]},后面又写了{'、'.join(who[1:])}:{what}的是哪一个不清楚,不会替你选;"
+            f"请写明(如“{what} {who[0]}”),或由天神确认",
+            who,
+            partial | {key: None},
+        ),
+    )
+
+
+def _bare_names(m: MessageReading, start: int, nxt: int, tallies: list[tuple[int, int]]) -> list[tuple[Token, str]]:
+    """The players of the clauses of names only from `start` on, on its line (up to the next correction marker,
+    `nxt`), up to the first clause that says anything else or counts others' votes ("…,欧阳锋、阿飞各一票")."""
+    norm, out = m.text.norm, []
+    end = min(nxt, len(norm))
+    line_end = norm.find("\n", start, end)  # (up to the next marker only: one pass over the message)
+    stop = end if line_end < 0 else line_end
+    a = start
+    while a < stop:
+        b = next((k for k in range(a, stop) if norm[k] in _CLAUSE_ENDS), stop)
+        said = meaningful(lex(norm, a, b, m.book))
+        resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
+        found = [(t, resolver.resolve_target(t).name) for t in said if t.kind in ("NAME", "SEAT")]
+        found = [(t, n) for t, n in found if not any(x <= t.start < y for x, y in tallies)]
+        if len(found) != len(said) or not all(n for _, n in found):
+            break
+        out += [(t, n) for t, n in found if n]
+        a = b + 1
+    return out
+
+
+def _in_an_input(m: MessageReading, t: Token) -> bool:
+    return any(d["_span"][0] <= t.start < d["_span"][1] for _, d in m.inputs if "_span" in d)

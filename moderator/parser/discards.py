@@ -63,8 +63,8 @@ def _ordinal_pairs(m: MessageReading, toks: list[Token]) -> list[tuple[int, str,
     ordinal: int | None = None
     bottom = False
     for t in toks:
-        if _ordinal_fill(t):
-            continue
+        if _ordinal_fill(t) or (t.kind == "ORDER" and not pairs and ordinal is None):
+            continue  # (丢牌顺序:第一张保镖,…: the order's label before the list)
         if ordinal is None and (place := _ordinal(t)) is not None:
             ordinal = place
         elif t.kind == "BOTTOM":

@@ -265,7 +265,11 @@ class _Builder:
         return al.DEFAULT_USE.get(self.pend_card)
 
     def on_target(self, k: int, t: Token, before: Token | None) -> None:
-        """A target: the open group's (a waiting card word may open one), else it waits for a privilege."""
+        """A target: the open group's (a waiting card word may open one), else it waits for a privilege. A card word
+        that is a noun, followed by words the parser does not know, is talk ("我手里就两张庶民一张保镖 AP每晚才四点 今晚
+        只禁锢…"): never the card of the privilege written after them."""
+        if self.cur is None and self.card_noun and t.kind == "GAP":
+            self.pend_card = None
         use = self.default_use() if self.cur is None else None
         if use is not None:
             cur = Group(use, t.start, card=self.pend_card, verb_end=t.start)

@@ -37,6 +37,7 @@ def _build_vocab() -> dict[str, list[tuple[str, str, Any]]]:
     put(al.NOT_VOTE_WORDS, "STOP")
     put(("规则", "选手", "投入"), "STOP")
     put((*cues.words("address"), *cues.words("plain")), "STOP")  # cues.yaml: words that are talk as a whole
+    put(cues.cue_table()[1], "STOP")  # cues.yaml's termination words: connectives (所以, 但, 因此), quiet words
     for spelling, card in al.HINT_CARDS.items():
         table[spelling] = ("CARD", card)
     for use, words in al.USE_SPELLINGS.items():
@@ -61,6 +62,7 @@ def _build_vocab() -> dict[str, list[tuple[str, str, Any]]]:
     put(al.NEGATION_WORDS, "NEG")
     put(al.AFTER_NEGATION_WORDS, "AFTERNEG")
     put(al.NOT_NEGATION_WORDS, "STOP")
+    put(al.NOT_REPORT_WORDS, "STOP")
     put(al.PRONOUNS, "PRON")
     put(al.OTHER_PEOPLE, "OTHER")
     put(al.REPORT_WORDS, "REPORT")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from . import cues, scoped, votes
 from .account import gap_notes
 from .actions import Resolver
-from .corrections import read_corrections
+from .corrections import correction_markers, read_corrections
 from .discards import read_orders, read_ordinals
 from .lexer import Token, lex, meaningful
 from .manifestos import attach_manifestos, manifesto_cut, manifesto_end, read_manifestos, show_unread
@@ -253,7 +253,8 @@ def _votes(m: MessageReading) -> bool:
     if not any(votes.is_vote_word(t) for t in tokens):
         return False
     tokens = _without_tallies(m.text.norm, tokens)
-    vp = votes.read_vote_post(tokens, m.book, m.text.fragment)
+    fixes = [(x.start(), x.end()) for x in correction_markers(m.text.norm)]
+    vp = votes.read_vote_post(tokens, m.book, m.text.fragment, fixes)
     if not vp.inputs and not vp.refusals:
         return False
     has_use = any(t.kind == "USE" for t in tokens)
@@ -265,6 +266,7 @@ def _votes(m: MessageReading) -> bool:
         m.add(start, end, d)
     for (start, end), reason in vp.refusals:
         m.refuse(start, end, reason)
+    m.notes += [(start, end, reason) for (start, end), reason in vp.notes]
     return True
 
 

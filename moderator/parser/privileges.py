@@ -11,6 +11,7 @@ from . import cues, votes
 from .actions import Clause, Group, GroupReading, Resolver, build_clause
 from .blocked import ClauseFacts, note_blocked, why_blocked
 from .clauses import asides, merged_clauses, verb_after_use
+from .corrections import correction_markers
 from .lexer import Token, meaningful
 from .manifestos import (
     MANIFESTO_STOP,
@@ -69,11 +70,12 @@ def read_actions(m: MessageReading, after_vote: bool = False) -> None:
     resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
     resolver.mentions = _mentions(m)
     tallies = cues.tally_spans(m.text.norm)
+    cuts = frozenset(x.start() for x in correction_markers(m.text.norm))  # a correction ends its clause
     for i in range(len(m.live)):
         span = m.live[i]
         if st.attack is not None and span and MANIFESTO_STOP.match(m.text.norm, span[0], span[1]):
             close_manifesto(m, st)  # a line "p.s. 天神辛苦" ends the free text after an attack
-        for sentence_start, clause_tokens in merged_clauses(asides(m, m.tokens(i))):
+        for sentence_start, clause_tokens in merged_clauses(asides(m, m.tokens(i)), cuts):
             if sentence_start:
                 st.reported = st.condition = False
             toks = _untallied(m, st, clause_tokens, tallies)
@@ -82,6 +84,14 @@ def read_actions(m: MessageReading, after_vote: bool = False) -> None:
             _clause(m, st, resolver, i, toks, quiet=after_vote, sentence_start=sentence_start)
     close_manifesto(m, st)
     _end_of_actions(m, st)
+
+
+def _acts_on_a_misspelt_player(m: MessageReading, mean: list[Token]) -> bool:
+    """ "杀张三,一击必杀欧阳峰": a privilege word and a name one character off a player — an act of the sender's to
+    refuse naming that player, never words of the 杀人宣言 before it."""
+    return any(t.kind == "USE" for t in mean) and any(
+        t.kind == "GAP" and m.book.resolve(t.text).candidates for t in mean
+    )
 
 
 def _untallied(m: MessageReading, st: ReadingState, toks: list[Token], tallies: list[tuple[int, int]]) -> list[Token]:
@@ -201,7 +211,7 @@ def _clause(
     if not mean:
         return
     in_manifesto = still_in_manifesto(m, st, mean, start, end)
-    if in_manifesto and not starts_command(toks):
+    if in_manifesto and not starts_command(toks) and not _acts_on_a_misspelt_player(m, mean):
         absorb(st, start, end)
         return
     _follow_report(st, toks)

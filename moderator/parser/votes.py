@@ -1,14 +1,15 @@
 """Vote posts (docs/rules.md D1, D3): {"for": X} for an original vote, {"change": X} for a change post.
 
 The vote is the name right after a vote word (投 / 投给 / 票投 / 改投 / 改票 …); the rest of the post is the reason and
-is not read for names. A conditional vote (如果…就投…, 若…则…, 投A或B) and a post that points at two players are
+is not read for names. A 他 / 她 there is the one player the post names, written before it (the vote carries
+"pronoun" for the preview); with two or more candidates, or none, it is refused naming them, as in a PM. A conditional vote (如果…就投…, 若…则…, 投A或B) and a post that points at two players are
 refused: D3 says the GM asks again. 自投 / 投自己 is a vote for the sender.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from moderator.parser import aliases as al
@@ -47,6 +48,7 @@ class VoteParse:
     refusals: list[tuple[tuple[int, int], str | tuple[str, list[str]] | tuple[str, list[str], dict]]]
     found: bool  # the text casts (or tries to cast) a vote
     spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) in norm of each input's words
+    notes: list[tuple[tuple[int, int], str]] = field(default_factory=list)  # a vote a correction replaced
 
 
 _NEGATED_VOTE = frozenset(normalise_word(w) for w in ("别投", "不投", "不要投", "没投", "不投票", "没投票"))
@@ -107,9 +109,13 @@ def _own_words(sentence: list[Token], words: list[int], sender: str) -> tuple[li
     return [k for k in own if sentence[k].text not in UNVOTE], [k for k in own if sentence[k].text in UNVOTE]
 
 
-def _sentences(tokens: list[Token]) -> list[list[Token]]:
+def _sentences(tokens: list[Token], fixes: list[tuple[int, int]]) -> list[list[Token]]:
+    """The sentences of the post; a correction marker ("投赵六,哦不对,投李四") starts one of its own."""
     out: list[list[Token]] = [[]]
+    starts = {a for a, _ in fixes}
     for t in tokens:
+        if t.start in starts and out[-1]:
+            out.append([])
         if t.kind == "SEP" and t.text in SENTENCE_ENDS:
             if out[-1]:
                 out.append([])
@@ -178,20 +184,41 @@ def _names_after(sentence: list[Token], k: int, marks: set[int], out: dict[int, 
     """The target tokens after the vote word at k, up to the first word that ends them (`_NAMES_END`), or the
     answer of the next vote word reached with none found."""
     found: list[Token] = []
-    for j in range(k + 1, len(sentence)):
+    for j in range(_description_end(sentence, k) + 1, len(sentence)):
         if not found and j in marks and j in out:
             return list(out[j])
         if any(ends(sentence, j, marks, found) for ends in _NAMES_END):
             break
         t = sentence[j]
-        if t.kind in TARGETS:
+        if t.kind in TARGETS or (t.kind == "PRON" and not found):  # 投他: a pronoun as the vote's first target
             found.append(t)
         elif found and t.kind not in _PASSED_OVER:
             break
     return found
 
 
+_DESCRIPTION_OPENS, _MEASURES = frozenset({"那", "这"}), frozenset({"个", "位"})
+_DESCRIPTION_WORDS = frozenset({"这位", "那位", "这个", "那个"})  # (这位 and 那位 are pronouns when alone)
+_DESCRIPTION_STOPS = frozenset({"SEP", "NAME", "SEAT", "SELF", "PRON", "VOTE", "CHANGE", "SELFVOTE"})
+
+
+def _description_end(sentence: list[Token], k: int) -> int:
+    """ "投那个自称杀手克星的月下美人", "投这位一直划水的Kiki": a description after the vote word (那个/这位 … 的) whose
+    head is the player right after its 的, naming no one itself: where it ends (its 的), else k."""
+    n = len(sentence)
+    two = k + 2 < n and sentence[k + 1].text in _DESCRIPTION_OPENS and sentence[k + 2].text in _MEASURES
+    one = k + 1 < n and sentence[k + 1].text in _DESCRIPTION_WORDS
+    start = k + 3 if two else k + 2 if one else n
+    for j in range(start, n - 1):
+        if sentence[j].text == "的" and sentence[j + 1].kind == "NAME":
+            return j
+        if sentence[j].kind in _DESCRIPTION_STOPS:
+            break
+    return k
+
+
 _TAIL_FILL = frozenset({"一", "这", "这一", "的", "我的"})
+_TRAILING = " \t,,、;;。.!!~…"
 
 
 def _tail_end(sentence: list[Token], k: int) -> int:
@@ -205,14 +232,20 @@ def _tail_end(sentence: list[Token], k: int) -> int:
     return sentence[k].end
 
 
-def read_vote_post(tokens: list[Token], book: NameBook, display) -> VoteParse:
-    """display(start, end) gives the player's own text of a norm span. Each sentence gives the sender's own
-    present votes (a reported, quoted, tallied or old-of-a-change vote is none); the post's vote is decided once, at
-    the end: one clear target, or a refusal naming the candidates."""
+def read_vote_post(tokens: list[Token], book: NameBook, display, fixes: Sequence[tuple[int, int]] = ()) -> VoteParse:
+    """display(start, end) gives the player's own text of a norm span; `fixes`, the (start, end) of each correction
+    marker. Each sentence gives the sender's own present votes (a reported, quoted, tallied or old-of-a-change vote
+    is none); the post's vote is decided once, at the end: one clear target, or a refusal naming the candidates. A
+    vote written after a correction marker replaces the votes before it ("投赵六,哦不对,投李四")."""
     reader = _Reader(book, display)
-    for sentence in _sentences(tokens):
+    for t in tokens:
+        if t.kind == "NAME" and t.value.name != book.sender:
+            reader.mentions.setdefault(t.value.name, []).append(t.start)
+    for sentence in _sentences(tokens, list(fixes)):
         if not reader.done:
             reader.sentence(sentence)
+    if not reader.done:
+        reader.corrected(list(fixes))
     return reader.decide(tokens)
 
 
@@ -232,21 +265,52 @@ class _Reader:
     waiting: tuple[int, int] | None = None  # a vote word whose name is on the next line ("投票:\n张三")
     withdrawn: list[tuple[int, int]] = field(default_factory=list)  # "unvote" with no new vote
     stray: list[tuple[tuple[int, int], Why]] = field(default_factory=list)  # words after a vote word, no name
+    mentions: dict[str, list[int]] = field(default_factory=dict)  # where each player is named, the sender aside
+    correction: str | None = None  # the words of the votes a correction replaced
+    starts: list[int] = field(default_factory=list)  # where each sentence read starts
     done: bool = False
 
     def why(self, t: Token) -> Why:
+        if t.kind == "PRON":
+            return _pronoun_why(self.display(t.start, t.end) or t.text, list(self.resolve(t).candidates))
         return _why(t, _resolve(t, self.book), self.book, self.display)
 
+    def resolve(self, t: Token) -> Resolution:
+        """Whom a target names; a pronoun, the one player the post names (written before it), like a PM's 他."""
+        if t.kind != "PRON":
+            return _resolve(t, self.book)
+        latest = ((places[bisect.bisect_left(places, t.start) - 1], n) for n, places in self.mentions.items())
+        before = [n for p, n in sorted(latest, reverse=True) if p < t.start]  # (each player once, latest first)
+        if len(before) == 1 and len(self.mentions) == 1:
+            return Resolution(before[0], "pronoun")
+        return Resolution(None, "pronoun", tuple(before))
+
     def sentence(self, sentence: list[Token]) -> None:
+        self.starts.append(sentence[0].start)
         words = _vote_words(sentence)
         if not words:
             self.bare_line(sentence)
             return
         sentence, words = _before_later_condition(sentence, words, self.book)
         span = (sentence[0].start, sentence[-1].end)
-        if self.talk(sentence, words, span) or self.conditioned(sentence, words, span):
+        if self.talk(sentence, words, span) or self.conditioned(sentence, words, span) or self.asked(sentence, words):
             return
         self.own_words(sentence, words, span)
+
+    def asked(self, sentence: list[Token], words: list[int]) -> bool:
+        """要不要投王五?, 投王五吗?: the clause of the vote asks, it casts no vote (said only when the post has no vote
+        at all); a question in a clause of its own beside the vote (投王五,大家觉得呢?) leaves it."""
+        a = max((i for i in range(words[0]) if sentence[i].kind == "SEP"), default=-1) + 1
+        b = next((i for i in range(words[-1], len(sentence)) if sentence[i].kind == "SEP"), len(sentence))
+        ends = b == len(sentence) and self.display(sentence[-1].end, sentence[-1].end + 1) in ("?", "？")
+        if not ends and not any(t.kind == "QUESTION" for t in sentence[a:b]):
+            return False
+        said = self.display(sentence[a].start, sentence[b - 1].end)
+        self.result.found = True
+        self.stray.append(
+            ((sentence[a].start, sentence[b - 1].end), f"“{said}”是个问句,没有当作投票;要投票请直接写“投 某某”")
+        )
+        return True
 
     def own_words(self, sentence: list[Token], words: list[int], span: tuple[int, int]) -> None:
         """The sender's own vote words of a sentence: an unvote makes the post a change (and alone withdraws the
@@ -315,7 +379,7 @@ class _Reader:
     ) -> None:
         names: list[tuple[str, Token]] = []  # (the canonical name, its token)
         for a in after:
-            r = _resolve(a, self.book)
+            r = self.resolve(a)
             if r.name:
                 names.append((r.name, a))
             elif a.kind != "GAP" or not names:
@@ -328,6 +392,32 @@ class _Reader:
         elif names:
             self.chosen.append((names[0][0], names[0][1], t.start))
             self.tails[names[0][1].start] = _tail_end(sentence, bisect.bisect_left(starts, names[0][1].start))
+
+    def corrected(self, fixes: list[tuple[int, int]]) -> None:
+        """The votes written before the last correction marker that has a vote of the sender's after it are
+        replaced by it: not counted, one note (the preview says which words the correction replaced)."""
+        at = self.last_fix(fixes)
+        words = [] if at is None else self.words_before(at)
+        if at is None or not words:
+            return
+        start = min(a for a, _ in words)
+        start = max((a for a in self.starts if a <= start), default=start)  # 这票投赵六: from its sentence's start
+        end = min(max(b for _, b in words), at)
+        self.correction = self.display(start, end).rstrip(_TRAILING)
+        self.result.notes.append(((start, end), f"“{self.correction}”被后面的更正取代,没有录入"))
+        self.chosen = [c for c in self.chosen if c[2] >= at]
+        self.unresolved = [u for u in self.unresolved if u[0][0] >= at]
+        self.stray = [u for u in self.stray if u[0][0] >= at]
+
+    def last_fix(self, fixes: list[tuple[int, int]]) -> int | None:
+        """Where the last correction marker with a vote of the sender's after it starts."""
+        last = max((c[2] for c in self.chosen), default=-1)
+        return max((a for a, b in fixes if b <= last), default=None)
+
+    def words_before(self, at: int) -> list[tuple[int, int]]:
+        """The words of each vote (or vote word's unread name) written before `at`."""
+        old = [(c[2], self.tails.get(c[1].start, c[1].end)) for c in self.chosen if c[2] < at]
+        return old + [u[0] for u in (*self.unresolved, *self.stray) if u[0][0] < at]
 
     def decide(self, tokens: list[Token]) -> VoteParse:
         result = self.result
@@ -351,7 +441,13 @@ class _Reader:
 
     def accept(self, target: str) -> None:
         """The post's one vote (or change of vote), spanning the words of every mention of its player."""
-        self.result.inputs.append({"change": target} if self.change else {"for": target})
+        vote = {"change": target} if self.change else {"for": target}
+        pronoun = next((c[1] for c in self.chosen if c[1].kind == "PRON"), None)
+        if pronoun is not None:  # 赵六太可疑了,投他: the preview says whom the pronoun was read as
+            vote["pronoun"] = self.display(pronoun.start, pronoun.end) or pronoun.text
+        if self.correction:  # 投赵六,哦不对,投李四: the preview says which words the correction replaced
+            vote["correction"] = self.correction
+        self.result.inputs.append(vote)
         ends = (self.tails.get(c[1].start, c[1].end) for c in self.chosen)
         self.result.spans.append((min(c[2] for c in self.chosen), max(ends)))
 
@@ -443,6 +539,13 @@ def _resolve(t: Token, book: NameBook) -> Resolution:
     if t.kind == "SELF":
         return Resolution(book.sender, "self")
     return book.resolve(t.text)
+
+
+def _pronoun_why(said: str, who: list[str]) -> Why:
+    """A pronoun after a vote word that does not name one player: the players named before it, latest first."""
+    if not who:
+        return f"“{said}”指的是谁?请写名字(如“投 某某”)"
+    return f"“{said}”指的是谁?前面提到的是:{'、'.join(who)};请写名字(如“投 {who[0]}”),或由天神确认", who
 
 
 def _why(t: Token, r: Resolution, book: NameBook, display) -> str | tuple[str, list[str]]:

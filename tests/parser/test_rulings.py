@@ -84,10 +84,16 @@ def test_talk_saying_something_is_wrong_is_no_correction():
         "1号束魂 2号保镖 3号庶民 4号禁锢/反狙击 5号杀手",  # never five 束魂 on seats 1–5
         "第二张丢保镖,第一张丢束魂,第三张丢庶民,第四张丢禁锢/反狙击,底牌杀手",
         "第一张:束魂\n第二张:保镖\n第三张:庶民\n第四张:禁锢/反狙击\n第五张:杀手",
+        "丢牌顺序:第一张束魂,第二张保镖,第三张庶民,第四张禁锢/反狙击,第五张杀手",  # the order's label before it
     ],
 )
 def test_an_ordinal_list_is_an_order_in_the_ordinals_sequence(text):
     assert plain(read(text, hand=ORDERS)) == [{"order": ["束魂", "保镖", "庶民", "禁锢/反狙击", "杀手"]}]
+
+
+def test_an_ordinal_list_after_the_orders_label_that_leaves_cards_out_is_refused():
+    got = read("丢牌顺序:第一张束魂,第二张保镖,第三张庶民", hand=ORDERS)
+    assert plain(got) == [] and "丢牌顺序少了" in got["refusals"][0]["reason"]
 
 
 def test_the_bottom_card_named_apart_is_last_wherever_it_is_written():
