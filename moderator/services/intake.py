@@ -82,8 +82,8 @@ def edited_inputs(inputs: list[dict]) -> list[dict]:
 def input_sentence(item: dict) -> str:
     """An item as a sentence, marked when the 天神 chose its player among a refusal's candidates."""
     text = codec.describe_item(item)
-    if item.get("pronoun") and item.get("target"):
-        text += f"(“{item['pronoun']}”按上文读作{item['target']},请核对)"
+    if item.get("pronoun") and (meant := _player_of(item)):  # a privilege's target or a vote's player
+        text += f"(“{item['pronoun']}”按上文读作{meant},请核对)"
     if item.get("inferred_use") and item.get("use"):
         # 刚才的王五改给赵六 with no privilege written: the hand's only privilege that names a player
         text += f"(没写是哪个特权:手里能指定目标的只有{item['use']},按{item['use']}读,请核对)"

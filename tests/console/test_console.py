@@ -359,3 +359,10 @@ def test_the_preview_says_whom_a_pronoun_was_read_as_when_one_player_is_named(gm
     page = _pm(gm_client, game, "甲", "乙很可疑,今晚用杀手攻击他").content.decode()
     assert "普通攻击(杀手) → 乙(“他”按上文读作乙,请核对)" in page
     assert "将被拒绝:杀人宣言不够" in page  # N-kill: the engine judges the read input as usual
+
+
+def test_the_preview_says_whom_a_pronoun_in_a_vote_post_was_read_as(gm_client, game):
+    """A vote post's 他 with one player named before it is a vote for that player, and the preview says so."""
+    _close(game)
+    page = _pm(gm_client, game, "甲", "丁太可疑了,投他").content.decode()
+    assert "(“他”按上文读作丁,请核对)" in page
