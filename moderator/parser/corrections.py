@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from . import aliases as al
-from . import cues
+from . import cues, scoped
 from .actions import Group, Resolver
 from .lexer import Token, lex, meaningful
 from .reading import MessageReading
@@ -50,6 +50,9 @@ def _correct(m: MessageReading, marker: re.Match, nxt: int) -> None:
     if unread and before:  # the correction itself was not read: what it corrects is unclear
         _unclear_correction(m, marker, before[-1])
         return
+    if bare and (taken_back := _taken_back(m, marker, nxt)) is not None:  # "治疗赵六,哦不对": corrected to nothing
+        _unclear_correction(m, marker, taken_back)
+        return
     for _, d in after:
         _replace_same(m, marker, before, d)
 
@@ -61,6 +64,27 @@ def _own_clause(m: MessageReading, marker: re.Match, after: list[tuple[int, dict
     acted, refused = _read_in(after, marker.end(), own), _read_in(m.refusals, marker.start(), own)
     unread = (refused and not acted) or (not after and _read_in(m.refusals, marker.start(), nxt))
     return not (acted or refused), unread
+
+
+def _taken_back(m: MessageReading, marker: re.Match, nxt: int) -> tuple[int, dict] | None:
+    """The act a marker followed by no correction takes back (`_act_just_before`), unless a cancel follows it ("…,不对,
+    算了": the cancel says it)."""
+    if cues.find_cues(m.text.norm[marker.end() : nxt], scoped.BACKWARD):
+        return None
+    return _act_just_before(m, marker)
+
+
+def _act_just_before(m: MessageReading, marker: re.Match) -> tuple[int, dict] | None:
+    """The privilege or vote a correction marker that corrects it to nothing takes back: the input written last before
+    the marker, in its sentence or the one before ("治疗赵六,哦不对", "投赵六。不对。"); None when a sentence stands
+    between them (the marker is about something else)."""
+    last = max(((p, d) for p, d in m.inputs if p < marker.start() and "_span" in d), key=lambda pd: pd[0], default=None)
+    if last is None or not ("use" in last[1] or "for" in last[1] or "change" in last[1]):
+        return None
+    between = m.text.norm[last[1]["_span"][1] : marker.start()].rstrip(" \t")
+    return (
+        last if sum(c in _SENTENCE_ENDS for c in between) <= 1 and not between.rstrip("。;!?\n").count("\n") else None
+    )
 
 
 def _read_in(items: list[tuple[int, dict]], start: int, end: int) -> bool:
