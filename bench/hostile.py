@@ -73,6 +73,12 @@ CASES: list[tuple[str, str, Reader]] = [
     ("thread furniture", "回复\n", _thread),
     ("thread line of spaces", " ", _thread),  # the floor words' loop inside a \s* loop: cubic
     ("thread line of =", "=", _thread),
+    ("correction markers in a row", "不对,", _pm()),  # each marker's words looked for to the end of the text
+    ("correction markers, no separators", "哦不对", _pm()),
+    ("cancels in a row", "算了", _pm()),  # each cue's sentence found by a walk back over the text
+    ("regrets in a row", "早知道", _pm()),
+    ("tallies in one sentence", "赵六、李四各一票", _pm()),  # each clause looked at every tally
+    ("tallies in a day post", "赵六、李四各一票", _pm("day")),
 ]
 
 

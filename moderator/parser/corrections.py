@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 
@@ -28,6 +29,8 @@ def read_corrections(m: MessageReading) -> None:
     """Each correction marker of the message, reaching to the next one."""
     markers = correction_markers(m.text.norm)
     tallies = cues.tally_spans(m.text.norm) if markers else []  # others' votes counted, no reading of a correction
+    m.marker_spans = [(found.start(), found.end()) for found in markers]
+    m.clause_ends = [k for k, c in enumerate(m.text.norm) if c in _CLAUSE_ENDS] if markers else []
     for k, marker in enumerate(markers):
         nxt = markers[k + 1].start() if k + 1 < len(markers) else len(m.text.norm) + 1
         _correct(m, marker, nxt)
@@ -69,8 +72,9 @@ def _own_clause(m: MessageReading, marker: re.Match, after: list[tuple[int, dict
 def _taken_back(m: MessageReading, marker: re.Match, nxt: int) -> tuple[int, dict] | None:
     """The act a marker followed by no correction takes back (`_act_just_before`), unless a cancel follows it ("…,不对,
     算了": the cancel says it)."""
-    if cues.find_cues(m.text.norm[marker.end() : nxt], scoped.BACKWARD):
-        return None
+    between = m.text.norm[marker.end() : nxt]
+    if cues.find_cues(between, scoped.BACKWARD) or (nxt <= len(m.text.norm) and not between.strip(_TRAILING + ":")):
+        return None  # a cancel says it; or the next marker follows at once ("哦不对,更正:…") and speaks for both
     return _act_just_before(m, marker)
 
 
@@ -232,16 +236,34 @@ _CLAUSE_ENDS = frozenset(",,、") | _SENTENCE_ENDS
 
 def _correction_words(m: MessageReading, at: int) -> tuple[list[Token], int]:
     """The words of a correction: the first clause after its marker that says something ("不对,是李四,治疗王五": 李四;
-    "啊不对打错了,是李四": 李四), and where that clause ends. What follows it is read as the message goes on."""
-    norm = m.text.norm
-    start = at
+    "啊不对打错了,是李四": 李四), and where that clause ends. What follows it is read as the message goes on. Each
+    clause is read once per message (`said_after`): markers in a row walk over the same clauses."""
+    norm, walked, start = m.text.norm, [], at
+    found: tuple[list[Token], int] = ([], len(norm))
     while start < len(norm):
-        end = next((k for k in range(start, len(norm)) if norm[k] in _CLAUSE_ENDS), len(norm))
+        if start in m.said_after:
+            found = m.said_after[start]
+            break
+        walked.append(start)
+        end, resume = _clause_from(m, start)
         said = [t for t in meaningful(lex(norm, start, end, m.book)) if t.text not in _CORRECTION_FILL]
         if said or end >= len(norm) or norm[end] in _SENTENCE_ENDS:
-            return said, end
-        start = end + 1
-    return [], len(norm)
+            found = (said, end)
+            break
+        start = resume
+    m.said_after.update(dict.fromkeys(walked, found))
+    return list(found[0]), found[1]
+
+
+def _clause_from(m: MessageReading, start: int) -> tuple[int, int]:
+    """Where the clause from `start` ends (a clause end, or the start of another correction marker: "哦不对哦不对…"),
+    and where the reading of a correction's words goes on after it (after the separator, or after that marker)."""
+    k = bisect.bisect_left(m.clause_ends, start)
+    end = m.clause_ends[k] if k < len(m.clause_ends) else len(m.text.norm)
+    j = bisect.bisect_right(m.marker_spans, (start, len(m.text.norm) + 1))  # the first marker starting after start
+    if j < len(m.marker_spans) and m.marker_spans[j][0] < end:
+        return m.marker_spans[j][0], m.marker_spans[j][1]
+    return end, end + 1
 
 
 def _drop_replaced(m: MessageReading, d: dict, start: int, at: int, end: int) -> None:

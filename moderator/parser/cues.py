@@ -4,9 +4,11 @@ order, and how far each one reaches. A cue's scope is its clause or its sentence
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from itertools import accumulate
 from pathlib import Path
 
 import yaml
@@ -93,16 +95,55 @@ def find_cues(norm: str, kinds: frozenset[str]) -> list[Hit]:
     return sorted(hits, key=lambda h: h.start)
 
 
-def _ends(cue: Cue) -> frozenset[str]:
-    return CLAUSE_ENDS if cue.scope == "clause" else SENTENCE_ENDS
+@dataclass(frozen=True)
+class _Marks:
+    """Where a text's clauses and sentences end, where each termination word stands, and how many characters that
+    are not filler come before each place: each cue's scope then costs a lookup, not a walk over the text."""
+
+    clause_ends: list[int]
+    sentence_ends: list[int]
+    terminators: tuple[list[int], ...]  # each termination word's starts, in cue_table()[1]'s order
+    solid: list[int]  # solid[k]: the characters of norm[:k] that are not filler
+
+
+@lru_cache(maxsize=8)
+def _marks(norm: str) -> _Marks:
+    def starts(word: str) -> list[int]:
+        found, k = [], norm.find(word)
+        while k >= 0:
+            found.append(k)
+            k = norm.find(word, k + 1)
+        return found
+
+    return _Marks(
+        [k for k, c in enumerate(norm) if c in CLAUSE_ENDS],
+        [k for k, c in enumerate(norm) if c in SENTENCE_ENDS],
+        tuple(starts(w) for w in cue_table()[1]),
+        list(accumulate((c not in _FILLER for c in norm), initial=0)),
+    )
+
+
+def _next_at(positions: list[int], at: int, default: int) -> int:
+    """The first of the sorted positions at or after `at`."""
+    k = bisect.bisect_left(positions, at)
+    return positions[k] if k < len(positions) else default
+
+
+def _start_after_last(positions: list[int], at: int) -> int:
+    """The place after the last of the sorted positions before `at` (0 when there is none)."""
+    k = bisect.bisect_left(positions, at)
+    return positions[k - 1] + 1 if k > 0 else 0
 
 
 def forward_end(norm: str, hit: Hit) -> int:
     """Where a forward cue's scope ends: the end of its clause or sentence, or a termination word before it."""
-    ends = _ends(hit.cue)
-    stop = next((k for k in range(hit.end, len(norm)) if norm[k] in ends), len(norm))
-    terminators = cue_table()[1]
-    cut = [k for w in terminators if (k := norm.find(w, hit.end, stop)) >= 0]
+    marks = _marks(norm)
+    stop = _next_at(marks.clause_ends if hit.cue.scope == "clause" else marks.sentence_ends, hit.end, len(norm))
+    cut = [
+        k
+        for w, starts in zip(cue_table()[1], marks.terminators, strict=True)
+        if (k := _next_at(starts, hit.end, len(norm))) + len(w) <= stop
+    ]
     return min([stop, *cut])
 
 
@@ -112,35 +153,48 @@ def tally_spans(norm: str) -> list[tuple[int, int]]:
     return [(clause_start(norm, h.start), forward_end(norm, h)) for h in find_cues(norm, TALLY)]
 
 
-def without_tallies(tokens: list[Token], tallies: list[tuple[int, int]]) -> list[Token]:
+class Tallies:
+    """The tallies of others' votes in a text (`tally_spans`): whether a place is inside one, and which hold one of
+    some places, each at a lookup's cost (however many tallies and clauses a text has)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self._starts = [a for a, _ in self.spans]
+        self._reach = list(accumulate((b for _, b in self.spans), max))  # the furthest end of the spans so far
+
+    def holds(self, at: int) -> bool:
+        k = bisect.bisect_right(self._starts, at)
+        return k > 0 and self._reach[k - 1] > at
+
+    def touched(self, places: list[int]) -> list[tuple[int, int]]:
+        """The tallies that hold one of these places (sorted)."""
+        return [(a, b) for a, b in self.spans if (k := bisect.bisect_left(places, a)) < len(places) and places[k] < b]
+
+
+def without_tallies(tokens: list[Token], tallies: Tallies) -> list[Token]:
     """The tokens outside every tally (its separators kept): others' votes counted are no vote of the sender's and
     no privilege's target."""
-    if not tallies:
+    if not tallies.spans:
         return tokens
-    return [t for t in tokens if t.kind == "SEP" or not any(a <= t.start < b for a, b in tallies)]
+    return [t for t in tokens if t.kind == "SEP" or not tallies.holds(t.start)]
 
 
 def clause_start(norm: str, at: int) -> int:
     """The start of the clause holding position `at`."""
-    k = at
-    while k > 0 and norm[k - 1] not in CLAUSE_ENDS:
-        k -= 1
-    return k
+    return _start_after_last(_marks(norm).clause_ends, at)
 
 
 def sentence_start(norm: str, at: int) -> int:
     """The start of the sentence holding position `at`."""
-    k = at
-    while k > 0 and norm[k - 1] not in SENTENCE_ENDS:
-        k -= 1
-    return k
+    return _start_after_last(_marks(norm).sentence_ends, at)
 
 
 def backward_start(norm: str, hit: Hit) -> int:
     """Where a backward cue's window starts: its own sentence, or the sentence before when its own has nothing
     before the cue (束魂阿飞。算了)."""
     own = sentence_start(norm, hit.start)
-    if any(c not in _FILLER for c in norm[own : hit.start]):
+    solid = _marks(norm).solid
+    if solid[hit.start] > solid[own]:  # something not filler before the cue in its sentence
         return own
     k = own
     while k > 0 and norm[k - 1] in SENTENCE_ENDS | frozenset(" \t.…~"):

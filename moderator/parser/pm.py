@@ -283,7 +283,7 @@ def _line_tokens(m: MessageReading) -> list[Token]:
 
 def _without_tallies(norm: str, tokens: list[Token]) -> list[Token]:
     """张三、李四各一票: others' votes counted, never the sender's, never a veto of it."""
-    return cues.without_tallies(tokens, cues.tally_spans(norm))
+    return cues.without_tallies(tokens, cues.Tallies(cues.tally_spans(norm)))
 
 
 def _night_vote(m: MessageReading, inputs: list, tokens: list[Token], has_use: bool) -> bool:

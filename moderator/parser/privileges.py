@@ -69,7 +69,7 @@ def read_actions(m: MessageReading, after_vote: bool = False) -> None:
     st = ReadingState()
     resolver = Resolver(m.book, m.hand, m.hand_size, m.text.fragment)
     resolver.mentions = _mentions(m)
-    tallies = cues.tally_spans(m.text.norm)
+    tallies = cues.Tallies(cues.tally_spans(m.text.norm))
     cuts = frozenset(x.start() for x in correction_markers(m.text.norm))  # a correction ends its clause
     for i in range(len(m.live)):
         span = m.live[i]
@@ -83,6 +83,8 @@ def read_actions(m: MessageReading, after_vote: bool = False) -> None:
                 continue
             _clause(m, st, resolver, i, toks, quiet=after_vote, sentence_start=sentence_start)
     close_manifesto(m, st)
+    for a, b in tallies.touched(sorted(st.read_places)):  # a tally among the words read: a note, once
+        m.notes.append((a, b, cues.TALLY_NOTE.format(m.text.fragment(a, b))))
     _end_of_actions(m, st)
 
 
@@ -94,16 +96,14 @@ def _acts_on_a_misspelt_player(m: MessageReading, mean: list[Token]) -> bool:
     )
 
 
-def _untallied(m: MessageReading, st: ReadingState, toks: list[Token], tallies: list[tuple[int, int]]) -> list[Token]:
-    """The clause without the words of a tally of others' votes ("阿飞、王五各一票"), which are a note: their names are
-    no privilege's targets, whichever mark joins them to an act. In the free text after an attack they stay: what
-    is published is the player's to write."""
+def _untallied(m: MessageReading, st: ReadingState, toks: list[Token], tallies: cues.Tallies) -> list[Token]:
+    """The clause without the words of a tally of others' votes ("阿飞、王五各一票"), which are a note (written once
+    the message is read: `read_actions`): their names are no privilege's targets, whichever mark joins them to an
+    act. In the free text after an attack they stay: what is published is the player's to write."""
     if st.attack is not None:
         return toks
     kept = cues.without_tallies(toks, tallies)
-    for a, b in tallies:
-        if any(a <= t.start < b for t in toks):
-            m.notes.append((a, b, cues.TALLY_NOTE.format(m.text.fragment(a, b))))
+    st.read_places.extend(t.start for t in toks)
     return kept if any(t.kind != "SEP" for t in kept) else []
 
 

@@ -45,6 +45,11 @@ class MessageReading:
     unsure_attacks: list[tuple[int, dict]] = field(default_factory=list)  # attacks refused for an unclear target
     cut_lines: list[tuple[int, int]] = field(default_factory=list)  # lines a 杀人宣言 stopped before (action words)
     _lexed: dict[tuple[int, int], list[Token]] = field(default_factory=dict)
+    # a correction's words from a place on (corrections._correction_words): each clause read once, however many
+    # markers walk over it
+    said_after: dict[int, tuple[list[Token], int]] = field(default_factory=dict)
+    clause_ends: list[int] = field(default_factory=list)  # where clauses end, once a message has a correction marker
+    marker_spans: list[tuple[int, int]] = field(default_factory=list)  # its correction markers
 
     def refuse(self, start: int, end: int, reason: str | tuple) -> None:
         """A refusal of norm[start:end]: the player's words, the reason, their span, any candidates and the input a
@@ -104,6 +109,7 @@ class ReadingState:
     condition: bool = False  # "如果…," — the rest of the sentence hangs on it
     reasons: bool = False  # a vote post's 理由: the rest is not read (D1)
     passes: list[tuple[int, int]] = field(default_factory=list)  # 今晚空过
+    read_places: list[int] = field(default_factory=list)  # where the clauses read for privileges have tokens
     last_group: Group | None = None  # the privilege written last, whatever became of it (改给B refers to it)
     inferred: Group | None = None  # a change of target whose privilege was taken from the hand
     # a clause that only names a player ("王五,束魂他"), refused unless the next clause's pronoun is read as him:
