@@ -21,7 +21,7 @@ from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.clock import DRAW_RESULT
 from moderator.services.intake import open_input
 from moderator.services.once import Once, spend
-from moderator.services.preview import rolled_back
+from moderator.services.preview import close_on_time, drawn_sentence, rolled_back
 
 COMPARED = ("lost", "saved", "executed", "tally", "died", "window", "silence", "winner")
 LABELS = {
@@ -425,26 +425,48 @@ class VoidPreview:
     rec: Input
     sentence: str
     verdicts: list[tuple[str, str, str, str]] = field(default_factory=list)  # (who, what, before, after)
-    changes: list[tuple[str, object, object]] = field(default_factory=list)  # if the phase closed now
+    changes: list[tuple[str, object, object]] = field(default_factory=list)  # if the phase closes on time
+    drawn: list[str] = field(default_factory=list)  # O1: the orders the deadline draws after the void, not before
+    post: tuple[str, str] | None = None  # the public post of the close on time (before, after), when it changes
+
+
+def drawn_changes(lead: str, phase: Phase, before: list[Input], after: list[Input], names: dict[int, str]) -> list[str]:
+    """O1, one sentence a seat: an order the deadline of night 1 draws after a void or a correction (`lead`: 作废后,
+    更正后) and not before, said as the dashboard says it (`preview.drawn_sentence`), and a seat whose order it no
+    longer draws."""
+    was, now = {r.seat_id for r in before}, {r.seat_id for r in after}
+    lines = [f"{lead}{phase.label}截止时系统随机决定{drawn_sentence(r, names)}" for r in after if r.seat_id not in was]
+    lines += [
+        f"{lead}{phase.label}截止时不再为{r.seat.player_name}随机决定丢牌顺序(O1)"
+        for r in before
+        if r.seat_id not in now
+    ]
+    return lines
 
 
 def void_preview(*, game: Game, pk: int) -> VoidPreview:
-    """What voiding one input of the open phase would change: every other input's verdict, and what a close now
-    would give (a dry run of the rules before and after, inside a transaction that is rolled back)."""
+    """What voiding one input of the open phase would change: every other input's verdict, and the close as the clock
+    makes it at the deadline (`preview.close_on_time`: on night 1 with the orders O1 draws then, each order the void
+    leaves to be drawn named), before and after: its result and its public post. The void is made inside a
+    transaction that is rolled back; one replay each side."""
     rec = open_input(game, pk)
+    phase = rec.phase
     before = storage.game_replay(game)
     names, seat_of = before.names, seat_numbers_ever(game)
     preview = VoidPreview(rec, codec.describe(rec.kind, rec.payload, names))
+    old_drawn, old_close = close_on_time(game, phase, before)
 
-    def voided() -> storage.Replay:
+    def voided() -> tuple[storage.Replay, list[Input], closing.Closed]:
         base.game_lock(game)
         InputVoid.objects.create(input=rec, reason="预览")
-        return storage.game_replay(game)
+        after = storage.game_replay(game)
+        return after, *close_on_time(game, phase, after, judged=after.verdicts)
 
-    after = rolled_back(voided)
+    after, new_drawn, new_close = rolled_back(voided)
     changes = verdicts.verdict_changes(before, after, rec.phase_id, skip=frozenset({rec.pk}))
     preview.verdicts = [(c.who, c.what, c.before, c.after) for c in changes]
-    old_close = closing.result_json(closing.resolve(before.state)[1])
-    new_close = closing.result_json(closing.resolve(after.state)[1])
-    preview.changes = result_changes(old_close, new_close, seat_of, names)
+    preview.changes = result_changes(old_close.result_doc, new_close.result_doc, seat_of, names)
+    preview.drawn = drawn_changes("作废后,", phase, old_drawn, new_drawn, names)
+    if old_close.post.text != new_close.post.text:
+        preview.post = (old_close.post.text, new_close.post.text)
     return preview
