@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
-from moderator.selectors import has_open_phase
+from moderator.selectors import open_phase_of
 from moderator.services import audit, base, closing, errors, explain, inputs, storage, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.clock import DRAW_RESULT
@@ -102,14 +102,15 @@ class PhaseDiff:
         default_factory=list
     )  # other inputs whose verdict changes: "甲 投票 → 乙:接受 → 拒绝:…"
     drafts: list[tuple[str, str, str]] = field(default_factory=list)  # (title, before, after) of each changed draft
-    open: bool = False  # the open phase: `changes` are what closing it now would give
+    open: bool = False  # the open phase: `changes` are what closing it on time would give
+    drawn: list[str] = field(default_factory=list)  # the open night 1: each order O1 draws after, not before (or so)
     # 为什么, before and after (the preview only; not in the digest): the steps of the phase's trace that go, that come
     trace_gone: list[str] = field(default_factory=list)
     trace_new: list[str] = field(default_factory=list)
 
     @property
     def any(self) -> bool:
-        return bool(self.changes or self.verdicts or self.drafts)
+        return bool(self.changes or self.verdicts or self.drafts or self.drawn)
 
 
 class Diffs(list):
@@ -125,7 +126,7 @@ class Diffs(list):
     def digest(self) -> str:
         lines = list(self.edits) + ["|".join(g) for g in self.game]
         for d in self:
-            lines += [d.phase.label, *("|".join(map(str, c)) for c in d.changes), *d.verdicts]
+            lines += [d.phase.label, *("|".join(map(str, c)) for c in d.changes), *d.verdicts, *d.drawn]
             lines += ["|".join(t) for t in d.drafts]
         return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
@@ -189,9 +190,11 @@ def _verdict_lines(
 def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, storage.Replay, dict]:
     """Apply the edits to the log and replay from the first phase they touch; compare every replayed phase with what
     is stored: each closed phase's result and each input's verdict, and the open phase's verdicts and what closing it
-    now would give (T3/T5: the open phase is changed too)."""
-    opened = has_open_phase(game)
-    before_open = storage.game_replay(game) if opened else None
+    on time would give (T3/T5: the open phase is changed too; `preview.close_on_time`, on night 1 with the orders O1
+    draws at its deadline before and after the edits, and its public post before and after)."""
+    open_phase = open_phase_of(game)
+    # The open phase's close on time before the edits (on night 1 with the orders O1 draws at its deadline).
+    before_open = close_on_time(game, open_phase, storage.game_replay(game)) if open_phase is not None else None
     touched = [_apply_edit(game, edit) for edit in edits]
     if not touched:
         raise errors.PlayError("没有要更正的内容")
@@ -212,9 +215,12 @@ def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, storage.Replay, dict]:
             diff.changes = _changes(phase.result, closing.result_json(replay.closed[phase.pk][1]), seat_of, names)
         elif before_open is not None and phase.status == Phase.Status.OPEN:
             diff.open = True
-            old = closing.result_json(closing.resolve(before_open.state)[1])
-            new = closing.result_json(closing.resolve(replay.state)[1])
-            diff.changes = _changes(old, new, seat_of, names)
+            old_drawn, old = before_open
+            new_drawn, new = close_on_time(game, phase, replay, judged=replay.verdicts)
+            diff.changes = _changes(old.result_doc, new.result_doc, seat_of, names)
+            diff.drawn = drawn_changes("更正后,", phase, old_drawn, new_drawn, names)
+            if old.post.text != new.post.text:
+                diff.before_text, diff.after_text = old.post.text, new.post.text
         diffs.append(diff)
     return diffs, replay, seat_names
 

@@ -13,7 +13,8 @@ from django.urls import reverse
 from moderator.models import Announcement, Input, Phase
 from moderator.services import clock
 from tests import entries
-from tests.console.test_console import once
+from tests.console.test_console import once, shown
+from tests.console.test_correction_posts import _attack, _close
 from tests.console.test_end_early_drawn_orders import _drawn, _night_one
 
 pytestmark = pytest.mark.django_db
@@ -70,3 +71,29 @@ def test_voiding_another_input_draws_nothing_new_and_keeps_the_drawn_order_in_bo
     assert 'id="void-drawn"' not in page
     assert "乙昨夜受到了攻击,他丢了一张特权牌" in _part(page, "void-post-before")
     assert "乙昨夜受到了攻击" not in _part(page, "void-post-after")
+
+
+def test_a_correction_shows_the_open_days_post_as_the_day_closes_on_time_with_it(gm_client, game):
+    """A correction of night 1 while day 1 is open: voiding 甲's attack gives back 乙's card, so his vote weighs one
+    more (D2). The preview shows the open day's post as it closes on time, before and after; after the confirm, the
+    clock closes the day with that very post."""
+    attack = _attack(game, "乙")
+    _close(game)
+    day = game.phases.get(status=Phase.Status.OPEN)
+    for voter in ("甲", "乙"):
+        entries.vote_submit(
+            game=game,
+            seat=game.seats.get(player_name=voter),
+            target=game.seats.get(player_name="丙"),
+            change=False,
+            forum_at=day.starts_at + timedelta(hours=1),
+        )
+    url = reverse("console_correction", args=[game.pk])
+    preview = gm_client.post(url, {"void": [str(attack.pk)], "preview": "1"}).content.decode()
+    before, after = _part(preview, "open-post-before"), _part(preview, "open-post-after")
+    assert before != after
+    data = {"void": [str(attack.pk)], "confirm": "1", **once(gm_client, url), **shown(preview)}
+    assert gm_client.post(url, data).status_code == 302
+    assert hasattr(Input.objects.get(pk=attack.pk), "void")
+    assert clock.close_each([day.pk], now=day.ends_at + timedelta(minutes=2)) == 1
+    assert Announcement.objects.get(game=game, kind=Announcement.Kind.DUSK, phase=day).text == after
