@@ -15,13 +15,13 @@ from django.utils import timezone
 
 from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
-from moderator.selectors import has_open_phase
+from moderator.selectors import open_phase_of
 from moderator.services import audit, base, closing, errors, explain, inputs, storage, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.clock import DRAW_RESULT
 from moderator.services.intake import open_input
 from moderator.services.once import Once, spend
-from moderator.services.preview import rolled_back
+from moderator.services.preview import close_on_time, drawn_sentence, rolled_back
 
 COMPARED = ("lost", "saved", "executed", "tally", "died", "window", "silence", "winner")
 LABELS = {
@@ -102,14 +102,15 @@ class PhaseDiff:
         default_factory=list
     )  # other inputs whose verdict changes: "甲 投票 → 乙:接受 → 拒绝:…"
     drafts: list[tuple[str, str, str]] = field(default_factory=list)  # (title, before, after) of each changed draft
-    open: bool = False  # the open phase: `changes` are what closing it now would give
+    open: bool = False  # the open phase: `changes` are what closing it on time would give
+    drawn: list[str] = field(default_factory=list)  # the open night 1: each order O1 draws after, not before (or so)
     # 为什么, before and after (the preview only; not in the digest): the steps of the phase's trace that go, that come
     trace_gone: list[str] = field(default_factory=list)
     trace_new: list[str] = field(default_factory=list)
 
     @property
     def any(self) -> bool:
-        return bool(self.changes or self.verdicts or self.drafts)
+        return bool(self.changes or self.verdicts or self.drafts or self.drawn)
 
 
 class Diffs(list):
@@ -125,7 +126,7 @@ class Diffs(list):
     def digest(self) -> str:
         lines = list(self.edits) + ["|".join(g) for g in self.game]
         for d in self:
-            lines += [d.phase.label, *("|".join(map(str, c)) for c in d.changes), *d.verdicts]
+            lines += [d.phase.label, *("|".join(map(str, c)) for c in d.changes), *d.verdicts, *d.drawn]
             lines += ["|".join(t) for t in d.drafts]
         return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
@@ -189,9 +190,11 @@ def _verdict_lines(
 def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, storage.Replay, dict]:
     """Apply the edits to the log and replay from the first phase they touch; compare every replayed phase with what
     is stored: each closed phase's result and each input's verdict, and the open phase's verdicts and what closing it
-    now would give (T3/T5: the open phase is changed too)."""
-    opened = has_open_phase(game)
-    before_open = storage.game_replay(game) if opened else None
+    on time would give (T3/T5: the open phase is changed too; `preview.close_on_time`, on night 1 with the orders O1
+    draws at its deadline before and after the edits, and its public post before and after)."""
+    open_phase = open_phase_of(game)
+    # The open phase's close on time before the edits (on night 1 with the orders O1 draws at its deadline).
+    before_open = close_on_time(game, open_phase, storage.game_replay(game)) if open_phase is not None else None
     touched = [_apply_edit(game, edit) for edit in edits]
     if not touched:
         raise errors.PlayError("没有要更正的内容")
@@ -212,9 +215,12 @@ def _plan(game: Game, edits: list[dict]) -> tuple[Diffs, storage.Replay, dict]:
             diff.changes = _changes(phase.result, closing.result_json(replay.closed[phase.pk][1]), seat_of, names)
         elif before_open is not None and phase.status == Phase.Status.OPEN:
             diff.open = True
-            old = closing.result_json(closing.resolve(before_open.state)[1])
-            new = closing.result_json(closing.resolve(replay.state)[1])
-            diff.changes = _changes(old, new, seat_of, names)
+            old_drawn, old = before_open
+            new_drawn, new = close_on_time(game, phase, replay, judged=replay.verdicts)
+            diff.changes = _changes(old.result_doc, new.result_doc, seat_of, names)
+            diff.drawn = drawn_changes("更正后,", phase, old_drawn, new_drawn, names)
+            if old.post.text != new.post.text:
+                diff.before_text, diff.after_text = old.post.text, new.post.text
         diffs.append(diff)
     return diffs, replay, seat_names
 
@@ -425,26 +431,48 @@ class VoidPreview:
     rec: Input
     sentence: str
     verdicts: list[tuple[str, str, str, str]] = field(default_factory=list)  # (who, what, before, after)
-    changes: list[tuple[str, object, object]] = field(default_factory=list)  # if the phase closed now
+    changes: list[tuple[str, object, object]] = field(default_factory=list)  # if the phase closes on time
+    drawn: list[str] = field(default_factory=list)  # O1: the orders the deadline draws after the void, not before
+    post: tuple[str, str] | None = None  # the public post of the close on time (before, after), when it changes
+
+
+def drawn_changes(lead: str, phase: Phase, before: list[Input], after: list[Input], names: dict[int, str]) -> list[str]:
+    """O1, one sentence a seat: an order the deadline of night 1 draws after a void or a correction (`lead`: 作废后,
+    更正后) and not before, said as the dashboard says it (`preview.drawn_sentence`), and a seat whose order it no
+    longer draws."""
+    was, now = {r.seat_id for r in before}, {r.seat_id for r in after}
+    lines = [f"{lead}{phase.label}截止时系统随机决定{drawn_sentence(r, names)}" for r in after if r.seat_id not in was]
+    lines += [
+        f"{lead}{phase.label}截止时不再为{r.seat.player_name}随机决定丢牌顺序(O1)"
+        for r in before
+        if r.seat_id not in now
+    ]
+    return lines
 
 
 def void_preview(*, game: Game, pk: int) -> VoidPreview:
-    """What voiding one input of the open phase would change: every other input's verdict, and what a close now
-    would give (a dry run of the rules before and after, inside a transaction that is rolled back)."""
+    """What voiding one input of the open phase would change: every other input's verdict, and the close as the clock
+    makes it at the deadline (`preview.close_on_time`: on night 1 with the orders O1 draws then, each order the void
+    leaves to be drawn named), before and after: its result and its public post. The void is made inside a
+    transaction that is rolled back; one replay each side."""
     rec = open_input(game, pk)
+    phase = rec.phase
     before = storage.game_replay(game)
     names, seat_of = before.names, seat_numbers_ever(game)
     preview = VoidPreview(rec, codec.describe(rec.kind, rec.payload, names))
+    old_drawn, old_close = close_on_time(game, phase, before)
 
-    def voided() -> storage.Replay:
+    def voided() -> tuple[storage.Replay, list[Input], closing.Closed]:
         base.game_lock(game)
         InputVoid.objects.create(input=rec, reason="预览")
-        return storage.game_replay(game)
+        after = storage.game_replay(game)
+        return after, *close_on_time(game, phase, after, judged=after.verdicts)
 
-    after = rolled_back(voided)
+    after, new_drawn, new_close = rolled_back(voided)
     changes = verdicts.verdict_changes(before, after, rec.phase_id, skip=frozenset({rec.pk}))
     preview.verdicts = [(c.who, c.what, c.before, c.after) for c in changes]
-    old_close = closing.result_json(closing.resolve(before.state)[1])
-    new_close = closing.result_json(closing.resolve(after.state)[1])
-    preview.changes = result_changes(old_close, new_close, seat_of, names)
+    preview.changes = result_changes(old_close.result_doc, new_close.result_doc, seat_of, names)
+    preview.drawn = drawn_changes("作废后,", phase, old_drawn, new_drawn, names)
+    if old_close.post.text != new_close.post.text:
+        preview.post = (old_close.post.text, new_close.post.text)
     return preview

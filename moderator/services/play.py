@@ -7,12 +7,14 @@ PostgreSQL, for the clock) or the ORM (`storage.close_store`: SQLite, the closes
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
 
 from moderator.game.orders import random_order, seat_seed
+from moderator.game.state import Verdict
 from moderator.models import Game, Input, Phase, Seat
 from moderator.services import closing, inputlog, versions
 from moderator.services.base import game_lock
@@ -21,6 +23,7 @@ from moderator.services.storage import (
     close_claim,
     close_store,
     game_replay,
+    stored_verdict,
 )
 
 
@@ -35,16 +38,28 @@ def drawn_order(order_seed: int | str, seat: Seat) -> dict:
     return {"order": list(random_order(seat.dealt_hand, seed)), "source": "random", "seed": seed}
 
 
-def default_orders(game: Game, phase: Phase, *, at: datetime) -> list[Input]:
+def default_orders(
+    game: Game, phase: Phase, *, at: datetime, judged: Mapping[int, Verdict] | None = None
+) -> list[Input]:
     """O1: the orders the end of night 1 draws, not stored: one for each seat without an accepted order (nor one drawn
     already), in seat order, as the inputs of `phase` sent at `at` (the night's end), numbered after the log's last
     entry. None after night 1, or when the hands were entered in discard order. The same rows a close stores
-    (`default_orders_assign`) and an end-early preview judges unsaved (`storage.game_replay(unsaved=…)`)."""
+    (`default_orders_assign`) and an end-early preview judges unsaved (`storage.game_replay(unsaved=…)`). `judged`:
+    input id -> its verdict in a replay whose verdicts are not stored (a void's or a correction's preview, replayed
+    inside a savepoint rolled back): read instead of the stored ones, as the confirm stores them before the close."""
     if game.hands_are_orders or (phase.kind, phase.number) != (Phase.Kind.NIGHT, 1):
         return []
     orders = Input.objects.filter(game=game, kind=Input.Kind.ORDER, void__isnull=True)
-    drawn_or_accepted = orders.filter(Q(verdict__accepted=True) | Q(payload__source="random"))
-    has_order = set(drawn_or_accepted.values_list("seat_id", flat=True))
+    if judged:
+        has_order = {
+            rec.seat_id
+            for rec in orders.select_related("verdict")
+            if rec.payload.get("source") == "random"
+            or (judged[rec.pk].accepted if rec.pk in judged else getattr(stored_verdict(rec), "accepted", False))
+        }
+    else:
+        drawn_or_accepted = orders.filter(Q(verdict__accepted=True) | Q(payload__source="random"))
+        has_order = set(drawn_or_accepted.values_list("seat_id", flat=True))
     missing = [seat for seat in game.seats.order_by("number") if seat.pk not in has_order]
     return [
         Input(

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderator import rules
-from moderator.game.state import CloseResult
+from moderator.game.state import CloseResult, Verdict
 from moderator.game.trace import Trace
 from moderator.models import Game, Input, Phase
 from moderator.rules import codec
@@ -103,8 +103,20 @@ def close_preview(game: Game, replay: storage.Replay | None = None) -> dict | No
     state = storage.judged_after(replay, phase, drawn)
     shown = _close_post(game, phase, state=state, traced=True, drawn=drawn)
     if shown is not None:
-        shown["drawn"] = [_drawn_sentence(rec, replay.names) for rec in drawn]
+        shown["drawn"] = [drawn_sentence(rec, replay.names) for rec in drawn]
     return shown
+
+
+def close_on_time(
+    game: Game, phase: Phase, replay: storage.Replay, *, judged: Mapping[int, Verdict] | None = None
+) -> tuple[list[Input], closing.Closed]:
+    """The open `phase` of `replay` closed as the clock closes it at its deadline, from the one close calculation: on
+    night 1 with the orders O1 draws then for the seats that sent none (`play.default_orders` at the phase's end,
+    `judged`: the replay's verdicts when they are not stored, a preview inside a savepoint), judged after the stored
+    inputs (`storage.judged_after`). The orders drawn, and the close. A void's and a correction's preview compare
+    this close before and after (the replay of each side: no other)."""
+    drawn = play.default_orders(game, phase, at=phase.ends_at, judged=judged)
+    return drawn, closing.calculate(game, phase, storage.judged_after(replay, phase, drawn))
 
 
 def end_preview(game: Game) -> dict | None:
@@ -123,12 +135,12 @@ def end_preview(game: Game) -> dict | None:
         "phase": phase,
         "waiting": rule_views.not_acted(replay.state),
         "orders_missing": [rec.seat.player_name for rec in drawn],
-        "drawn": [_drawn_sentence(rec, replay.names) for rec in drawn],
+        "drawn": [drawn_sentence(rec, replay.names) for rec in drawn],
         "post": _close_post(game, phase, ends_at=now, state=replay.state, drawn=drawn),
     }
 
 
-def _drawn_sentence(rec: Input, names: Mapping[int, str]) -> str:
+def drawn_sentence(rec: Input, names: Mapping[int, str]) -> str:
     """An order O1 draws, as the 天神 reads it: `阿飞 的丢牌顺序:庶民、…、狙击手〔底牌〕(系统随机,O1)`."""
     return f"{rec.seat.player_name} 的{codec.describe(rec.kind, rec.payload, names)}"
 
