@@ -352,7 +352,14 @@ def void_page(request, game_id: int, pk: int):
     form = forms.ReasonForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
-        intake.input_void(game=game, pk=pk, user=request.user, reason=reason, once=Once.from_post(request.POST))
+        corrections.void_confirm(
+            game=game,
+            pk=pk,
+            seen=request.POST.get("seen", ""),
+            user=request.user,
+            reason=reason,
+            once=Once.from_post(request.POST),
+        )
         messages.success(request, "已作废,本时段已按剩下的输入重新计算。")
     except errors.PlayError as exc:
         messages.error(request, str(exc))

@@ -16,7 +16,7 @@ from django.utils import timezone
 from moderator.models import Announcement, AuditLog, Game, Input, InputVoid, Phase, SeatHolder
 from moderator.rules import codec
 from moderator.selectors import open_phase_of
-from moderator.services import audit, base, closing, errors, explain, inputs, storage, verdicts
+from moderator.services import audit, base, closing, errors, explain, inputs, intake, storage, verdicts
 from moderator.services.announce import correction_notice, write_announcements
 from moderator.services.clock import DRAW_RESULT
 from moderator.services.intake import open_input
@@ -434,6 +434,29 @@ class VoidPreview:
     changes: list[tuple[str, object, object]] = field(default_factory=list)  # if the phase closes on time
     drawn: list[str] = field(default_factory=list)  # O1: the orders the deadline draws after the void, not before
     post: tuple[str, str] | None = None  # the public post of the close on time (before, after), when it changes
+
+    @property
+    def digest(self) -> str:
+        """A fingerprint of everything the void's page shows: its confirm checks that the void still does that."""
+        shown = [self.sentence, *map(str, self.verdicts), *map(str, self.changes), *self.drawn, *(self.post or ())]
+        return hashlib.sha256("\n".join(shown).encode()).hexdigest()[:16]
+
+
+def void_confirm(*, game: Game, pk: int, seen: str, user=None, reason: str = "", once: Once | None = None) -> None:
+    """The void the 天神 confirmed on its page: `seen` is the digest of that page (`VoidPreview.digest`); when the void
+    would now change something else (an input entered or voided since), nothing is voided and the page is to be
+    looked at again. The repeated click is refused first (the one-time token), then the page's digest is checked
+    under the game's lock, then the void is made."""
+    if not seen:
+        raise errors.PlayError("作废请从确认页操作:它先显示作废后会改变什么。")
+    with transaction.atomic():
+        game = base.game_lock(game)
+        spend(game, once, "作废输入")
+        if void_preview(game=game, pk=pk).digest != seen:
+            raise errors.PlayError(
+                "作废后会改变的和确认页上显示的不同(其间有输入被录入或作废):什么都没有作废,请看过新的确认页后再确认。"
+            )
+        intake.input_void(game=game, pk=pk, user=user, reason=reason)
 
 
 def drawn_changes(lead: str, phase: Phase, before: list[Input], after: list[Input], names: dict[int, str]) -> list[str]:

@@ -129,6 +129,23 @@ def test_voiding_an_input_refunds_nothing_but_removes_its_effect_and_is_logged(g
     assert "已经提交过了" in again.content.decode() and AuditLog.objects.filter(action="作废输入").count() == 1
 
 
+def test_a_void_confirmed_from_a_page_shown_before_another_input_voids_nothing(gm_client, game):
+    """The void page of a 束魂 on 丙 shows that the void changes nothing at the deadline; an attack on 丙 entered after
+    it was shown makes the void change the night (B: the 束魂 catches the attacker), so its confirm voids nothing and
+    says to look again; the page shown again voids it."""
+    _pm(gm_client, game, "乙", "束魂 丙", confirm=True)
+    rec = Input.objects.get()
+    url = f"/gm/{game.pk}/void/{rec.pk}/"
+    shown = once(gm_client, url)
+    assert shown["seen"]
+    _pm(gm_client, game, "甲", f"杀丙。{MANIFESTO}", confirm=True)  # entered while the void page was open
+    stale = gm_client.post(url, {"reason": "录错了", **shown}, follow=True).content.decode()
+    assert "和确认页上显示的不同" in stale and "什么都没有作废" in stale
+    assert Input.objects.get(pk=rec.pk).status != "voided" and not AuditLog.objects.filter(action="作废输入").exists()
+    gm_client.post(url, {"reason": "录错了", **once(gm_client, url)})
+    assert Input.objects.get(pk=rec.pk).status == "voided"
+
+
 def _close(game):
     phase = game.phases.get(status=Phase.Status.OPEN)
     assert play.phase_close(phase=phase)
