@@ -196,9 +196,8 @@ def phase_trace(game: Game, phase: Phase) -> PhaseTrace:
     if (
         replay.state.phase_open
     ):  # closed on time: on night 1 with the orders O1 draws at the deadline (as the dashboard)
-        drawn = play.default_orders(game, phase, at=phase.ends_at)
+        drawn, state = play.judged_on_time(game, phase, replay)
         out.inputs += _drawn_steps(drawn, replay, phase, holders)
-        state = storage.judged_after(replay, phase, drawn)
         out.draft = closing.calculate(game, phase, state, tracer=close).post.text
         out.close = list(close)  # closed now: by the seats' players now
     return out

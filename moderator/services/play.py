@@ -11,10 +11,9 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Q
 
 from moderator.game.orders import random_order, seat_seed
-from moderator.game.state import Verdict
+from moderator.game.state import GameState, Verdict
 from moderator.models import Game, Input, Phase, Seat
 from moderator.services import closing, inputlog, versions
 from moderator.services.base import game_lock
@@ -23,6 +22,7 @@ from moderator.services.storage import (
     close_claim,
     close_store,
     game_replay,
+    judged_after,
     stored_verdict,
 )
 
@@ -49,17 +49,14 @@ def default_orders(
     inside a savepoint rolled back): read instead of the stored ones, as the confirm stores them before the close."""
     if game.hands_are_orders or (phase.kind, phase.number) != (Phase.Kind.NIGHT, 1):
         return []
-    orders = Input.objects.filter(game=game, kind=Input.Kind.ORDER, void__isnull=True)
-    if judged:
-        has_order = {
-            rec.seat_id
-            for rec in orders.select_related("verdict")
-            if rec.payload.get("source") == "random"
-            or (judged[rec.pk].accepted if rec.pk in judged else getattr(stored_verdict(rec), "accepted", False))
-        }
-    else:
-        drawn_or_accepted = orders.filter(Q(verdict__accepted=True) | Q(payload__source="random"))
-        has_order = set(drawn_or_accepted.values_list("seat_id", flat=True))
+    judged = judged or {}
+    orders = Input.objects.filter(game=game, kind=Input.Kind.ORDER, void__isnull=True).select_related("verdict")
+    has_order = {
+        rec.seat_id
+        for rec in orders
+        if rec.payload.get("source") == "random"
+        or (judged[rec.pk].accepted if rec.pk in judged else getattr(stored_verdict(rec), "accepted", False))
+    }
     missing = [seat for seat in game.seats.order_by("number") if seat.pk not in has_order]
     return [
         Input(
@@ -73,6 +70,17 @@ def default_orders(
         )
         for i, seat in enumerate(missing)
     ]
+
+
+def judged_on_time(
+    game: Game, phase: Phase, replay: Replay, *, judged: Mapping[int, Verdict] | None = None
+) -> tuple[list[Input], GameState]:
+    """The open `phase` of `replay` as the clock closes it at its deadline: on night 1 with the orders O1 draws then
+    for the seats that sent none (`default_orders` at the phase's end; `judged`: as there), judged after the stored
+    inputs (`storage.judged_after`). The orders drawn, and the state to close. What the dashboard, the open phase's
+    为什么 and a void's or a correction's preview close."""
+    drawn = default_orders(game, phase, at=phase.ends_at, judged=judged)
+    return drawn, judged_after(replay, phase, drawn)
 
 
 def default_orders_assign(*, game: Game, phase: Phase) -> list[Input]:

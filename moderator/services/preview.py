@@ -99,8 +99,7 @@ def close_preview(game: Game, replay: storage.Replay | None = None) -> dict | No
     if phase is None:
         return None
     replay = replay if replay is not None else storage.game_replay(game)
-    drawn = play.default_orders(game, phase, at=phase.ends_at)
-    state = storage.judged_after(replay, phase, drawn)
+    drawn, state = play.judged_on_time(game, phase, replay)
     shown = _close_post(game, phase, state=state, traced=True, drawn=drawn)
     if shown is not None:
         shown["drawn"] = [drawn_sentence(rec, replay.names) for rec in drawn]
@@ -115,8 +114,8 @@ def close_on_time(
     `judged`: the replay's verdicts when they are not stored, a preview inside a savepoint), judged after the stored
     inputs (`storage.judged_after`). The orders drawn, and the close. A void's and a correction's preview compare
     this close before and after (the replay of each side: no other)."""
-    drawn = play.default_orders(game, phase, at=phase.ends_at, judged=judged)
-    return drawn, closing.calculate(game, phase, storage.judged_after(replay, phase, drawn))
+    drawn, state = play.judged_on_time(game, phase, replay, judged=judged)
+    return drawn, closing.calculate(game, phase, state)
 
 
 def end_preview(game: Game) -> dict | None:
