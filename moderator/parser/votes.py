@@ -2,8 +2,9 @@
 
 The vote is the name right after a vote word (投 / 投给 / 票投 / 改投 / 改票 …); the rest of the post is the reason and
 is not read for names. A 他 / 她 there is the one player the post names, written before it (the vote carries
-"pronoun" for the preview); with two or more candidates, or none, it is refused naming them, as in a PM. A conditional vote (如果…就投…, 若…则…, 投A或B) and a post that points at two players are
-refused: D3 says the GM asks again. 自投 / 投自己 is a vote for the sender.
+"pronoun" for the preview); with two or more candidates, or none, it is refused naming them, as in a PM. A
+conditional vote (如果…就投…, 若…则…, 投A或B) and a post that points at two players are refused: D3 says the GM asks
+again. 自投 / 投自己 is a vote for the sender.
 """
 
 from __future__ import annotations
