@@ -131,7 +131,7 @@ def test_voiding_an_input_refunds_nothing_but_removes_its_effect_and_is_logged(g
 
 def test_a_void_confirmed_from_a_page_shown_before_another_input_voids_nothing(gm_client, game):
     """The void page of a 束魂 on 丙 shows that the void changes nothing at the deadline; an attack on 丙 entered after
-    it was shown makes the void change the night (B: the 束魂 catches the attacker), so its confirm voids nothing and
+    it was shown makes the void change the night (N1, N7: the 束魂 stops the attack), so its confirm voids nothing and
     says to look again; the page shown again voids it."""
     _pm(gm_client, game, "乙", "束魂 丙", confirm=True)
     rec = Input.objects.get()

@@ -1,5 +1,5 @@
 """A privilege word and a name one character off a player, written after an attack (or after a counterfactual
-attack, which opens no order), is an act of the sender's refused naming that player — never words of the 杀人宣言
+attack, which opens no order), is an act of the sender's refused naming that player — never words of the 杀人宣言 (N1)
 before it, never a quiet note (docs/parser.md, "A clause that carries an action word…")."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A correction marker right after an act, with no correction read after it ("治疗赵六,哦不对"): the sender took the
-act back without saying what it should be, so it is not entered; it is refused naming the act, for the 天神 to ask.
-A correction that is read, a cancel after the marker, or a marker in a later sentence about something else keep
-their own readings (docs/parser.md, "Corrections and changes in one message")."""
+act back without saying what it should be, so it is not entered (a privilege, or a vote: D1); it is refused naming
+the act, for the 天神 to ask. A correction that is read, a cancel after the marker, or a marker in a later sentence
+about something else keep their own readings (docs/parser.md, "Corrections and changes in one message")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A 他 / 她 with exactly one antecedent player named before it in the message is that player (the input carries
-"pronoun" for the preview), in a PM and a vote post alike; with two or more candidates it is refused naming them
+"pronoun" for the preview), in a PM and a vote post (D1) alike; with two or more candidates it is refused naming them
 (docs/parser.md, "Pronouns")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Vote posts whose vote word stands beside the sender's own aside or a description of the player voted for
+"""Vote posts (D1) whose vote word stands beside the sender's own aside or a description of the player voted for
 (docs/parser.md, "Vote posts"): the vote is read; its counter-examples (a report, a description that names someone
 else or no one) are still not."""
 
