@@ -23,7 +23,7 @@ def fresh_database():
     """A new, empty database on the test run's PostgreSQL server; dropped afterwards."""
     db = settings.DATABASES["default"]
     server = f"postgresql://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-    name = f"direnjie_fresh_{uuid.uuid4().hex[:8]}"
+    name = f"test_direnjie_fresh_{uuid.uuid4().hex[:8]}"  # a test database by its name, like pytest-django's
     with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     yield f"{server}/{name}"
