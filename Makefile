@@ -31,10 +31,12 @@ run: $(STAMP)  ## install, migrate, load the demo game, serve http://127.0.0.1:8
 	DEBUG=true PORT=$(PORT) $(PY) manage.py demo
 	DEBUG=true PORT=$(PORT) $(PY) manage.py runall 127.0.0.1:$(PORT)
 
-# Two worker processes (pytest-xdist): each has its own test database, redis-server, live server and Chromium, and a
-# worker that runs out of tests takes the other's. PYTEST_ARGS naming tests (tests/…) runs them in this process unless
-# PYTEST_WORKERS is given too; options alone (PYTEST_ARGS=--durations=30) keep the two workers.
-PYTEST_WORKERS ?= $(if $(findstring tests/,$(PYTEST_ARGS)),0,2)
+# Three worker processes (pytest-xdist) on CI's two cores: with two, the cores were idle half the time, tests waiting for
+# a deadline, a restarted Redis or a browser; the third runs while they wait. Each has its own test database,
+# redis-server, live server and Chromium, and a worker that runs out of tests takes another's. PYTEST_ARGS naming
+# tests (tests/…) runs them in this process unless PYTEST_WORKERS is given too; options alone
+# (PYTEST_ARGS=--durations=30) keep the three workers.
+PYTEST_WORKERS ?= $(if $(findstring tests/,$(PYTEST_ARGS)),0,3)
 test: $(STAMP)  ## run the suite (PYTEST_ARGS=tests/x.py for one file)
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 

@@ -11,11 +11,15 @@ test writes there, instead of into a server it started, fails the run at its end
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import time
+import warnings
 from urllib.parse import urlsplit
 
+import psycopg
+import psycopg.sql
 import pytest
 from django.conf import settings
 
@@ -40,45 +44,49 @@ def _on_postgres() -> bool:
     return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
 
-# The slowest modules and their seconds as `--durations` prints them: a hint for spreading them over the two workers,
-# never for a result (a stale list costs time only). make test's workers (pytest-xdist, worksteal) each start with
-# one half of the collection and take the other's last tests when they run out: each half starts with its share of
-# these, so that what is left to share at the end is short tests.
+# The slowest modules and their seconds as `--durations=0` prints them (summed per module): a hint for spreading them
+# over the workers, never for a result (a stale list costs time only). make test's workers (pytest-xdist, worksteal)
+# each start with an equal share of the collection, in collection order, and take another's last tests when they run
+# out: each share starts with its part of these, so that what is left to take at the end is short tests.
 SLOW_MODULES = {
-    "tests/tables/test_tables_browser.py": 94,
-    "tests/clock/test_faults.py": 62,
-    "tests/browser/test_accessibility.py": 54,
-    "tests/tables/test_tables_browser_electronic.py": 47,
-    "tests/clock/test_faults_broker.py": 45,
-    "tests/clock/test_clock_worker.py": 36,
-    "tests/browser/test_console_playthrough.py": 35,
-    "tests/clock/test_clock_batch.py": 30,
-    "tests/tables/test_tables_moves_direnjie_noir.py": 26,
-    "tests/browser/test_self_entry_phones.py": 26,
-    "tests/tables/test_tables_fuzz.py": 25,
-    "tests/clock/test_faults_postgres.py": 21,
+    "tests/clock/test_faults.py": 67,
+    "tests/clock/test_faults_broker.py": 48,
+    "tests/browser/test_accessibility.py": 37,
+    "tests/browser/test_console_playthrough.py": 33,
+    "tests/clock/test_clock_worker.py": 33,
+    "tests/tables/test_tables_browser.py": 32,
+    "tests/tables/test_tables_browser_electronic.py": 28,
+    "tests/clock/test_clock_batch.py": 28,
+    "tests/clock/test_faults_postgres.py": 26,
+    "tests/tables/test_tables_moves_direnjie_noir.py": 24,
+    "tests/browser/test_console_what_counts.py": 20,
+    "tests/browser/test_console_corrections.py": 19,
+    "tests/tables/test_tables_fuzz.py": 18,
 }
 
 
-def _slow_first_in_each_half(items: list) -> list:
-    """The slow modules split greedily into two shares of about the same seconds, each share first in its half of the
-    collection (each module's tests kept together and in order: module fixtures are set up once)."""
-    shares: tuple[list, list] = ([], [])
-    seconds = [0, 0]
-    for module in SLOW_MODULES:  # the slowest first
-        k = 0 if seconds[0] <= seconds[1] else 1
-        shares[k].append(module)
+def _slow_first_in_each_share(items: list, workers: int) -> list:
+    """The slow modules split greedily into `workers` parts of about the same seconds, each part first in its share of
+    the collection (each module's tests kept together and in order: module fixtures are set up once)."""
+    parts: list[list] = [[] for _ in range(workers)]
+    seconds = [0] * workers
+    for module in SLOW_MODULES:  # the slowest first, each to the part with the fewest seconds so far
+        k = seconds.index(min(seconds))
+        parts[k].extend(i for i in items if i.nodeid.split("::")[0] == module)
         seconds[k] += SLOW_MODULES[module]
-    first = [i for m in shares[0] for i in items if i.nodeid.split("::")[0] == m]
-    second = [i for m in shares[1] for i in items if i.nodeid.split("::")[0] == m]
-    rest = [i for i in items if i.nodeid.split("::")[0] not in SLOW_MODULES]
-    k = max(0, len(items) // 2 - len(first))
-    return [*first, *rest[:k], *second, *rest[k:]]
+    rest = iter([i for i in items if i.nodeid.split("::")[0] not in SLOW_MODULES])
+    ordered: list = []
+    for k, part in enumerate(parts):  # share k ends at item (k + 1) * n // workers (worksteal's first split)
+        ordered += part
+        ordered += itertools.islice(rest, max(0, (k + 1) * len(items) // workers - len(ordered)))
+    ordered += rest
+    return ordered
 
 
 def pytest_collection_modifyitems(config, items):
-    if config.getoption("dist", "no") != "no":
-        items[:] = _slow_first_in_each_half(items)
+    workers = getattr(config, "workerinput", {}).get("workercount", 0)  # on a worker of pytest-xdist only
+    if workers > 1:
+        items[:] = _slow_first_in_each_share(items, workers)
     checks = {
         "postgres": (_on_postgres, "需要 PostgreSQL:设置 DATABASE_URL=postgres://…"),
         "redis": (_redis_server, "需要 redis-server 程序(测试自己在空闲端口启动一个):apt-get install redis-server"),
@@ -115,25 +123,42 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
+def django_db_setup(django_db_setup, request):
     """pytest-django's test database, and at the end of the run every session still open on it ended, so that it
     can be dropped: a thread of a concurrency test or the live server keeps its connection (CONN_MAX_AGE),
-    and PostgreSQL refuses to drop a database in use. This database is the run's own; nothing else is touched."""
+    and PostgreSQL refuses to drop a database in use. New sessions are refused first (unless the database is kept,
+    --reuse-db), so that none can open between the wait and the drop. This database is the run's own; nothing else is
+    touched."""
     yield
     from django.db import connection
 
-    with django_db_blocker.unblock():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                others = " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                cursor.execute("SELECT pg_terminate_backend(pid)" + others)
-                # pg_terminate_backend only signals: wait (≤ 10 s) until those sessions are gone, or the drop that
-                # follows may still find one ("is being accessed by other users") and leave the database behind
-                for _ in range(100):
-                    cursor.execute("SELECT count(*)" + others)
-                    if cursor.fetchone()[0] == 0:
-                        break
-                    time.sleep(0.1)
+    if connection.vendor != "postgresql":
+        return
+    name = connection.settings_dict["NAME"]
+    connection.close()
+    db = connection.settings_dict
+    server = {
+        "host": db["HOST"] or "127.0.0.1",
+        "port": db["PORT"] or 5432,
+        "user": db["USER"],
+        "password": db["PASSWORD"],
+    }
+    with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:  # the server's, never the test's
+        if not request.config.getoption("reuse_db", False):
+            admin.execute(
+                psycopg.sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS false").format(psycopg.sql.Identifier(name))
+            )
+        others = " FROM pg_stat_activity WHERE datname = %s"
+        admin.execute("SELECT pg_terminate_backend(pid)" + others, [name])
+        # pg_terminate_backend only signals: wait (≤ 10 s) until those sessions are gone, or the drop that follows
+        # may still find one ("is being accessed by other users") and leave the database behind
+        for _ in range(100):
+            if admin.execute("SELECT count(*)" + others, [name]).fetchone()[0] == 0:
+                break
+            time.sleep(0.1)
+        else:
+            left = admin.execute("SELECT application_name, state, left(query, 80)" + others, [name]).fetchall()
+            warnings.warn(f"sessions still open on the test database {name}: {left}", stacklevel=1)
 
 
 @pytest.fixture(scope="session", autouse=True)
