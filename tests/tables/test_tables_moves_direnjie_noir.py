@@ -92,10 +92,11 @@ def play(kind: str, mode: str, seed: int) -> tuple[int, list[str]]:
     raise AssertionError(f"no end within {MAX_STEPS} moves")
 
 
-# Seeds whose tables have every option on between them: 狄仁杰 electronic 4 players (2v2) and 5 (the killer), the
-# tracker 2, 4 (2v2) and 6 players (the killer and a team variant); Noir with either kill target.
+# Seeds whose tables have every option on between them: 狄仁杰 electronic 4 players (2v2) and 5 (the killer: seed 8
+# plays 220 moves, seed 1 took 402), the tracker 2, 4 (2v2) and 6 players (the killer and a team variant); Noir with
+# either kill target.
 GAMES_PLAYED = [
-    *(("direnjie_cards", "digital", seed) for seed in (0, 1)),
+    *(("direnjie_cards", "digital", seed) for seed in (0, 8)),
     *(("direnjie_cards", "physical", seed) for seed in (0, 1, 6)),
     *(("noir", mode, seed) for mode in ("digital", "physical") for seed in range(2)),
 ]
