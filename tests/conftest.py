@@ -18,12 +18,11 @@ import time
 import warnings
 from urllib.parse import urlsplit
 
-import psycopg
 import psycopg.sql
 import pytest
 from django.conf import settings
 
-from tests.servers import RedisServer
+from tests.servers import RedisServer, postgres_session
 from tests.world import gm, gm_client  # noqa: F401 — the test world's fixtures, for every test (tests/world.py)
 
 # Debian's chromium-headless-shell when installed (the same Chromium, built without the browser's windowing layers: a
@@ -132,18 +131,11 @@ def django_db_setup(django_db_setup, request):
     yield
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        return
     name = connection.settings_dict["NAME"]
+    if connection.vendor != "postgresql" or not name.startswith("test_"):  # only the test database pytest-django made
+        return
     connection.close()
-    db = connection.settings_dict
-    server = {
-        "host": db["HOST"] or "127.0.0.1",
-        "port": db["PORT"] or 5432,
-        "user": db["USER"],
-        "password": db["PASSWORD"],
-    }
-    with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:  # the server's, never the test's
+    with postgres_session("postgres", autocommit=True) as admin:  # the server's maintenance database, never the test's
         if not request.config.getoption("reuse_db", False):
             admin.execute(
                 psycopg.sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS false").format(psycopg.sql.Identifier(name))

@@ -17,6 +17,20 @@ from pathlib import Path
 QUIET_COMMANDS = {"ping", "info", "hello", "client", "select", "command", "quit", "auth"}
 
 
+def postgres_session(dbname: str, **options):
+    """A psycopg session of its own on the run's PostgreSQL server (the host, port and user of DATABASES["default"]),
+    on `dbname`: the test database, or the server's maintenance database `postgres` to create or drop a database the
+    test made. Outside Django's connection: it may hold a lock while the test goes on."""
+    import psycopg
+    from django.db import connection
+
+    s = connection.settings_dict
+    return psycopg.connect(
+        host=s["HOST"] or "127.0.0.1", port=s["PORT"] or 5432, user=s["USER"], password=s["PASSWORD"], dbname=dbname,
+        **options,
+    )  # fmt: skip
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -28,7 +28,7 @@ from cards.dealing import deal
 from moderator import tasks
 from moderator.models import AuditLog, Game, Phase
 from moderator.services import clock, setup
-from tests.servers import RedisServer
+from tests.servers import RedisServer, postgres_session
 from tests.world import CAST
 
 PLAYERS = CAST  # the seven names of the demo and the benchmarks
@@ -274,11 +274,8 @@ def closed(phase: Phase) -> bool:
 
 
 def raw_connection() -> psycopg.Connection:
-    """A session of the test's own, outside Django's (it holds a lock while the test goes on)."""
-    s = connection.settings_dict
-    return psycopg.connect(
-        host=s["HOST"] or "127.0.0.1", port=s["PORT"] or 5432, user=s["USER"], password=s["PASSWORD"], dbname=s["NAME"]
-    )
+    """A session of the test's own on its database, outside Django's (it holds a lock while the test goes on)."""
+    return postgres_session(connection.settings_dict["NAME"])
 
 
 def activity(sql: str, params=()):

@@ -9,9 +9,10 @@ import sys
 import uuid
 from pathlib import Path
 
-import psycopg
 import pytest
 from django.conf import settings
+
+from tests.servers import postgres_session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,10 +25,10 @@ def fresh_database():
     db = settings.DATABASES["default"]
     server = f"postgresql://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
     name = f"test_direnjie_fresh_{uuid.uuid4().hex[:8]}"  # a test database by its name, like pytest-django's
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+    with postgres_session("postgres", autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     yield f"{server}/{name}"
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+    with postgres_session("postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')  # the one this fixture created, never another
 
 
